@@ -1,0 +1,49 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+/** What one measured process cost. */
+export interface ProcessMeasurement {
+  readonly wallMs: number;
+  readonly maxRssMb: number;
+  readonly cpuMs: number;
+  readonly code: number | null;
+  readonly stdout: string;
+}
+
+const PRELOAD = path.join(__dirname, 'report-usage.js');
+
+/** Runs a Node script to completion and measures wall time, peak RSS and CPU from inside it. */
+export function measureNodeProcess(
+  script: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<ProcessMeasurement> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, ['--require', PRELOAD, script, ...args], {
+      env,
+      stdio: ['ignore', 'pipe', 'inherit', 'pipe'],
+    });
+    let stdout = '';
+    let usage = '';
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    (child.stdio[3] as NodeJS.ReadableStream).on(
+      'data',
+      (chunk: Buffer) => (usage += chunk.toString()),
+    );
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+      const parsed = usage
+        ? (JSON.parse(usage) as { maxRssKb: number; cpuUs: number })
+        : { maxRssKb: 0, cpuUs: 0 };
+      resolve({
+        wallMs,
+        maxRssMb: parsed.maxRssKb / 1024,
+        cpuMs: parsed.cpuUs / 1000,
+        code,
+        stdout,
+      });
+    });
+  });
+}

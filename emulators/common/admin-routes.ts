@@ -1,0 +1,65 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import { faultRuleSchema, type FaultInjector } from './fault-injector';
+import { readJson, sendJson } from './http';
+import type { RequestLog } from './request-log';
+
+/** Path prefix of the test-control API every emulator serves. */
+export const ADMIN_PREFIX = '/_emulator';
+
+/** An extra admin route of one emulator (e.g. seeding), under ADMIN_PREFIX. */
+export type AdminRoute = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+) => Promise<boolean> | boolean;
+
+/**
+ * Serves the control API shared by all emulators, so tests in other processes can inject faults
+ * and count calls:
+ *   GET /_emulator/health, GET|DELETE /_emulator/requests, POST|DELETE /_emulator/faults
+ * Returns false when the path is not an admin path.
+ */
+export async function handleAdminRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  context: { faults: FaultInjector; requests: RequestLog; extra?: AdminRoute },
+): Promise<boolean> {
+  const path = (req.url ?? '/').split('?')[0] ?? '/';
+  if (!path.startsWith(ADMIN_PREFIX)) return false;
+  const route = `${req.method} ${path.slice(ADMIN_PREFIX.length)}`;
+  try {
+    switch (route) {
+      case 'GET /health':
+        sendJson(res, 200, { ok: true });
+        return true;
+      case 'GET /requests':
+        sendJson(res, 200, { requests: context.requests.list() });
+        return true;
+      case 'DELETE /requests':
+        context.requests.clear();
+        sendJson(res, 200, { ok: true });
+        return true;
+      case 'POST /faults': {
+        const body = await readJson(req);
+        const rules = z.array(faultRuleSchema).parse(Array.isArray(body) ? body : [body]);
+        for (const rule of rules) context.faults.add(rule);
+        sendJson(res, 200, { pending: context.faults.pending() });
+        return true;
+      }
+      case 'DELETE /faults':
+        context.faults.clear();
+        sendJson(res, 200, { ok: true });
+        return true;
+      default:
+        if (context.extra && (await context.extra(req, res, path.slice(ADMIN_PREFIX.length)))) {
+          return true;
+        }
+        sendJson(res, 404, { error: `no admin route ${route}` });
+        return true;
+    }
+  } catch (error) {
+    sendJson(res, 400, { error: error instanceof Error ? error.message : String(error) });
+    return true;
+  }
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+/** One injected fault: the next `count` matching requests fail with `status` and/or are delayed. */
+export const faultRuleSchema = z.object({
+  /** gRPC method name (e.g. `AddSecretVersion`) or an HTTP `METHOD /path` prefix (e.g. `GET /api/v1`). */
+  match: z.string().min(1),
+  count: z.number().int().min(1).default(1),
+  /** gRPC code name/number or HTTP status; absent means delay only. */
+  status: z.union([z.string(), z.number()]).optional(),
+  delayMs: z.number().int().min(0).optional(),
+  message: z.string().optional(),
+});
+export type FaultRule = z.output<typeof faultRuleSchema>;
+export type FaultRuleInput = z.input<typeof faultRuleSchema>;
+
+/** What the emulator must do with one request. */
+export interface Fault {
+  readonly status?: string | number;
+  readonly delayMs?: number;
+  readonly message?: string;
+}
+
+/**
+ * Holds injected faults for an emulator. Each rule applies to the next `count` requests whose key
+ * starts with `match`; rules are consumed in the order they were added.
+ */
+export class FaultInjector {
+  private readonly rules: { rule: FaultRule; remaining: number }[] = [];
+
+  add(input: FaultRuleInput): void {
+    const rule = faultRuleSchema.parse(input);
+    this.rules.push({ rule, remaining: rule.count });
+  }
+
+  clear(): void {
+    this.rules.length = 0;
+  }
+
+  /** Takes the fault for a request, if any; `key` is the method name or `METHOD /path`. */
+  take(key: string): Fault | undefined {
+    const index = this.rules.findIndex(({ rule }) => key.startsWith(rule.match));
+    if (index < 0) return undefined;
+    const entry = this.rules[index]!;
+    entry.remaining -= 1;
+    if (entry.remaining <= 0) this.rules.splice(index, 1);
+    const { status, delayMs, message } = entry.rule;
+    return { status, delayMs, message };
+  }
+
+  pending(): number {
+    return this.rules.reduce((sum, { remaining }) => sum + remaining, 0);
+  }
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

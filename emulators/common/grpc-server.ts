@@ -1,0 +1,86 @@
+import * as grpc from '@grpc/grpc-js';
+import { GrpcError, parseGrpcCode } from './grpc-error';
+import { sleep, type FaultInjector } from './fault-injector';
+import type { RequestLog } from './request-log';
+
+/** A unary handler that returns the response or throws a GrpcError. */
+export type UnaryHandler = (request: Record<string, unknown>) => unknown | Promise<unknown>;
+
+/**
+ * Adapts plain async handlers to grpc-js: applies injected faults first, records each call in the
+ * request log (method, resource name, outcome; never payloads) and turns GrpcError into statuses.
+ */
+export function unaryHandlers(
+  handlers: Record<string, UnaryHandler>,
+  context: {
+    faults: FaultInjector;
+    requests: RequestLog;
+    target?: (request: Record<string, unknown>) => string;
+  },
+): grpc.UntypedServiceImplementation {
+  const implementation: grpc.UntypedServiceImplementation = {};
+  for (const [method, handler] of Object.entries(handlers)) {
+    implementation[method] = (async (
+      call: grpc.ServerUnaryCall<Record<string, unknown>, unknown>,
+      callback: grpc.sendUnaryData<unknown>,
+    ) => {
+      const request = call.request;
+      const target = context.target?.(request) ?? targetOf(request);
+      const record = (outcome: string | number) =>
+        context.requests.add({ method, target, outcome });
+      try {
+        const fault = context.faults.take(method);
+        if (fault?.delayMs) await sleep(fault.delayMs);
+        if (fault?.status !== undefined) {
+          const code = parseGrpcCode(fault.status);
+          throw new GrpcError(code, fault.message ?? `injected fault: ${grpc.status[code]}`);
+        }
+        const response = await handler(request);
+        record('OK');
+        callback(null, response);
+      } catch (error) {
+        const grpcError =
+          error instanceof GrpcError
+            ? error
+            : new GrpcError(
+                grpc.status.INTERNAL,
+                error instanceof Error ? error.message : String(error),
+              );
+        record(grpc.status[grpcError.code]);
+        callback(grpcError.toServiceError() as grpc.ServiceError);
+      }
+    }) as grpc.UntypedHandleCall;
+  }
+  return implementation;
+}
+
+function targetOf(request: Record<string, unknown>): string {
+  for (const key of ['name', 'parent']) {
+    if (typeof request[key] === 'string') return request[key];
+  }
+  const secret = request.secret as { name?: unknown } | undefined;
+  return typeof secret?.name === 'string' ? secret.name : '';
+}
+
+/** Binds a grpc-js server on host:port (0 = free port) and resolves with the bound port. */
+export function bindServer(server: grpc.Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    );
+  });
+}
+
+/** Stops a grpc-js server, waiting at most `graceMs` for calls in flight. */
+export function shutdownServer(server: grpc.Server, graceMs = 2000): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      server.forceShutdown();
+      resolve();
+    }, graceMs);
+    server.tryShutdown(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,24 @@
+import type { RunningEmulator } from './common/emulator';
+import { startSecretManagerEmulator } from './secret-manager/server';
+
+/** Command-line options every emulator understands, plus its own. */
+export interface EmulatorArgs {
+  readonly host: string;
+  readonly port: number;
+  readonly adminPort: number;
+  readonly dataDir?: string;
+  /** Positional arguments after the emulator name (e.g. namespaces to seed). */
+  readonly rest: readonly string[];
+  readonly options: Readonly<Record<string, string | undefined>>;
+}
+
+/** Every emulator `npm run emulators -- <name>` can start, by name. */
+export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEmulator>> = {
+  'secret-manager': (args) =>
+    startSecretManagerEmulator({
+      host: args.host,
+      port: args.port,
+      adminPort: args.adminPort,
+      ...(args.dataDir ? { dataDir: args.dataDir } : {}),
+    }),
+};

@@ -1,0 +1,289 @@
+import { status } from '@grpc/grpc-js';
+import { crc32c } from '../../shared/gcp/crc32c';
+import { GrpcError } from '../common/grpc-error';
+import { parseListFilter } from './filter';
+import { checkLabels, checkParent, checkPayload, checkSecretId, parseSecretName } from './rules';
+
+export type VersionState = 'ENABLED' | 'DISABLED' | 'DESTROYED';
+
+/** A secret version as persisted; `data` is base64 and disappears when destroyed. */
+export interface StoredVersion {
+  number: number;
+  state: VersionState;
+  createTime: string;
+  destroyTime?: string;
+  data?: string;
+  crc32c?: number;
+  clientChecksum: boolean;
+}
+
+/** A secret as persisted. `replication` is kept as the client sent it. */
+export interface StoredSecret {
+  name: string;
+  replication: unknown;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  createTime: string;
+  etag: string;
+  nextVersion: number;
+  versions: StoredVersion[];
+}
+
+/** The whole emulator state; plain data so that it serialises to one JSON file. */
+export interface SecretManagerSnapshot {
+  secrets: StoredSecret[];
+}
+
+type Timestamp = { seconds: string; nanos: number };
+const timestamp = (iso: string): Timestamp => {
+  const ms = Date.parse(iso);
+  return { seconds: String(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1_000_000 };
+};
+const notFound = (message: string) => new GrpcError(status.NOT_FOUND, message);
+const precondition = (message: string) => new GrpcError(status.FAILED_PRECONDITION, message);
+
+/**
+ * Secret Manager semantics over plain data: resource names, version numbering, `latest`,
+ * state transitions, checksums and list filters. The gRPC server only translates to and from it.
+ */
+export class SecretManagerState {
+  private readonly secrets = new Map<string, StoredSecret>();
+
+  constructor(
+    snapshot?: SecretManagerSnapshot,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    for (const secret of snapshot?.secrets ?? []) this.secrets.set(secret.name, secret);
+  }
+
+  snapshot(): SecretManagerSnapshot {
+    return { secrets: [...this.secrets.values()] };
+  }
+
+  createSecret(
+    parent: string | undefined,
+    secretId: string | undefined,
+    secret: ProtoSecret | undefined,
+  ) {
+    const name = `${checkParent(parent)}/secrets/${checkSecretId(secretId)}`;
+    if (
+      !secret?.replication ||
+      !(secret.replication.automatic || secret.replication.user_managed)
+    ) {
+      throw new GrpcError(status.INVALID_ARGUMENT, 'Secret.replication is required.');
+    }
+    const labels = checkLabels(secret.labels);
+    if (this.secrets.has(name))
+      throw new GrpcError(status.ALREADY_EXISTS, `Secret [${name}] already exists.`);
+    const stored: StoredSecret = {
+      name,
+      replication: secret.replication,
+      labels,
+      annotations: { ...(secret.annotations ?? {}) },
+      createTime: this.now().toISOString(),
+      etag: this.newEtag(),
+      nextVersion: 1,
+      versions: [],
+    };
+    this.secrets.set(name, stored);
+    return this.toProtoSecret(stored);
+  }
+
+  getSecret(name: string | undefined) {
+    return this.toProtoSecret(this.requireSecret(name));
+  }
+
+  updateSecret(secret: ProtoSecret | undefined, paths: readonly string[]) {
+    const stored = this.requireSecret(secret?.name);
+    if (paths.length === 0)
+      throw new GrpcError(status.INVALID_ARGUMENT, 'update_mask is required.');
+    for (const path of paths) {
+      if (path === 'labels') stored.labels = checkLabels(secret?.labels);
+      else if (path === 'annotations') stored.annotations = { ...(secret?.annotations ?? {}) };
+      else throw new GrpcError(status.INVALID_ARGUMENT, `Unsupported update_mask path [${path}].`);
+    }
+    stored.etag = this.newEtag();
+    return this.toProtoSecret(stored);
+  }
+
+  deleteSecret(name: string | undefined, etag?: string): void {
+    const stored = this.requireSecret(name);
+    this.checkEtag(stored, etag);
+    this.secrets.delete(stored.name);
+  }
+
+  listSecrets(parent: string | undefined, filter?: string, pageSize?: number, pageToken?: string) {
+    const prefix = `${checkParent(parent)}/secrets/`;
+    const predicate = parseListFilter(filter);
+    const matching = [...this.secrets.values()]
+      .filter((secret) => secret.name.startsWith(prefix))
+      .filter((secret) => predicate({ name: secret.name, labels: secret.labels }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+    const page = paginate(matching, pageSize, pageToken);
+    return {
+      secrets: page.items.map((secret) => this.toProtoSecret(secret)),
+      next_page_token: page.next,
+      total_size: matching.length,
+    };
+  }
+
+  addVersion(
+    parent: string | undefined,
+    payload: { data?: Buffer; data_crc32c?: string } | undefined,
+  ) {
+    const stored = this.requireSecret(parent);
+    const data = checkPayload(payload?.data);
+    const checksum = crc32c(data);
+    if (payload?.data_crc32c !== undefined && Number(payload.data_crc32c) !== checksum) {
+      throw new GrpcError(
+        status.INVALID_ARGUMENT,
+        'The checksum in field data_crc32c did not match the data in field data.',
+      );
+    }
+    const version: StoredVersion = {
+      number: stored.nextVersion,
+      state: 'ENABLED',
+      createTime: this.now().toISOString(),
+      data: data.toString('base64'),
+      crc32c: checksum,
+      clientChecksum: payload?.data_crc32c !== undefined,
+    };
+    stored.nextVersion += 1;
+    stored.versions.push(version);
+    return this.toProtoVersion(stored, version);
+  }
+
+  accessVersion(name: string | undefined) {
+    const { secret, version } = this.requireVersion(name);
+    if (version.state !== 'ENABLED') {
+      throw precondition(
+        `Secret Version [${versionName(secret, version)}] is in ${version.state} state.`,
+      );
+    }
+    return {
+      name: versionName(secret, version),
+      payload: {
+        data: Buffer.from(version.data ?? '', 'base64'),
+        data_crc32c: String(version.crc32c),
+      },
+    };
+  }
+
+  getVersion(name: string | undefined) {
+    const { secret, version } = this.requireVersion(name);
+    return this.toProtoVersion(secret, version);
+  }
+
+  listVersions(parent: string | undefined, filter?: string, pageSize?: number, pageToken?: string) {
+    const secret = this.requireSecret(parent);
+    const predicate = parseListFilter(filter);
+    const matching = [...secret.versions]
+      .reverse()
+      .filter((version) =>
+        predicate({ name: versionName(secret, version), labels: {}, state: version.state }),
+      );
+    const page = paginate(matching, pageSize, pageToken);
+    return {
+      versions: page.items.map((version) => this.toProtoVersion(secret, version)),
+      next_page_token: page.next,
+      total_size: matching.length,
+    };
+  }
+
+  setVersionState(name: string | undefined, target: VersionState, etag?: string) {
+    const { secret, version } = this.requireVersion(name);
+    this.checkEtag(secret, etag);
+    if (version.state === 'DESTROYED') {
+      throw precondition(`Secret Version [${versionName(secret, version)}] is in DESTROYED state.`);
+    }
+    version.state = target;
+    if (target === 'DESTROYED') {
+      version.destroyTime = this.now().toISOString();
+      delete version.data;
+      delete version.crc32c;
+    }
+    return this.toProtoVersion(secret, version);
+  }
+
+  private requireSecret(name: string | undefined): StoredSecret {
+    const { secret: secretName, version } = parseSecretName(name);
+    if (version !== undefined)
+      throw new GrpcError(status.INVALID_ARGUMENT, `Invalid resource name [${name}].`);
+    const stored = this.secrets.get(secretName);
+    if (!stored) throw notFound(`Secret [${secretName}] not found or has no versions.`);
+    return stored;
+  }
+
+  private requireVersion(name: string | undefined): {
+    secret: StoredSecret;
+    version: StoredVersion;
+  } {
+    const { secret: secretName, version: id } = parseSecretName(name);
+    const secret = this.secrets.get(secretName);
+    if (!secret || id === undefined)
+      throw notFound(`Secret [${secretName}] not found or has no versions.`);
+    const version =
+      id === 'latest'
+        ? [...secret.versions].reverse().find((v) => v.state === 'ENABLED')
+        : secret.versions.find((v) => String(v.number) === id);
+    if (!version) throw notFound(`Secret Version [${secretName}/versions/${id}] not found.`);
+    return { secret, version };
+  }
+
+  private checkEtag(secret: StoredSecret, etag: string | undefined): void {
+    if (etag && etag !== secret.etag) {
+      throw new GrpcError(status.ABORTED, `The etag provided for [${secret.name}] does not match.`);
+    }
+  }
+
+  private newEtag(): string {
+    return `"${this.now().getTime().toString(16)}${Math.random().toString(16).slice(2, 8)}"`;
+  }
+
+  private toProtoSecret(secret: StoredSecret) {
+    return {
+      name: secret.name,
+      replication: secret.replication,
+      labels: secret.labels,
+      annotations: secret.annotations,
+      create_time: timestamp(secret.createTime),
+      etag: secret.etag,
+    };
+  }
+
+  private toProtoVersion(secret: StoredSecret, version: StoredVersion) {
+    return {
+      name: versionName(secret, version),
+      state: version.state,
+      create_time: timestamp(version.createTime),
+      ...(version.destroyTime ? { destroy_time: timestamp(version.destroyTime) } : {}),
+      etag: secret.etag,
+      client_specified_payload_checksum: version.clientChecksum,
+    };
+  }
+}
+
+/** The request shape of a Secret resource (snake_case, as proto-loader gives it). */
+export interface ProtoSecret {
+  name?: string;
+  replication?: { automatic?: unknown; user_managed?: unknown };
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+}
+
+function versionName(secret: StoredSecret, version: StoredVersion): string {
+  return `${secret.name}/versions/${version.number}`;
+}
+
+function paginate<T>(
+  items: T[],
+  pageSize?: number,
+  pageToken?: string,
+): { items: T[]; next: string } {
+  const size = pageSize && pageSize > 0 ? Math.min(pageSize, 25_000) : 25_000;
+  const start = pageToken ? Number(Buffer.from(pageToken, 'base64').toString('utf8')) || 0 : 0;
+  const slice = items.slice(start, start + size);
+  const next =
+    start + size < items.length ? Buffer.from(String(start + size)).toString('base64') : '';
+  return { items: slice, next };
+}

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import {
+  booleanFlag,
+  duration,
+  positiveInt,
+  positiveIntWithDefault,
+} from '../../shared/config/durations';
+import {
+  clusterId,
+  gcpProjectId,
+  hostPort,
+  labelValue,
+  namespaceName,
+  objectName,
+  secretId,
+} from '../../shared/config/gcp-names';
+import { parseEnv, type Env } from '../../shared/config/parse-env';
+import { LOG_FORMATS, LOG_LEVELS } from '../../shared/logging/logger';
+import type { Replication } from './secret-store';
+
+const replication = z
+  .string()
+  .default('automatic')
+  .transform((text, ctx): { kind: 'automatic' } | { kind: 'user-managed'; locations: string[] } => {
+    if (text === 'automatic') return { kind: 'automatic' };
+    const match = /^user-managed:([a-z0-9-]+(?:,[a-z0-9-]+)*)$/.exec(text);
+    if (match) return { kind: 'user-managed', locations: match[1]!.split(',') };
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'must be "automatic" or "user-managed:LOCATION[,LOCATION...]" (e.g. user-managed:us-east1,us-central1)',
+    });
+    return z.NEVER;
+  });
+
+/** Environment of the pull secret job; keys are the variable names. */
+const jobEnvSchema = z.object({
+  CLUSTER_ID: clusterId,
+  CLUSTER_NAME: labelValue.optional(),
+  GCP_PROJECT_ID: gcpProjectId,
+  GENERATION: positiveInt(),
+  OPERATION: z.enum(['apply', 'delete'], { message: 'must be apply or delete' }).default('apply'),
+  SECRET_NAME: secretId.optional(),
+  REPLICATION_POLICY: replication,
+  KMS_KEY_NAME: z
+    .string()
+    .regex(
+      /^projects\/[^/]+\/locations\/[^/]+\/keyRings\/[^/]+\/cryptoKeys\/[^/]+$/,
+      'must be projects/P/locations/L/keyRings/R/cryptoKeys/K ({location} may stand for the replica location)',
+    )
+    .optional(),
+  SECRET_VERSION_RETENTION: positiveInt(),
+  ON_DELETE: z
+    .enum(['delete', 'retain'], { message: 'must be delete or retain' })
+    .default('delete'),
+  PULL_SECRET_DATA: z.string().optional(),
+  MANAGEMENT_NAMESPACE: namespaceName.optional(),
+  K8S_SECRET_NAME: objectName.optional(),
+  SKIP_KUBERNETES: booleanFlag(false),
+  LOG_LEVEL: z
+    .enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
+    .default('info'),
+  LOG_FORMAT: z.enum(LOG_FORMATS, { message: 'must be json or text' }).default('json'),
+  GCP_API_TIMEOUT: duration('30s'),
+  RETRY_ATTEMPTS: positiveIntWithDefault(4),
+  RETRY_BASE_DELAY: duration('1s'),
+  SECRET_MANAGER_EMULATOR_HOST: hostPort.optional(),
+  CLOUD_RUN_EXECUTION: z.string().optional(),
+});
+
+/** Validated job configuration. */
+export interface JobConfig {
+  readonly clusterId: string;
+  readonly clusterName?: string;
+  readonly projectId: string;
+  readonly generation?: number;
+  readonly operation: 'apply' | 'delete';
+  readonly secretId: string;
+  readonly replication: Replication;
+  readonly retention?: number;
+  readonly onDelete: 'delete' | 'retain';
+  readonly pullSecretData?: string;
+  readonly kubernetes?: { readonly namespace: string; readonly secretName: string };
+  readonly logLevel: (typeof LOG_LEVELS)[number];
+  readonly logFormat: (typeof LOG_FORMATS)[number];
+  readonly apiTimeoutMs: number;
+  readonly retry: { attempts: number; baseDelayMs: number; maxDelayMs: number };
+  readonly secretManagerEmulatorHost?: string;
+  readonly execution?: string;
+}
+
+/** Reads and validates the job's environment; throws ConfigError naming each bad variable. */
+export function loadJobConfig(env: Env): JobConfig {
+  const e = parseEnv(jobEnvSchema, env, 'pull secret job');
+  const kubernetes =
+    e.SKIP_KUBERNETES || !e.MANAGEMENT_NAMESPACE
+      ? undefined
+      : {
+          namespace: e.MANAGEMENT_NAMESPACE,
+          secretName: e.K8S_SECRET_NAME ?? `${e.CLUSTER_ID}-pull-secret`,
+        };
+  return {
+    clusterId: e.CLUSTER_ID,
+    ...(e.CLUSTER_NAME ? { clusterName: e.CLUSTER_NAME } : {}),
+    projectId: e.GCP_PROJECT_ID,
+    ...(e.GENERATION ? { generation: e.GENERATION } : {}),
+    operation: e.OPERATION,
+    secretId: e.SECRET_NAME ?? `hyperfleet-${e.CLUSTER_ID}-pull-secret`,
+    replication: {
+      ...e.REPLICATION_POLICY,
+      ...(e.KMS_KEY_NAME ? { kmsKeyName: e.KMS_KEY_NAME } : {}),
+    } as Replication,
+    ...(e.SECRET_VERSION_RETENTION ? { retention: e.SECRET_VERSION_RETENTION } : {}),
+    onDelete: e.ON_DELETE,
+    ...(e.PULL_SECRET_DATA !== undefined ? { pullSecretData: e.PULL_SECRET_DATA } : {}),
+    ...(kubernetes ? { kubernetes } : {}),
+    logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
+    apiTimeoutMs: e.GCP_API_TIMEOUT,
+    retry: { attempts: e.RETRY_ATTEMPTS, baseDelayMs: e.RETRY_BASE_DELAY, maxDelayMs: 30_000 },
+    ...(e.SECRET_MANAGER_EMULATOR_HOST
+      ? { secretManagerEmulatorHost: e.SECRET_MANAGER_EMULATOR_HOST }
+      : {}),
+    ...(e.CLOUD_RUN_EXECUTION ? { execution: e.CLOUD_RUN_EXECUTION } : {}),
+  };
+}

@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+// Entry point of the Cloud Run Job and of the `pull-secret` CLI (compatible with the original Go
+// job: `pull-secret run-job pull-secret [--dry-run]`, `pull-secret version`). Wiring only.
+import { SecretManagerServiceClient } from '@google-cloud/secret-manager';
+import { ConfigError } from '../../shared/errors';
+import { googleClientOptions } from '../../shared/gcp/client-options';
+import { RESULT_LINE_KEY, type JobResult } from '../../shared/job-result';
+import { createLogger } from '../../shared/logging/logger';
+import { SecretRedactor } from '../../shared/logging/secret-redactor';
+import { loadJobConfig } from './config';
+import { GoogleSecretStore } from './google-secret-store';
+import { describeFailure, exitCodeFor } from './job-outcome';
+import { runPullSecretJob } from './run-job';
+import { projectVersion } from './version';
+
+const USAGE = `Usage:
+  pull-secret run-job pull-secret [--dry-run]   store the pull secret (configuration from the environment)
+  pull-secret version                           print the version
+See README.md, "The pull secret job", for the environment variables and exit codes.`;
+
+async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const [command, jobName, ...flags] = argv;
+  if (command === 'version' || command === '--version') {
+    process.stdout.write(`pull-secret ${projectVersion()}\n`);
+    return 0;
+  }
+  const unknownFlags = flags.filter((flag) => flag !== '--dry-run');
+  if (command !== 'run-job' || jobName !== 'pull-secret' || unknownFlags.length > 0) {
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  const dryRun = flags.includes('--dry-run');
+  const redactor = new SecretRedactor();
+  if (env.PULL_SECRET_DATA) redactor.registerPullSecret(env.PULL_SECRET_DATA);
+
+  let config;
+  try {
+    config = loadJobConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    const result = configFailure(error, env, dryRun);
+    process.stderr.write(`${error.message}\n`);
+    return writeResult(result, redactor);
+  }
+
+  const logger = createLogger({
+    component: 'pullsecret-job',
+    level: config.logLevel,
+    format: config.logFormat,
+    projectId: config.projectId,
+    redactor,
+  });
+  const client = new SecretManagerServiceClient(
+    googleClientOptions(config.secretManagerEmulatorHost, config.projectId),
+  );
+  try {
+    const secretStore = new GoogleSecretStore(client, {
+      timeoutMs: config.apiTimeoutMs,
+      retry: config.retry,
+      logger,
+      identityHint: "the job's service account",
+    });
+    const result = await runPullSecretJob(config, { secretStore, logger }, { dryRun });
+    await logger.close();
+    return writeResult(result, redactor);
+  } finally {
+    await client.close();
+  }
+}
+
+function configFailure(error: ConfigError, env: NodeJS.ProcessEnv, dryRun: boolean): JobResult {
+  return {
+    outcome: 'failed',
+    operation: env.OPERATION === 'delete' ? 'delete' : 'apply',
+    dry_run: dryRun,
+    cluster_id: env.CLUSTER_ID ?? '',
+    phases: [],
+    ...describeFailure(error),
+    durations_ms: {},
+    finished_at: new Date().toISOString(),
+  };
+}
+
+/** Prints the result as the last output line (also a valid Cloud Logging entry) and returns the exit code. */
+function writeResult(result: JobResult, redactor: SecretRedactor): number {
+  const line = {
+    severity: result.outcome === 'succeeded' ? 'INFO' : 'ERROR',
+    message: `Pull secret job ${result.outcome}: ${result.reason}`,
+    [RESULT_LINE_KEY]: redactor.redact(result),
+  };
+  process.stdout.write(`${JSON.stringify(line)}\n`);
+  return exitCodeFor(result);
+}
+
+main(process.argv.slice(2), process.env).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(
+      `pull-secret: unexpected failure: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    process.exitCode = 1;
+  },
+);

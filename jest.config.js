@@ -1,0 +1,23 @@
+// Jest runs the TypeScript sources through ts-jest. @kubernetes/client-node and a few of its
+// dependencies ship only ES modules, so they are transformed too (allowJs in tsconfig.jest.json).
+const esmPackages = [
+  '@kubernetes/client-node',
+  'openid-client',
+  'oauth4webapi',
+  'jose',
+  'jsonpath-plus',
+  'rfc4648',
+];
+
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: {
+    '^.+\\.[tj]s$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }],
+  },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`],
+  testTimeout: 60000,
+  maxWorkers: 2,
+};

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+/**
+ * The job's account of one run: printed as its last output line and published to the results
+ * topic, where the reporter reads it. Safe to show: no secret material, only a hash prefix.
+ */
+export const jobResultSchema = z.object({
+  outcome: z.enum(['succeeded', 'failed']),
+  operation: z.enum(['apply', 'delete']),
+  dry_run: z.boolean(),
+  cluster_id: z.string(),
+  generation: z.number().int().positive().optional(),
+  /** Cloud Run execution name (short, as CLOUD_RUN_EXECUTION gives it). */
+  execution: z.string().optional(),
+  phases: z.array(z.enum(['secret-manager', 'kubernetes'])),
+  /** Success or failure reason code, CamelCase (e.g. PullSecretProvisioned, InvalidPullSecret). */
+  reason: z.string().min(1),
+  /** Human-readable, safe to show. */
+  message: z.string().min(1),
+  failure_kind: z.enum(['permanent', 'transient']).optional(),
+  pull_secret_sha256_prefix: z.string().optional(),
+  secret_manager: z
+    .object({
+      secret_path: z.string(),
+      secret: z.enum(['created', 'reused', 'deleted', 'retained', 'absent']),
+      version: z.enum(['added', 'unchanged', 'disabled', 'none']),
+      version_name: z.string(),
+      verified: z.boolean(),
+      destroyed_versions: z.array(z.string()),
+    })
+    .optional(),
+  kubernetes: z
+    .object({
+      namespace: z.string(),
+      name: z.string(),
+      outcome: z.enum(['created', 'updated', 'unchanged', 'deleted', 'absent']),
+      resource_version: z.string().optional(),
+    })
+    .optional(),
+  durations_ms: z.record(z.string(), z.number()),
+  finished_at: z.string(),
+});
+export type JobResult = z.infer<typeof jobResultSchema>;
+
+/** Key of the result object in the job's last output line. */
+export const RESULT_LINE_KEY = 'pullsecret_job_result';
+
+/** Exit codes of the job (documented in the README). */
+export const EXIT_CODES = {
+  success: 0,
+  internal: 1,
+  configuration: 2,
+  permanent: 3,
+  transient: 4,
+} as const;

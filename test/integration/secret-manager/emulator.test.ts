@@ -1,0 +1,234 @@
+import { status } from '@grpc/grpc-js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { SecretManagerServiceClient } from '@google-cloud/secret-manager';
+import { crc32c } from '../../../shared/gcp/crc32c';
+import {
+  startSecretManagerEmulator,
+  type SecretManagerEmulator,
+} from '../../../emulators/secret-manager/server';
+import { secretManagerClient } from '../../helpers/secret-manager';
+
+const PROJECT = 'projects/demo-project';
+
+async function codeOf(promise: Promise<unknown>): Promise<number | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    return (error as { code?: number }).code;
+  }
+}
+
+describe('Secret Manager emulator through the real client', () => {
+  let emulator: SecretManagerEmulator;
+  let client: SecretManagerServiceClient;
+
+  beforeEach(async () => {
+    emulator = await startSecretManagerEmulator();
+    client = secretManagerClient(emulator.endpoint);
+  });
+  afterEach(async () => {
+    await client.close();
+    await emulator.stop();
+  });
+
+  const create = (secretId: string, labels: Record<string, string> = {}) =>
+    client.createSecret({
+      parent: PROJECT,
+      secretId,
+      secret: { replication: { automatic: {} }, labels },
+    });
+
+  it('creates, gets, updates labels, lists with a label filter and deletes secrets', async () => {
+    const [secret] = await create('alpha', { 'managed-by': 'hyperfleet', team: 'a' });
+    expect(secret.name).toBe(`${PROJECT}/secrets/alpha`);
+    await create('beta', { 'managed-by': 'someone-else' });
+    expect(await codeOf(create('alpha'))).toBe(status.ALREADY_EXISTS);
+
+    const [got] = await client.getSecret({ name: secret.name });
+    expect(got.labels).toEqual({ 'managed-by': 'hyperfleet', team: 'a' });
+
+    const [updated] = await client.updateSecret({
+      secret: { name: secret.name, labels: { 'managed-by': 'hyperfleet', team: 'b' } },
+      updateMask: { paths: ['labels'] },
+    });
+    expect(updated.labels?.team).toBe('b');
+
+    const [owned] = await client.listSecrets({
+      parent: PROJECT,
+      filter: 'labels.managed-by=hyperfleet',
+    });
+    expect(owned.map((s) => s.name)).toEqual([secret.name]);
+    const [all] = await client.listSecrets({ parent: PROJECT });
+    expect(all).toHaveLength(2);
+
+    await client.deleteSecret({ name: secret.name });
+    expect(await codeOf(client.getSecret({ name: secret.name }))).toBe(status.NOT_FOUND);
+    expect(await codeOf(client.deleteSecret({ name: secret.name }))).toBe(status.NOT_FOUND);
+  });
+
+  it('enforces secret id, label and replication rules with INVALID_ARGUMENT', async () => {
+    expect(await codeOf(create('bad/id'))).toBe(status.INVALID_ARGUMENT);
+    expect(await codeOf(create('x'.repeat(256)))).toBe(status.INVALID_ARGUMENT);
+    expect(await codeOf(create('ok', { Upper: 'v' }))).toBe(status.INVALID_ARGUMENT);
+    expect(await codeOf(create('ok', { k: 'UPPER' }))).toBe(status.INVALID_ARGUMENT);
+    expect(await codeOf(create('ok', { k: 'v'.repeat(64) }))).toBe(status.INVALID_ARGUMENT);
+    const tooMany = Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`k${i}`, 'v']));
+    expect(await codeOf(create('ok', tooMany))).toBe(status.INVALID_ARGUMENT);
+    expect(
+      await codeOf(client.createSecret({ parent: PROJECT, secretId: 'norep', secret: {} })),
+    ).toBe(status.INVALID_ARGUMENT);
+  });
+
+  it('numbers versions, resolves latest to the newest enabled one and checks checksums', async () => {
+    const [secret] = await create('versions');
+    const add = (text: string, checksum?: number) =>
+      client.addSecretVersion({
+        parent: secret.name,
+        payload: {
+          data: Buffer.from(text),
+          ...(checksum !== undefined ? { dataCrc32c: checksum } : {}),
+        },
+      });
+    const [v1] = await add('one', crc32c(Buffer.from('one')));
+    const [v2] = await add('two');
+    const [v3] = await add('three', crc32c(Buffer.from('three')));
+    expect([v1.name, v2.name, v3.name]).toEqual(
+      [1, 2, 3].map((n) => `${secret.name}/versions/${n}`),
+    );
+    expect(v1.clientSpecifiedPayloadChecksum).toBe(true);
+
+    expect(await codeOf(add('four', 12345))).toBe(status.INVALID_ARGUMENT);
+    expect(await codeOf(add('x'.repeat(65_537)))).toBe(status.INVALID_ARGUMENT);
+    await add('x'.repeat(65_536));
+    await client.destroySecretVersion({ name: `${secret.name}/versions/4` });
+
+    const [latest] = await client.accessSecretVersion({ name: `${secret.name}/versions/latest` });
+    expect(latest.name).toBe(v3.name);
+    expect(latest.payload?.data?.toString()).toBe('three');
+    expect(Number(latest.payload?.dataCrc32c)).toBe(crc32c(Buffer.from('three')));
+
+    await client.disableSecretVersion({ name: v3.name });
+    expect(await codeOf(client.accessSecretVersion({ name: v3.name }))).toBe(
+      status.FAILED_PRECONDITION,
+    );
+    const [afterDisable] = await client.accessSecretVersion({
+      name: `${secret.name}/versions/latest`,
+    });
+    expect(afterDisable.name).toBe(v2.name);
+    await client.enableSecretVersion({ name: v3.name });
+
+    await client.destroySecretVersion({ name: v1.name });
+    const [destroyed] = await client.getSecretVersion({ name: v1.name });
+    expect(destroyed.state).toBe('DESTROYED');
+    expect(destroyed.destroyTime).toBeTruthy();
+    expect(await codeOf(client.accessSecretVersion({ name: v1.name }))).toBe(
+      status.FAILED_PRECONDITION,
+    );
+    expect(await codeOf(client.enableSecretVersion({ name: v1.name }))).toBe(
+      status.FAILED_PRECONDITION,
+    );
+
+    const [versions] = await client.listSecretVersions({ parent: secret.name });
+    expect(versions.map((v) => [v.name?.split('/').pop(), v.state])).toEqual([
+      ['4', 'DESTROYED'],
+      ['3', 'ENABLED'],
+      ['2', 'ENABLED'],
+      ['1', 'DESTROYED'],
+    ]);
+    const [enabled] = await client.listSecretVersions({
+      parent: secret.name,
+      filter: 'state:ENABLED',
+    });
+    expect(enabled).toHaveLength(2);
+
+    expect(await codeOf(client.accessSecretVersion({ name: `${secret.name}/versions/9` }))).toBe(
+      status.NOT_FOUND,
+    );
+    expect(
+      await codeOf(
+        client.addSecretVersion({
+          parent: `${PROJECT}/secrets/missing`,
+          payload: { data: Buffer.from('x') },
+        }),
+      ),
+    ).toBe(status.NOT_FOUND);
+  });
+
+  it('injects faults by method: next N calls fail with a code, or are delayed', async () => {
+    const [secret] = await create('faulty');
+    emulator.faults.add({ match: 'GetSecret', count: 2, status: 'UNAVAILABLE' });
+    const opts = { retry: null };
+    expect(await codeOf(client.getSecret({ name: secret.name }, opts))).toBe(status.UNAVAILABLE);
+    expect(await codeOf(client.getSecret({ name: secret.name }, opts))).toBe(status.UNAVAILABLE);
+    await expect(client.getSecret({ name: secret.name }, opts)).resolves.toBeTruthy();
+
+    emulator.faults.add({ match: 'GetSecret', delayMs: 300 });
+    const started = Date.now();
+    await client.getSecret({ name: secret.name }, opts);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(280);
+
+    const outcomes = emulator.requests
+      .list()
+      .filter((r) => r.method === 'GetSecret')
+      .map((r) => r.outcome);
+    expect(outcomes).toEqual(['UNAVAILABLE', 'UNAVAILABLE', 'OK', 'OK']);
+  });
+
+  it('serves the admin API for faults and the request log', async () => {
+    const response = await fetch(`${emulator.adminUrl}/_emulator/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ match: 'ListSecrets', status: 'PERMISSION_DENIED' }),
+    });
+    expect(response.status).toBe(200);
+    expect(await codeOf(client.listSecrets({ parent: PROJECT }, { retry: null }))).toBe(
+      status.PERMISSION_DENIED,
+    );
+    const log = (await (await fetch(`${emulator.adminUrl}/_emulator/requests`)).json()) as {
+      requests: { method: string; outcome: string }[];
+    };
+    expect(log.requests).toEqual([
+      expect.objectContaining({ method: 'ListSecrets', outcome: 'PERMISSION_DENIED' }),
+    ]);
+    const bad = await fetch(`${emulator.adminUrl}/_emulator/faults`, {
+      method: 'POST',
+      body: '{"count": 1}',
+    });
+    expect(bad.status).toBe(400);
+  });
+});
+
+describe('Secret Manager emulator persistence', () => {
+  it('keeps secrets and versions across restarts with a data directory', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sm-state-'));
+    const first = await startSecretManagerEmulator({ dataDir });
+    let client = secretManagerClient(first.endpoint);
+    const [secret] = await client.createSecret({
+      parent: PROJECT,
+      secretId: 'durable',
+      secret: { replication: { automatic: {} }, labels: { a: 'b' } },
+    });
+    await client.addSecretVersion({
+      parent: secret.name,
+      payload: { data: Buffer.from('persisted') },
+    });
+    await client.close();
+    await first.stop();
+    expect(fs.statSync(path.join(dataDir, 'state.json')).mode & 0o777).toBe(0o600);
+
+    const second = await startSecretManagerEmulator({ dataDir });
+    client = secretManagerClient(second.endpoint);
+    const [latest] = await client.accessSecretVersion({ name: `${secret.name}/versions/latest` });
+    expect(latest.payload?.data?.toString()).toBe('persisted');
+    const [again] = await client.addSecretVersion({
+      parent: secret.name,
+      payload: { data: Buffer.from('next') },
+    });
+    expect(again.name).toBe(`${secret.name}/versions/2`);
+    await client.close();
+    await second.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+});

@@ -1,0 +1,118 @@
+import { ConfigError } from '../../../shared/errors';
+import { loadJobConfig } from '../../../functions/pull-secret-job/config';
+
+const base = {
+  CLUSTER_ID: 'cls-123',
+  GCP_PROJECT_ID: 'customer-prod-12345',
+  PULL_SECRET_DATA: '{"auths":{}}',
+};
+
+function configError(env: Record<string, string>): string {
+  try {
+    loadJobConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadJobConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadJobConfig(base);
+    expect(config).toMatchObject({
+      clusterId: 'cls-123',
+      projectId: 'customer-prod-12345',
+      secretId: 'hyperfleet-cls-123-pull-secret',
+      operation: 'apply',
+      replication: { kind: 'automatic' },
+      onDelete: 'delete',
+      logLevel: 'info',
+      logFormat: 'json',
+      apiTimeoutMs: 30_000,
+      retry: { attempts: 4, baseDelayMs: 1000, maxDelayMs: 30_000 },
+    });
+    expect(config.kubernetes).toBeUndefined();
+    expect(config.retention).toBeUndefined();
+  });
+
+  it('parses durations, replication, CMEK, retention and the Kubernetes target', () => {
+    const config = loadJobConfig({
+      ...base,
+      GCP_API_TIMEOUT: '1500ms',
+      REPLICATION_POLICY: 'user-managed:us-east1,us-central1',
+      KMS_KEY_NAME: 'projects/p/locations/{location}/keyRings/r/cryptoKeys/k',
+      SECRET_VERSION_RETENTION: '3',
+      MANAGEMENT_NAMESPACE: 'clusters-cls-123',
+      GENERATION: '7',
+    });
+    expect(config.apiTimeoutMs).toBe(1500);
+    expect(config.replication).toEqual({
+      kind: 'user-managed',
+      locations: ['us-east1', 'us-central1'],
+      kmsKeyName: 'projects/p/locations/{location}/keyRings/r/cryptoKeys/k',
+    });
+    expect(config.retention).toBe(3);
+    expect(config.generation).toBe(7);
+    expect(config.kubernetes).toEqual({
+      namespace: 'clusters-cls-123',
+      secretName: 'cls-123-pull-secret',
+    });
+  });
+
+  it('SKIP_KUBERNETES=true runs the Secret Manager phase alone', () => {
+    expect(
+      loadJobConfig({ ...base, MANAGEMENT_NAMESPACE: 'ns', SKIP_KUBERNETES: 'true' }).kubernetes,
+    ).toBeUndefined();
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadJobConfig({ ...base, SECRET_NAME: '  ', LOG_LEVEL: '' }).secretId).toBe(
+      'hyperfleet-cls-123-pull-secret',
+    );
+  });
+
+  it.each([
+    [{ CLUSTER_ID: '' }, /CLUSTER_ID: /],
+    [{ CLUSTER_ID: 'Cls_123' }, /CLUSTER_ID: must be 1-63 lowercase/],
+    [{ CLUSTER_ID: 'x'.repeat(64) }, /CLUSTER_ID/],
+    [{ GCP_PROJECT_ID: 'Bad Project' }, /GCP_PROJECT_ID: must be a GCP project id/],
+    [{ GCP_PROJECT_ID: 'short' }, /GCP_PROJECT_ID/],
+    [{ CLUSTER_NAME: 'Has Spaces' }, /CLUSTER_NAME: must be a label value/],
+    [{ SECRET_NAME: 'a/b' }, /SECRET_NAME: must be a Secret Manager secret id/],
+    [
+      { REPLICATION_POLICY: 'everywhere' },
+      /REPLICATION_POLICY: must be "automatic" or "user-managed/,
+    ],
+    [{ GCP_API_TIMEOUT: 'soon' }, /GCP_API_TIMEOUT: must be a positive duration/],
+    [
+      { SECRET_VERSION_RETENTION: '0' },
+      /SECRET_VERSION_RETENTION: must be a whole number of at least 1/,
+    ],
+    [{ LOG_FORMAT: 'xml' }, /LOG_FORMAT: must be json or text/],
+    [{ OPERATION: 'upsert' }, /OPERATION: must be apply or delete/],
+    [
+      { MANAGEMENT_NAMESPACE: 'Not_A_Label' },
+      /MANAGEMENT_NAMESPACE: must be a Kubernetes namespace name/,
+    ],
+    [
+      { SECRET_MANAGER_EMULATOR_HOST: 'localhost' },
+      /SECRET_MANAGER_EMULATOR_HOST: must be host:port/,
+    ],
+  ])('rejects %j with a message naming the variable', (override, expected) => {
+    expect(configError({ ...base, ...override })).toMatch(expected);
+  });
+
+  it('reports every bad variable at once and never echoes values', () => {
+    const message = configError({
+      ...base,
+      CLUSTER_ID: 'BAD!',
+      GCP_PROJECT_ID: 'NOPE!',
+      PULL_SECRET_DATA: 'top-secret-value',
+    });
+    expect(message).toMatch(/CLUSTER_ID/);
+    expect(message).toMatch(/GCP_PROJECT_ID/);
+    expect(message).not.toContain('BAD!');
+    expect(message).not.toContain('top-secret-value');
+  });
+});
