@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { startKubeApiServerEmulator } from '../emulators/kube-apiserver/server';
 import { startSecretManagerEmulator } from '../emulators/secret-manager/server';
 import { measureNodeProcess } from './measure-process';
 import { percentile, round } from './stats';
@@ -23,11 +24,13 @@ export interface JobRunFigures {
 }
 
 /**
- * Runs the real job process `runs` times per kind against the Secret Manager emulator, counting
+ * Runs the real job process `runs` times per kind against the Secret Manager and Kubernetes emulators, counting
  * the calls the emulator saw for one run of each kind.
  */
 export async function benchJobRuns(runs: number): Promise<JobRunFigures[]> {
   const sm = await startSecretManagerEmulator();
+  const namespaces = Array.from({ length: runs }, (_, i) => `clusters-bench-${i}`);
+  const kube = await startKubeApiServerEmulator({ namespaces });
   const results: JobRunFigures[] = [];
   try {
     const envFor = (cluster: number, secret: number): NodeJS.ProcessEnv => ({
@@ -37,14 +40,18 @@ export async function benchJobRuns(runs: number): Promise<JobRunFigures[]> {
       GCP_PROJECT_ID: 'demo-bench',
       CLUSTER_ID: `bench-${cluster}`,
       PULL_SECRET_DATA: pullSecret(secret),
+      KUBECONFIG: kube.kubeconfigPath,
+      MANAGEMENT_NAMESPACE: `clusters-bench-${cluster}`,
       LOG_LEVEL: 'warn',
     });
     for (const kind of ['first', 'unchanged', 'changed'] as const) {
       const walls: number[] = [];
       let maxRss = 0;
       let calls = 0;
+      let kubeCalls = 0;
       for (let i = 0; i < runs; i++) {
         const before = sm.requests.list().length;
+        const kubeBefore = kube.requests.list().length;
         const m = await measureNodeProcess(
           JOB,
           ['run-job', 'pull-secret'],
@@ -55,6 +62,7 @@ export async function benchJobRuns(runs: number): Promise<JobRunFigures[]> {
         walls.push(m.wallMs);
         maxRss = Math.max(maxRss, m.maxRssMb);
         calls = sm.requests.list().length - before;
+        kubeCalls = kube.requests.list().length - kubeBefore;
       }
       results.push({
         kind,
@@ -63,11 +71,12 @@ export async function benchJobRuns(runs: number): Promise<JobRunFigures[]> {
         wallMsP90: round(percentile(walls, 90)),
         maxRssMb: round(maxRss),
         secretManagerCalls: calls,
-        kubernetesCalls: 0,
+        kubernetesCalls: kubeCalls,
       });
     }
   } finally {
     await sm.stop();
+    await kube.stop();
   }
   return results;
 }

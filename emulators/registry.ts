@@ -1,4 +1,5 @@
 import type { RunningEmulator } from './common/emulator';
+import { startKubeApiServerEmulator } from './kube-apiserver/server';
 import { startSecretManagerEmulator } from './secret-manager/server';
 
 /** Command-line options every emulator understands, plus its own. */
@@ -20,5 +21,13 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
       port: args.port,
       adminPort: args.adminPort,
       ...(args.dataDir ? { dataDir: args.dataDir } : {}),
+    }),
+  // Positional arguments are namespaces to create, e.g. `kube-apiserver clusters-demo`.
+  'kube-apiserver': (args) =>
+    startKubeApiServerEmulator({
+      host: args.host,
+      port: args.port,
+      namespaces: args.rest,
+      ...(args.dataDir ? { stateDir: args.dataDir } : {}),
     }),
 };

@@ -16,6 +16,7 @@ import {
 } from '../../shared/config/gcp-names';
 import { parseEnv, type Env } from '../../shared/config/parse-env';
 import { LOG_FORMATS, LOG_LEVELS } from '../../shared/logging/logger';
+import type { KubernetesAccess } from './kubernetes-access';
 import type { Replication } from './secret-store';
 
 const replication = z
@@ -34,39 +35,84 @@ const replication = z
   });
 
 /** Environment of the pull secret job; keys are the variable names. */
-const jobEnvSchema = z.object({
-  CLUSTER_ID: clusterId,
-  CLUSTER_NAME: labelValue.optional(),
-  GCP_PROJECT_ID: gcpProjectId,
-  GENERATION: positiveInt(),
-  OPERATION: z.enum(['apply', 'delete'], { message: 'must be apply or delete' }).default('apply'),
-  SECRET_NAME: secretId.optional(),
-  REPLICATION_POLICY: replication,
-  KMS_KEY_NAME: z
-    .string()
-    .regex(
-      /^projects\/[^/]+\/locations\/[^/]+\/keyRings\/[^/]+\/cryptoKeys\/[^/]+$/,
-      'must be projects/P/locations/L/keyRings/R/cryptoKeys/K ({location} may stand for the replica location)',
-    )
-    .optional(),
-  SECRET_VERSION_RETENTION: positiveInt(),
-  ON_DELETE: z
-    .enum(['delete', 'retain'], { message: 'must be delete or retain' })
-    .default('delete'),
-  PULL_SECRET_DATA: z.string().optional(),
-  MANAGEMENT_NAMESPACE: namespaceName.optional(),
-  K8S_SECRET_NAME: objectName.optional(),
-  SKIP_KUBERNETES: booleanFlag(false),
-  LOG_LEVEL: z
-    .enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
-    .default('info'),
-  LOG_FORMAT: z.enum(LOG_FORMATS, { message: 'must be json or text' }).default('json'),
-  GCP_API_TIMEOUT: duration('30s'),
-  RETRY_ATTEMPTS: positiveIntWithDefault(4),
-  RETRY_BASE_DELAY: duration('1s'),
-  SECRET_MANAGER_EMULATOR_HOST: hostPort.optional(),
-  CLOUD_RUN_EXECUTION: z.string().optional(),
-});
+const jobEnvSchema = z
+  .object({
+    CLUSTER_ID: clusterId,
+    CLUSTER_NAME: labelValue.optional(),
+    GCP_PROJECT_ID: gcpProjectId,
+    GENERATION: positiveInt(),
+    OPERATION: z.enum(['apply', 'delete'], { message: 'must be apply or delete' }).default('apply'),
+    SECRET_NAME: secretId.optional(),
+    REPLICATION_POLICY: replication,
+    KMS_KEY_NAME: z
+      .string()
+      .regex(
+        /^projects\/[^/]+\/locations\/[^/]+\/keyRings\/[^/]+\/cryptoKeys\/[^/]+$/,
+        'must be projects/P/locations/L/keyRings/R/cryptoKeys/K ({location} may stand for the replica location)',
+      )
+      .optional(),
+    SECRET_VERSION_RETENTION: positiveInt(),
+    ON_DELETE: z
+      .enum(['delete', 'retain'], { message: 'must be delete or retain' })
+      .default('delete'),
+    PULL_SECRET_DATA: z.string().optional(),
+    MANAGEMENT_NAMESPACE: namespaceName.optional(),
+    K8S_SECRET_NAME: objectName.optional(),
+    SKIP_KUBERNETES: booleanFlag(false),
+    KUBECONFIG: z.string().optional(),
+    MANAGEMENT_CLUSTER_ENDPOINT: z
+      .url({
+        protocol: /^https$/,
+        message:
+          'must be an https:// URL of the management cluster API (GKE endpoint or Connect Gateway)',
+      })
+      .optional(),
+    MANAGEMENT_CLUSTER_CA_CERT: z
+      .string()
+      .transform((text, ctx) => {
+        const pem = text.startsWith('-----BEGIN')
+          ? text
+          : Buffer.from(text, 'base64').toString('utf8');
+        if (!pem.startsWith('-----BEGIN CERTIFICATE-----')) {
+          ctx.addIssue({
+            code: 'custom',
+            message: 'must be a PEM certificate, or base64 of one (as GKE gives it)',
+          });
+          return z.NEVER;
+        }
+        return pem;
+      })
+      .optional(),
+    KUBERNETES_NAMESPACE_WAIT: duration('60s'),
+    KUBERNETES_API_TIMEOUT: duration('15s'),
+    LOG_LEVEL: z
+      .enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
+      .default('info'),
+    LOG_FORMAT: z.enum(LOG_FORMATS, { message: 'must be json or text' }).default('json'),
+    GCP_API_TIMEOUT: duration('30s'),
+    RETRY_ATTEMPTS: positiveIntWithDefault(4),
+    RETRY_BASE_DELAY: duration('1s'),
+    SECRET_MANAGER_EMULATOR_HOST: hostPort.optional(),
+    CLOUD_RUN_EXECUTION: z.string().optional(),
+  })
+  .superRefine((env, ctx) => {
+    const pushes = env.MANAGEMENT_NAMESPACE !== undefined && env.SKIP_KUBERNETES !== true;
+    if (pushes && !env.KUBECONFIG && !env.MANAGEMENT_CLUSTER_ENDPOINT) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['MANAGEMENT_CLUSTER_ENDPOINT'],
+        message:
+          'or KUBECONFIG is required to push the Secret to MANAGEMENT_NAMESPACE (or set SKIP_KUBERNETES=true)',
+      });
+    }
+    if (env.KUBECONFIG && env.MANAGEMENT_CLUSTER_ENDPOINT) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['KUBECONFIG'],
+        message: 'and MANAGEMENT_CLUSTER_ENDPOINT are both set; set only one',
+      });
+    }
+  });
 
 /** Validated job configuration. */
 export interface JobConfig {
@@ -80,7 +126,13 @@ export interface JobConfig {
   readonly retention?: number;
   readonly onDelete: 'delete' | 'retain';
   readonly pullSecretData?: string;
-  readonly kubernetes?: { readonly namespace: string; readonly secretName: string };
+  readonly kubernetes?: {
+    readonly namespace: string;
+    readonly secretName: string;
+    readonly access: KubernetesAccess;
+    readonly namespaceWaitMs: number;
+    readonly timeoutMs: number;
+  };
   readonly logLevel: (typeof LOG_LEVELS)[number];
   readonly logFormat: (typeof LOG_FORMATS)[number];
   readonly apiTimeoutMs: number;
@@ -92,12 +144,24 @@ export interface JobConfig {
 /** Reads and validates the job's environment; throws ConfigError naming each bad variable. */
 export function loadJobConfig(env: Env): JobConfig {
   const e = parseEnv(jobEnvSchema, env, 'pull secret job');
+  const access: KubernetesAccess | undefined = e.KUBECONFIG
+    ? { kind: 'kubeconfig', path: e.KUBECONFIG }
+    : e.MANAGEMENT_CLUSTER_ENDPOINT
+      ? {
+          kind: 'google',
+          endpoint: e.MANAGEMENT_CLUSTER_ENDPOINT,
+          ...(e.MANAGEMENT_CLUSTER_CA_CERT ? { caPem: e.MANAGEMENT_CLUSTER_CA_CERT } : {}),
+        }
+      : undefined;
   const kubernetes =
-    e.SKIP_KUBERNETES || !e.MANAGEMENT_NAMESPACE
+    e.SKIP_KUBERNETES || !e.MANAGEMENT_NAMESPACE || !access
       ? undefined
       : {
           namespace: e.MANAGEMENT_NAMESPACE,
           secretName: e.K8S_SECRET_NAME ?? `${e.CLUSTER_ID}-pull-secret`,
+          access,
+          namespaceWaitMs: e.KUBERNETES_NAMESPACE_WAIT,
+          timeoutMs: e.KUBERNETES_API_TIMEOUT,
         };
   return {
     clusterId: e.CLUSTER_ID,

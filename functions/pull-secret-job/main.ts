@@ -2,6 +2,7 @@
 // Entry point of the Cloud Run Job and of the `pull-secret` CLI (compatible with the original Go
 // job: `pull-secret run-job pull-secret [--dry-run]`, `pull-secret version`). Wiring only.
 import { SecretManagerServiceClient } from '@google-cloud/secret-manager';
+import type { GoogleAuth } from 'google-auth-library';
 import { ConfigError } from '../../shared/errors';
 import { googleClientOptions } from '../../shared/gcp/client-options';
 import { RESULT_LINE_KEY, type JobResult } from '../../shared/job-result';
@@ -9,6 +10,8 @@ import { createLogger } from '../../shared/logging/logger';
 import { SecretRedactor } from '../../shared/logging/secret-redactor';
 import { loadJobConfig } from './config';
 import { GoogleSecretStore } from './google-secret-store';
+import { createCoreV1Api } from './kubernetes-access';
+import { KubernetesClusterSecrets } from './kubernetes-cluster-secrets';
 import { describeFailure, exitCodeFor } from './job-outcome';
 import { runPullSecretJob } from './run-job';
 import { projectVersion } from './version';
@@ -60,13 +63,38 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
       logger,
       identityHint: "the job's service account",
     });
-    const result = await runPullSecretJob(config, { secretStore, logger }, { dryRun });
+    const kubernetes = config.kubernetes;
+    const clusterSecrets = async () => {
+      if (!kubernetes) throw new Error('no Kubernetes target is configured');
+      const { api, identity } = await createCoreV1Api(kubernetes.access, googleAccessToken);
+      return new KubernetesClusterSecrets(api, {
+        timeoutMs: kubernetes.timeoutMs,
+        retry: config.retry,
+        logger,
+        identityHint: identity,
+      });
+    };
+    const result = await runPullSecretJob(
+      config,
+      { secretStore, clusterSecrets, logger },
+      { dryRun },
+    );
     await logger.close();
     return writeResult(result, redactor);
   } finally {
     await client.close();
   }
 }
+
+/** The job's Google access token for GKE / Connect Gateway, cached and refreshed by google-auth-library. */
+async function googleAccessToken(): Promise<string> {
+  const { GoogleAuth } = await import('google-auth-library');
+  authClient ??= new GoogleAuth({ scopes: ['https://www.googleapis.com/auth/cloud-platform'] });
+  const token = await authClient.getAccessToken();
+  if (!token) throw new Error('Application Default Credentials returned no access token');
+  return token;
+}
+let authClient: GoogleAuth | undefined;
 
 function configFailure(error: ConfigError, env: NodeJS.ProcessEnv, dryRun: boolean): JobResult {
   return {

@@ -5,13 +5,17 @@ import { pullSecretFingerprint } from '../../shared/pull-secret/fingerprint';
 import { parsePullSecret } from '../../shared/pull-secret/validate';
 import type { JobConfig } from './config';
 import { describeFailure } from './job-outcome';
-import { secretManagerLabels } from './labels';
+import { kubernetesLabels, secretManagerLabels } from './labels';
+import type { ClusterSecrets } from './cluster-secrets';
 import type { SecretStore } from './secret-store';
+import { syncKubernetesSecret, type KubernetesOutcome } from './sync-kubernetes';
 import { syncSecretManager, type SecretManagerOutcome } from './sync-secret-manager';
 
 /** The ports the job talks through; built by main.ts, faked nowhere (tests use the emulators). */
 export interface JobDependencies {
   readonly secretStore: SecretStore;
+  /** Built on first use, so runs without a Kubernetes phase never load its client. */
+  readonly clusterSecrets: () => Promise<ClusterSecrets>;
   readonly logger: Logger;
   readonly now?: () => Date;
 }
@@ -39,6 +43,7 @@ export async function runPullSecretJob(
   const log = deps.logger.child({ cluster_id: config.clusterId, gcp_project: config.projectId });
   let fingerprint: string | undefined;
   let stored: SecretManagerOutcome | undefined;
+  let pushed: KubernetesOutcome | undefined;
   try {
     if (config.pullSecretData === undefined) {
       throw new ConfigError(
@@ -70,10 +75,30 @@ export async function runPullSecretJob(
       { logger: log, retry: config.retry, dryRun: options.dryRun },
     );
     durations.secret_manager = Date.now() - smStarted;
+
+    if (config.kubernetes) {
+      const k8sStarted = Date.now();
+      phases.push('kubernetes');
+      pushed = await syncKubernetesSecret(
+        await deps.clusterSecrets(),
+        {
+          namespace: config.kubernetes.namespace,
+          name: config.kubernetes.secretName,
+          labels: kubernetesLabels(config),
+          dockerConfigJson: data,
+          gcpSecretPath: stored.versionName || `${stored.secretPath}/versions/latest`,
+        },
+        {
+          logger: log,
+          dryRun: options.dryRun,
+          namespaceWaitMs: config.kubernetes.namespaceWaitMs,
+          retry: config.retry,
+        },
+      );
+      durations.kubernetes = Date.now() - k8sStarted;
+    }
     durations.total = Date.now() - started;
-    const message = options.dryRun
-      ? `Dry run: Secret Manager secret ${stored.secretPath} would be ${stored.secret === 'created' ? 'created' : 'reused'} and its version ${stored.version === 'added' ? 'added' : 'left unchanged'}.`
-      : `Pull secret stored in ${stored.versionName} (${stored.version === 'added' ? 'new version' : 'unchanged'}).`;
+    const message = summarise(stored, pushed, options.dryRun);
     log.info(message, { phase: 'completed', operation: 'completed', duration_ms: durations.total });
     return {
       ...base,
@@ -83,6 +108,7 @@ export async function runPullSecretJob(
       message,
       pull_secret_sha256_prefix: fingerprint,
       secret_manager: secretManagerSummary(stored),
+      ...(pushed ? { kubernetes: kubernetesSummary(pushed) } : {}),
       durations_ms: durations,
       finished_at: now().toISOString(),
     };
@@ -103,6 +129,7 @@ export async function runPullSecretJob(
       ...failure,
       ...(fingerprint ? { pull_secret_sha256_prefix: fingerprint } : {}),
       ...(stored ? { secret_manager: secretManagerSummary(stored) } : {}),
+      ...(pushed ? { kubernetes: kubernetesSummary(pushed) } : {}),
       durations_ms: durations,
       finished_at: now().toISOString(),
     };
@@ -120,4 +147,31 @@ function secretManagerSummary(
     verified: outcome.verified,
     destroyed_versions: [...outcome.destroyedVersions],
   };
+}
+
+function kubernetesSummary(outcome: KubernetesOutcome): NonNullable<JobResult['kubernetes']> {
+  return {
+    namespace: outcome.namespace,
+    name: outcome.name,
+    outcome: outcome.outcome,
+    ...(outcome.resourceVersion ? { resource_version: outcome.resourceVersion } : {}),
+  };
+}
+
+/** One sentence for people: where the pull secret is now. */
+function summarise(
+  stored: SecretManagerOutcome,
+  pushed: KubernetesOutcome | undefined,
+  dryRun: boolean,
+): string {
+  if (dryRun) {
+    const k8s = pushed
+      ? ` Kubernetes Secret ${pushed.namespace}/${pushed.name} would be ${pushed.outcome === 'unchanged' ? 'left unchanged' : pushed.outcome.replace('ed', 'e') + 'd'}.`
+      : '';
+    return `Dry run: Secret Manager secret ${stored.secretPath} would be ${stored.secret === 'created' ? 'created' : 'reused'} and its version ${stored.version === 'added' ? 'added' : 'left unchanged'}.${k8s}`;
+  }
+  const sm = `Pull secret stored in ${stored.versionName} (${stored.version === 'added' ? 'new version' : 'unchanged'})`;
+  return pushed
+    ? `${sm}; Kubernetes Secret ${pushed.namespace}/${pushed.name} ${pushed.outcome}.`
+    : `${sm}.`;
 }

@@ -44,6 +44,7 @@ describe('loadJobConfig', () => {
       KMS_KEY_NAME: 'projects/p/locations/{location}/keyRings/r/cryptoKeys/k',
       SECRET_VERSION_RETENTION: '3',
       MANAGEMENT_NAMESPACE: 'clusters-cls-123',
+      KUBECONFIG: '/tmp/kubeconfig',
       GENERATION: '7',
     });
     expect(config.apiTimeoutMs).toBe(1500);
@@ -54,10 +55,64 @@ describe('loadJobConfig', () => {
     });
     expect(config.retention).toBe(3);
     expect(config.generation).toBe(7);
-    expect(config.kubernetes).toEqual({
+    expect(config.kubernetes).toMatchObject({
       namespace: 'clusters-cls-123',
       secretName: 'cls-123-pull-secret',
     });
+  });
+
+  it('reaches the management cluster by kubeconfig, or by endpoint with a PEM or base64 CA', () => {
+    const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+    expect(
+      loadJobConfig({ ...base, MANAGEMENT_NAMESPACE: 'ns', KUBECONFIG: '/tmp/kc' }).kubernetes
+        ?.access,
+    ).toEqual({ kind: 'kubeconfig', path: '/tmp/kc' });
+    const gke = loadJobConfig({
+      ...base,
+      MANAGEMENT_NAMESPACE: 'ns',
+      MANAGEMENT_CLUSTER_ENDPOINT: 'https://10.0.0.1',
+      MANAGEMENT_CLUSTER_CA_CERT: Buffer.from(pem).toString('base64'),
+    });
+    expect(gke.kubernetes?.access).toEqual({
+      kind: 'google',
+      endpoint: 'https://10.0.0.1',
+      caPem: pem,
+    });
+    const gateway = loadJobConfig({
+      ...base,
+      MANAGEMENT_NAMESPACE: 'ns',
+      MANAGEMENT_CLUSTER_ENDPOINT:
+        'https://connectgateway.googleapis.com/v1/projects/1/locations/global/gkeMemberships/m',
+    });
+    expect(gateway.kubernetes?.access).toEqual({
+      kind: 'google',
+      endpoint:
+        'https://connectgateway.googleapis.com/v1/projects/1/locations/global/gkeMemberships/m',
+    });
+    expect(gke.kubernetes).toMatchObject({
+      namespaceWaitMs: 60_000,
+      timeoutMs: 15_000,
+      secretName: 'cls-123-pull-secret',
+    });
+  });
+
+  it.each([
+    [{ MANAGEMENT_NAMESPACE: 'ns' }, /MANAGEMENT_CLUSTER_ENDPOINT: or KUBECONFIG is required/],
+    [
+      { MANAGEMENT_NAMESPACE: 'ns', KUBECONFIG: '/k', MANAGEMENT_CLUSTER_ENDPOINT: 'https://x' },
+      /KUBECONFIG: and MANAGEMENT_CLUSTER_ENDPOINT are both set/,
+    ],
+    [
+      { MANAGEMENT_CLUSTER_ENDPOINT: 'http://10.0.0.1' },
+      /MANAGEMENT_CLUSTER_ENDPOINT: must be an https/,
+    ],
+    [
+      { MANAGEMENT_CLUSTER_CA_CERT: 'bm90IGEgY2VydA==' },
+      /MANAGEMENT_CLUSTER_CA_CERT: must be a PEM certificate/,
+    ],
+    [{ K8S_SECRET_NAME: 'Bad Name' }, /K8S_SECRET_NAME: must be a Kubernetes object name/],
+  ])('rejects Kubernetes settings %j', (override, expected) => {
+    expect(configError({ ...base, ...override })).toMatch(expected);
   });
 
   it('SKIP_KUBERNETES=true runs the Secret Manager phase alone', () => {

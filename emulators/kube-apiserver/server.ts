@@ -1,0 +1,114 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import type { AdminRoute } from '../common/admin-routes';
+import type { RunningEmulator } from '../common/emulator';
+import { FaultInjector } from '../common/fault-injector';
+import { readJson, sendJson } from '../common/http';
+import { RequestLog } from '../common/request-log';
+import { generateServingCertificate } from './certificates';
+import { writeKubeconfig } from './kubeconfig';
+import { CLUSTER_ADMIN_RULES, rbacTableSchema, type RbacTable } from './rbac';
+import { route } from './router';
+import { KubeStore } from './store';
+
+export interface KubeApiServerOptions {
+  readonly host?: string;
+  readonly port?: number;
+  /** Namespaces that exist from the start. */
+  readonly namespaces?: readonly string[];
+  /** Extra identities (token -> user and rules); an admin token is always added. */
+  readonly rbac?: RbacTable;
+  /** Where the certificates and the kubeconfig are written; a temporary folder when absent. */
+  readonly stateDir?: string;
+}
+
+/** A running Kubernetes API emulator. */
+export interface KubeApiServerEmulator extends RunningEmulator {
+  readonly kubeconfigPath: string;
+  readonly adminToken: string;
+  readonly caPem: string;
+  readonly store: KubeStore;
+  readonly faults: FaultInjector;
+  readonly requests: RequestLog;
+  readonly rbac: RbacTable;
+}
+
+/**
+ * Starts an HTTPS server emulating the core/v1 namespaces and secrets API of a kube-apiserver,
+ * with a certificate generated at start, bearer-token RBAC, and a kubeconfig for kubectl and
+ * @kubernetes/client-node.
+ */
+export async function startKubeApiServerEmulator(
+  options: KubeApiServerOptions = {},
+): Promise<KubeApiServerEmulator> {
+  const host = options.host ?? '127.0.0.1';
+  const stateDir = options.stateDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'kube-emulator-'));
+  const certificate = generateServingCertificate(stateDir);
+  const adminToken = randomBytes(24).toString('hex');
+  const rbac: RbacTable = {
+    ...(options.rbac ?? {}),
+    [adminToken]: { user: 'emulator-admin', rules: CLUSTER_ADMIN_RULES },
+  };
+  const store = new KubeStore();
+  for (const namespace of options.namespaces ?? [])
+    store.createNamespace({ metadata: { name: namespace } }, 'emulator-seed');
+  const faults = new FaultInjector();
+  const requests = new RequestLog();
+
+  // Test control: seed namespaces and change RBAC without a token (see README, Emulators).
+  const admin: AdminRoute = async (req, res, adminPath) => {
+    if (req.method === 'POST' && adminPath === '/namespaces') {
+      const body = z.object({ name: z.string() }).parse(await readJson(req));
+      sendJson(res, 201, store.createNamespace({ metadata: { name: body.name } }, 'emulator-seed'));
+      return true;
+    }
+    if (req.method === 'POST' && adminPath === '/rbac') {
+      Object.assign(rbac, rbacTableSchema.parse(await readJson(req)));
+      sendJson(res, 200, { users: Object.values(rbac).map((i) => i.user) });
+      return true;
+    }
+    return false;
+  };
+
+  let serverAddress = '';
+  const server = https.createServer(
+    { key: certificate.keyPem, cert: certificate.certPem },
+    (req, res) => {
+      void route(req, res, { store, rbac, faults, requests, serverAddress, admin });
+    },
+  );
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve));
+  const port = (server.address() as AddressInfo).port;
+  serverAddress = `${host}:${port}`;
+  const endpoint = `https://${serverAddress}`;
+  const kubeconfigPath = path.join(stateDir, 'kubeconfig');
+  writeKubeconfig(kubeconfigPath, endpoint, certificate.caPem, adminToken);
+  return {
+    name: 'kube-apiserver',
+    endpoint,
+    kubeconfigPath,
+    adminToken,
+    caPem: certificate.caPem,
+    store,
+    faults,
+    requests,
+    rbac,
+    info: () => ({
+      name: 'kube-apiserver',
+      endpoint,
+      kubeconfig: kubeconfigPath,
+      admin: endpoint,
+      env: { KUBECONFIG: kubeconfigPath },
+    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

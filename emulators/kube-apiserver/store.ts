@@ -1,0 +1,305 @@
+import { randomUUID } from 'node:crypto';
+import { parseLabelSelector } from './label-selector';
+import {
+  applyFields,
+  recordUpdate,
+  renderManagedFields,
+  type ManagerEntry,
+} from './managed-fields';
+import { isObject, jsonMergePatch, strategicMergePatch, type Json } from './merge-patch';
+import { alreadyExists, conflict, KubeError, notFound } from './status';
+import { normaliseSecret, validateNamespaceName } from './validation';
+
+type Obj = { [key: string]: Json };
+
+/** How a PATCH body is to be interpreted (its Content-Type). */
+export type PatchType = 'merge' | 'strategic' | 'apply';
+
+interface Stored {
+  object: Obj;
+  managers: ManagerEntry[];
+}
+
+const metadataOf = (object: Obj): Obj => (isObject(object.metadata) ? object.metadata : {});
+
+/**
+ * Namespaces and Secrets with the API server's bookkeeping: a cluster-wide resourceVersion,
+ * uid, creationTimestamp, optimistic concurrency on replace, and field ownership for apply.
+ */
+export class KubeStore {
+  private revision = 1;
+  private readonly namespaces = new Map<string, Stored>();
+  private readonly secrets = new Map<string, Stored>();
+
+  constructor(private readonly now: () => Date = () => new Date()) {}
+
+  // ---- namespaces ---------------------------------------------------------------------------
+
+  createNamespace(body: Obj, manager: string): Obj {
+    const name = metadataOf(body).name;
+    const problem = validateNamespaceName(name);
+    if (problem) throw problem;
+    if (this.namespaces.has(name as string)) throw alreadyExists('namespaces', name as string);
+    const object: Obj = {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { ...metadataOf(body) },
+      spec: { finalizers: ['kubernetes'] },
+      status: { phase: 'Active' },
+    };
+    const stored = this.stamp(object, { object: {}, managers: [] }, manager, true);
+    this.namespaces.set(name as string, stored);
+    return this.render(stored);
+  }
+
+  getNamespace(name: string): Obj {
+    const stored = this.namespaces.get(name);
+    if (!stored) throw notFound('namespaces', name);
+    return this.render(stored);
+  }
+
+  listNamespaces(selector?: string | null): Obj {
+    const matches = parseLabelSelector(selector);
+    const items = [...this.namespaces.values()]
+      .filter((s) => matches(labelsOf(s.object)))
+      .map((s) => this.render(s));
+    return this.list('NamespaceList', items);
+  }
+
+  /** Deletes a namespace and everything in it (immediately; a real cluster finalizes first). */
+  deleteNamespace(name: string): Obj {
+    const stored = this.namespaces.get(name);
+    if (!stored) throw notFound('namespaces', name);
+    this.namespaces.delete(name);
+    for (const key of [...this.secrets.keys()])
+      if (key.startsWith(`${name}/`)) this.secrets.delete(key);
+    this.revision++;
+    return { ...this.render(stored), status: { phase: 'Terminating' } };
+  }
+
+  hasNamespace(name: string): boolean {
+    return this.namespaces.has(name);
+  }
+
+  // ---- secrets --------------------------------------------------------------------------------
+
+  getSecret(namespace: string, name: string): Obj {
+    const stored = this.secrets.get(`${namespace}/${name}`);
+    if (!stored) throw notFound('secrets', name);
+    return this.render(stored);
+  }
+
+  listSecrets(namespace: string | undefined, selector?: string | null): Obj {
+    const matches = parseLabelSelector(selector);
+    const items = [...this.secrets.entries()]
+      .filter(([key]) => namespace === undefined || key.startsWith(`${namespace}/`))
+      .filter(([, s]) => matches(labelsOf(s.object)))
+      .map(([, s]) => this.render(s));
+    return this.list('SecretList', items);
+  }
+
+  createSecret(namespace: string, body: Obj, manager: string, dryRun = false): Obj {
+    this.requireNamespace(namespace);
+    const secret = normaliseSecret(this.withNamespace(body, namespace));
+    const name = metadataOf(secret).name as string;
+    if (this.secrets.has(`${namespace}/${name}`)) throw alreadyExists('secrets', name);
+    const stored = this.stamp(secret, { object: {}, managers: [] }, manager, true, dryRun);
+    if (!dryRun) this.secrets.set(`${namespace}/${name}`, stored);
+    return this.render(stored);
+  }
+
+  replaceSecret(namespace: string, name: string, body: Obj, manager: string, dryRun = false): Obj {
+    const key = `${namespace}/${name}`;
+    const previous = this.secrets.get(key);
+    if (!previous) throw notFound('secrets', name);
+    const meta = metadataOf(body);
+    if (meta.name !== undefined && meta.name !== name) {
+      throw new KubeError({
+        ...conflict('secrets', name).status,
+        code: 400,
+        reason: 'BadRequest',
+        message: 'the name of the object does not match the name on the URL',
+      });
+    }
+    const expected = meta.resourceVersion;
+    if (
+      typeof expected === 'string' &&
+      expected !== '' &&
+      expected !== metadataOf(previous.object).resourceVersion
+    ) {
+      throw conflict('secrets', name);
+    }
+    const secret = normaliseSecret(
+      this.withNamespace({ ...body, metadata: { ...meta, name } }, namespace),
+      previous.object,
+    );
+    const stored = this.stamp(secret, previous, manager, false, dryRun);
+    if (!dryRun) this.secrets.set(key, stored);
+    return this.render(stored);
+  }
+
+  patchSecret(
+    namespace: string,
+    name: string,
+    type: PatchType,
+    patch: Json,
+    options: { manager: string; force: boolean; dryRun?: boolean },
+  ): Obj {
+    const key = `${namespace}/${name}`;
+    const previous = this.secrets.get(key);
+    if (type === 'apply') {
+      if (!previous) this.requireNamespace(namespace);
+      const base = previous?.object ?? {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name, namespace },
+      };
+      const time = this.timestamp();
+      const applied = applyFields(
+        base,
+        previous?.managers ?? [],
+        options.manager,
+        patch,
+        options.force,
+        time,
+      );
+      if (applied.conflicts.length > 0) {
+        throw new KubeError({
+          ...conflict('secrets', name).status,
+          message: `Apply failed with ${applied.conflicts.length} conflict${applied.conflicts.length === 1 ? '' : 's'}: ${applied.conflicts.map((c) => `conflict with "${c.manager}": ${c.field}`).join(', ')}`,
+          details: {
+            name,
+            kind: 'secrets',
+            causes: applied.conflicts.map((c) => ({
+              reason: 'FieldManagerConflict',
+              message: `conflict with "${c.manager}"`,
+              field: c.field,
+            })),
+          },
+        });
+      }
+      const secret = normaliseSecret(
+        this.withNamespace(applied.object, namespace),
+        previous?.object,
+      );
+      const stored = this.stamp(
+        secret,
+        { object: base, managers: applied.entries },
+        options.manager,
+        !previous,
+        options.dryRun,
+        false,
+      );
+      if (!options.dryRun) this.secrets.set(key, stored);
+      return this.render(stored);
+    }
+    if (!previous) throw notFound('secrets', name);
+    const merged = (type === 'merge' ? jsonMergePatch : strategicMergePatch)(
+      previous.object,
+      patch,
+    );
+    if (!isObject(merged)) throw notFound('secrets', name);
+    const secret = normaliseSecret(this.withNamespace(merged, namespace), previous.object);
+    const stored = this.stamp(secret, previous, options.manager, false, options.dryRun);
+    if (!options.dryRun) this.secrets.set(key, stored);
+    return this.render(stored);
+  }
+
+  deleteSecret(
+    namespace: string,
+    name: string,
+    preconditions?: { resourceVersion?: string; uid?: string },
+  ): Obj {
+    const key = `${namespace}/${name}`;
+    const stored = this.secrets.get(key);
+    if (!stored) throw notFound('secrets', name);
+    const meta = metadataOf(stored.object);
+    if (
+      (preconditions?.resourceVersion && preconditions.resourceVersion !== meta.resourceVersion) ||
+      (preconditions?.uid && preconditions.uid !== meta.uid)
+    ) {
+      throw conflict(
+        'secrets',
+        name,
+        `Operation cannot be fulfilled on secrets "${name}": the precondition was not met`,
+      );
+    }
+    this.secrets.delete(key);
+    this.revision++;
+    return {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Success',
+      details: { name, kind: 'secrets', uid: meta.uid as string },
+    };
+  }
+
+  // ---- bookkeeping ----------------------------------------------------------------------------
+
+  private requireNamespace(namespace: string): void {
+    if (!this.namespaces.has(namespace)) throw notFound('namespaces', namespace);
+  }
+
+  private withNamespace(body: Obj, namespace: string): Obj {
+    const meta = metadataOf(body);
+    if (meta.namespace !== undefined && meta.namespace !== namespace) {
+      throw new KubeError({
+        ...notFound('namespaces', namespace).status,
+        code: 400,
+        reason: 'BadRequest',
+        message:
+          'the namespace of the provided object does not match the namespace sent on the request',
+      });
+    }
+    return { ...body, metadata: { ...meta, namespace } };
+  }
+
+  /** Sets server-managed metadata; records an Update for `manager` unless an apply already did. */
+  private stamp(
+    object: Obj,
+    previous: Stored,
+    manager: string,
+    create: boolean,
+    dryRun = false,
+    recordAsUpdate = true,
+  ): Stored {
+    const meta = { ...metadataOf(object) };
+    const old = metadataOf(previous.object);
+    const time = this.timestamp();
+    delete meta.managedFields;
+    meta.uid = create ? randomUUID() : (old.uid as string);
+    meta.creationTimestamp = create ? time : (old.creationTimestamp as string);
+    meta.resourceVersion = String(dryRun ? this.revision : ++this.revision);
+    for (const empty of ['labels', 'annotations'])
+      if (isObject(meta[empty]) && Object.keys(meta[empty]).length === 0) delete meta[empty];
+    const stamped = { ...object, metadata: meta };
+    const managers = recordAsUpdate
+      ? recordUpdate(previous.managers, manager, previous.object, stamped, time)
+      : previous.managers;
+    return { object: stamped, managers };
+  }
+
+  private render(stored: Stored): Obj {
+    const meta = {
+      ...metadataOf(stored.object),
+      managedFields: renderManagedFields(stored.managers),
+    };
+    return structuredClone({ ...stored.object, metadata: meta });
+  }
+
+  private list(kind: string, items: Obj[]): Obj {
+    return { kind, apiVersion: 'v1', metadata: { resourceVersion: String(this.revision) }, items };
+  }
+
+  private timestamp(): string {
+    return this.now()
+      .toISOString()
+      .replace(/\.\d{3}Z$/, 'Z');
+  }
+}
+
+function labelsOf(object: Obj): Record<string, string> {
+  const labels = metadataOf(object).labels;
+  return isObject(labels) ? (labels as Record<string, string>) : {};
+}

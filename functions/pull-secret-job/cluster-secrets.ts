@@ -1,0 +1,43 @@
+/** A dockerconfigjson Secret as read from the management cluster. */
+export interface ClusterSecret {
+  readonly namespace: string;
+  readonly name: string;
+  readonly type: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+  /** The `.dockerconfigjson` bytes, if the key is present. */
+  readonly dockerConfigJson: Buffer | undefined;
+  readonly resourceVersion: string;
+}
+
+/** What the job wants the Secret to be. */
+export interface DesiredClusterSecret {
+  readonly namespace: string;
+  readonly name: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+  readonly dockerConfigJson: Buffer;
+}
+
+/** The namespace does not exist (yet): placement may still be creating it. */
+export class NamespaceMissingError extends Error {
+  constructor(readonly namespace: string) {
+    super(`namespace "${namespace}" not found`);
+  }
+}
+
+/** Someone else wrote first: a create found the Secret, or a replace carried a stale resourceVersion. */
+export class WriteConflictError extends Error {}
+
+/**
+ * The Kubernetes Secret operations the job needs. Transient failures are retried inside; permanent
+ * ones (401, 403, 422) are thrown as PermanentError; the two classes above are for the caller.
+ */
+export interface ClusterSecrets {
+  get(namespace: string, name: string): Promise<ClusterSecret | undefined>;
+  create(secret: DesiredClusterSecret): Promise<ClusterSecret>;
+  /** Replaces the Secret if it is still at `resourceVersion`. */
+  replace(secret: DesiredClusterSecret, resourceVersion: string): Promise<ClusterSecret>;
+  /** Deletes the Secret if it is still at `resourceVersion`; false when it was already gone. */
+  delete(namespace: string, name: string, resourceVersion: string): Promise<boolean>;
+}

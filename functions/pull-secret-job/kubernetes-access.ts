@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import type * as k8s from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
+import { ConfigError } from '../../shared/errors';
+
+/** How the job reaches the management cluster. */
+export type KubernetesAccess =
+  /** A kubeconfig file: any cluster; the local emulator. */
+  | { readonly kind: 'kubeconfig'; readonly path: string }
+  /** GKE (with its CA) or Connect Gateway (public CA), with the job's Google access token. */
+  | { readonly kind: 'google'; readonly endpoint: string; readonly caPem?: string };
+
+/** Supplies a current Google access token (google-auth-library caches and refreshes it). */
+export type AccessTokenSource = () => Promise<string>;
+
+const GOOGLE_AUTH_PROVIDER = 'hyperfleet-google-access-token';
+
+/**
+ * Builds a CoreV1Api client. The client library is loaded here, lazily: runs that skip the
+ * Kubernetes phase never pay for it. With Google access, a custom authenticator asks for the token
+ * on every request, so a token refreshed by google-auth-library is always the one sent.
+ */
+export async function createCoreV1Api(
+  access: KubernetesAccess,
+  tokenSource?: AccessTokenSource,
+): Promise<{ api: k8s.CoreV1Api; identity: string }> {
+  const client = await import('@kubernetes/client-node');
+  const config = new client.KubeConfig();
+  if (access.kind === 'kubeconfig') {
+    if (!fs.existsSync(access.path)) {
+      throw new ConfigError(
+        `Invalid pull secret job configuration: KUBECONFIG: file ${access.path} does not exist.`,
+      );
+    }
+    config.loadFromFile(access.path);
+    return {
+      api: config.makeApiClient(client.CoreV1Api),
+      identity: `kubeconfig user "${config.getCurrentUser()?.name ?? 'unknown'}"`,
+    };
+  }
+  if (!tokenSource)
+    throw new Error('Google access to the management cluster needs an access token source');
+  config.addAuthenticator({
+    isAuthProvider: (user) => user.authProvider?.name === GOOGLE_AUTH_PROVIDER,
+    applyAuthentication: async (_user, options) => {
+      options.headers = {
+        ...(options.headers ?? {}),
+        Authorization: `Bearer ${await tokenSource()}`,
+      };
+    },
+  });
+  config.loadFromOptions({
+    clusters: [
+      {
+        name: 'management',
+        server: access.endpoint,
+        skipTLSVerify: false,
+        ...(access.caPem ? { caData: Buffer.from(access.caPem).toString('base64') } : {}),
+      },
+    ],
+    users: [{ name: 'job', authProvider: { name: GOOGLE_AUTH_PROVIDER, config: {} } }],
+    contexts: [{ name: 'management', cluster: 'management', user: 'job' }],
+    currentContext: 'management',
+  });
+  return {
+    api: config.makeApiClient(client.CoreV1Api),
+    identity: "the job's Google service account",
+  };
+}

@@ -1,0 +1,46 @@
+import * as k8s from '@kubernetes/client-node';
+import type { KubeApiServerEmulator } from '../../emulators/kube-apiserver/server';
+
+/** A real CoreV1Api for the emulator, with the admin token or another one. */
+export function coreApi(
+  emulator: KubeApiServerEmulator,
+  token = emulator.adminToken,
+): k8s.CoreV1Api {
+  const config = new k8s.KubeConfig();
+  config.loadFromOptions({
+    clusters: [
+      {
+        name: 'c',
+        server: emulator.endpoint,
+        caData: Buffer.from(emulator.caPem).toString('base64'),
+        skipTLSVerify: false,
+      },
+    ],
+    users: [{ name: 'u', token }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
+  return config.makeApiClient(k8s.CoreV1Api);
+}
+
+/** The HTTP status and Status reason of a failed client-node call. */
+export async function failureOf(
+  promise: Promise<unknown>,
+): Promise<{ code: number; reason: string; message: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    const e = error as { code: number; body: string };
+    // client-node's generated code drops the body of some answers (401): keep the code alone.
+    if (typeof e.body !== 'string') return { code: e.code, reason: '', message: '' };
+    const body = JSON.parse(e.body) as { reason: string; message: string };
+    return { code: e.code, reason: body.reason, message: body.message };
+  }
+  throw new Error('expected the call to fail');
+}
+
+export const dockerConfig = (text = '{"auths":{"quay.io":{"auth":"dTpw"}}}') => ({
+  '.dockerconfigjson': Buffer.from(text).toString('base64'),
+});
+
+export { k8s };

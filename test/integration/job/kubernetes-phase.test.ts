@@ -1,0 +1,214 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  startKubeApiServerEmulator,
+  type KubeApiServerEmulator,
+} from '../../../emulators/kube-apiserver/server';
+import { writeKubeconfig } from '../../../emulators/kube-apiserver/kubeconfig';
+import {
+  startSecretManagerEmulator,
+  type SecretManagerEmulator,
+} from '../../../emulators/secret-manager/server';
+import { EXIT_CODES } from '../../../shared/job-result';
+import { runJob, samplePullSecret } from '../../helpers/job';
+import { coreApi, dockerConfig } from '../../helpers/kubernetes';
+
+const NS = 'clusters-cls-123';
+const NAME = 'cls-123-pull-secret';
+
+describe('pull secret job, Kubernetes phase (CLI process against both emulators)', () => {
+  let sm: SecretManagerEmulator;
+  let kube: KubeApiServerEmulator;
+  let env: Record<string, string>;
+
+  beforeEach(async () => {
+    sm = await startSecretManagerEmulator();
+    kube = await startKubeApiServerEmulator({
+      namespaces: [NS],
+      rbac: {
+        'viewer-token-abcdef': {
+          user: 'system:serviceaccount:hyperfleet:viewer',
+          rules: [{ resources: ['secrets'], verbs: ['get'], namespaces: [NS] }],
+        },
+      },
+    });
+    env = {
+      SECRET_MANAGER_EMULATOR_HOST: sm.endpoint,
+      KUBECONFIG: kube.kubeconfigPath,
+      GCP_PROJECT_ID: 'demo-project',
+      CLUSTER_ID: 'cls-123',
+      CLUSTER_NAME: 'my-cluster',
+      MANAGEMENT_NAMESPACE: NS,
+      PULL_SECRET_DATA: samplePullSecret(),
+    };
+  });
+  afterEach(async () => {
+    await sm.stop();
+    await kube.stop();
+  });
+
+  const kubeCalls = () => kube.requests.list().map((r) => `${r.method} ${r.outcome}`);
+
+  it('stores in Secret Manager then creates the dockerconfigjson Secret with labels and annotations', async () => {
+    const run = await runJob(env);
+    expect(run.code).toBe(EXIT_CODES.success);
+    expect(run.result.phases).toEqual(['secret-manager', 'kubernetes']);
+    expect(run.result.kubernetes).toMatchObject({
+      namespace: NS,
+      name: NAME,
+      outcome: 'created',
+      resource_version: expect.any(String),
+    });
+    expect(kubeCalls()).toEqual(['GET 404', 'POST 201']);
+    const secret = await coreApi(kube).readNamespacedSecret({ namespace: NS, name: NAME });
+    expect(secret.type).toBe('kubernetes.io/dockerconfigjson');
+    expect(Buffer.from(secret.data?.['.dockerconfigjson'] ?? '', 'base64').toString()).toBe(
+      env.PULL_SECRET_DATA,
+    );
+    expect(secret.metadata?.labels).toEqual({
+      'managed-by': 'hyperfleet',
+      adapter: 'pullsecret',
+      'cluster-id': 'cls-123',
+      'cluster-name': 'my-cluster',
+      'hyperfleet-version': 'v1',
+    });
+    expect(secret.metadata?.annotations).toMatchObject({
+      'hyperfleet.io/gcp-secret-path':
+        'projects/demo-project/secrets/hyperfleet-cls-123-pull-secret/versions/1',
+      'hyperfleet.io/created-by': 'pullsecret-adapter',
+      'hyperfleet.io/created-at': expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+  });
+
+  it('makes no write on an unchanged run and updates when the data changes', async () => {
+    const first = await runJob(env);
+    const rv = first.result.kubernetes?.resource_version;
+    const createdAt = (await coreApi(kube).readNamespacedSecret({ namespace: NS, name: NAME }))
+      .metadata?.annotations?.['hyperfleet.io/created-at'];
+    kube.requests.clear();
+    const unchanged = await runJob(env);
+    expect(unchanged.result.kubernetes).toMatchObject({
+      outcome: 'unchanged',
+      resource_version: rv,
+    });
+    expect(kubeCalls()).toEqual(['GET 200']);
+
+    kube.requests.clear();
+    const changed = await runJob({
+      ...env,
+      PULL_SECRET_DATA: samplePullSecret('rotated', 'rotated-password'),
+    });
+    expect(changed.result.kubernetes?.outcome).toBe('updated');
+    expect(kubeCalls()).toEqual(['GET 200', 'PUT 200']);
+    const secret = await coreApi(kube).readNamespacedSecret({ namespace: NS, name: NAME });
+    expect(secret.metadata?.annotations?.['hyperfleet.io/gcp-secret-path']).toMatch(
+      /\/versions\/2$/,
+    );
+    expect(secret.metadata?.annotations?.['hyperfleet.io/created-at']).toBe(createdAt);
+  });
+
+  it('refuses to overwrite a Secret it does not own', async () => {
+    await coreApi(kube).createNamespacedSecret({
+      namespace: NS,
+      body: {
+        metadata: { name: NAME },
+        type: 'kubernetes.io/dockerconfigjson',
+        data: dockerConfig(),
+      },
+    });
+    kube.requests.clear();
+    const run = await runJob(env);
+    expect(run.code).toBe(EXIT_CODES.permanent);
+    expect(run.result).toMatchObject({
+      reason: 'SecretOwnershipConflict',
+      phases: ['secret-manager', 'kubernetes'],
+    });
+    expect(run.result.message).toContain(`${NS}/${NAME}`);
+    expect(kubeCalls()).toEqual(['GET 200']);
+  });
+
+  it('waits for a namespace created after two failures, then succeeds', async () => {
+    const late = 'clusters-late';
+    const waiting = runJob({
+      ...env,
+      MANAGEMENT_NAMESPACE: late,
+      KUBERNETES_NAMESPACE_WAIT: '30s',
+    });
+    while (
+      kube.requests.list().filter((r) => r.method === 'POST' && r.outcome === 404).length < 2
+    ) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await coreApi(kube).createNamespace({ body: { metadata: { name: late } } });
+    const run = await waiting;
+    expect(run.code).toBe(EXIT_CODES.success);
+    expect(run.result.kubernetes).toMatchObject({ namespace: late, outcome: 'created' });
+  });
+
+  it('fails with NamespaceNotFound naming the namespace after the bounded wait', async () => {
+    const run = await runJob({
+      ...env,
+      MANAGEMENT_NAMESPACE: 'clusters-never',
+      KUBERNETES_NAMESPACE_WAIT: '300ms',
+    });
+    expect(run.code).toBe(EXIT_CODES.transient);
+    expect(run.result.reason).toBe('NamespaceNotFound');
+    expect(run.result.message).toContain('"clusters-never"');
+  });
+
+  it('reports 403 as permanent, naming the identity, the verb and the namespace', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kc-'));
+    const viewer = path.join(dir, 'kubeconfig');
+    writeKubeconfig(viewer, kube.endpoint, kube.caPem, 'viewer-token-abcdef', 'viewer');
+    const run = await runJob({ ...env, KUBECONFIG: viewer });
+    expect(run.code).toBe(EXIT_CODES.permanent);
+    expect(run.result.reason).toBe('PermissionDenied');
+    expect(run.result.message).toContain(
+      'User "system:serviceaccount:hyperfleet:viewer" cannot create resource "secrets"',
+    );
+    expect(run.result.message).toContain(`namespace "${NS}"`);
+    fs.rmSync(dir, { recursive: true });
+  });
+
+  it('reports 401 as permanent', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kc-'));
+    const stranger = path.join(dir, 'kubeconfig');
+    writeKubeconfig(stranger, kube.endpoint, kube.caPem, 'unknown-token-000000');
+    const run = await runJob({ ...env, KUBECONFIG: stranger });
+    expect(run.code).toBe(EXIT_CODES.permanent);
+    expect(run.result.reason).toBe('Unauthenticated');
+    fs.rmSync(dir, { recursive: true });
+  });
+
+  it('resolves a 409 on update by reading again, and retries 503s', async () => {
+    await runJob(env);
+    kube.faults.add({ match: `PUT /api/v1/namespaces/${NS}/secrets/${NAME}`, status: 409 });
+    kube.faults.add({
+      match: `GET /api/v1/namespaces/${NS}/secrets/${NAME}`,
+      count: 2,
+      status: 503,
+    });
+    kube.requests.clear();
+    const run = await runJob({
+      ...env,
+      PULL_SECRET_DATA: samplePullSecret('after', 'conflict-pass'),
+    });
+    expect(run.code).toBe(EXIT_CODES.success);
+    expect(run.result.kubernetes?.outcome).toBe('updated');
+    expect(kubeCalls()).toEqual(['GET 503', 'GET 503', 'GET 200', 'PUT 409', 'GET 200', 'PUT 200']);
+  });
+
+  it('SKIP_KUBERNETES=true runs the Secret Manager phase alone', async () => {
+    const run = await runJob({ ...env, SKIP_KUBERNETES: 'true' });
+    expect(run.result.phases).toEqual(['secret-manager']);
+    expect(run.result.kubernetes).toBeUndefined();
+    expect(kube.requests.list()).toEqual([]);
+  });
+
+  it('refuses a push target without a way to reach the cluster', async () => {
+    const run = await runJob({ ...env, KUBECONFIG: undefined });
+    expect(run.code).toBe(EXIT_CODES.configuration);
+    expect(run.result.message).toContain('MANAGEMENT_CLUSTER_ENDPOINT: or KUBECONFIG is required');
+  });
+});
