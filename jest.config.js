@@ -18,6 +18,8 @@ module.exports = {
     '^.+\\.[tj]s$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }],
   },
   transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`],
+  setupFilesAfterEnv: ['<rootDir>/test/jest.setup.ts'],
   testTimeout: 60000,
+
   maxWorkers: 2,
 };

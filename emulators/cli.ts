@@ -19,6 +19,9 @@ async function main(argv: string[]): Promise<number> {
       host: { type: 'string' },
       'data-dir': { type: 'string' },
       help: { type: 'boolean' },
+      'required-adapters': { type: 'string' },
+      'simulate-adapters': { type: 'boolean' },
+      token: { type: 'string' },
     },
   });
   const [name, ...rest] = positionals;
@@ -36,7 +39,7 @@ async function main(argv: string[]): Promise<number> {
   const stringOptions = Object.fromEntries(
     Object.entries(values).map(([key, value]) => [
       key,
-      typeof value === 'string' ? value : undefined,
+      typeof value === 'string' ? value : value === true ? '' : undefined,
     ]),
   );
   const emulator = await start({

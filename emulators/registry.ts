@@ -1,4 +1,5 @@
 import type { RunningEmulator } from './common/emulator';
+import { LOCAL_SIMULATED_ADAPTERS, startHyperFleetApiEmulator } from './hyperfleet-api/server';
 import { startKubeApiServerEmulator } from './kube-apiserver/server';
 import { startSecretManagerEmulator } from './secret-manager/server';
 
@@ -29,5 +30,21 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
       port: args.port,
       namespaces: args.rest,
       ...(args.dataDir ? { stateDir: args.dataDir } : {}),
+    }),
+  // --required-adapters a,b,c; --simulate-adapters (validation, dns and placement report by themselves);
+  // --token TOKEN=identity turns authentication on.
+  'hyperfleet-api': (args) =>
+    startHyperFleetApiEmulator({
+      host: args.host,
+      port: args.port,
+      ...(args.options['required-adapters']
+        ? { requiredAdapters: args.options['required-adapters'].split(',') }
+        : {}),
+      ...(args.options['simulate-adapters'] !== undefined
+        ? { simulatedAdapters: LOCAL_SIMULATED_ADAPTERS }
+        : {}),
+      ...(args.options.token
+        ? { tokens: Object.fromEntries([args.options.token.split('=') as [string, string]]) }
+        : {}),
     }),
 };

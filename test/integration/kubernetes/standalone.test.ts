@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { startReadyProcess } from '../../../emulators/common/child-process';
+import { startTracked } from '../../helpers/tracked-processes';
 import { ROOT } from '../../helpers/run-process';
 import { k8s } from '../../helpers/kubernetes';
 
 describe('npm run emulators -- kube-apiserver', () => {
   it('writes a kubeconfig, prints its path in the ready line and seeds the given namespaces', async () => {
-    const emulator = await startReadyProcess({
+    const emulator = await startTracked({
       command: process.execPath,
       args: [
         path.join(ROOT, 'dist/emulators/cli.js'),

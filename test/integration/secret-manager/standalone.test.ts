@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startReadyProcess } from '../../../emulators/common/child-process';
+import { startTracked } from '../../helpers/tracked-processes';
 import { ROOT } from '../../helpers/run-process';
 import { secretManagerClient } from '../../helpers/secret-manager';
 
@@ -11,7 +11,7 @@ describe('npm run emulators -- secret-manager', () => {
   it('prints a ready line, serves the real client, stops on SIGTERM and keeps its data dir', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sm-cli-'));
     const start = () =>
-      startReadyProcess({
+      startTracked({
         command: process.execPath,
         args: [CLI, 'secret-manager', '--port', '0', '--data-dir', dataDir],
       });
@@ -45,7 +45,7 @@ describe('npm run emulators -- secret-manager', () => {
 
   it('rejects an unknown emulator name with usage and exit 2', async () => {
     await expect(
-      startReadyProcess({ command: process.execPath, args: [CLI, 'nope'], timeoutMs: 5000 }),
+      startTracked({ command: process.execPath, args: [CLI, 'nope'], timeoutMs: 5000 }),
     ).rejects.toThrow(/exited \(2\)/);
   });
 });

@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+
+/** A field-level validation error inside a problem (RFC 9457 extension used by HyperFleet). */
+export interface FieldError {
+  field: string;
+  constraint?:
+    | 'required'
+    | 'min'
+    | 'max'
+    | 'min_length'
+    | 'max_length'
+    | 'pattern'
+    | 'enum'
+    | 'format'
+    | 'unique';
+  message: string;
+}
+
+const KINDS = {
+  400: { type: 'validation-error', title: 'Validation Failed', code: 'HYPERFLEET-VAL-001' },
+  401: {
+    type: 'authentication-required',
+    title: 'Authentication Required',
+    code: 'HYPERFLEET-AUT-001',
+  },
+  403: { type: 'permission-denied', title: 'Permission Denied', code: 'HYPERFLEET-AUZ-001' },
+  404: { type: 'resource-not-found', title: 'Resource Not Found', code: 'HYPERFLEET-NTF-001' },
+  405: { type: 'method-not-allowed', title: 'Method Not Allowed', code: 'HYPERFLEET-MTH-001' },
+  409: { type: 'resource-conflict', title: 'Resource Conflict', code: 'HYPERFLEET-CNF-001' },
+  500: { type: 'internal-error', title: 'Internal Server Error', code: 'HYPERFLEET-INT-001' },
+  503: { type: 'service-unavailable', title: 'Service Unavailable', code: 'HYPERFLEET-INT-002' },
+} as const;
+
+/** An RFC 9457 problem the emulator answers with (application/problem+json). */
+export class Problem extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly errors?: FieldError[],
+  ) {
+    super(detail);
+  }
+
+  body(instance: string): Record<string, unknown> {
+    const kind = KINDS[this.status as keyof typeof KINDS] ?? {
+      type: 'error',
+      title: 'Error',
+      code: `HYPERFLEET-INT-${this.status}`,
+    };
+    return {
+      type: `https://api.hyperfleet.io/errors/${kind.type}`,
+      title: kind.title,
+      status: this.status,
+      detail: this.detail,
+      instance,
+      code: kind.code,
+      timestamp: new Date().toISOString(),
+      trace_id: randomBytes(8).toString('hex'),
+      ...(this.errors && this.errors.length > 0 ? { errors: this.errors } : {}),
+    };
+  }
+}
+
+export const invalid = (detail: string, errors?: FieldError[]) => new Problem(400, detail, errors);
+export const notFound = (what: string, id: string) =>
+  new Problem(404, `${what} with id='${id}' not found`);
+export const conflict = (detail: string) => new Problem(409, detail);

@@ -1,0 +1,126 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import type { AdminRoute } from '../common/admin-routes';
+import { handleAdminRequest } from '../common/admin-routes';
+import type { RunningEmulator } from '../common/emulator';
+import { FaultInjector } from '../common/fault-injector';
+import { readJson, sendJson } from '../common/http';
+import { RequestLog } from '../common/request-log';
+import { Problem } from './problem';
+import { serveApi, type RecordedExchange } from './routes';
+import { HyperFleetStore, type SimulatedAdapter } from './store';
+
+/** The default required adapters of the HyperFleet API. */
+export const DEFAULT_REQUIRED_ADAPTERS = ['validation', 'dns', 'pullsecret', 'hypershift'] as const;
+
+/** Adapters the local stack simulates; placement reports the management namespace. */
+export const LOCAL_SIMULATED_ADAPTERS: Record<string, SimulatedAdapter> = {
+  validation: {},
+  dns: {},
+  placement: {
+    data: (cluster) => ({
+      namespace: `clusters-${cluster.id}`,
+      managementCluster: 'local-management-cluster',
+    }),
+  },
+};
+
+export interface HyperFleetApiEmulatorOptions {
+  readonly host?: string;
+  readonly port?: number;
+  readonly requiredAdapters?: readonly string[];
+  readonly simulatedAdapters?: Readonly<Record<string, SimulatedAdapter>>;
+  /** Bearer token -> identity; when empty, the API runs without authentication (development mode). */
+  readonly tokens?: Readonly<Record<string, string>>;
+  /** Keep request and response bodies (for contract tests; never in the local stack). */
+  readonly recordBodies?: boolean;
+  readonly now?: () => Date;
+}
+
+export interface HyperFleetApiEmulator extends RunningEmulator {
+  readonly store: HyperFleetStore;
+  readonly faults: FaultInjector;
+  readonly requests: RequestLog;
+  readonly exchanges: RecordedExchange[];
+  /** `http://host:port`; the API lives under /api/hyperfleet/v1. */
+  readonly baseUrl: string;
+}
+
+const reportSchema = z.object({
+  available: z.enum(['True', 'False', 'Unknown']).default('True'),
+  hold: z.boolean().optional(),
+  finalized: z.boolean().optional(),
+  data: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** Starts an HTTP server that follows the HyperFleet API contract (see README, Emulators). */
+export async function startHyperFleetApiEmulator(
+  options: HyperFleetApiEmulatorOptions = {},
+): Promise<HyperFleetApiEmulator> {
+  const store = new HyperFleetStore({
+    requiredAdapters: options.requiredAdapters ?? DEFAULT_REQUIRED_ADAPTERS,
+    ...(options.simulatedAdapters ? { simulatedAdapters: options.simulatedAdapters } : {}),
+    ...(options.now ? { now: options.now } : {}),
+  });
+  const faults = new FaultInjector();
+  const requests = new RequestLog();
+  const exchanges: RecordedExchange[] = [];
+
+  // Test control: make another adapter report (e.g. dns turns Available), without auth.
+  const admin: AdminRoute = async (req, res, path) => {
+    const match = /^\/clusters\/([^/]+)\/adapters\/([a-z0-9-]+)$/.exec(path);
+    if (req.method === 'PUT' && match) {
+      try {
+        const result = store.reportAdapter(
+          match[1]!,
+          match[2]!,
+          reportSchema.parse((await readJson(req)) ?? {}),
+        );
+        sendJson(res, result.stored ? 201 : 200, result);
+      } catch (error) {
+        if (!(error instanceof Problem)) throw error;
+        sendJson(res, error.status, error.body(path), 'application/problem+json');
+      }
+      return true;
+    }
+    return false;
+  };
+
+  const server = http.createServer((req, res) => {
+    void (async () => {
+      if (await handleAdminRequest(req, res, { faults, requests, extra: admin })) return;
+      await serveApi(req, res, {
+        store,
+        faults,
+        requests,
+        tokens: options.tokens ?? {},
+        ...(options.recordBodies ? { exchanges } : {}),
+      });
+    })();
+  });
+  await new Promise<void>((resolve) =>
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
+  );
+  const baseUrl = `http://${options.host ?? '127.0.0.1'}:${(server.address() as AddressInfo).port}`;
+  return {
+    name: 'hyperfleet-api',
+    endpoint: baseUrl,
+    baseUrl,
+    store,
+    faults,
+    requests,
+    exchanges,
+    info: () => ({
+      name: 'hyperfleet-api',
+      endpoint: baseUrl,
+      admin: baseUrl,
+      env: { HYPERFLEET_API_BASE_URL: baseUrl },
+    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,341 @@
+import { z } from 'zod';
+import { aggregateConditions } from './aggregation';
+import type { StoredAdapterStatus, StoredCluster } from './model';
+import { conflict, invalid, notFound, type FieldError } from './problem';
+import { parseSearch } from './search';
+import { decideStatusWrite, validateStatusRequest, type StatusWrite } from './status-rules';
+import { uuid7 } from './uuid7';
+
+const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const labelsSchema = z.record(z.string(), z.string());
+const createSchema = z.object({
+  kind: z.literal('Cluster'),
+  name: z.string().min(3).max(53).regex(NAME),
+  spec: z.record(z.string(), z.unknown()),
+  labels: labelsSchema.optional(),
+  id: z
+    .string()
+    .regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/)
+    .optional(),
+});
+const patchSchema = z
+  .object({
+    spec: z.record(z.string(), z.unknown()).optional(),
+    labels: z.record(z.string(), z.string().nullable()).optional(),
+  })
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, 'at least one of spec or labels is required');
+
+/** How a simulated adapter (validation, dns, placement...) reports when a cluster changes. */
+export interface SimulatedAdapter {
+  /** `data` it reports, e.g. placement's `{namespace}`. */
+  readonly data?: (cluster: { id: string; name: string }) => Record<string, unknown>;
+}
+
+export interface HyperFleetStoreOptions {
+  /** Adapters whose Available (or Finalized) decides Reconciled and hard deletion. */
+  readonly requiredAdapters: readonly string[];
+  /** Adapters the emulator plays itself: they report at every new generation unless held. */
+  readonly simulatedAdapters?: Readonly<Record<string, SimulatedAdapter>>;
+  readonly now?: () => Date;
+}
+
+/** The outcome of a PUT /statuses: stored (201) or discarded (204). */
+export type PutStatusResult =
+  { stored: true; status: StoredAdapterStatus } | { stored: false; cause: string };
+
+function zodProblem(error: z.ZodError, what: string) {
+  const errors: FieldError[] = error.issues.map((issue) => ({
+    field: issue.path.join('.') || 'body',
+    message: issue.message,
+  }));
+  return invalid(
+    `Invalid ${what}: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`,
+    errors,
+  );
+}
+
+/** Clusters and adapter statuses with the HyperFleet API's rules and aggregation. */
+export class HyperFleetStore {
+  private readonly clusters = new Map<string, StoredCluster>();
+  private readonly held = new Set<string>();
+  private readonly now: () => Date;
+
+  constructor(private readonly options: HyperFleetStoreOptions) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  get requiredAdapters(): readonly string[] {
+    return this.options.requiredAdapters;
+  }
+
+  createCluster(body: unknown, by: string): Record<string, unknown> {
+    const parsed = createSchema.safeParse(body);
+    if (!parsed.success) throw zodProblem(parsed.error, 'cluster');
+    const request = parsed.data;
+    if ([...this.clusters.values()].some((c) => c.name === request.name))
+      throw conflict(`This Cluster already exists: name '${request.name}' is taken`);
+    const id = request.id ?? uuid7(this.now().getTime());
+    if (this.clusters.has(id)) throw conflict(`This Cluster already exists: id '${id}' is taken`);
+    const time = this.now().toISOString();
+    const cluster: StoredCluster = {
+      id,
+      name: request.name,
+      labels: request.labels ?? {},
+      spec: request.spec,
+      generation: 1,
+      created_time: time,
+      updated_time: time,
+      created_by: by,
+      updated_by: by,
+      conditions: [],
+      statuses: new Map(),
+    };
+    this.clusters.set(id, cluster);
+    this.changed(cluster);
+    return this.render(cluster);
+  }
+
+  getCluster(id: string): Record<string, unknown> {
+    return this.render(this.require(id));
+  }
+
+  /** The stored cluster, for in-process tests and seeding. */
+  cluster(id: string): StoredCluster | undefined {
+    return this.clusters.get(id);
+  }
+
+  listClusters(query: {
+    page: number;
+    size: number;
+    search: string | null;
+    order: string | null;
+  }): Record<string, unknown> {
+    const matches = parseSearch(query.search);
+    const [field, direction] = (query.order ?? 'created_time').split(/\s+/);
+    const sorted = [...this.clusters.values()].filter(matches).sort((a, b) => {
+      const key =
+        field === 'name' ? 'name' : field === 'updated_time' ? 'updated_time' : 'created_time';
+      const order = a[key].localeCompare(b[key]) || a.id.localeCompare(b.id);
+      return direction?.toLowerCase() === 'desc' ? -order : order;
+    });
+    const items = sorted
+      .slice((query.page - 1) * query.size, query.page * query.size)
+      .map((c) => this.render(c));
+    return {
+      kind: 'ClusterList',
+      page: query.page,
+      size: items.length,
+      total: sorted.length,
+      items,
+    };
+  }
+
+  patchCluster(id: string, body: unknown, by: string): Record<string, unknown> {
+    const cluster = this.require(id);
+    const parsed = patchSchema.safeParse(body);
+    if (!parsed.success) throw zodProblem(parsed.error, 'cluster patch');
+    if (cluster.deleted_time)
+      throw conflict(`Cluster '${id}' is being deleted and cannot be changed`);
+    const spec = parsed.data.spec ? mergePatch(cluster.spec, parsed.data.spec) : cluster.spec;
+    const labels = parsed.data.labels
+      ? (mergePatch(cluster.labels, parsed.data.labels) as Record<string, string>)
+      : cluster.labels;
+    if (
+      JSON.stringify(spec) !== JSON.stringify(cluster.spec) ||
+      JSON.stringify(labels) !== JSON.stringify(cluster.labels)
+    ) {
+      cluster.spec = spec;
+      cluster.labels = labels;
+      cluster.generation += 1;
+      cluster.updated_time = this.now().toISOString();
+      cluster.updated_by = by;
+      this.changed(cluster);
+    }
+    return this.render(cluster);
+  }
+
+  /** Soft delete: deleted_time, generation + 1; hard deletion follows when every required adapter is Finalized. */
+  deleteCluster(id: string, by: string): Record<string, unknown> {
+    const cluster = this.require(id);
+    if (!cluster.deleted_time) {
+      cluster.deleted_time = this.now().toISOString();
+      cluster.deleted_by = by;
+      cluster.generation += 1;
+      cluster.updated_time = cluster.deleted_time;
+      this.changed(cluster);
+    }
+    return this.render(cluster);
+  }
+
+  forceDelete(id: string, reason: unknown): void {
+    this.require(id);
+    if (typeof reason !== 'string' || reason.length === 0 || reason.length > 1024)
+      throw invalid('reason is required (1-1024 characters)', [
+        { field: 'reason', constraint: 'required', message: 'reason is required' },
+      ]);
+    this.clusters.delete(id);
+  }
+
+  listStatuses(id: string, page: number, size: number): Record<string, unknown> {
+    const cluster = this.require(id);
+    const all = [...cluster.statuses.values()];
+    const items = all.slice((page - 1) * size, page * size).map(renderStatus);
+    return { page, size: items.length, total: all.length, items };
+  }
+
+  putStatus(id: string, body: unknown): PutStatusResult {
+    const cluster = this.require(id);
+    const now = this.now();
+    const request = validateStatusRequest(body, now);
+    const write: StatusWrite = decideStatusWrite(cluster, request, now);
+    if (write.kind === 'discard') return { stored: false, cause: write.cause };
+    cluster.statuses.set(write.status.adapter, write.status);
+    cluster.conditions = aggregateConditions(cluster, this.options.requiredAdapters, now);
+    this.hardDeleteIfFinalized(cluster);
+    return { stored: true, status: write.status };
+  }
+
+  /**
+   * Reports a status for an adapter the emulator plays (seeding and demos), at the cluster's
+   * current generation. `hold` stops the simulation from overwriting it on later generations.
+   */
+  reportAdapter(
+    id: string,
+    adapter: string,
+    report: {
+      available: 'True' | 'False' | 'Unknown';
+      data?: Record<string, unknown>;
+      hold?: boolean;
+      finalized?: boolean;
+    },
+  ): PutStatusResult {
+    const cluster = this.require(id);
+    if (report.hold === true) this.held.add(`${id}/${adapter}`);
+    if (report.hold === false) this.held.delete(`${id}/${adapter}`);
+    const ok = report.available === 'True';
+    const conditions = [
+      {
+        type: 'Available',
+        status: report.available,
+        reason: ok ? 'Ready' : 'NotReady',
+        message: `${adapter} is ${ok ? 'available' : 'not available'}`,
+      },
+      {
+        type: 'Applied',
+        status: 'True',
+        reason: 'Applied',
+        message: `${adapter} applied its resources`,
+      },
+      {
+        type: 'Health',
+        status: 'True',
+        reason: 'NoErrors',
+        message: `${adapter} reports no errors`,
+      },
+      ...(report.finalized
+        ? [
+            {
+              type: 'Finalized',
+              status: 'True',
+              reason: 'CleanupConfirmed',
+              message: `${adapter} cleaned up`,
+            },
+          ]
+        : []),
+    ];
+    const previous = cluster.statuses.get(adapter);
+    const observed = new Date(
+      Math.max(this.now().getTime(), previous ? Date.parse(previous.observed_time) + 1 : 0),
+    );
+    return this.putStatus(id, {
+      adapter,
+      observed_generation: cluster.generation,
+      observed_time: observed.toISOString(),
+      conditions,
+      ...(report.data ? { data: report.data } : {}),
+    });
+  }
+
+  private require(id: string): StoredCluster {
+    const cluster = this.clusters.get(id);
+    if (!cluster) throw notFound('Cluster', id);
+    return cluster;
+  }
+
+  /** A new generation: recompute conditions and let simulated adapters catch up. */
+  private changed(cluster: StoredCluster): void {
+    cluster.conditions = aggregateConditions(cluster, this.options.requiredAdapters, this.now());
+    for (const [adapter, simulation] of Object.entries(this.options.simulatedAdapters ?? {})) {
+      if (this.held.has(`${cluster.id}/${adapter}`) || !this.clusters.has(cluster.id)) continue;
+      const deleting = cluster.deleted_time !== undefined;
+      this.reportAdapter(cluster.id, adapter, {
+        available: deleting ? 'False' : 'True',
+        finalized: deleting,
+        ...(simulation.data ? { data: simulation.data(cluster) } : {}),
+      });
+    }
+  }
+
+  private hardDeleteIfFinalized(cluster: StoredCluster): void {
+    if (!cluster.deleted_time) return;
+    const finalized = this.options.requiredAdapters.every((adapter) => {
+      const status = cluster.statuses.get(adapter);
+      return (
+        status?.observed_generation === cluster.generation &&
+        status.conditions.some((c) => c.type === 'Finalized' && c.status === 'True')
+      );
+    });
+    if (finalized) this.clusters.delete(cluster.id);
+  }
+
+  private render(cluster: StoredCluster): Record<string, unknown> {
+    return structuredClone({
+      id: cluster.id,
+      kind: 'Cluster',
+      href: `/api/hyperfleet/v1/clusters/${cluster.id}`,
+      name: cluster.name,
+      labels: cluster.labels,
+      spec: cluster.spec,
+      generation: cluster.generation,
+      created_time: cluster.created_time,
+      updated_time: cluster.updated_time,
+      created_by: cluster.created_by,
+      updated_by: cluster.updated_by,
+      ...(cluster.deleted_time
+        ? { deleted_time: cluster.deleted_time, deleted_by: cluster.deleted_by }
+        : {}),
+      status: { conditions: cluster.conditions },
+    });
+  }
+}
+
+function renderStatus(status: StoredAdapterStatus): Record<string, unknown> {
+  const { observed_time: _observed, ...rest } = status;
+  return structuredClone(rest);
+}
+
+/** RFC 7386 merge of plain objects (null removes a key). */
+function mergePatch(
+  target: Record<string, unknown>,
+  patch: Record<string, unknown>,
+): Record<string, unknown> {
+  const result: Record<string, unknown> = { ...target };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete result[key];
+    else if (
+      value &&
+      typeof value === 'object' &&
+      !Array.isArray(value) &&
+      result[key] &&
+      typeof result[key] === 'object' &&
+      !Array.isArray(result[key])
+    ) {
+      result[key] = mergePatch(
+        result[key] as Record<string, unknown>,
+        value as Record<string, unknown>,
+      );
+    } else result[key] = value;
+  }
+  return result;
+}

@@ -1,0 +1,254 @@
+import type { z } from 'zod';
+import type { Logger } from '../logging/logger';
+import { withRetry } from '../retry/with-retry';
+import type { AuthHeaderProvider } from './auth';
+import type { HyperFleetApiConfig } from './config';
+import {
+  errorForStatus,
+  HyperFleetNotFoundError,
+  HyperFleetUnavailableError,
+  isTransientStatus,
+} from './errors';
+import {
+  adapterStatusListSchema,
+  clusterListSchema,
+  clusterSchema,
+  problemSchema,
+  type AdapterStatus,
+  type AdapterStatusRequest,
+  type Cluster,
+  type ClusterList,
+} from './schemas';
+
+export interface HyperFleetClientDependencies {
+  readonly auth: AuthHeaderProvider;
+  readonly logger: Logger;
+  readonly fetch?: typeof fetch;
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+/** What a status write did: stored (201) or silently discarded by the API (204); both succeed. */
+export type PutStatusOutcome = 'stored' | 'discarded';
+
+const RETRY_BASE_MS = 200;
+const RETRY_MAX_MS = 5_000;
+const MAX_PAGE_SIZE = 100;
+
+/** A transport-level failure (no HTTP answer), kept apart so it is retried. */
+class NoAnswerError extends Error {}
+
+/**
+ * Typed client of the HyperFleet API. Every response is parsed with zod; failures become typed
+ * errors (not found, invalid, unauthorized, unavailable). Idempotent calls are retried with backoff
+ * and jitter on 5xx, 408, 429 and network errors; never on other 4xx.
+ */
+export class HyperFleetClient {
+  private readonly fetch: typeof fetch;
+  private readonly root: string;
+
+  constructor(
+    private readonly config: HyperFleetApiConfig,
+    private readonly deps: HyperFleetClientDependencies,
+  ) {
+    this.fetch = deps.fetch ?? globalThis.fetch;
+    this.root = `${config.baseUrl}/api/hyperfleet/${config.version}`;
+  }
+
+  async getCluster(id: string): Promise<Cluster> {
+    return this.request('GET', `/clusters/${encodeURIComponent(id)}`, clusterSchema);
+  }
+
+  /** The cluster, or undefined when the API answers 404 (gone or never existed). */
+  async findCluster(id: string): Promise<Cluster | undefined> {
+    try {
+      return await this.getCluster(id);
+    } catch (error) {
+      if (error instanceof HyperFleetNotFoundError) return undefined;
+      throw error;
+    }
+  }
+
+  async listClusters(
+    query: { page?: number; size?: number; search?: string } = {},
+  ): Promise<ClusterList> {
+    const params = new URLSearchParams();
+    if (query.page) params.set('page', String(query.page));
+    if (query.size) params.set('size', String(query.size));
+    if (query.search) params.set('search', query.search);
+    const suffix = params.size > 0 ? `?${params.toString()}` : '';
+    return this.request('GET', `/clusters${suffix}`, clusterListSchema);
+  }
+
+  /** Every cluster, following pages. */
+  async listAllClusters(search?: string): Promise<Cluster[]> {
+    const clusters: Cluster[] = [];
+    for (let page = 1; ; page++) {
+      const list = await this.listClusters({
+        page,
+        size: MAX_PAGE_SIZE,
+        ...(search ? { search } : {}),
+      });
+      clusters.push(...list.items);
+      if (list.items.length === 0 || clusters.length >= list.total) return clusters;
+    }
+  }
+
+  async createCluster(body: {
+    name: string;
+    spec: Record<string, unknown>;
+    labels?: Record<string, string>;
+    id?: string;
+  }): Promise<Cluster> {
+    return this.request('POST', '/clusters', clusterSchema, { kind: 'Cluster', ...body });
+  }
+
+  async patchCluster(
+    id: string,
+    body: { spec?: Record<string, unknown>; labels?: Record<string, string | null> },
+  ): Promise<Cluster> {
+    return this.request('PATCH', `/clusters/${encodeURIComponent(id)}`, clusterSchema, body);
+  }
+
+  async deleteCluster(id: string): Promise<Cluster> {
+    return this.request('DELETE', `/clusters/${encodeURIComponent(id)}`, clusterSchema);
+  }
+
+  /** Every adapter's status on the cluster, following pages. */
+  async listStatuses(clusterId: string): Promise<AdapterStatus[]> {
+    const statuses: AdapterStatus[] = [];
+    for (let page = 1; ; page++) {
+      const list = await this.request(
+        'GET',
+        `/clusters/${encodeURIComponent(clusterId)}/statuses?page=${page}&size=${MAX_PAGE_SIZE}`,
+        adapterStatusListSchema,
+      );
+      statuses.push(...list.items);
+      if (list.items.length === 0 || statuses.length >= list.total) return statuses;
+    }
+  }
+
+  /** PUT a status report. A 204 discard is success too; it is logged at debug with its likely cause. */
+  async putStatus(clusterId: string, body: AdapterStatusRequest): Promise<PutStatusOutcome> {
+    const response = await this.send(
+      'PUT',
+      `/clusters/${encodeURIComponent(clusterId)}/statuses`,
+      body,
+    );
+    if (response.status === 204) {
+      this.deps.logger.debug('HyperFleet API discarded the status report', {
+        cluster_id: clusterId,
+        observed_generation: body.observed_generation,
+        likely_cause:
+          response.headers.get('x-hyperfleet-discard-reason') ??
+          'a newer report is already stored, the generation is newer than the cluster, or Available=Unknown after a first report',
+      });
+      return 'discarded';
+    }
+    return 'stored';
+  }
+
+  private async request<S extends z.ZodType>(
+    method: string,
+    path: string,
+    schema: S,
+    body?: unknown,
+  ): Promise<z.output<S>> {
+    const response = await this.send(method, path, body);
+    const json: unknown = await response.json();
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw errorForStatus({
+        method,
+        path,
+        status: 400,
+        detail: `unexpected response body (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'}); is HYPERFLEET_API_BASE_URL the HyperFleet API?`,
+      });
+    }
+    return parsed.data;
+  }
+
+  /** One logical call: timeout per attempt, retries for idempotent methods, typed errors. */
+  private async send(method: string, path: string, body?: unknown): Promise<Response> {
+    const url = `${this.root}${path}`;
+    const idempotent = method !== 'POST';
+    const started = Date.now();
+    try {
+      const response = await withRetry(
+        async () => {
+          const authorization = await this.deps.auth.authorization(url);
+          let answer: Response;
+          try {
+            answer = await this.fetch(url, {
+              method,
+              headers: {
+                accept: 'application/json',
+                ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+                ...(authorization ? { authorization } : {}),
+              },
+              ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+              signal: AbortSignal.timeout(this.config.timeoutMs),
+            });
+          } catch (error) {
+            throw new NoAnswerError(
+              error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+            );
+          }
+          if (answer.ok) return answer;
+          throw errorForStatus({
+            method,
+            path: path.split('?')[0]!,
+            status: answer.status,
+            ...(await problemOf(answer)),
+          });
+        },
+        {
+          policy: {
+            attempts: idempotent ? this.config.retryAttempts : 1,
+            baseDelayMs: RETRY_BASE_MS,
+            maxDelayMs: RETRY_MAX_MS,
+          },
+          isRetryable: (error) =>
+            error instanceof NoAnswerError || error instanceof HyperFleetUnavailableError,
+          ...(this.deps.sleep ? { sleep: this.deps.sleep } : {}),
+          onRetry: ({ error, retry, delayMs }) =>
+            this.deps.logger.warn('HyperFleet API call failed, retrying', {
+              method,
+              path: path.split('?')[0],
+              retry,
+              delay_ms: delayMs,
+              error: error instanceof Error ? error.message : String(error),
+            }),
+        },
+      );
+      this.deps.logger.debug('HyperFleet API call', {
+        method,
+        path: path.split('?')[0],
+        status: response.status,
+        duration_ms: Date.now() - started,
+      });
+      return response;
+    } catch (error) {
+      if (error instanceof NoAnswerError)
+        throw new HyperFleetUnavailableError({
+          method,
+          path: path.split('?')[0]!,
+          detail: error.message,
+        });
+      throw error;
+    }
+  }
+}
+
+async function problemOf(response: Response): Promise<{ code?: string; detail?: string }> {
+  try {
+    const problem = problemSchema.safeParse(await response.json());
+    if (!problem.success) return {};
+    return {
+      ...(problem.data.code ? { code: problem.data.code } : {}),
+      ...(problem.data.detail ? { detail: problem.data.detail } : {}),
+    };
+  } catch {
+    return isTransientStatus(response.status) ? {} : { detail: response.statusText };
+  }
+}

@@ -1,0 +1,55 @@
+/** What `pullsecret` reports, before it becomes conditions. One per situation of the contract. */
+export type StatusOutcome =
+  | { readonly kind: 'not-met'; readonly precondition: string; readonly message: string }
+  | { readonly kind: 'precondition-error'; readonly message: string }
+  | {
+      readonly kind: 'launched';
+      readonly operation: Operation;
+      readonly execution: string;
+      readonly launchedAt: string;
+      readonly attempt: number;
+    }
+  | {
+      readonly kind: 'launch-failed';
+      readonly operation: Operation;
+      readonly reason: string;
+      readonly message: string;
+    }
+  | {
+      readonly kind: 'succeeded';
+      readonly execution: string;
+      readonly provisioned: Provisioned;
+      readonly timing: ExecutionTiming;
+    }
+  | {
+      readonly kind: 'failed';
+      readonly operation: Operation;
+      readonly execution?: string;
+      readonly reason: string;
+      readonly message: string;
+      readonly failureKind: 'permanent' | 'transient';
+      readonly attempt: number;
+      readonly timing?: ExecutionTiming;
+    }
+  | {
+      readonly kind: 'finalized';
+      readonly execution: string;
+      readonly message: string;
+      readonly timing: ExecutionTiming;
+    };
+
+export type Operation = 'apply' | 'delete';
+
+/** Where the pull secret ended up after a successful apply. */
+export interface Provisioned {
+  readonly secretPath: string;
+  readonly secretVersion: string;
+  readonly kubernetesSecret?: { readonly namespace: string; readonly name: string };
+  readonly sha256Prefix?: string;
+}
+
+/** When an execution started and completed, for `metadata` and `observed_time`. */
+export interface ExecutionTiming {
+  readonly startedAt?: string;
+  readonly completedAt: string;
+}

@@ -1,0 +1,42 @@
+import type { HyperFleetApiEmulator } from '../../emulators/hyperfleet-api/server';
+import { NoAuth, type AuthHeaderProvider } from '../../shared/hyperfleet/auth';
+import { HyperFleetClient } from '../../shared/hyperfleet/client';
+import { RecordingLogger } from './recording-logger';
+
+/** A real HyperFleetClient against the emulator, with fast retries. */
+export function hyperFleetClient(
+  emulator: HyperFleetApiEmulator,
+  options: {
+    auth?: AuthHeaderProvider;
+    timeoutMs?: number;
+    retryAttempts?: number;
+    logger?: RecordingLogger;
+  } = {},
+): HyperFleetClient {
+  return new HyperFleetClient(
+    {
+      baseUrl: emulator.baseUrl,
+      version: 'v1',
+      timeoutMs: options.timeoutMs ?? 2000,
+      retryAttempts: options.retryAttempts ?? 3,
+      auth: { kind: 'none' },
+    },
+    {
+      auth: options.auth ?? new NoAuth(),
+      logger: options.logger ?? new RecordingLogger(),
+      sleep: async () => undefined,
+    },
+  );
+}
+
+/** A GCP-ready cluster spec in the current API shape, with a pull secret. */
+export function readySpec(
+  pullSecret = JSON.stringify({
+    auths: { 'quay.io': { auth: Buffer.from('demo:demo-password').toString('base64') } },
+  }),
+): Record<string, unknown> {
+  return {
+    platform: { type: 'gcp', gcp: { projectID: 'demo-project', region: 'us-central1' } },
+    pullSecret: { data: pullSecret },
+  };
+}
