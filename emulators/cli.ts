@@ -22,6 +22,8 @@ async function main(argv: string[]): Promise<number> {
       'required-adapters': { type: 'string' },
       'simulate-adapters': { type: 'boolean' },
       token: { type: 'string' },
+      config: { type: 'string' },
+      'finished-topic': { type: 'string' },
     },
   });
   const [name, ...rest] = positionals;

@@ -1,4 +1,8 @@
 import type { RunningEmulator } from './common/emulator';
+import fs from 'node:fs';
+import { createFinishedPublisher } from './cloud-run/finished-publisher';
+import { jobDefinitionsSchema } from './cloud-run/job-definitions';
+import { startCloudRunEmulator } from './cloud-run/server';
 import { LOCAL_SIMULATED_ADAPTERS, startHyperFleetApiEmulator } from './hyperfleet-api/server';
 import { startKubeApiServerEmulator } from './kube-apiserver/server';
 import { startSecretManagerEmulator } from './secret-manager/server';
@@ -47,4 +51,52 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
         ? { tokens: Object.fromEntries([args.options.token.split('=') as [string, string]]) }
         : {}),
     }),
+  // --config jobs.json (a list of {name, command, env, timeoutSeconds, maxRetries, memoryLimitMiB, logDir});
+  // --finished-topic projects/P/topics/T publishes execution-finished entries to the Pub/Sub emulator.
+  'cloud-run': async (args) => {
+    const configFile = args.options.config;
+    if (!configFile)
+      throw new Error(
+        'cloud-run needs --config FILE: a JSON list of job definitions (see README, Emulators)',
+      );
+    const jobs = jobDefinitionsSchema.parse(JSON.parse(fs.readFileSync(configFile, 'utf8')));
+    const topic = args.options['finished-topic'];
+    const emulatorHost = process.env.PUBSUB_EMULATOR_HOST;
+    if (topic && !emulatorHost)
+      throw new Error(
+        '--finished-topic needs PUBSUB_EMULATOR_HOST (the Pub/Sub emulator) in the environment',
+      );
+    const publisher =
+      topic && emulatorHost ? createFinishedPublisher(topic, emulatorHost) : undefined;
+    const emulator = await startCloudRunEmulator({
+      host: args.host,
+      port: args.port,
+      adminPort: args.adminPort,
+      jobs,
+      ...(publisher
+        ? { onExecutionFinished: (entry: Record<string, unknown>) => publisher.publish(entry) }
+        : {}),
+      baseEnv: Object.fromEntries(
+        Object.entries(process.env).filter(
+          (e): e is [string, string] =>
+            typeof e[1] === 'string' &&
+            [
+              'PATH',
+              'HOME',
+              'LANG',
+              'NODE_EXTRA_CA_CERTS',
+              'METADATA_SERVER_DETECTION',
+              'PUBSUB_EMULATOR_HOST',
+            ].includes(e[0]),
+        ),
+      ),
+    });
+    return {
+      ...emulator,
+      stop: async () => {
+        await emulator.stop();
+        await publisher?.close();
+      },
+    };
+  },
 };

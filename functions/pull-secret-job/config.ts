@@ -15,7 +15,13 @@ import {
   secretId,
 } from '../../shared/config/gcp-names';
 import { parseEnv, type Env } from '../../shared/config/parse-env';
+import {
+  hyperFleetApiEnvShape,
+  toHyperFleetApiConfig,
+  type HyperFleetApiConfig,
+} from '../../shared/hyperfleet/config';
 import { LOG_FORMATS, LOG_LEVELS } from '../../shared/logging/logger';
+import { OBJECT_PATH } from '../../shared/object-path';
 import type { KubernetesAccess } from './kubernetes-access';
 import type { Replication } from './secret-store';
 
@@ -56,6 +62,29 @@ const jobEnvSchema = z
       .enum(['delete', 'retain'], { message: 'must be delete or retain' })
       .default('delete'),
     PULL_SECRET_DATA: z.string().optional(),
+    PULL_SECRET_SOURCE: z
+      .enum(['env', 'cluster-spec', 'secret-manager'], {
+        message: 'must be env, cluster-spec or secret-manager',
+      })
+      .optional(),
+    PULL_SECRET_SPEC_PATH: z
+      .string()
+      .regex(OBJECT_PATH, 'must be a dot path such as spec.pullSecret.data')
+      .default('spec.pullSecret.data'),
+    PULL_SECRET_ADDITIONAL_SPEC_PATH: z
+      .string()
+      .regex(OBJECT_PATH, 'must be a dot path such as spec.pullSecret.additional')
+      .default('spec.pullSecret.additional'),
+    PULL_SECRET_SECRET_VERSION: z
+      .string()
+      .regex(
+        /^projects\/[^/]+\/secrets\/[^/]+\/versions\/[^/]+$/,
+        'must be projects/P/secrets/S/versions/V',
+      )
+      .optional(),
+    ...hyperFleetApiEnvShape,
+    HYPERFLEET_API_BASE_URL: hyperFleetApiEnvShape.HYPERFLEET_API_BASE_URL.optional(),
+    LAUNCH_ATTEMPT: positiveInt(),
     MANAGEMENT_NAMESPACE: namespaceName.optional(),
     K8S_SECRET_NAME: objectName.optional(),
     SKIP_KUBERNETES: booleanFlag(false),
@@ -105,6 +134,35 @@ const jobEnvSchema = z
           'or KUBECONFIG is required to push the Secret to MANAGEMENT_NAMESPACE (or set SKIP_KUBERNETES=true)',
       });
     }
+    const source =
+      env.PULL_SECRET_SOURCE ?? (env.PULL_SECRET_DATA !== undefined ? 'env' : undefined);
+    if (env.OPERATION !== 'delete') {
+      if (source === undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['PULL_SECRET_SOURCE'],
+          message: 'or PULL_SECRET_DATA is required: say where the pull secret comes from',
+        });
+      if (source === 'env' && env.PULL_SECRET_DATA === undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['PULL_SECRET_DATA'],
+          message: 'is required when PULL_SECRET_SOURCE=env',
+        });
+      if (source === 'cluster-spec' && !env.HYPERFLEET_API_BASE_URL)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['HYPERFLEET_API_BASE_URL'],
+          message:
+            'is required to read the pull secret from the cluster spec (PULL_SECRET_SOURCE=cluster-spec)',
+        });
+      if (source === 'secret-manager' && !env.PULL_SECRET_SECRET_VERSION)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['PULL_SECRET_SECRET_VERSION'],
+          message: 'is required when PULL_SECRET_SOURCE=secret-manager',
+        });
+    }
     if (env.KUBECONFIG && env.MANAGEMENT_CLUSTER_ENDPOINT) {
       ctx.addIssue({
         code: 'custom',
@@ -113,6 +171,12 @@ const jobEnvSchema = z
       });
     }
   });
+
+/** Where the job reads the pull secret from. */
+export type PullSecretSource =
+  | { readonly kind: 'env'; readonly data: string }
+  | { readonly kind: 'cluster-spec'; readonly specPath: string }
+  | { readonly kind: 'secret-manager'; readonly version: string };
 
 /** Validated job configuration. */
 export interface JobConfig {
@@ -125,7 +189,11 @@ export interface JobConfig {
   readonly replication: Replication;
   readonly retention?: number;
   readonly onDelete: 'delete' | 'retain';
-  readonly pullSecretData?: string;
+  /** Absent for deletions, which need no pull secret. */
+  readonly pullSecretSource?: PullSecretSource;
+  readonly additionalSpecPath: string;
+  readonly hyperfleet?: HyperFleetApiConfig;
+  readonly attempt?: number;
   readonly kubernetes?: {
     readonly namespace: string;
     readonly secretName: string;
@@ -144,6 +212,15 @@ export interface JobConfig {
 /** Reads and validates the job's environment; throws ConfigError naming each bad variable. */
 export function loadJobConfig(env: Env): JobConfig {
   const e = parseEnv(jobEnvSchema, env, 'pull secret job');
+  const kind = e.PULL_SECRET_SOURCE ?? (e.PULL_SECRET_DATA !== undefined ? 'env' : undefined);
+  const source: PullSecretSource | undefined =
+    e.OPERATION === 'delete' || kind === undefined
+      ? undefined
+      : kind === 'env'
+        ? { kind, data: e.PULL_SECRET_DATA ?? '' }
+        : kind === 'cluster-spec'
+          ? { kind, specPath: e.PULL_SECRET_SPEC_PATH }
+          : { kind, version: e.PULL_SECRET_SECRET_VERSION ?? '' };
   const access: KubernetesAccess | undefined = e.KUBECONFIG
     ? { kind: 'kubeconfig', path: e.KUBECONFIG }
     : e.MANAGEMENT_CLUSTER_ENDPOINT
@@ -176,7 +253,17 @@ export function loadJobConfig(env: Env): JobConfig {
     } as Replication,
     ...(e.SECRET_VERSION_RETENTION ? { retention: e.SECRET_VERSION_RETENTION } : {}),
     onDelete: e.ON_DELETE,
-    ...(e.PULL_SECRET_DATA !== undefined ? { pullSecretData: e.PULL_SECRET_DATA } : {}),
+    ...(source ? { pullSecretSource: source } : {}),
+    additionalSpecPath: e.PULL_SECRET_ADDITIONAL_SPEC_PATH,
+    ...(e.HYPERFLEET_API_BASE_URL
+      ? {
+          hyperfleet: toHyperFleetApiConfig({
+            ...e,
+            HYPERFLEET_API_BASE_URL: e.HYPERFLEET_API_BASE_URL,
+          }),
+        }
+      : {}),
+    ...(e.LAUNCH_ATTEMPT ? { attempt: e.LAUNCH_ATTEMPT } : {}),
     ...(kubernetes ? { kubernetes } : {}),
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,

@@ -5,6 +5,8 @@ import { SecretManagerServiceClient } from '@google-cloud/secret-manager';
 import type { GoogleAuth } from 'google-auth-library';
 import { ConfigError } from '../../shared/errors';
 import { googleClientOptions } from '../../shared/gcp/client-options';
+import { HyperFleetClient } from '../../shared/hyperfleet/client';
+import { authProviderFor } from '../../shared/hyperfleet/config';
 import { RESULT_LINE_KEY, type JobResult } from '../../shared/job-result';
 import { createLogger } from '../../shared/logging/logger';
 import { SecretRedactor } from '../../shared/logging/secret-redactor';
@@ -74,9 +76,15 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
         identityHint: identity,
       });
     };
+    const hyperfleet = config.hyperfleet
+      ? new HyperFleetClient(config.hyperfleet, {
+          auth: authProviderFor(config.hyperfleet.auth),
+          logger,
+        })
+      : undefined;
     const result = await runPullSecretJob(
       config,
-      { secretStore, clusterSecrets, logger },
+      { secretStore, clusterSecrets, logger, redactor, ...(hyperfleet ? { hyperfleet } : {}) },
       { dryRun },
     );
     await logger.close();

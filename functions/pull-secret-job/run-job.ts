@@ -1,12 +1,15 @@
-import { ConfigError } from '../../shared/errors';
+import type { HyperFleetApi } from '../../shared/hyperfleet/port';
 import type { JobResult } from '../../shared/job-result';
 import type { Logger } from '../../shared/logging/logger';
+import type { SecretRedactor } from '../../shared/logging/secret-redactor';
 import { pullSecretFingerprint } from '../../shared/pull-secret/fingerprint';
+import { pullSecretBytes } from '../../shared/pull-secret/merge';
 import { parsePullSecret } from '../../shared/pull-secret/validate';
+import type { ClusterSecrets } from './cluster-secrets';
 import type { JobConfig } from './config';
 import { describeFailure } from './job-outcome';
 import { kubernetesLabels, secretManagerLabels } from './labels';
-import type { ClusterSecrets } from './cluster-secrets';
+import { resolvePullSecret } from './resolve-pull-secret';
 import type { SecretStore } from './secret-store';
 import { syncKubernetesSecret, type KubernetesOutcome } from './sync-kubernetes';
 import { syncSecretManager, type SecretManagerOutcome } from './sync-secret-manager';
@@ -16,13 +19,26 @@ export interface JobDependencies {
   readonly secretStore: SecretStore;
   /** Built on first use, so runs without a Kubernetes phase never load its client. */
   readonly clusterSecrets: () => Promise<ClusterSecrets>;
+  /** Present when HYPERFLEET_API_BASE_URL is configured (pull secret from the cluster spec). */
+  readonly hyperfleet?: HyperFleetApi;
+  readonly redactor?: SecretRedactor;
   readonly logger: Logger;
   readonly now?: () => Date;
 }
 
+/** What a phase run accumulates; turned into the JobResult at the end, success or not. */
+interface Progress {
+  phases: JobResult['phases'];
+  durations: Record<string, number>;
+  fingerprint?: string;
+  stored?: SecretManagerOutcome;
+  pushed?: KubernetesOutcome;
+}
+
 /**
- * Runs one execution: validate the pull secret, store it in Secret Manager. Never throws: every
- * failure becomes a failed JobResult with a reason, so the caller can always print and publish one.
+ * Runs one execution: resolve and validate the pull secret, store it in Secret Manager, push it to
+ * the management cluster. Never throws: every failure becomes a failed JobResult with a reason, so
+ * the caller can always print and publish one.
  */
 export async function runPullSecretJob(
   config: JobConfig,
@@ -31,8 +47,12 @@ export async function runPullSecretJob(
 ): Promise<JobResult> {
   const now = deps.now ?? (() => new Date());
   const started = Date.now();
-  const durations: Record<string, number> = {};
-  const phases: JobResult['phases'] = [];
+  const progress: Progress = { phases: [], durations: {} };
+  const log = deps.logger.child({
+    cluster_id: config.clusterId,
+    gcp_project: config.projectId,
+    operation_kind: config.operation,
+  });
   const base = {
     operation: config.operation,
     dry_run: options.dryRun,
@@ -40,100 +60,114 @@ export async function runPullSecretJob(
     ...(config.generation ? { generation: config.generation } : {}),
     ...(config.execution ? { execution: config.execution } : {}),
   };
-  const log = deps.logger.child({ cluster_id: config.clusterId, gcp_project: config.projectId });
-  let fingerprint: string | undefined;
-  let stored: SecretManagerOutcome | undefined;
-  let pushed: KubernetesOutcome | undefined;
-  try {
-    if (config.pullSecretData === undefined) {
-      throw new ConfigError(
-        'Invalid pull secret job configuration: PULL_SECRET_DATA: is required (no other pull secret source is configured).',
-      );
-    }
-    parsePullSecret(config.pullSecretData);
-    const data = Buffer.from(config.pullSecretData, 'utf8');
-    fingerprint = pullSecretFingerprint(data);
-    log.info('Pull secret validated', {
-      phase: 'validate',
-      operation: 'validate-pull-secret',
-      pull_secret_sha256_prefix: fingerprint,
-      bytes: data.length,
-    });
-
-    const smStarted = Date.now();
-    phases.push('secret-manager');
-    stored = await syncSecretManager(
-      deps.secretStore,
-      {
-        projectId: config.projectId,
-        secretId: config.secretId,
-        labels: secretManagerLabels(config),
-        replication: config.replication,
-        ...(config.retention ? { retention: config.retention } : {}),
-      },
-      data,
-      { logger: log, retry: config.retry, dryRun: options.dryRun },
-    );
-    durations.secret_manager = Date.now() - smStarted;
-
-    if (config.kubernetes) {
-      const k8sStarted = Date.now();
-      phases.push('kubernetes');
-      pushed = await syncKubernetesSecret(
-        await deps.clusterSecrets(),
-        {
-          namespace: config.kubernetes.namespace,
-          name: config.kubernetes.secretName,
-          labels: kubernetesLabels(config),
-          dockerConfigJson: data,
-          gcpSecretPath: stored.versionName || `${stored.secretPath}/versions/latest`,
-        },
-        {
-          logger: log,
-          dryRun: options.dryRun,
-          namespaceWaitMs: config.kubernetes.namespaceWaitMs,
-          retry: config.retry,
-        },
-      );
-      durations.kubernetes = Date.now() - k8sStarted;
-    }
-    durations.total = Date.now() - started;
-    const message = summarise(stored, pushed, options.dryRun);
-    log.info(message, { phase: 'completed', operation: 'completed', duration_ms: durations.total });
+  const finish = (
+    outcome: Pick<JobResult, 'outcome' | 'reason' | 'message' | 'failure_kind'>,
+  ): JobResult => {
+    progress.durations.total = Date.now() - started;
     return {
       ...base,
-      outcome: 'succeeded',
-      phases,
-      reason: 'PullSecretProvisioned',
-      message,
-      pull_secret_sha256_prefix: fingerprint,
-      secret_manager: secretManagerSummary(stored),
-      ...(pushed ? { kubernetes: kubernetesSummary(pushed) } : {}),
-      durations_ms: durations,
+      ...outcome,
+      phases: progress.phases,
+      ...(progress.fingerprint ? { pull_secret_sha256_prefix: progress.fingerprint } : {}),
+      ...(progress.stored ? { secret_manager: secretManagerSummary(progress.stored) } : {}),
+      ...(progress.pushed ? { kubernetes: kubernetesSummary(progress.pushed) } : {}),
+      durations_ms: progress.durations,
       finished_at: now().toISOString(),
     };
+  };
+  try {
+    const message = await applyPullSecret(config, deps, options, log, progress);
+    log.info(message, {
+      phase: 'completed',
+      operation: 'completed',
+      duration_ms: Date.now() - started,
+    });
+    return finish({ outcome: 'succeeded', reason: 'PullSecretProvisioned', message });
   } catch (error) {
     const failure = describeFailure(error);
-    durations.total = Date.now() - started;
     log.error(failure.message, {
       phase: 'failed',
       operation: 'failed',
       reason: failure.reason,
       failure_kind: failure.failure_kind,
-      duration_ms: durations.total,
+      duration_ms: Date.now() - started,
     });
-    return {
-      ...base,
-      outcome: 'failed',
-      phases,
-      ...failure,
-      ...(fingerprint ? { pull_secret_sha256_prefix: fingerprint } : {}),
-      ...(stored ? { secret_manager: secretManagerSummary(stored) } : {}),
-      ...(pushed ? { kubernetes: kubernetesSummary(pushed) } : {}),
-      durations_ms: durations,
-      finished_at: now().toISOString(),
-    };
+    return finish({ outcome: 'failed', ...failure });
   }
+}
+
+async function applyPullSecret(
+  config: JobConfig,
+  deps: JobDependencies,
+  options: { dryRun: boolean },
+  log: Logger,
+  progress: Progress,
+): Promise<string> {
+  if (!config.pullSecretSource) throw new Error('no pull secret source is configured');
+  const resolved = await resolvePullSecret(
+    config.clusterId,
+    config.pullSecretSource,
+    config.additionalSpecPath,
+    { secretStore: deps.secretStore, ...(deps.hyperfleet ? { hyperfleet: deps.hyperfleet } : {}) },
+  );
+  deps.redactor?.registerPullSecret(resolved.original);
+  if (resolved.additional !== undefined) deps.redactor?.registerPullSecret(resolved.additional);
+  const original = parsePullSecret(resolved.original, 'pull secret');
+  const additional =
+    resolved.additional === undefined
+      ? undefined
+      : parsePullSecret(resolved.additional, 'additional pull secret');
+  const data = pullSecretBytes(resolved.original, original, additional);
+  deps.redactor?.registerPullSecret(data.toString('utf8'));
+  progress.fingerprint = pullSecretFingerprint(data);
+  log.info('Pull secret validated', {
+    phase: 'validate',
+    operation: 'validate-pull-secret',
+    pull_secret_source: resolved.from,
+    additional_pull_secret: additional !== undefined,
+    pull_secret_sha256_prefix: progress.fingerprint,
+    bytes: data.length,
+  });
+
+  const smStarted = Date.now();
+  progress.phases.push('secret-manager');
+  const stored = await syncSecretManager(
+    deps.secretStore,
+    {
+      projectId: config.projectId,
+      secretId: config.secretId,
+      labels: secretManagerLabels(config),
+      replication: config.replication,
+      ...(config.retention ? { retention: config.retention } : {}),
+    },
+    data,
+    { logger: log, retry: config.retry, dryRun: options.dryRun },
+  );
+  progress.stored = stored;
+  progress.durations.secret_manager = Date.now() - smStarted;
+
+  if (config.kubernetes) {
+    const k8sStarted = Date.now();
+    progress.phases.push('kubernetes');
+    progress.pushed = await syncKubernetesSecret(
+      await deps.clusterSecrets(),
+      {
+        namespace: config.kubernetes.namespace,
+        name: config.kubernetes.secretName,
+        labels: kubernetesLabels(config),
+        dockerConfigJson: data,
+        gcpSecretPath: stored.versionName || `${stored.secretPath}/versions/latest`,
+      },
+      {
+        logger: log,
+        dryRun: options.dryRun,
+        namespaceWaitMs: config.kubernetes.namespaceWaitMs,
+        retry: config.retry,
+      },
+    );
+    progress.durations.kubernetes = Date.now() - k8sStarted;
+  }
+  return summarise(stored, progress.pushed, options.dryRun);
 }
 
 function secretManagerSummary(
@@ -166,7 +200,7 @@ function summarise(
 ): string {
   if (dryRun) {
     const k8s = pushed
-      ? ` Kubernetes Secret ${pushed.namespace}/${pushed.name} would be ${pushed.outcome === 'unchanged' ? 'left unchanged' : pushed.outcome.replace('ed', 'e') + 'd'}.`
+      ? ` Kubernetes Secret ${pushed.namespace}/${pushed.name} would be ${pushed.outcome === 'unchanged' ? 'left unchanged' : pushed.outcome}.`
       : '';
     return `Dry run: Secret Manager secret ${stored.secretPath} would be ${stored.secret === 'created' ? 'created' : 'reused'} and its version ${stored.version === 'added' ? 'added' : 'left unchanged'}.${k8s}`;
   }

@@ -18,9 +18,7 @@ export const hyperFleetApiEnvShape = {
   HYPERFLEET_API_AUDIENCE: z.string().optional(),
 };
 
-type Shape = {
-  [K in keyof typeof hyperFleetApiEnvShape]: z.output<(typeof hyperFleetApiEnvShape)[K]>;
-};
+type Shape = z.output<z.ZodObject<typeof hyperFleetApiEnvShape>>;
 
 /** How to reach and authenticate to the HyperFleet API. */
 export interface HyperFleetApiConfig {

@@ -10,7 +10,9 @@ export const pullSecretStatusDataSchema = z.looseObject({
   attempt: z.number().int().optional(),
   failure_kind: z.enum(['permanent', 'transient']).optional(),
   reason: z.string().optional(),
+  precondition: z.string().optional(),
 });
+
 export type PullSecretStatusData = z.infer<typeof pullSecretStatusDataSchema>;
 
 /** Our previous report, as the decision needs it. */

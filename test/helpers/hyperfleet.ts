@@ -40,3 +40,24 @@ export function readySpec(
     pullSecret: { data: pullSecret },
   };
 }
+
+/** Creates a cluster with validation, dns and placement Available=True (placement with a namespace). */
+export function seedReadyCluster(
+  emulator: HyperFleetApiEmulator,
+  options: {
+    name: string;
+    spec?: Record<string, unknown>;
+    namespace?: string;
+    dns?: 'True' | 'False';
+  },
+): { id: string; namespace: string } {
+  const created = emulator.store.createCluster(
+    { kind: 'Cluster', name: options.name, spec: options.spec ?? readySpec() },
+    'test@hyperfleet.local',
+  ) as { id: string };
+  const namespace = options.namespace ?? `clusters-${created.id}`;
+  emulator.store.reportAdapter(created.id, 'validation', { available: 'True' });
+  emulator.store.reportAdapter(created.id, 'dns', { available: options.dns ?? 'True' });
+  emulator.store.reportAdapter(created.id, 'placement', { available: 'True', data: { namespace } });
+  return { id: created.id, namespace };
+}

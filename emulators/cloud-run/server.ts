@@ -1,0 +1,345 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import * as grpc from '@grpc/grpc-js';
+import { z } from 'zod';
+import { startAdminServer } from '../common/admin-server';
+import type { AdminRoute } from '../common/admin-routes';
+import type { RunningEmulator } from '../common/emulator';
+import { FaultInjector } from '../common/fault-injector';
+import { GrpcError } from '../common/grpc-error';
+import { bindServer, shutdownServer, unaryHandlers } from '../common/grpc-server';
+import { readJson, sendJson } from '../common/http';
+import { loadProtos, lookupService } from '../common/protos';
+import { RequestLog } from '../common/request-log';
+import { createExecutionPacker } from './any-codec';
+import { ExecutionState } from './execution-state';
+import { executionFinishedEntry } from './finished-entry';
+import {
+  jobDefinitionSchema,
+  type JobDefinition,
+  type JobDefinitionInput,
+} from './job-definitions';
+import { TaskRunner } from './task-runner';
+
+export interface CloudRunEmulatorOptions {
+  readonly host?: string;
+  readonly port?: number;
+  readonly adminPort?: number;
+  readonly jobs: readonly JobDefinitionInput[];
+  /** Called with the audit entry when an execution ends (the stack publishes it to Pub/Sub). */
+  readonly onExecutionFinished?: (
+    entry: Record<string, unknown>,
+    execution: ExecutionState,
+  ) => Promise<void> | void;
+  /** Environment every task starts with (PATH and the like); job env and overrides go on top. */
+  readonly baseEnv?: Readonly<Record<string, string>>;
+}
+
+export interface CloudRunEmulator extends RunningEmulator {
+  readonly faults: FaultInjector;
+  readonly requests: RequestLog;
+  readonly adminUrl: string;
+  readonly executions: ReadonlyMap<string, ExecutionState>;
+  /** Resolves when the execution has ended. */
+  waitForExecution(name: string, timeoutMs?: number): Promise<ExecutionState>;
+  /** Sends a signal to the running task of an execution (simulates a crash). */
+  kill(name: string, signal?: NodeJS.Signals): boolean;
+  /** Kills the task of the next `count` attempts that start, `afterMs` after they start. */
+  killNext(count: number, afterMs: number, signal?: NodeJS.Signals): void;
+}
+
+type Request = Record<string, unknown>;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Starts a gRPC server implementing google.cloud.run.v2.Jobs (GetJob, ListJobs, RunJob with
+ * overrides), Executions (GetExecution, ListExecutions, CancelExecution) and
+ * google.longrunning.Operations, so the real JobsClient and ExecutionsClient talk to it. RunJob
+ * runs the declared command as a child process per task attempt.
+ */
+export async function startCloudRunEmulator(
+  options: CloudRunEmulatorOptions,
+): Promise<CloudRunEmulator> {
+  const host = options.host ?? '127.0.0.1';
+  const jobs = new Map<string, JobDefinition>(
+    options.jobs.map((input) => {
+      const job = jobDefinitionSchema.parse(input);
+      if (job.logDir) fs.mkdirSync(job.logDir, { recursive: true });
+      return [job.name, job];
+    }),
+  );
+  const executions = new Map<string, ExecutionState>();
+  const runners = new Map<string, TaskRunner>();
+  const finished = new Map<string, Promise<void>>();
+  const operations = new Map<string, string>();
+  const faults = new FaultInjector();
+  const requests = new RequestLog();
+  const pack = createExecutionPacker();
+  const baseEnv = options.baseEnv ?? { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+  const pendingKills: { afterMs: number; signal: NodeJS.Signals }[] = [];
+
+  const requireJob = (name: unknown) => {
+    const job = typeof name === 'string' ? jobs.get(name) : undefined;
+    if (!job)
+      throw new GrpcError(
+        grpc.status.NOT_FOUND,
+        `Resource '${String(name)}' of kind 'JOB' was not found.`,
+      );
+    return job;
+  };
+  const requireExecution = (name: unknown) => {
+    const execution = typeof name === 'string' ? executions.get(name) : undefined;
+    if (!execution)
+      throw new GrpcError(
+        grpc.status.NOT_FOUND,
+        `Resource '${String(name)}' of kind 'EXECUTION' was not found.`,
+      );
+    return execution;
+  };
+  const renderJob = (job: JobDefinition) => ({
+    name: job.name,
+    uid: job.name,
+    generation: '1',
+    launch_stage: 'GA',
+    template: {
+      task_count: 1,
+      parallelism: 1,
+      template: {
+        containers: [
+          {
+            command: job.command,
+            env: Object.entries(job.env).map(([name, value]) => ({ name, value })),
+          },
+        ],
+        max_retries: job.maxRetries,
+        timeout: { seconds: String(job.timeoutSeconds), nanos: 0 },
+      },
+    },
+    execution_count: [...executions.values()].filter((e) => e.job.name === job.name).length,
+  });
+  const renderOperation = (operationName: string) => {
+    const execution = requireExecution(operations.get(operationName));
+    const proto = pack(execution.toProto());
+    return {
+      name: operationName,
+      metadata: proto,
+      done: execution.done,
+      ...(execution.done ? { response: proto } : {}),
+    };
+  };
+
+  const runJob = (request: Request) => {
+    const job = requireJob(request.name);
+    const overrides = (request.overrides ?? {}) as {
+      container_overrides?: { env?: { name?: string; value?: string }[] }[];
+      task_count?: number;
+      timeout?: { seconds?: string };
+    };
+    if ((overrides.task_count ?? 1) > 1)
+      throw new GrpcError(
+        grpc.status.INVALID_ARGUMENT,
+        'The emulator runs one task per execution.',
+      );
+    const env: Record<string, string> = { ...job.env };
+    for (const variable of overrides.container_overrides?.flatMap((c) => c.env ?? []) ?? []) {
+      if (!variable.name || !ENV_NAME.test(variable.name))
+        throw new GrpcError(
+          grpc.status.INVALID_ARGUMENT,
+          `Invalid environment variable name ${JSON.stringify(variable.name ?? '')}.`,
+        );
+      env[variable.name] = variable.value ?? '';
+    }
+    const timeoutSeconds = overrides.timeout?.seconds
+      ? Number(overrides.timeout.seconds)
+      : job.timeoutSeconds;
+    const execution = new ExecutionState(job, env, timeoutSeconds);
+    executions.set(execution.name, execution);
+    const runner = new TaskRunner(execution, baseEnv);
+    runners.set(execution.name, runner);
+    const kill = pendingKills.shift();
+    finished.set(
+      execution.name,
+      (async () => {
+        if (kill) setTimeout(() => runner.kill(kill.signal), kill.afterMs).unref();
+        await runner.run();
+        runners.delete(execution.name);
+        try {
+          await options.onExecutionFinished?.(executionFinishedEntry(execution), execution);
+        } catch (error) {
+          process.stderr.write(
+            `cloud-run emulator: publishing the execution-finished entry failed: ${error instanceof Error ? error.message : String(error)}\n`,
+          );
+        }
+      })(),
+    );
+    const operationName = `${job.name.split('/jobs/')[0]}/operations/${randomUUID()}`;
+    operations.set(operationName, execution.name);
+    return renderOperation(operationName);
+  };
+
+  const protos = loadProtos(
+    [
+      'google/cloud/run/v2/job.proto',
+      'google/cloud/run/v2/execution.proto',
+      'google/longrunning/operations.proto',
+    ],
+    ['@google-cloud/run'],
+  );
+  const server = new grpc.Server();
+  const context = { faults, requests };
+  server.addService(
+    lookupService(protos, 'google.cloud.run.v2.Jobs'),
+    unaryHandlers(
+      {
+        GetJob: (r: Request) => renderJob(requireJob(r.name)),
+        ListJobs: (r: Request) => ({
+          jobs: [...jobs.values()]
+            .filter((j) => j.name.startsWith(`${String(r.parent)}/`))
+            .map(renderJob),
+          next_page_token: '',
+        }),
+        RunJob: runJob,
+      },
+      context,
+    ),
+  );
+  server.addService(
+    lookupService(protos, 'google.cloud.run.v2.Executions'),
+    unaryHandlers(
+      {
+        GetExecution: (r: Request) => requireExecution(r.name).toProto(),
+        ListExecutions: (r: Request) => ({
+          executions: [...executions.values()]
+            .filter(
+              (e) =>
+                e.job.name === r.parent || r.parent === `${e.job.name.split('/jobs/')[0]}/jobs/-`,
+            )
+            .reverse()
+            .map((e) => e.toProto()),
+          next_page_token: '',
+        }),
+        CancelExecution: (r: Request) => {
+          const execution = requireExecution(r.name);
+          runners.get(execution.name)?.cancel();
+          const operationName = `${execution.job.name.split('/jobs/')[0]}/operations/${randomUUID()}`;
+          operations.set(operationName, execution.name);
+          return renderOperation(operationName);
+        },
+      },
+      context,
+    ),
+  );
+  server.addService(
+    lookupService(protos, 'google.longrunning.Operations'),
+    unaryHandlers(
+      {
+        GetOperation: (r: Request) => {
+          if (typeof r.name !== 'string' || !operations.has(r.name))
+            throw new GrpcError(grpc.status.NOT_FOUND, `Operation ${String(r.name)} not found.`);
+          return renderOperation(r.name);
+        },
+        ListOperations: () => ({
+          operations: [...operations.keys()].map(renderOperation),
+          next_page_token: '',
+        }),
+        DeleteOperation: (r: Request) => {
+          operations.delete(String(r.name));
+          return {};
+        },
+      },
+      context,
+    ),
+  );
+  const port = await bindServer(server, host, options.port ?? 0);
+
+  const killSchema = z.object({
+    execution: z.string().optional(),
+    signal: z.enum(['SIGKILL', 'SIGTERM', 'SIGINT']).default('SIGKILL'),
+    count: z.number().int().min(1).default(1),
+    afterMs: z.number().int().min(0).default(0),
+  });
+  const admin: AdminRoute = async (req, res, path) => {
+    if (req.method === 'GET' && path === '/executions') {
+      sendJson(res, 200, {
+        executions: [...executions.values()].map((e) => ({
+          name: e.name,
+          pid: e.pid ?? null,
+          done: e.done,
+          end: e.end ?? null,
+          env: e.env,
+        })),
+      });
+      return true;
+    }
+    if (req.method === 'POST' && (path === '/kill' || path === '/kill-next')) {
+      const body = killSchema.parse((await readJson(req)) ?? {});
+      if (path === '/kill')
+        sendJson(res, 200, {
+          killed: body.execution
+            ? (runners.get(body.execution)?.kill(body.signal) ?? false)
+            : false,
+        });
+      else {
+        for (let i = 0; i < body.count; i++)
+          pendingKills.push({ afterMs: body.afterMs, signal: body.signal });
+        sendJson(res, 200, { pending: pendingKills.length });
+      }
+      return true;
+    }
+    return false;
+  };
+  const adminServer = await startAdminServer(host, options.adminPort ?? 0, {
+    faults,
+    requests,
+    extra: admin,
+  });
+  const endpoint = `${host}:${port}`;
+  return {
+    name: 'cloud-run',
+    endpoint,
+    adminUrl: adminServer.url,
+    faults,
+    requests,
+    executions,
+    info: () => ({
+      name: 'cloud-run',
+      endpoint,
+      admin: adminServer.url,
+      jobs: [...jobs.keys()],
+      env: { CLOUD_RUN_EMULATOR_HOST: endpoint },
+    }),
+    waitForExecution: async (name, timeoutMs = 60_000) => {
+      const done = finished.get(name);
+      if (!done) throw new Error(`no execution ${name}`);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        done,
+        new Promise(
+          (_, reject) =>
+            (timer = setTimeout(
+              () => reject(new Error(`execution ${name} did not finish within ${timeoutMs} ms`)),
+              timeoutMs,
+            )),
+        ),
+      ]);
+      clearTimeout(timer);
+      return executions.get(name)!;
+    },
+    kill: (name, signal = 'SIGKILL') => runners.get(name)?.kill(signal) ?? false,
+    killNext: (count, afterMs, signal = 'SIGKILL') => {
+      for (let i = 0; i < count; i++) pendingKills.push({ afterMs, signal });
+    },
+    stop: async () => {
+      for (const runner of runners.values()) runner.cancel();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all(finished.values()),
+        new Promise((r) => (timer = setTimeout(r, 3000))),
+      ]);
+      clearTimeout(timer);
+
+      await shutdownServer(server);
+      await adminServer.close();
+    },
+  };
+}

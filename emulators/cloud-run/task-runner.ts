@@ -1,0 +1,176 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ExecutionState } from './execution-state';
+
+/** How one task attempt ended. */
+type AttemptEnd =
+  | { kind: 'exited'; code: number }
+  | { kind: 'signalled'; signal: string }
+  | { kind: 'timeout' }
+  | { kind: 'oom'; usedMiB: number }
+  | { kind: 'cancelled' };
+
+const MEMORY_POLL_MS = 100;
+const TERMINATION_GRACE_MS = 2000;
+
+/**
+ * Runs an execution's single task to the end as Cloud Run does: each attempt is a fresh process
+ * with CLOUD_RUN_* variables; a non-zero exit, a signal, a timeout or exceeding the memory limit
+ * fails the attempt, and failed attempts are retried up to max_retries. `cancel()` stops it.
+ */
+export class TaskRunner {
+  private cancelled = false;
+  private killCurrent?: (signal: NodeJS.Signals) => void;
+
+  constructor(
+    private readonly execution: ExecutionState,
+    private readonly baseEnv: Readonly<Record<string, string>>,
+  ) {}
+
+  /** Resolves when the execution has ended (state updated). */
+  async run(): Promise<void> {
+    const { execution } = this;
+    execution.startTime = new Date();
+    for (let attempt = 0; ; attempt++) {
+      execution.runningCount = 1;
+      execution.touch();
+      const end = await this.attempt(attempt);
+      execution.runningCount = 0;
+      execution.pid = undefined;
+      if (end.kind === 'cancelled') {
+        this.finish({ kind: 'cancelled', message: 'The execution was cancelled.' }, 'cancelled');
+        return;
+      }
+      if (end.kind === 'exited' && end.code === 0) {
+        execution.succeededCount = 1;
+        this.finish({ kind: 'succeeded' });
+        return;
+      }
+      if (attempt < execution.job.maxRetries && !this.cancelled) {
+        execution.retriedCount += 1;
+        continue;
+      }
+      execution.failedCount = 1;
+      this.finish({
+        kind: 'failed',
+        reason: 'NON_ZERO_EXIT_CODE',
+        message: describeFailure(
+          `${execution.shortName}-task0`,
+          end,
+          execution.timeoutSeconds,
+          execution.job.memoryLimitMiB,
+          attempt + 1,
+        ),
+      });
+      return;
+    }
+  }
+
+  /** Cancels the execution: the running attempt is terminated and no retry follows. */
+  cancel(): void {
+    this.cancelled = true;
+    this.killCurrent?.('SIGTERM');
+  }
+
+  /** Sends a signal to the running attempt (admin API: simulate a crash). */
+  kill(signal: NodeJS.Signals): boolean {
+    if (!this.killCurrent) return false;
+    this.killCurrent(signal);
+    return true;
+  }
+
+  private finish(end: NonNullable<ExecutionState['end']>, counter?: 'cancelled'): void {
+    if (counter === 'cancelled') this.execution.cancelledCount = 1;
+    this.execution.end = end;
+    this.execution.completionTime = new Date();
+    this.execution.touch();
+  }
+
+  private attempt(attempt: number): Promise<AttemptEnd> {
+    const { execution } = this;
+    const [command, ...args] = execution.job.command as [string, ...string[]];
+    const log = execution.job.logDir
+      ? fs.createWriteStream(path.join(execution.job.logDir, `${execution.shortName}.log`), {
+          flags: 'a',
+          mode: 0o600,
+        })
+      : undefined;
+    const child = spawn(command, args, {
+      env: {
+        ...this.baseEnv,
+        ...execution.env,
+        CLOUD_RUN_JOB: execution.job.name.split('/').pop() ?? '',
+        CLOUD_RUN_EXECUTION: execution.shortName,
+        CLOUD_RUN_TASK_INDEX: '0',
+        CLOUD_RUN_TASK_ATTEMPT: String(attempt),
+        CLOUD_RUN_TASK_COUNT: '1',
+      },
+      stdio: ['ignore', log ? 'pipe' : 'ignore', log ? 'pipe' : 'ignore'],
+    });
+    child.stdout?.pipe(log!, { end: false });
+    child.stderr?.pipe(log!, { end: false });
+    execution.pid = child.pid;
+    return new Promise((resolve) => {
+      let verdict: AttemptEnd | undefined;
+      const stop = (why: AttemptEnd, signal: NodeJS.Signals = 'SIGTERM') => {
+        verdict ??= why;
+        child.kill(signal);
+        if (signal === 'SIGTERM')
+          setTimeout(() => child.kill('SIGKILL'), TERMINATION_GRACE_MS).unref();
+      };
+      this.killCurrent = (signal) =>
+        signal === 'SIGTERM' && this.cancelled ? stop({ kind: 'cancelled' }) : child.kill(signal);
+      const timeout = setTimeout(() => stop({ kind: 'timeout' }), execution.timeoutSeconds * 1000);
+      const memory = execution.job.memoryLimitMiB
+        ? setInterval(() => {
+            const usedMiB = residentMiB(child.pid);
+            if (usedMiB !== undefined && usedMiB > (execution.job.memoryLimitMiB ?? Infinity))
+              stop({ kind: 'oom', usedMiB }, 'SIGKILL');
+          }, MEMORY_POLL_MS)
+        : undefined;
+      child.once('exit', (code, signal) => {
+        clearTimeout(timeout);
+        if (memory) clearInterval(memory);
+        this.killCurrent = undefined;
+        log?.end();
+        resolve(
+          verdict ?? (signal ? { kind: 'signalled', signal } : { kind: 'exited', code: code ?? 1 }),
+        );
+      });
+    });
+  }
+}
+
+function residentMiB(pid: number | undefined): number | undefined {
+  if (!pid) return undefined;
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]);
+    return Number.isFinite(kb) ? kb / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function describeFailure(
+  task: string,
+  end: AttemptEnd,
+  timeoutSeconds: number,
+  limitMiB: number | undefined,
+  attempts: number,
+): string {
+  const tries = attempts > 1 ? ` (after ${attempts} attempts)` : '';
+  switch (end.kind) {
+    case 'exited':
+      return `Task ${task} failed with exit code ${end.code}${tries}.`;
+    case 'signalled':
+      return `Task ${task} was terminated by signal ${end.signal}${tries}.`;
+    case 'timeout':
+      return `Task ${task} timed out after ${timeoutSeconds} seconds${tries}.`;
+    case 'oom':
+      return `Task ${task} was killed: Memory limit of ${limitMiB} MiB exceeded with ${Math.round(end.usedMiB)} MiB used${tries}.`;
+    default:
+      return `Task ${task} failed${tries}.`;
+  }
+}

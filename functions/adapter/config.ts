@@ -1,0 +1,152 @@
+import fs from 'node:fs';
+import YAML from 'yaml';
+import { z } from 'zod';
+import { duration } from '../../shared/config/durations';
+import { hostPort } from '../../shared/config/gcp-names';
+import { parseEnv, type Env } from '../../shared/config/parse-env';
+import { ConfigError } from '../../shared/errors';
+import {
+  hyperFleetApiEnvShape,
+  toHyperFleetApiConfig,
+  type HyperFleetApiConfig,
+} from '../../shared/hyperfleet/config';
+import {
+  LOG_FORMATS,
+  LOG_LEVELS,
+  type LogFormat,
+  type LogLevel,
+} from '../../shared/logging/logger';
+import { OBJECT_PATH } from '../../shared/object-path';
+import type { DecisionSettings } from './decide';
+import {
+  DEFAULT_PRECONDITIONS,
+  preconditionSpecSchema,
+  type PreconditionSpec,
+} from './preconditions';
+
+const objectPath = (fallback: string) =>
+  z
+    .string()
+    .regex(OBJECT_PATH, 'must be a dot path such as spec.pullSecret.data')
+    .default(fallback);
+
+/** Environment of the adapter function; keys are the variable names. */
+const adapterEnvSchema = z.object({
+  ...hyperFleetApiEnvShape,
+  CLOUD_RUN_JOB: z
+    .string()
+    .regex(
+      /^projects\/[^/]+\/locations\/[^/]+\/jobs\/[^/]+$/,
+      'must be the job resource name projects/PROJECT/locations/REGION/jobs/JOB',
+    ),
+  CLOUD_RUN_EMULATOR_HOST: hostPort.optional(),
+  CLOUD_RUN_API_TIMEOUT: duration('30s'),
+  RESYNC_INTERVAL: duration('6h'),
+  EXECUTION_TIMEOUT: duration('25m'),
+  RETRY_BACKOFF_BASE: duration('30s'),
+  RETRY_BACKOFF_MAX: duration('30m'),
+  PERMANENT_FAILURE_RETRY_INTERVAL: duration('1h'),
+  STATUS_HEARTBEAT_INTERVAL: duration('5m'),
+  PRECONDITIONS_FILE: z.string().optional(),
+  PRECONDITIONS: z.string().optional(),
+  PULL_SECRET_SPEC_PATH: objectPath('spec.pullSecret.data'),
+  PULL_SECRET_ADDITIONAL_SPEC_PATH: objectPath('spec.pullSecret.additional'),
+  DEFAULT_PULL_SECRET_VERSION: z
+    .string()
+    .regex(
+      /^projects\/[^/]+\/secrets\/[^/]+\/versions\/[^/]+$/,
+      'must be projects/P/secrets/S/versions/V',
+    )
+    .optional(),
+  LOG_LEVEL: z
+    .enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
+    .default('info'),
+  LOG_FORMAT: z.enum(LOG_FORMATS, { message: 'must be json or text' }).default('json'),
+  GOOGLE_CLOUD_PROJECT: z.string().optional(),
+});
+
+/** Validated adapter configuration. */
+export interface AdapterConfig {
+  readonly hyperfleet: HyperFleetApiConfig;
+  readonly cloudRunJob: string;
+  readonly cloudRunEmulatorHost?: string;
+  readonly cloudRunTimeoutMs: number;
+  readonly decision: DecisionSettings;
+  readonly preconditions: readonly PreconditionSpec[];
+  readonly pullSecretSpecPath: string;
+  readonly pullSecretAdditionalSpecPath: string;
+  readonly defaultPullSecretVersion?: string;
+  readonly logLevel: LogLevel;
+  readonly logFormat: LogFormat;
+  readonly projectId?: string;
+}
+
+/** Reads and validates the adapter's environment (and its preconditions file); throws ConfigError. */
+export function loadAdapterConfig(env: Env): AdapterConfig {
+  const e = parseEnv(adapterEnvSchema, env, 'adapter function');
+  return {
+    hyperfleet: toHyperFleetApiConfig(e),
+    cloudRunJob: e.CLOUD_RUN_JOB,
+    ...(e.CLOUD_RUN_EMULATOR_HOST ? { cloudRunEmulatorHost: e.CLOUD_RUN_EMULATOR_HOST } : {}),
+    cloudRunTimeoutMs: e.CLOUD_RUN_API_TIMEOUT,
+    decision: {
+      resyncIntervalMs: e.RESYNC_INTERVAL,
+      executionTimeoutMs: e.EXECUTION_TIMEOUT,
+      retryBackoffBaseMs: e.RETRY_BACKOFF_BASE,
+      retryBackoffMaxMs: e.RETRY_BACKOFF_MAX,
+      permanentFailureRetryMs: e.PERMANENT_FAILURE_RETRY_INTERVAL,
+      heartbeatMs: e.STATUS_HEARTBEAT_INTERVAL,
+    },
+    preconditions: loadPreconditions(e.PRECONDITIONS_FILE, e.PRECONDITIONS),
+    pullSecretSpecPath: e.PULL_SECRET_SPEC_PATH,
+    pullSecretAdditionalSpecPath: e.PULL_SECRET_ADDITIONAL_SPEC_PATH,
+    ...(e.DEFAULT_PULL_SECRET_VERSION
+      ? { defaultPullSecretVersion: e.DEFAULT_PULL_SECRET_VERSION }
+      : {}),
+    logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
+    ...(e.GOOGLE_CLOUD_PROJECT ? { projectId: e.GOOGLE_CLOUD_PROJECT } : {}),
+  };
+}
+
+/**
+ * Preconditions come from PRECONDITIONS_FILE (YAML or JSON list), PRECONDITIONS (the same, inline),
+ * or the defaults. Each item: {name, expression, message?}.
+ */
+function loadPreconditions(
+  file: string | undefined,
+  inline: string | undefined,
+): readonly PreconditionSpec[] {
+  if (file && inline)
+    throw new ConfigError(
+      'Invalid adapter function configuration: set PRECONDITIONS_FILE or PRECONDITIONS, not both.',
+    );
+  const variable = file ? 'PRECONDITIONS_FILE' : 'PRECONDITIONS';
+  let text = inline;
+  if (file) {
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      throw new ConfigError(
+        `Invalid adapter function configuration: PRECONDITIONS_FILE: cannot read ${file}.`,
+      );
+    }
+  }
+  if (text === undefined) return DEFAULT_PRECONDITIONS;
+  let parsed: unknown;
+  try {
+    parsed = YAML.parse(text);
+  } catch (error) {
+    throw new ConfigError(
+      `Invalid adapter function configuration: ${variable}: not valid YAML or JSON (${error instanceof Error ? error.message.split('\n')[0] : 'parse error'}).`,
+    );
+  }
+  const specs = z.array(preconditionSpecSchema).safeParse(parsed);
+  if (!specs.success) {
+    const issue = specs.error.issues[0];
+    throw new ConfigError(
+      `Invalid adapter function configuration: ${variable}: item ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}. Expected a list of {name, expression, message}.`,
+    );
+  }
+  return specs.data;
+}

@@ -1,0 +1,54 @@
+// Entry point of the adapter Cloud Run function (CloudEvent signature, Eventarc/Pub/Sub trigger).
+// Wiring only: configuration is validated when the module loads; clients are built on first use.
+import * as functions from '@google-cloud/functions-framework';
+import { v2 } from '@google-cloud/run';
+import type { CloudEventV1 } from 'cloudevents';
+import { googleClientOptions } from '../../shared/gcp/client-options';
+import { HyperFleetClient } from '../../shared/hyperfleet/client';
+import { authProviderFor } from '../../shared/hyperfleet/config';
+import { createLogger } from '../../shared/logging/logger';
+import { CloudRunJobLauncher } from './cloud-run-job-launcher';
+import { loadAdapterConfig } from './config';
+import { createAdapterHandler } from './handle-event';
+import { compilePreconditions } from './preconditions';
+
+const config = loadAdapterConfig(process.env);
+const preconditions = compilePreconditions(config.preconditions);
+const logger = createLogger({
+  component: 'pullsecret-adapter',
+  level: config.logLevel,
+  format: config.logFormat,
+  ...(config.projectId ? { projectId: config.projectId } : {}),
+});
+
+let handler: ReturnType<typeof createAdapterHandler> | undefined;
+function instanceHandler(): ReturnType<typeof createAdapterHandler> {
+  handler ??= createAdapterHandler({
+    hyperfleet: new HyperFleetClient(config.hyperfleet, {
+      auth: authProviderFor(config.hyperfleet.auth),
+      logger,
+    }),
+    launcher: new CloudRunJobLauncher(
+      new v2.JobsClient(googleClientOptions(config.cloudRunEmulatorHost)),
+      config.cloudRunJob,
+      {
+        timeoutMs: config.cloudRunTimeoutMs,
+        retry: { attempts: 3, baseDelayMs: 500, maxDelayMs: 5000 },
+        logger,
+      },
+    ),
+    preconditions,
+    settings: config.decision,
+    pullSecret: {
+      specPath: config.pullSecretSpecPath,
+      additionalSpecPath: config.pullSecretAdditionalSpecPath,
+      ...(config.defaultPullSecretVersion
+        ? { defaultVersion: config.defaultPullSecretVersion }
+        : {}),
+    },
+    logger,
+  });
+  return handler;
+}
+
+functions.cloudEvent('adapter', (event: CloudEventV1<unknown>) => instanceHandler()(event));

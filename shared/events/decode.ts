@@ -1,0 +1,149 @@
+import { CloudEvent, ValidationError } from 'cloudevents';
+import { z } from 'zod';
+import {
+  CLUSTER_EVENT_TYPES,
+  isNodePoolEventType,
+  sentinelClusterDataSchema,
+  type ClusterEvent,
+} from './sentinel-event';
+
+/** What arrived: a cluster event to handle, something to ignore, or something that can never succeed. */
+export type DecodedEvent =
+  | { readonly kind: 'cluster'; readonly event: ClusterEvent; readonly via: 'pubsub' | 'direct' }
+  | { readonly kind: 'ignored'; readonly type: string; readonly reason: string }
+  | { readonly kind: 'malformed'; readonly problem: string };
+
+export const PUBSUB_MESSAGE_PUBLISHED = 'google.cloud.pubsub.topic.v1.messagePublished';
+const MAX_MESSAGE_BYTES = 1024 * 1024;
+
+/** The envelope Eventarc (and functions-framework for a Pub/Sub push) delivers. */
+const pubsubEnvelopeSchema = z.looseObject({
+  message: z.looseObject(
+    {
+      data: z
+        .string({
+          message: 'message.data is missing (the Sentinel event must be in the message body)',
+        })
+        .min(1, 'message.data is empty'),
+      attributes: z.record(z.string(), z.string()).optional(),
+      messageId: z.string().optional(),
+    },
+    { message: 'message is missing from the Pub/Sub envelope' },
+  ),
+  subscription: z.string().optional(),
+});
+
+/** The CloudEvent fields a function receives, whatever their origin. */
+export interface IncomingCloudEvent {
+  readonly id?: string;
+  readonly type?: string;
+  readonly source?: string;
+  readonly specversion?: string;
+  readonly data?: unknown;
+  readonly data_base64?: string;
+}
+
+/**
+ * Decodes what the adapter receives into a Sentinel cluster event. In GCP (and locally through
+ * functions-framework) it is a Pub/Sub messagePublished CloudEvent whose message data is Sentinel's
+ * structured CloudEvent JSON in base64; other brokers may deliver the Sentinel CloudEvent directly.
+ * Never throws: problems come back as `malformed` with a message that says what was wrong.
+ */
+export function decodeIncomingEvent(incoming: IncomingCloudEvent): DecodedEvent {
+  if (incoming.type === PUBSUB_MESSAGE_PUBLISHED) return decodePubSub(incoming.data);
+  return decodeSentinelEvent(incoming, 'direct');
+}
+
+function decodePubSub(data: unknown): DecodedEvent {
+  const envelope = pubsubEnvelopeSchema.safeParse(typeof data === 'string' ? safeJson(data) : data);
+  if (!envelope.success)
+    return {
+      kind: 'malformed',
+      problem: `invalid Pub/Sub envelope: ${firstIssue(envelope.error)}`,
+    };
+  const encoded = envelope.data.message.data;
+  if (encoded.length > (MAX_MESSAGE_BYTES * 4) / 3 + 4)
+    return { kind: 'malformed', problem: 'Pub/Sub message data is larger than 1 MiB' };
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded) || encoded.length % 4 !== 0)
+    return { kind: 'malformed', problem: 'Pub/Sub message data is not base64' };
+  const json = safeJson(Buffer.from(encoded, 'base64').toString('utf8'));
+  if (json === undefined)
+    return {
+      kind: 'malformed',
+      problem: "Pub/Sub message data is not JSON (expected Sentinel's structured CloudEvent)",
+    };
+  if (json === null || typeof json !== 'object' || Array.isArray(json))
+    return {
+      kind: 'malformed',
+      problem: 'Pub/Sub message data is not a JSON object (expected a structured CloudEvent)',
+    };
+  return decodeSentinelEvent(json as IncomingCloudEvent, 'pubsub');
+}
+
+function decodeSentinelEvent(
+  candidate: IncomingCloudEvent,
+  via: 'pubsub' | 'direct',
+): DecodedEvent {
+  let event: CloudEvent<unknown>;
+  try {
+    // The SDK checks the CloudEvents 1.0 attributes (id, source, type, specversion).
+    event = new CloudEvent({ ...candidate }, true);
+  } catch (error) {
+    const detail =
+      error instanceof ValidationError
+        ? (error.errors?.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))).join('; ') ??
+          error.message)
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    return { kind: 'malformed', problem: `not a valid CloudEvent: ${detail}` };
+  }
+  if (event.specversion !== '1.0')
+    return {
+      kind: 'malformed',
+      problem: `not a valid CloudEvent: specversion ${JSON.stringify(event.specversion)} is not supported (Sentinel sends 1.0)`,
+    };
+  const type = event.type;
+
+  if (isNodePoolEventType(type))
+    return {
+      kind: 'ignored',
+      type,
+      reason: 'node pool events are not handled by the pull secret adapter',
+    };
+  if (!(CLUSTER_EVENT_TYPES as readonly string[]).includes(type))
+    return { kind: 'ignored', type, reason: `event type ${type} is not a cluster event` };
+  const raw = typeof event.data === 'string' ? safeJson(event.data) : event.data;
+  const data = sentinelClusterDataSchema.safeParse(raw);
+  if (!data.success)
+    return {
+      kind: 'malformed',
+      problem: `invalid Sentinel event ${event.id} (${type}): ${firstIssue(data.error)}`,
+    };
+  return {
+    kind: 'cluster',
+    via,
+    event: {
+      eventId: event.id,
+      type,
+      source: event.source,
+      clusterId: data.data.id,
+      ...(data.data.generation !== undefined ? { generation: data.data.generation } : {}),
+    },
+  };
+}
+
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid';
+  const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+  return `${where}${issue.message}`;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

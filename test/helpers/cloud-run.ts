@@ -1,0 +1,17 @@
+import path from 'node:path';
+import { v2 } from '@google-cloud/run';
+import { googleClientOptions } from '../../shared/gcp/client-options';
+import { ROOT } from './run-process';
+
+export const TEST_JOB = 'projects/demo-project/locations/us-central1/jobs/pullsecret-job';
+export const SCRIPTED_TASK = path.join(ROOT, 'test/fixtures/jobs/scripted-task.js');
+
+/** The real Cloud Run clients pointed at an emulator endpoint. */
+export function cloudRunClients(endpoint: string): {
+  jobs: v2.JobsClient;
+  executions: v2.ExecutionsClient;
+} {
+  process.env.METADATA_SERVER_DETECTION = 'none';
+  const options = googleClientOptions(endpoint, 'demo-project');
+  return { jobs: new v2.JobsClient(options), executions: new v2.ExecutionsClient(options) };
+}

@@ -1,0 +1,268 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import * as functions from '@google-cloud/functions-framework';
+import { getTestServer } from '@google-cloud/functions-framework/testing';
+import type { CloudEventV1 } from 'cloudevents';
+import { CloudRunJobLauncher } from '../../../functions/adapter/cloud-run-job-launcher';
+import { createAdapterHandler } from '../../../functions/adapter/handle-event';
+import {
+  compilePreconditions,
+  DEFAULT_PRECONDITIONS,
+} from '../../../functions/adapter/preconditions';
+import { startCloudRunEmulator, type CloudRunEmulator } from '../../../emulators/cloud-run/server';
+import {
+  startHyperFleetApiEmulator,
+  type HyperFleetApiEmulator,
+} from '../../../emulators/hyperfleet-api/server';
+import { readOwnStatus } from '../../../shared/hyperfleet/pullsecret-status';
+import { cloudRunClients, SCRIPTED_TASK, TEST_JOB } from '../../helpers/cloud-run';
+import { postBinary, postStructured, pushPubSub, sentinelEvent } from '../../helpers/events';
+import { hyperFleetClient, readySpec, seedReadyCluster } from '../../helpers/hyperfleet';
+import { RecordingLogger } from '../../helpers/recording-logger';
+
+describe('adapter function through functions-framework, against the HyperFleet and Cloud Run emulators', () => {
+  let hyperfleet: HyperFleetApiEmulator;
+  let cloudRun: CloudRunEmulator;
+  let clients: ReturnType<typeof cloudRunClients>;
+  let server: Server;
+  let url: string;
+  let logger: RecordingLogger;
+
+  beforeAll(async () => {
+    hyperfleet = await startHyperFleetApiEmulator();
+    cloudRun = await startCloudRunEmulator({
+      jobs: [
+        {
+          name: TEST_JOB,
+          command: [process.execPath, SCRIPTED_TASK],
+          env: { TASK_BEHAVIOUR: 'hang' },
+          maxRetries: 0,
+          timeoutSeconds: 30,
+        },
+      ],
+    });
+    clients = cloudRunClients(cloudRun.endpoint);
+    logger = new RecordingLogger();
+    const handler = createAdapterHandler({
+      hyperfleet: hyperFleetClient(hyperfleet, { logger, retryAttempts: 2 }),
+      launcher: new CloudRunJobLauncher(clients.jobs, TEST_JOB, {
+        timeoutMs: 5000,
+        retry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
+        logger,
+      }),
+      preconditions: compilePreconditions(DEFAULT_PRECONDITIONS),
+      settings: {
+        resyncIntervalMs: 3600_000,
+        executionTimeoutMs: 600_000,
+        retryBackoffBaseMs: 30_000,
+        retryBackoffMaxMs: 600_000,
+        permanentFailureRetryMs: 3600_000,
+        heartbeatMs: 300_000,
+      },
+      pullSecret: {
+        specPath: 'spec.pullSecret.data',
+        additionalSpecPath: 'spec.pullSecret.additional',
+      },
+      logger,
+    });
+    functions.cloudEvent('adapter-under-test', (event: CloudEventV1<unknown>) => handler(event));
+    server = getTestServer('adapter-under-test');
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.close();
+    await clients.jobs.close();
+    await clients.executions.close();
+    await cloudRun.stop();
+    await hyperfleet.stop();
+  });
+  beforeEach(() => {
+    hyperfleet.faults.clear();
+    cloudRun.faults.clear();
+  });
+
+  const own = async (id: string) =>
+    readOwnStatus(await hyperFleetClient(hyperfleet).listStatuses(id));
+  const executionsFor = (id: string) =>
+    [...cloudRun.executions.values()].filter((e) => e.env.CLUSTER_ID === id);
+
+  it('launches exactly one execution for a ready cluster, with references only, and reports JobLaunched', async () => {
+    const { id, namespace } = seedReadyCluster(hyperfleet, { name: 'ready-one' });
+    expect(await pushPubSub(url, sentinelEvent(id, 1))).toBe(204);
+    const launched = executionsFor(id);
+    expect(launched).toHaveLength(1);
+    expect(launched[0]!.env).toEqual({
+      TASK_BEHAVIOUR: 'hang',
+      CLUSTER_ID: id,
+      CLUSTER_NAME: 'ready-one',
+      GENERATION: '1',
+      GCP_PROJECT_ID: 'demo-project',
+      MANAGEMENT_NAMESPACE: namespace,
+      OPERATION: 'apply',
+      LAUNCH_ATTEMPT: '1',
+      PULL_SECRET_SOURCE: 'cluster-spec',
+      PULL_SECRET_SPEC_PATH: 'spec.pullSecret.data',
+      PULL_SECRET_ADDITIONAL_SPEC_PATH: 'spec.pullSecret.additional',
+    });
+    expect(await own(id)).toMatchObject({
+      observedGeneration: 1,
+      available: 'False',
+      availableReason: 'JobRunning',
+      health: 'True',
+      data: { execution: launched[0]!.name, operation: 'apply', attempt: 1 },
+    });
+    const statuses = await hyperFleetClient(hyperfleet).listStatuses(id);
+    expect(
+      statuses
+        .find((s) => s.adapter === 'pullsecret')
+        ?.conditions.find((c) => c.type === 'Applied'),
+    ).toMatchObject({ status: 'True', reason: 'JobLaunched' });
+  });
+
+  it('launches nothing more for ten duplicate events, sequential or concurrent', async () => {
+    const { id } = seedReadyCluster(hyperfleet, { name: 'duplicates' });
+    const event = sentinelEvent(id, 1);
+    for (let i = 0; i < 5; i++) expect(await pushPubSub(url, event)).toBe(204);
+    expect(await Promise.all(Array.from({ length: 10 }, () => pushPubSub(url, event)))).toEqual(
+      Array(10).fill(204),
+    );
+    expect(executionsFor(id)).toHaveLength(1);
+  });
+
+  it('accepts the Sentinel CloudEvent directly, in binary and structured mode', async () => {
+    const binary = seedReadyCluster(hyperfleet, { name: 'binary-mode' });
+    expect(await postBinary(url, sentinelEvent(binary.id, 1))).toBe(204);
+    const structured = seedReadyCluster(hyperfleet, { name: 'structured-mode' });
+    expect(await postStructured(url, sentinelEvent(structured.id, 1))).toBe(204);
+    expect(executionsFor(binary.id)).toHaveLength(1);
+    expect(executionsFor(structured.id)).toHaveLength(1);
+  });
+
+  it('reports PreconditionsNotMet naming the precondition, without a job, and once per heartbeat', async () => {
+    const { id } = seedReadyCluster(hyperfleet, { name: 'not-ready', dns: 'False' });
+    hyperfleet.requests.clear();
+    expect(await pushPubSub(url, sentinelEvent(id, 1))).toBe(204);
+    expect(await pushPubSub(url, sentinelEvent(id, 1))).toBe(204);
+    expect(executionsFor(id)).toHaveLength(0);
+    const status = (await hyperFleetClient(hyperfleet).listStatuses(id)).find(
+      (s) => s.adapter === 'pullsecret',
+    );
+    const byType = Object.fromEntries((status?.conditions ?? []).map((c) => [c.type, c]));
+    expect(byType.Applied).toMatchObject({
+      status: 'False',
+      reason: 'PreconditionsNotMet',
+      message: expect.stringContaining('dnsAvailable'),
+    });
+    expect(byType.Available).toMatchObject({ status: 'False', reason: 'PreconditionsNotMet' });
+    expect(byType.Health).toMatchObject({ status: 'True' });
+    expect(hyperfleet.requests.list().filter((r) => r.method === 'PUT')).toHaveLength(1);
+  });
+
+  it('launches a delete for a cluster being deleted', async () => {
+    const { id } = seedReadyCluster(hyperfleet, { name: 'doomed' });
+    await pushPubSub(url, sentinelEvent(id, 1));
+    hyperfleet.store.deleteCluster(id, 'test');
+    expect(await pushPubSub(url, sentinelEvent(id, 2))).toBe(204);
+    const launches = executionsFor(id);
+    expect(launches.map((e) => e.env.OPERATION)).toEqual(['apply', 'delete']);
+    expect(await own(id)).toMatchObject({
+      observedGeneration: 2,
+      availableReason: 'JobRunning',
+      finalized: 'False',
+    });
+  });
+
+  it('acknowledges an event for a cluster that is gone, with no report', async () => {
+    hyperfleet.requests.clear();
+    expect(await pushPubSub(url, sentinelEvent('0195a1b2-0000-7000-8000-000000000000', 1))).toBe(
+      204,
+    );
+    expect(hyperfleet.requests.list().map((r) => r.method)).toEqual(['GET', 'GET']);
+  });
+
+  it('returns an error under a HyperFleet 503 storm, so Pub/Sub redelivers', async () => {
+    const { id } = seedReadyCluster(hyperfleet, { name: 'storm' });
+    hyperfleet.faults.add({
+      match: `GET /api/hyperfleet/v1/clusters/${id}`,
+      count: 20,
+      status: 503,
+    });
+    expect(await pushPubSub(url, sentinelEvent(id, 1))).toBe(500);
+    expect(executionsFor(id)).toHaveLength(0);
+    hyperfleet.faults.clear();
+    expect(await pushPubSub(url, sentinelEvent(id, 1))).toBe(204);
+    expect(executionsFor(id)).toHaveLength(1);
+  });
+
+  it('returns an error when Cloud Run stays UNAVAILABLE, and reports PERMISSION_DENIED as Health=False', async () => {
+    const unavailable = seedReadyCluster(hyperfleet, { name: 'run-unavailable' });
+    cloudRun.faults.add({ match: 'RunJob', count: 2, status: 'UNAVAILABLE' });
+    expect(await pushPubSub(url, sentinelEvent(unavailable.id, 1))).toBe(500);
+    const denied = seedReadyCluster(hyperfleet, { name: 'run-denied' });
+    cloudRun.faults.add({
+      match: 'RunJob',
+      count: 1,
+      status: 'PERMISSION_DENIED',
+      message: "Permission 'run.jobs.runWithOverrides' denied",
+    });
+    expect(await pushPubSub(url, sentinelEvent(denied.id, 1))).toBe(204);
+    expect(await own(denied.id)).toMatchObject({
+      available: 'False',
+      availableReason: 'PermissionDenied',
+      health: 'False',
+      data: { failure_kind: 'permanent' },
+    });
+  });
+
+  it('acknowledges a malformed message with one warning and no side effect', async () => {
+    hyperfleet.requests.clear();
+    const before = cloudRun.executions.size;
+    const lines = logger.lines.length;
+    expect(
+      await pushPubSub(url, undefined, { raw: Buffer.from('{"truncated": ').toString('base64') }),
+    ).toBe(204);
+    expect(hyperfleet.requests.list()).toEqual([]);
+    expect(cloudRun.executions.size).toBe(before);
+    const logged = logger.lines.slice(lines);
+    expect(logged).toEqual([
+      expect.objectContaining({ level: 'warn', message: expect.stringContaining('not JSON') }),
+    ]);
+  });
+
+  it('ignores node pool events at debug level', async () => {
+    hyperfleet.requests.clear();
+    expect(
+      await pushPubSub(url, sentinelEvent('c', 1, 'com.redhat.hyperfleet.nodepool.reconcile')),
+    ).toBe(204);
+    expect(hyperfleet.requests.list()).toEqual([]);
+    expect(logger.lines.at(-1)).toMatchObject({
+      level: 'debug',
+      message: expect.stringContaining('node pool'),
+    });
+  });
+
+  it('reports a cluster in the older spec shape and an invalid placement namespace', async () => {
+    const older = seedReadyCluster(hyperfleet, {
+      name: 'older-shape',
+      spec: {
+        provider: 'gcp',
+        gcp: { projectId: 'legacy-project' },
+        pullSecret: { data: '{"auths":{}}' },
+      },
+    });
+    await pushPubSub(url, sentinelEvent(older.id, 1));
+    expect(executionsFor(older.id)[0]?.env.GCP_PROJECT_ID).toBe('legacy-project');
+    const bad = seedReadyCluster(hyperfleet, {
+      name: 'bad-namespace',
+      spec: readySpec(),
+      namespace: 'Not_A_Label',
+    });
+    await pushPubSub(url, sentinelEvent(bad.id, 1));
+    expect(executionsFor(bad.id)).toHaveLength(0);
+    expect(await own(bad.id)).toMatchObject({
+      availableReason: 'InvalidManagementNamespace',
+      health: 'False',
+    });
+  });
+});

@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadAdapterConfig } from '../../../functions/adapter/config';
+import { DEFAULT_PRECONDITIONS } from '../../../functions/adapter/preconditions';
+
+const base = {
+  HYPERFLEET_API_BASE_URL: 'http://api:8000',
+  CLOUD_RUN_JOB: 'projects/p/locations/us-central1/jobs/pullsecret-job',
+};
+
+describe('loadAdapterConfig', () => {
+  it('has documented defaults', () => {
+    const config = loadAdapterConfig(base);
+    expect(config.decision).toEqual({
+      resyncIntervalMs: 6 * 3600_000,
+      executionTimeoutMs: 25 * 60_000,
+      retryBackoffBaseMs: 30_000,
+      retryBackoffMaxMs: 30 * 60_000,
+      permanentFailureRetryMs: 3600_000,
+      heartbeatMs: 300_000,
+    });
+    expect(config.preconditions).toBe(DEFAULT_PRECONDITIONS);
+    expect(config.pullSecretSpecPath).toBe('spec.pullSecret.data');
+  });
+
+  it('reads preconditions from a YAML file or inline JSON', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pre-'));
+    const file = path.join(dir, 'preconditions.yaml');
+    fs.writeFileSync(
+      file,
+      '- name: gold\n  expression: cluster.labels["tier"] == "gold"\n  message: only gold clusters\n',
+    );
+    expect(loadAdapterConfig({ ...base, PRECONDITIONS_FILE: file }).preconditions).toEqual([
+      {
+        name: 'gold',
+        expression: 'cluster.labels["tier"] == "gold"',
+        message: 'only gold clusters',
+      },
+    ]);
+    expect(
+      loadAdapterConfig({ ...base, PRECONDITIONS: '[{"name":"always","expression":"true"}]' })
+        .preconditions,
+    ).toHaveLength(1);
+    fs.rmSync(dir, { recursive: true });
+  });
+
+  it.each([
+    [{ CLOUD_RUN_JOB: 'pullsecret-job' }, /CLOUD_RUN_JOB: must be the job resource name/],
+    [{ RESYNC_INTERVAL: 'often' }, /RESYNC_INTERVAL/],
+    [{ PRECONDITIONS_FILE: '/nonexistent/file.yaml' }, /PRECONDITIONS_FILE: cannot read/],
+    [{ PRECONDITIONS: '[{"expression":"true"}]' }, /PRECONDITIONS: item 0.name/],
+    [{ PRECONDITIONS: '{ not yaml: [' }, /PRECONDITIONS: not valid YAML/],
+    [{ DEFAULT_PULL_SECRET_VERSION: 'latest' }, /DEFAULT_PULL_SECRET_VERSION: must be projects/],
+    [{ PULL_SECRET_SPEC_PATH: 'spec..x' }, /PULL_SECRET_SPEC_PATH: must be a dot path/],
+  ])('rejects %j', (override, expected) => {
+    expect(() => loadAdapterConfig({ ...base, ...override })).toThrow(expected);
+  });
+});
