@@ -38,7 +38,10 @@ export default tseslint.config(
         __dirname: 'readonly',
         process: 'readonly',
         console: 'readonly',
+        setInterval: 'readonly',
+        Buffer: 'readonly',
       },
+
     },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
