@@ -41,7 +41,6 @@ export default tseslint.config(
         setInterval: 'readonly',
         Buffer: 'readonly',
       },
-
     },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
