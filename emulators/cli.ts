@@ -24,6 +24,11 @@ async function main(argv: string[]): Promise<number> {
       token: { type: 'string' },
       config: { type: 'string' },
       'finished-topic': { type: 'string' },
+      hyperfleet: { type: 'string' },
+      topic: { type: 'string' },
+      'poll-interval': { type: 'string' },
+      'not-ready-interval': { type: 'string' },
+      'ready-interval': { type: 'string' },
     },
   });
   const [name, ...rest] = positionals;

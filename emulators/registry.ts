@@ -6,6 +6,9 @@ import { startCloudRunEmulator } from './cloud-run/server';
 import { LOCAL_SIMULATED_ADAPTERS, startHyperFleetApiEmulator } from './hyperfleet-api/server';
 import { startKubeApiServerEmulator } from './kube-apiserver/server';
 import { startSecretManagerEmulator } from './secret-manager/server';
+import { startSentinel } from './sentinel/start-sentinel';
+import { parseDurationMs } from '../shared/config/durations';
+import { createLogger } from '../shared/logging/logger';
 
 /** Command-line options every emulator understands, plus its own. */
 export interface EmulatorArgs {
@@ -98,5 +101,29 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
         await publisher?.close();
       },
     };
+  },
+  // --hyperfleet URL --topic projects/P/topics/T [--poll-interval 1s --not-ready-interval 10s --ready-interval 30m]; needs PUBSUB_EMULATOR_HOST.
+  sentinel: async (args) => {
+    const need = (name: string) => {
+      const value = args.options[name];
+      if (!value) throw new Error(`sentinel needs --${name}`);
+      return value;
+    };
+    const duration = (name: string, fallback: string) =>
+      parseDurationMs(args.options[name] ?? fallback) ?? Number.NaN;
+    const emulatorHost = process.env.PUBSUB_EMULATOR_HOST;
+    if (!emulatorHost)
+      throw new Error(
+        'sentinel needs PUBSUB_EMULATOR_HOST (the Pub/Sub emulator) in the environment',
+      );
+    return startSentinel({
+      hyperfleetBaseUrl: need('hyperfleet'),
+      topic: need('topic'),
+      pubsubEmulatorHost: emulatorHost,
+      pollMs: duration('poll-interval', '1s'),
+      notReadyMs: duration('not-ready-interval', '10s'),
+      readyMs: duration('ready-interval', '30m'),
+      logger: createLogger({ component: 'sentinel', level: 'info', format: 'json' }),
+    });
   },
 };

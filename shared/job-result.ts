@@ -12,6 +12,8 @@ export const jobResultSchema = z.object({
   generation: z.number().int().positive().optional(),
   /** Cloud Run execution name (short, as CLOUD_RUN_EXECUTION gives it). */
   execution: z.string().optional(),
+  /** LAUNCH_ATTEMPT: which attempt of the adapter this execution is, for the status. */
+  attempt: z.number().int().positive().optional(),
   phases: z.array(z.enum(['secret-manager', 'kubernetes'])),
   /** Success or failure reason code, CamelCase (e.g. PullSecretProvisioned, InvalidPullSecret). */
   reason: z.string().min(1),
@@ -22,7 +24,7 @@ export const jobResultSchema = z.object({
   secret_manager: z
     .object({
       secret_path: z.string(),
-      secret: z.enum(['created', 'reused', 'deleted', 'retained', 'absent']),
+      secret: z.enum(['created', 'reused', 'deleted', 'retained', 'absent', 'foreign']),
       version: z.enum(['added', 'unchanged', 'disabled', 'none']),
       version_name: z.string(),
       verified: z.boolean(),
@@ -33,11 +35,12 @@ export const jobResultSchema = z.object({
     .object({
       namespace: z.string(),
       name: z.string(),
-      outcome: z.enum(['created', 'updated', 'unchanged', 'deleted', 'absent']),
+      outcome: z.enum(['created', 'updated', 'unchanged', 'deleted', 'absent', 'foreign']),
       resource_version: z.string().optional(),
     })
     .optional(),
   durations_ms: z.record(z.string(), z.number()),
+  started_at: z.string().optional(),
   finished_at: z.string(),
 });
 export type JobResult = z.infer<typeof jobResultSchema>;
@@ -53,3 +56,6 @@ export const EXIT_CODES = {
   permanent: 3,
   transient: 4,
 } as const;
+
+/** Message attribute `type` that marks job results on the results topic. */
+export const RESULT_MESSAGE_TYPE = 'pullsecret.job.result';

@@ -20,6 +20,8 @@ export interface StartOptions {
   readonly timeoutMs?: number;
   /** Which JSON line means ready; default: the first JSON object line. */
   readonly isReady?: (line: Record<string, unknown>) => boolean;
+  /** For programs without a ready line: polled until it resolves true (e.g. an HTTP check). */
+  readonly probe?: () => Promise<boolean>;
 }
 
 /** Starts a process and resolves when it prints its ready JSON line; rejects if it exits first. */
@@ -55,7 +57,7 @@ export function startReadyProcess(options: StartOptions): Promise<ReadyProcess> 
     }, options.timeoutMs ?? 30_000);
     lines.on('line', (line) => {
       log?.write(`${line}\n`);
-      if (ready) return;
+      if (ready || options.probe) return;
       let parsed: unknown;
       try {
         parsed = JSON.parse(line);
@@ -72,6 +74,21 @@ export function startReadyProcess(options: StartOptions): Promise<ReadyProcess> 
         resolve({ child, info: parsed as Record<string, unknown>, stop });
       }
     });
+    if (options.probe) {
+      const probe = options.probe;
+      const poll = async () => {
+        while (!ready && child.exitCode === null && child.signalCode === null) {
+          if (await probe().catch(() => false)) {
+            ready = true;
+            clearTimeout(timer);
+            resolve({ child, info: {}, stop });
+            return;
+          }
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      };
+      void poll();
+    }
     child.once('error', (error) => {
       clearTimeout(timer);
       reject(error);

@@ -64,7 +64,14 @@ export async function startKubeApiServerEmulator(
   const admin: AdminRoute = async (req, res, adminPath) => {
     if (req.method === 'POST' && adminPath === '/namespaces') {
       const body = z.object({ name: z.string() }).parse(await readJson(req));
-      sendJson(res, 201, store.createNamespace({ metadata: { name: body.name } }, 'emulator-seed'));
+      if (store.hasNamespace(body.name)) sendJson(res, 200, store.getNamespace(body.name));
+      else
+        sendJson(
+          res,
+          201,
+          store.createNamespace({ metadata: { name: body.name } }, 'emulator-seed'),
+        );
+
       return true;
     }
     if (req.method === 'POST' && adminPath === '/rbac') {

@@ -123,6 +123,14 @@ const jobEnvSchema = z
     RETRY_BASE_DELAY: duration('1s'),
     SECRET_MANAGER_EMULATOR_HOST: hostPort.optional(),
     CLOUD_RUN_EXECUTION: z.string().optional(),
+    RESULTS_TOPIC: z
+      .string()
+      .regex(
+        /^projects\/[a-z][a-z0-9-]{4,28}[a-z0-9]\/topics\/[A-Za-z][\w.~+%-]{2,254}$/,
+        'must be a topic name projects/PROJECT/topics/TOPIC',
+      )
+      .optional(),
+    PUBSUB_EMULATOR_HOST: hostPort.optional(),
   })
   .superRefine((env, ctx) => {
     const pushes = env.MANAGEMENT_NAMESPACE !== undefined && env.SKIP_KUBERNETES !== true;
@@ -207,6 +215,8 @@ export interface JobConfig {
   readonly retry: { attempts: number; baseDelayMs: number; maxDelayMs: number };
   readonly secretManagerEmulatorHost?: string;
   readonly execution?: string;
+  /** Where the result is published for the reporter; unset for direct runs. */
+  readonly resultsTopic?: string;
 }
 
 /** Reads and validates the job's environment; throws ConfigError naming each bad variable. */
@@ -273,5 +283,6 @@ export function loadJobConfig(env: Env): JobConfig {
       ? { secretManagerEmulatorHost: e.SECRET_MANAGER_EMULATOR_HOST }
       : {}),
     ...(e.CLOUD_RUN_EXECUTION ? { execution: e.CLOUD_RUN_EXECUTION } : {}),
+    ...(e.RESULTS_TOPIC ? { resultsTopic: e.RESULTS_TOPIC } : {}),
   };
 }

@@ -12,6 +12,7 @@ import { createLogger } from '../../shared/logging/logger';
 import { SecretRedactor } from '../../shared/logging/secret-redactor';
 import { loadJobConfig } from './config';
 import { GoogleSecretStore } from './google-secret-store';
+import { PubSubResultPublisher } from './pubsub-result-publisher';
 import { createCoreV1Api } from './kubernetes-access';
 import { KubernetesClusterSecrets } from './kubernetes-cluster-secrets';
 import { describeFailure, exitCodeFor } from './job-outcome';
@@ -87,6 +88,21 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
       { secretStore, clusterSecrets, logger, redactor, ...(hyperfleet ? { hyperfleet } : {}) },
       { dryRun },
     );
+    if (config.resultsTopic && !dryRun) {
+      // Loaded only when publishing: direct runs without a results topic never pay for it.
+      const { PubSub } = await import('@google-cloud/pubsub');
+      const publisher = new PubSubResultPublisher(
+        new PubSub({ projectId: config.resultsTopic.split('/')[1]! }),
+        config.resultsTopic,
+        {
+          retry: { attempts: 4, baseDelayMs: 500, maxDelayMs: 5000 },
+          logger,
+          timeoutMs: config.apiTimeoutMs,
+        },
+      );
+      await publisher.publish(result);
+      await publisher.close();
+    }
     await logger.close();
     return writeResult(result, redactor);
   } finally {

@@ -7,6 +7,11 @@ import { pullSecretBytes } from '../../shared/pull-secret/merge';
 import { parsePullSecret } from '../../shared/pull-secret/validate';
 import type { ClusterSecrets } from './cluster-secrets';
 import type { JobConfig } from './config';
+import {
+  deleteKubernetesSecret,
+  deleteSecretManagerSecret,
+  type DeleteOutcome,
+} from './delete-pull-secret';
 import { describeFailure } from './job-outcome';
 import { kubernetesLabels, secretManagerLabels } from './labels';
 import { resolvePullSecret } from './resolve-pull-secret';
@@ -33,6 +38,7 @@ interface Progress {
   fingerprint?: string;
   stored?: SecretManagerOutcome;
   pushed?: KubernetesOutcome;
+  removed?: DeleteOutcome;
 }
 
 /**
@@ -59,6 +65,8 @@ export async function runPullSecretJob(
     cluster_id: config.clusterId,
     ...(config.generation ? { generation: config.generation } : {}),
     ...(config.execution ? { execution: config.execution } : {}),
+    ...(config.attempt ? { attempt: config.attempt } : {}),
+    started_at: new Date(started).toISOString(),
   };
   const finish = (
     outcome: Pick<JobResult, 'outcome' | 'reason' | 'message' | 'failure_kind'>,
@@ -71,11 +79,21 @@ export async function runPullSecretJob(
       ...(progress.fingerprint ? { pull_secret_sha256_prefix: progress.fingerprint } : {}),
       ...(progress.stored ? { secret_manager: secretManagerSummary(progress.stored) } : {}),
       ...(progress.pushed ? { kubernetes: kubernetesSummary(progress.pushed) } : {}),
+      ...(progress.removed ? removalSummary(progress.removed) : {}),
       durations_ms: progress.durations,
       finished_at: now().toISOString(),
     };
   };
   try {
+    if (config.operation === 'delete') {
+      const message = await removePullSecret(config, deps, options, log, progress);
+      log.info(message, {
+        phase: 'completed',
+        operation: 'completed',
+        duration_ms: Date.now() - started,
+      });
+      return finish({ outcome: 'succeeded', reason: 'CleanupConfirmed', message });
+    }
     const message = await applyPullSecret(config, deps, options, log, progress);
     log.info(message, {
       phase: 'completed',
@@ -168,6 +186,66 @@ async function applyPullSecret(
     progress.durations.kubernetes = Date.now() - k8sStarted;
   }
   return summarise(stored, progress.pushed, options.dryRun);
+}
+
+/** Deletion: the Kubernetes Secret first (its consumer goes first), then Secret Manager. */
+async function removePullSecret(
+  config: JobConfig,
+  deps: JobDependencies,
+  options: { dryRun: boolean },
+  log: Logger,
+  progress: Progress,
+): Promise<string> {
+  let kubernetes: DeleteOutcome['kubernetes'];
+  if (config.kubernetes) {
+    const k8sStarted = Date.now();
+    progress.phases.push('kubernetes');
+    kubernetes = await deleteKubernetesSecret(
+      await deps.clusterSecrets(),
+      config.kubernetes.namespace,
+      config.kubernetes.secretName,
+      log,
+      options.dryRun,
+    );
+    progress.durations.kubernetes = Date.now() - k8sStarted;
+  }
+  const smStarted = Date.now();
+  progress.phases.push('secret-manager');
+  const secretManager = await deleteSecretManagerSecret(
+    deps.secretStore,
+    `projects/${config.projectId}/secrets/${config.secretId}`,
+    config.onDelete,
+    log,
+    options.dryRun,
+  );
+  progress.durations.secret_manager = Date.now() - smStarted;
+  progress.removed = { ...(kubernetes ? { kubernetes } : {}), secretManager };
+  const k8s = kubernetes
+    ? `Kubernetes Secret ${kubernetes.namespace}/${kubernetes.name}: ${kubernetes.outcome}; `
+    : '';
+  return `${options.dryRun ? 'Dry run: ' : ''}Pull secret cleanup: ${k8s}Secret Manager secret ${secretManager.secretPath}: ${secretManager.outcome}${secretManager.outcome === 'retained' ? ` (${secretManager.disabledVersions.length} versions disabled)` : ''}.`;
+}
+
+function removalSummary(removed: DeleteOutcome): Pick<JobResult, 'secret_manager' | 'kubernetes'> {
+  return {
+    secret_manager: {
+      secret_path: removed.secretManager.secretPath,
+      secret: removed.secretManager.outcome,
+      version: removed.secretManager.outcome === 'retained' ? 'disabled' : 'none',
+      version_name: '',
+      verified: true,
+      destroyed_versions: [],
+    },
+    ...(removed.kubernetes
+      ? {
+          kubernetes: {
+            namespace: removed.kubernetes.namespace,
+            name: removed.kubernetes.name,
+            outcome: removed.kubernetes.outcome,
+          },
+        }
+      : {}),
+  };
 }
 
 function secretManagerSummary(

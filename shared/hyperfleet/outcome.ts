@@ -30,6 +30,8 @@ export type StatusOutcome =
       readonly failureKind: 'permanent' | 'transient';
       readonly attempt: number;
       readonly timing?: ExecutionTiming;
+      /** How Cloud Run saw the execution end (NonZeroExit, Timeout, OOMKilled, Cancelled), when known. */
+      readonly executionReason?: string;
     }
   | {
       readonly kind: 'finalized';

@@ -154,6 +154,7 @@ export function buildStatus(
           failure_kind: outcome.failureKind,
           reason: outcome.reason,
           attempt: outcome.attempt,
+          ...(outcome.executionReason ? { execution_reason: outcome.executionReason } : {}),
         },
         ...(outcome.execution && outcome.timing
           ? { metadata: executionMetadata(outcome.execution, outcome.timing) }

@@ -152,8 +152,9 @@ describe('Cloud Run Jobs emulator through the real JobsClient and ExecutionsClie
 
   it('serves the operation and injected faults', async () => {
     const [operation] = await clients.jobs.runJob({ name: TEST_JOB });
-    const [latest] = await clients.jobs.operationsClient.getOperation({ name: operation.name! });
+    const latest = await clients.jobs.checkRunJobProgress(operation.name!);
     expect(latest.name).toBe(operation.name);
+
     emulator.faults.add({ match: 'RunJob', status: 'UNAVAILABLE' });
     await expect(clients.jobs.runJob({ name: TEST_JOB }, { retry: null })).rejects.toMatchObject({
       code: status.UNAVAILABLE,

@@ -18,7 +18,10 @@ import type { AdapterStatusRequest } from '../../../shared/hyperfleet/schemas';
 import { hyperFleetClient, readySpec } from '../../helpers/hyperfleet';
 import { RecordingLogger } from '../../helpers/recording-logger';
 
-const conditions = (available: 'True' | 'False' | 'Unknown' = 'True', extra: object[] = []) => [
+const conditions = (
+  available: 'True' | 'False' | 'Unknown' = 'True',
+  extra: { type: string; status: string; reason: string; message: string }[] = [],
+) => [
   { type: 'Available', status: available, reason: 'R', message: 'm' },
   { type: 'Applied', status: 'True', reason: 'R', message: 'm' },
   { type: 'Health', status: 'True', reason: 'R', message: 'm' },
@@ -29,7 +32,7 @@ const report = (
   generation: number,
   at: Date,
   available: 'True' | 'False' | 'Unknown' = 'True',
-  extra: object[] = [],
+  extra: { type: string; status: string; reason: string; message: string }[] = [],
 ): AdapterStatusRequest => ({
   adapter,
   observed_generation: generation,
@@ -122,7 +125,7 @@ describe('HyperFleet client against the HyperFleet API emulator', () => {
       body: { code: 'HYPERFLEET-VAL-001', status: 400 },
     });
     expect(String(missing.body?.detail)).toContain('condition Available is mandatory');
-    const cases: [string, Record<string, unknown>][] = [
+    const cases: [string, unknown][] = [
       ['observed_generation 0', { ...report('x', 1, new Date()), observed_generation: 0 }],
       [
         'observed_generation missing',

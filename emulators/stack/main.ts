@@ -1,0 +1,276 @@
+#!/usr/bin/env node
+// `npm start`: runs the whole system on this machine (see README, Quick start).
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { parseDurationMs } from '../../shared/config/durations';
+import { NoAuth } from '../../shared/hyperfleet/auth';
+import { HyperFleetClient } from '../../shared/hyperfleet/client';
+import type { Logger } from '../../shared/logging/logger';
+import { ConditionWatcher } from './condition-watcher';
+import { createDemoCluster } from './demo';
+import { KubeReader } from './kube-admin';
+import { LogTailer } from './log-tailer';
+import { PlacementSimulator } from './placement';
+import { startStack, type Stack } from './start-stack';
+import { formatEvent, timelineEvents, type TimelineEvent } from './timeline';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const quiet: Logger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  child: () => quiet,
+};
+
+async function main(): Promise<number> {
+  // The orchestrator's own Google clients (Pub/Sub wiring) must not probe for a metadata server.
+  process.env.METADATA_SERVER_DETECTION = 'none';
+  const { values } = parseArgs({
+    options: {
+      once: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      timeout: { type: 'string', default: '180s' },
+      'work-dir': { type: 'string' },
+      'no-demo': { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(
+      'Usage: npm start -- [--once] [--json] [--timeout 180s] [--no-demo] [--work-dir .local]\n',
+    );
+    return 0;
+  }
+  const json = values.json || !process.stdout.isTTY;
+  const timeoutMs = parseDurationMs(values.timeout) ?? 180_000;
+  const workDir = path.resolve(values['work-dir'] ?? path.join(ROOT, '.local'));
+  const stateFile = path.join(workDir, 'stack.json');
+  const started = Date.now();
+  const say = (text: string, extra: Record<string, unknown> = {}) =>
+    process.stdout.write(
+      json
+        ? `${JSON.stringify({ time: new Date().toISOString(), elapsed_ms: Date.now() - started, event: text, ...extra })}\n`
+        : `${text}\n`,
+    );
+
+  refuseIfRunning(stateFile);
+  fs.rmSync(path.join(workDir, 'logs'), { recursive: true, force: true });
+  let stack: Stack | undefined = undefined;
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    say('Stopping every component…');
+    await stack?.stop();
+    fs.rmSync(stateFile, { force: true });
+    say('Stopped. Logs stay in ' + path.relative(process.cwd(), path.join(workDir, 'logs')));
+    process.exit(code);
+  };
+  process.once('SIGINT', () => void stop(0));
+  process.once('SIGTERM', () => void stop(0));
+
+  say(
+    `Starting the Pull Secret Adapter locally (logs: ${path.relative(process.cwd(), path.join(workDir, 'logs'))})`,
+  );
+  stack = await startStack({
+    root: ROOT,
+    workDir,
+    onProgress: (component, info) =>
+      say(`  started ${component.padEnd(15)} ${String(info.endpoint ?? '')}`, {
+        component,
+        endpoint: info.endpoint,
+      }),
+  });
+  const d = stack.description;
+  fs.writeFileSync(stateFile, `${JSON.stringify(d, null, 2)}\n`, { mode: 0o600 });
+  if (stopping) return 0;
+  try {
+    return await run(d, {
+      json,
+      once: values.once,
+      demo: !values['no-demo'],
+      timeout: values.timeout,
+      timeoutMs,
+      started,
+      say,
+      stop,
+    });
+  } catch (error) {
+    say(`Failed: ${error instanceof Error ? error.message : String(error)}`, { outcome: 'error' });
+    await stop(1);
+    return 1;
+  }
+}
+
+interface RunOptions {
+  json: boolean;
+  once: boolean;
+  demo: boolean;
+  timeout: string;
+  timeoutMs: number;
+  started: number;
+  say: (text: string, extra?: Record<string, unknown>) => void;
+  stop: (code: number) => Promise<void>;
+}
+
+/** The running part: timeline, demo cluster, convergence, summary. */
+async function run(d: Stack['description'], o: RunOptions): Promise<number> {
+  const { json, timeoutMs, started, say, stop } = o;
+
+  const api = new HyperFleetClient(
+    {
+      baseUrl: d.endpoints.hyperfleetApi,
+      version: 'v1',
+      timeoutMs: 5000,
+      retryAttempts: 2,
+      auth: { kind: 'none' },
+    },
+    { auth: new NoAuth(), logger: quiet },
+  );
+  const kube = new KubeReader(d.kubeconfig);
+  const names = new Map<string, string>();
+  const tailer = new LogTailer(
+    ['sentinel', 'adapter', 'reporter'].map((c) => path.join(d.logDir, `${c}.log`)),
+    [path.join(d.logDir, 'jobs')],
+  );
+  const watcher = new ConditionWatcher();
+  const print = (event: TimelineEvent) =>
+    process.stdout.write(`${formatEvent(event, Date.now() - started, json, names)}\n`);
+  const placement = new PlacementSimulator(api, kube, (id, namespace) =>
+    print({
+      component: 'placement',
+      clusterId: id,
+      text: `namespace ${namespace} created in the management cluster`,
+    }),
+  );
+  let clusters: Awaited<ReturnType<HyperFleetClient['listAllClusters']>> = [];
+  const tick = async () => {
+    clusters = await api.listAllClusters();
+    for (const cluster of clusters) names.set(cluster.id, cluster.name);
+    await placement.tick();
+    for (const line of tailer.poll()) timelineEvents(line).forEach(print);
+    watcher.diff(clusters).forEach(print);
+  };
+  const loop = setInterval(
+    () =>
+      void tick().catch((error: unknown) =>
+        say(`timeline: ${error instanceof Error ? error.message : String(error)}`),
+      ),
+    500,
+  );
+
+  say(
+    `\nEverything is up. Endpoints and environment: ${path.relative(process.cwd(), path.join(d.workDir, 'stack.json'))}`,
+  );
+  if (!o.demo) {
+    say('No demo cluster (--no-demo). Create clusters with the HyperFleet API; see README.');
+    if (!o.once) return new Promise<number>(() => undefined);
+    clearInterval(loop);
+    await stop(0);
+    return 0;
+  }
+  const demo = await createDemoCluster(api);
+  names.set(demo.id, demo.name);
+  say(
+    `Created demo cluster ${demo.name} (${demo.id}) with a generated demo pull secret; watching it converge:\n`,
+    { cluster_id: demo.id },
+  );
+
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const current = clusters.find((c) => c.id === demo.id);
+    const condition = current?.status?.conditions.find((c) => c.type === 'PullsecretSuccessful');
+    if (
+      current &&
+      condition?.status === 'True' &&
+      condition.observed_generation === current.generation
+    ) {
+      const namespace = `clusters-${demo.id}`;
+      const secret = await kube.get(
+        `/api/v1/namespaces/${namespace}/secrets/${demo.id}-pull-secret`,
+      );
+      if (secret) {
+        await tick();
+        printSummary(say, d, demo.id, namespace, Date.now() - started);
+        break;
+      }
+    }
+    if (Date.now() > deadline) {
+      const statuses = await api.listStatuses(demo.id).catch(() => []);
+      const own = statuses.find((s) => s.adapter === 'pullsecret');
+      const available = own?.conditions.find((c) => c.type === 'Available');
+      say(
+        `\nThe demo cluster did not converge within ${o.timeout}: pullsecret status is ${available ? `Available=${available.status} (${available.reason ?? ''}: ${available.message ?? ''})` : 'not reported yet'}. See the logs in ${d.logDir}.`,
+        { outcome: 'timeout' },
+      );
+      clearInterval(loop);
+      await stop(1);
+      return 1;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  if (o.once) {
+    clearInterval(loop);
+    await stop(0);
+    return 0;
+  }
+  say(
+    '\nStill running: create, patch and delete clusters and watch the system react. Ctrl-C stops everything.\n',
+  );
+  return new Promise<number>(() => undefined);
+}
+
+function refuseIfRunning(stateFile: string): void {
+  if (!fs.existsSync(stateFile)) return;
+  try {
+    const { pid } = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as { pid?: number };
+    if (pid && pid !== process.pid) {
+      process.kill(pid, 0);
+      throw new Error(
+        `A local stack is already running (pid ${pid}); its endpoints are in ${stateFile}. Stop it with Ctrl-C (or kill ${pid}) first.`,
+      );
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') fs.rmSync(stateFile, { force: true });
+    else throw error;
+  }
+}
+
+function printSummary(
+  say: (text: string, extra?: Record<string, unknown>) => void,
+  d: Stack['description'],
+  clusterId: string,
+  namespace: string,
+  elapsedMs: number,
+): void {
+  const rel = (file: string) => path.relative(process.cwd(), file) || file;
+  say(
+    [
+      '',
+      `Converged in ${(elapsedMs / 1000).toFixed(1)} s: PullsecretSuccessful=True, the Secret Manager version and the Kubernetes Secret exist.`,
+      '',
+      'Look for yourself:',
+      `  kubectl --kubeconfig ${rel(d.kubeconfig)} get secret -n ${namespace} ${clusterId}-pull-secret -o yaml`,
+      `  curl -s ${d.endpoints.hyperfleetApi}/api/hyperfleet/v1/clusters/${clusterId}/statuses`,
+      `  curl -s ${d.endpoints.hyperfleetApi}/api/hyperfleet/v1/clusters/${clusterId}`,
+      `  cat ${rel(path.join(d.workDir, 'stack.json'))}      # every endpoint and the environment for clients`,
+      `  ls ${rel(d.logDir)}                      # one log per component, jobs/ per execution`,
+      '',
+    ].join('\n'),
+    { outcome: 'converged', cluster_id: clusterId, elapsed_ms: elapsedMs },
+  );
+}
+
+main().then(
+  (code) => {
+    if (code !== 0) process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(
+      `npm start failed: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    process.exit(1);
+  },
+);

@@ -1,0 +1,292 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { startReadyProcess, type ReadyProcess } from '../common/child-process';
+import { freePort } from '../common/free-port';
+import { startPubSubEmulator, type PubSubEmulator } from '../pubsub/pubsub-emulator';
+import { wirePubSub } from '../pubsub/wiring';
+import { startFunctionProcess } from './function-process';
+import { DELIVERY, JOB_NAME, LOCAL_PROJECT, SUBSCRIPTIONS, TOPICS, topicPath } from './layout';
+
+export interface StackOptions {
+  /** Repository root (dist/ and node_modules/ live there). */
+  readonly root: string;
+  /** Where logs, the kubeconfig and state go (`.local` for npm start, a temp dir in tests). */
+  readonly workDir: string;
+  readonly logLevel?: 'debug' | 'info';
+  /** Sentinel timing; the local defaults are short so that the system reacts quickly. */
+  readonly sentinel?: { pollInterval?: string; notReadyInterval?: string; readyInterval?: string };
+  /** Extra environment for the adapter, the reporter and the job (tests tune timings with it). */
+  readonly adapterEnv?: Record<string, string>;
+  readonly reporterEnv?: Record<string, string>;
+  readonly jobEnv?: Record<string, string>;
+  readonly jobTimeoutSeconds?: number;
+  /** Called as each component becomes ready. */
+  readonly onProgress?: (component: string, info: Record<string, unknown>) => void;
+}
+
+/** Endpoints and environment of a running local system (also written to stack.json). */
+export interface StackDescription {
+  readonly project: string;
+  readonly pid: number;
+  readonly startedAt: string;
+  readonly workDir: string;
+  readonly logDir: string;
+  readonly kubeconfig: string;
+  readonly job: string;
+  readonly endpoints: {
+    readonly pubsub: string;
+    readonly secretManager: string;
+    readonly secretManagerAdmin: string;
+    readonly kubeApiServer: string;
+    readonly hyperfleetApi: string;
+    readonly cloudRun: string;
+    readonly cloudRunAdmin: string;
+    readonly adapter: string;
+    readonly reporter: string;
+  };
+  readonly topics: Record<string, string>;
+  readonly subscriptions: Record<
+    string,
+    { subscription: string; topic: string; deadLetterTopic: string; pushEndpoint: string }
+  >;
+  /** What a client (gcloud, kubectl, a script) needs to talk to the local system. */
+  readonly env: Record<string, string>;
+}
+
+export interface Stack {
+  readonly description: StackDescription;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the whole system on this machine, wired as in production: Google's Pub/Sub emulator, the
+ * project's Secret Manager, Kubernetes API, HyperFleet API and Cloud Run Jobs emulators, the adapter
+ * and reporter in functions-framework, push subscriptions with retries and dead-letter topics, and
+ * a Sentinel. Every component gets a free port and a log file; a failure stops what was started.
+ */
+export async function startStack(options: StackOptions): Promise<Stack> {
+  const logDir = path.join(options.workDir, 'logs');
+  fs.mkdirSync(path.join(logDir, 'jobs'), { recursive: true, mode: 0o700 });
+  const log = (name: string) => path.join(logDir, `${name}.log`);
+  const cli = path.join(options.root, 'dist/emulators/cli.js');
+  const baseEnv: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    LANG: process.env.LANG,
+    ...(process.env.NODE_EXTRA_CA_CERTS
+      ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS }
+      : {}),
+    METADATA_SERVER_DETECTION: 'none',
+    GOOGLE_CLOUD_PROJECT: LOCAL_PROJECT,
+  };
+  const started: { stop: () => Promise<void> }[] = [];
+  const stopAll = async () => {
+    for (const component of started.reverse()) await component.stop().catch(() => undefined);
+    started.length = 0;
+  };
+  const emulator = async (
+    name: string,
+    args: string[],
+    env: NodeJS.ProcessEnv = baseEnv,
+  ): Promise<ReadyProcess> => {
+    const child = await startReadyProcess({
+      command: process.execPath,
+      args: [cli, name, ...args],
+      env,
+      logFile: log(name),
+    });
+    started.push(child);
+    options.onProgress?.(name, child.info);
+    return child;
+  };
+
+  try {
+    const pubsub: PubSubEmulator = await startPubSubEmulator({ logFile: log('pubsub') });
+    started.push(pubsub);
+    options.onProgress?.('pubsub', pubsub.info());
+    const pubsubEnv = { ...baseEnv, PUBSUB_EMULATOR_HOST: pubsub.endpoint };
+
+    const secretManager = await emulator('secret-manager', []);
+    const kube = await emulator('kube-apiserver', [
+      '--data-dir',
+      path.join(options.workDir, 'kube'),
+    ]);
+    const hyperfleet = await emulator('hyperfleet-api', [
+      '--required-adapters',
+      'validation,dns,placement,pullsecret',
+      '--simulate-adapters',
+    ]);
+    const hyperfleetUrl = hyperfleet.info.endpoint as string;
+    const kubeconfig = kube.info.kubeconfig as string;
+
+    const jobsFile = path.join(options.workDir, 'cloud-run-jobs.json');
+    fs.writeFileSync(
+      jobsFile,
+      JSON.stringify([
+        {
+          name: JOB_NAME,
+          command: [
+            process.execPath,
+            path.join(options.root, 'dist/functions/pull-secret-job/main.js'),
+            'run-job',
+            'pull-secret',
+          ],
+          timeoutSeconds: options.jobTimeoutSeconds ?? 120,
+          maxRetries: 0,
+          memoryLimitMiB: 512,
+          logDir: path.join(logDir, 'jobs'),
+          env: {
+            SECRET_MANAGER_EMULATOR_HOST: secretManager.info.endpoint as string,
+            KUBECONFIG: kubeconfig,
+            HYPERFLEET_API_BASE_URL: hyperfleetUrl,
+            RESULTS_TOPIC: topicPath(TOPICS.results),
+            PUBSUB_EMULATOR_HOST: pubsub.endpoint,
+            LOG_FORMAT: 'json',
+            LOG_LEVEL: options.logLevel ?? 'info',
+            METADATA_SERVER_DETECTION: 'none',
+            RETRY_BASE_DELAY: '200ms',
+            GCP_API_TIMEOUT: '10s',
+            KUBERNETES_NAMESPACE_WAIT: '30s',
+            ...options.jobEnv,
+          },
+        },
+      ]),
+    );
+    const cloudRun = await emulator(
+      'cloud-run',
+      ['--config', jobsFile, '--finished-topic', topicPath(TOPICS.finished)],
+      pubsubEnv,
+    );
+
+    const functionEnv = {
+      ...baseEnv,
+      HYPERFLEET_API_BASE_URL: hyperfleetUrl,
+      CLOUD_RUN_JOB: JOB_NAME,
+      CLOUD_RUN_EMULATOR_HOST: cloudRun.info.endpoint as string,
+      LOG_FORMAT: 'json',
+      LOG_LEVEL: options.logLevel ?? 'info',
+    };
+    const adapterPort = await freePort();
+    const adapter = await startFunctionProcess({
+      root: options.root,
+      target: 'adapter',
+      port: adapterPort,
+      logFile: log('adapter'),
+      env: {
+        ...functionEnv,
+        RESYNC_INTERVAL: '30m',
+        EXECUTION_TIMEOUT: `${(options.jobTimeoutSeconds ?? 120) + 30}s`,
+        RETRY_BACKOFF_BASE: '2s',
+        RETRY_BACKOFF_MAX: '30s',
+        PERMANENT_FAILURE_RETRY_INTERVAL: '10m',
+        STATUS_HEARTBEAT_INTERVAL: '1m',
+        ...options.adapterEnv,
+      },
+    });
+    started.push(adapter);
+    options.onProgress?.('adapter', adapter.info);
+    const reporterPort = await freePort();
+    const reporter = await startFunctionProcess({
+      root: options.root,
+      target: 'reporter',
+      port: reporterPort,
+      logFile: log('reporter'),
+      env: { ...functionEnv, ...options.reporterEnv },
+    });
+    started.push(reporter);
+    options.onProgress?.('reporter', reporter.info);
+
+    const adapterUrl = `http://127.0.0.1:${adapterPort}`;
+    const reporterUrl = `http://127.0.0.1:${reporterPort}`;
+    const push = (base: string, topic: string) =>
+      `${base}/projects/${LOCAL_PROJECT}/topics/${topic}`;
+    const subscriptions = {
+      adapter: { ...SUBSCRIPTIONS.adapter, pushEndpoint: push(adapterUrl, TOPICS.sentinel) },
+      results: { ...SUBSCRIPTIONS.results, pushEndpoint: push(reporterUrl, TOPICS.results) },
+      finished: { ...SUBSCRIPTIONS.finished, pushEndpoint: push(reporterUrl, TOPICS.finished) },
+    };
+    await wirePubSub(
+      pubsub.endpoint,
+      LOCAL_PROJECT,
+      Object.values(subscriptions).map((s) => ({
+        topic: s.topic,
+        subscription: s.name,
+        pushEndpoint: s.pushEndpoint,
+        deadLetterTopic: s.deadLetter,
+        ...DELIVERY,
+      })),
+    );
+    options.onProgress?.('pubsub-wiring', {
+      subscriptions: Object.values(subscriptions).map((s) => s.name),
+    });
+
+    const sentinelTiming = {
+      pollInterval: '1s',
+      notReadyInterval: '3s',
+      readyInterval: '60s',
+      ...options.sentinel,
+    };
+    await emulator(
+      'sentinel',
+      [
+        '--hyperfleet',
+        hyperfleetUrl,
+        '--topic',
+        topicPath(TOPICS.sentinel),
+        '--poll-interval',
+        sentinelTiming.pollInterval,
+        '--not-ready-interval',
+        sentinelTiming.notReadyInterval,
+        '--ready-interval',
+        sentinelTiming.readyInterval,
+      ],
+      pubsubEnv,
+    );
+
+    const description: StackDescription = {
+      project: LOCAL_PROJECT,
+      pid: process.pid,
+      startedAt: new Date().toISOString(),
+      workDir: options.workDir,
+      logDir,
+      kubeconfig,
+      job: JOB_NAME,
+      endpoints: {
+        pubsub: pubsub.endpoint,
+        secretManager: secretManager.info.endpoint as string,
+        secretManagerAdmin: secretManager.info.admin as string,
+        kubeApiServer: kube.info.endpoint as string,
+        hyperfleetApi: hyperfleetUrl,
+        cloudRun: cloudRun.info.endpoint as string,
+        cloudRunAdmin: cloudRun.info.admin as string,
+        adapter: adapterUrl,
+        reporter: reporterUrl,
+      },
+      topics: Object.fromEntries(Object.entries(TOPICS).map(([k, t]) => [k, topicPath(t)])),
+      subscriptions: Object.fromEntries(
+        Object.entries(subscriptions).map(([k, s]) => [
+          k,
+          {
+            subscription: `projects/${LOCAL_PROJECT}/subscriptions/${s.name}`,
+            topic: topicPath(s.topic),
+            deadLetterTopic: topicPath(s.deadLetter),
+            pushEndpoint: s.pushEndpoint,
+          },
+        ]),
+      ),
+      env: {
+        GOOGLE_CLOUD_PROJECT: LOCAL_PROJECT,
+        PUBSUB_EMULATOR_HOST: pubsub.endpoint,
+        SECRET_MANAGER_EMULATOR_HOST: secretManager.info.endpoint as string,
+        CLOUD_RUN_EMULATOR_HOST: cloudRun.info.endpoint as string,
+        HYPERFLEET_API_BASE_URL: hyperfleetUrl,
+        KUBECONFIG: kubeconfig,
+        METADATA_SERVER_DETECTION: 'none',
+      },
+    };
+    return { description, stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}

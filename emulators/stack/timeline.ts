@@ -1,0 +1,101 @@
+import path from 'node:path';
+import { RESULT_LINE_KEY } from '../../shared/job-result';
+import type { TailedLine } from './log-tailer';
+
+/** One step of the story, as people (or `--json`) see it. */
+export interface TimelineEvent {
+  readonly component: 'sentinel' | 'adapter' | 'job' | 'reporter' | 'hyperfleet' | 'placement';
+  readonly text: string;
+  readonly clusterId?: string;
+}
+
+type Fields = Record<string, unknown>;
+const str = (value: unknown) =>
+  typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
+
+/** Turns the components' JSON log lines into timeline events; most lines are not events. */
+export function timelineEvents(line: TailedLine): TimelineEvent[] {
+  const file = path.basename(line.source, '.log');
+  const component = line.source.includes(`${path.sep}jobs${path.sep}`) ? 'job' : file;
+  const message = str(line.json.message);
+  const fields = (line.json.metadata as Fields | undefined) ?? {};
+  const clusterId = str(fields.cluster_id) || undefined;
+  const event = (c: TimelineEvent['component'], text: string, id = clusterId): TimelineEvent[] => [
+    { component: c, text, ...(id ? { clusterId: id } : {}) },
+  ];
+  const decision = str(fields.decision);
+
+  if (component === 'sentinel' && decision === 'published')
+    return event(
+      'sentinel',
+      `reconcile event published for generation ${str(fields.generation)} (${str(fields.reason)})`,
+    );
+  if (component === 'adapter') {
+    if (decision.startsWith('launch-')) return event('adapter', `preconditions met: ${message}`);
+    if (decision === 'report-not-met') return event('adapter', message);
+    if (decision.startsWith('report-')) return event('adapter', `reporting: ${message}`);
+    if (decision === 'malformed' || decision === 'failed' || decision === 'retry')
+      return event('adapter', message);
+    if (message.startsWith('Launched execution'))
+      return event('adapter', `execution launched: ${str(fields.execution).split('/').pop()}`);
+    return [];
+  }
+  if (component === 'job') {
+    const result = line.json[RESULT_LINE_KEY] as Fields | undefined;
+    if (result)
+      return event(
+        'job',
+        `execution ${str(result.execution)} ${str(result.outcome)}: ${str(result.message)}`,
+        str(result.cluster_id),
+      );
+    const operation = str(fields.operation);
+    if (operation === 'add-secret-version')
+      return event('job', `Secret Manager version added: ${str(fields.version)}`);
+    if (operation === 'compare-version')
+      return event('job', `Secret Manager version unchanged: ${str(fields.version)}`);
+    if (
+      fields.phase === 'kubernetes' &&
+      ['create-secret', 'update-secret', 'compare-secret', 'delete-secret'].includes(operation)
+    )
+      return event('job', `${message}: ${str(fields.namespace)}/${str(fields.k8s_secret)}`);
+    if (operation === 'delete-secret' || operation === 'disable-versions')
+      return event('job', message);
+    if (fields.phase === 'failed') return event('job', `failed: ${message}`);
+    return [];
+  }
+  if (component === 'reporter' && decision.startsWith('report-')) {
+    const source = str(fields.source) === 'job-result' ? 'job result' : 'execution-finished event';
+    return fields.status_write === 'discarded'
+      ? event(
+          'reporter',
+          `${source}: report discarded by the API (a newer, more specific report is stored)`,
+        )
+      : event(
+          'reporter',
+          `${source}: status reported, ${str(fields.decision).replace('report-', '')} (${str(fields.reason)})`,
+        );
+  }
+  return [];
+}
+
+/** Prints events for people (relative time, component) or as JSON lines. */
+export function formatEvent(
+  event: TimelineEvent,
+  elapsedMs: number,
+  json: boolean,
+  names: ReadonlyMap<string, string>,
+): string {
+  const cluster = event.clusterId
+    ? (names.get(event.clusterId) ?? event.clusterId.slice(0, 8))
+    : '';
+  if (json)
+    return JSON.stringify({
+      time: new Date().toISOString(),
+      elapsed_ms: elapsedMs,
+      component: event.component,
+      cluster: cluster || undefined,
+      cluster_id: event.clusterId,
+      event: event.text,
+    });
+  return `+${(elapsedMs / 1000).toFixed(1).padStart(6)}s  ${event.component.padEnd(10)} ${cluster ? `[${cluster}] ` : ''}${event.text}`;
+}

@@ -1,0 +1,113 @@
+import type { Logger } from '../../shared/logging/logger';
+import { NamespaceMissingError, WriteConflictError, type ClusterSecrets } from './cluster-secrets';
+import { isOwnedByHyperfleet } from './labels';
+import type { SecretStore } from './secret-store';
+
+/** What the delete phases did; `foreign` means a resource exists that we do not own and left alone. */
+export interface DeleteOutcome {
+  readonly kubernetes?: {
+    readonly namespace: string;
+    readonly name: string;
+    readonly outcome: 'deleted' | 'absent' | 'foreign';
+  };
+  readonly secretManager: {
+    readonly secretPath: string;
+    readonly outcome: 'deleted' | 'retained' | 'absent' | 'foreign';
+    readonly disabledVersions: readonly string[];
+  };
+}
+
+const MAX_CONFLICT_RETRIES = 5;
+
+/** Deletes the Kubernetes Secret if and only if we own it; already gone is success. */
+export async function deleteKubernetesSecret(
+  secrets: ClusterSecrets,
+  namespace: string,
+  name: string,
+  log: Logger,
+  dryRun: boolean,
+): Promise<NonNullable<DeleteOutcome['kubernetes']>> {
+  for (let conflicts = 0; conflicts <= MAX_CONFLICT_RETRIES; conflicts++) {
+    let existing;
+    try {
+      existing = await secrets.get(namespace, name);
+    } catch (error) {
+      if (error instanceof NamespaceMissingError) return { namespace, name, outcome: 'absent' };
+      throw error;
+    }
+    if (!existing) {
+      log.info('Kubernetes Secret already absent', {
+        phase: 'kubernetes',
+        operation: 'delete-secret',
+      });
+      return { namespace, name, outcome: 'absent' };
+    }
+    if (!isOwnedByHyperfleet(existing.labels)) {
+      log.warn('Kubernetes Secret exists but is not managed by HyperFleet; left untouched', {
+        phase: 'kubernetes',
+        operation: 'delete-secret',
+      });
+      return { namespace, name, outcome: 'foreign' };
+    }
+    if (dryRun) return { namespace, name, outcome: 'deleted' };
+    try {
+      const deleted = await secrets.delete(namespace, name, existing.resourceVersion);
+      log.info(deleted ? 'Kubernetes Secret deleted' : 'Kubernetes Secret already absent', {
+        phase: 'kubernetes',
+        operation: 'delete-secret',
+      });
+      return { namespace, name, outcome: deleted ? 'deleted' : 'absent' };
+    } catch (error) {
+      if (!(error instanceof WriteConflictError)) throw error;
+      log.warn('Kubernetes Secret changed before deletion; reading it again', {
+        phase: 'kubernetes',
+        operation: 'delete-secret',
+      });
+    }
+  }
+  return { namespace, name, outcome: 'absent' };
+}
+
+/**
+ * Deletes the Secret Manager secret if and only if we own it, or with `retain` keeps it and
+ * disables its enabled versions (nothing can read them, and they can be re-enabled).
+ */
+export async function deleteSecretManagerSecret(
+  store: SecretStore,
+  secretPath: string,
+  onDelete: 'delete' | 'retain',
+  log: Logger,
+  dryRun: boolean,
+): Promise<DeleteOutcome['secretManager']> {
+  const secret = await store.getSecret(secretPath);
+  if (!secret) {
+    log.info('Secret Manager secret already absent', {
+      phase: 'secret-manager',
+      operation: 'delete-secret',
+    });
+    return { secretPath, outcome: 'absent', disabledVersions: [] };
+  }
+  if (!isOwnedByHyperfleet(secret.labels)) {
+    log.warn('Secret Manager secret exists but is not managed by HyperFleet; left untouched', {
+      phase: 'secret-manager',
+      operation: 'delete-secret',
+    });
+    return { secretPath, outcome: 'foreign', disabledVersions: [] };
+  }
+  if (onDelete === 'delete') {
+    if (!dryRun) await store.deleteSecret(secretPath);
+    log.info('Secret Manager secret deleted', {
+      phase: 'secret-manager',
+      operation: 'delete-secret',
+    });
+    return { secretPath, outcome: 'deleted', disabledVersions: [] };
+  }
+  const enabled = (await store.listVersions(secretPath)).filter((v) => v.state === 'ENABLED');
+  if (!dryRun) for (const version of enabled) await store.disableVersion(version.name);
+  log.info('Secret Manager secret retained; its versions are disabled (ON_DELETE=retain)', {
+    phase: 'secret-manager',
+    operation: 'disable-versions',
+    versions: enabled.length,
+  });
+  return { secretPath, outcome: 'retained', disabledVersions: enabled.map((v) => v.name) };
+}

@@ -1,0 +1,65 @@
+import type { PubSub, Topic } from '@google-cloud/pubsub';
+import type { Logger } from '../../shared/logging/logger';
+import type { RetryPolicy } from '../../shared/retry/backoff';
+import { withRetry } from '../../shared/retry/with-retry';
+import { RESULT_MESSAGE_TYPE, type JobResult } from '../../shared/job-result';
+import type { ResultPublisher } from './result-publisher';
+
+/** ResultPublisher over @google-cloud/pubsub; failures are logged and never change the exit code. */
+export class PubSubResultPublisher implements ResultPublisher {
+  private readonly topic: Topic;
+
+  constructor(
+    private readonly pubsub: PubSub,
+    topicName: string,
+    private readonly options: { retry: RetryPolicy; logger: Logger; timeoutMs: number },
+  ) {
+    this.topic = pubsub.topic(topicName, {
+      batching: { maxMessages: 1 },
+      gaxOpts: { timeout: options.timeoutMs },
+    });
+  }
+
+  async publish(result: JobResult): Promise<boolean> {
+    try {
+      const id = await withRetry(
+        () =>
+          this.topic.publishMessage({
+            data: Buffer.from(JSON.stringify(result)),
+            attributes: {
+              type: RESULT_MESSAGE_TYPE,
+              cluster_id: result.cluster_id,
+              outcome: result.outcome,
+              ...(result.execution ? { execution: result.execution } : {}),
+            },
+          }),
+        {
+          policy: this.options.retry,
+          isRetryable: () => true,
+          onRetry: ({ retry, delayMs, error }) =>
+            this.options.logger.warn('Publishing the job result failed, retrying', {
+              operation: 'publish-result',
+              retry,
+              delay_ms: delayMs,
+              error: error instanceof Error ? error.message : String(error),
+            }),
+        },
+      );
+      this.options.logger.info('Published the job result', {
+        operation: 'publish-result',
+        message_id: id,
+      });
+      return true;
+    } catch (error) {
+      this.options.logger.error(
+        `Could not publish the job result; the reporter will rely on the execution-finished event: ${error instanceof Error ? error.message : String(error)}`,
+        { operation: 'publish-result' },
+      );
+      return false;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.pubsub.close();
+  }
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { duration } from '../../shared/config/durations';
+import { hostPort } from '../../shared/config/gcp-names';
+import { parseEnv, type Env } from '../../shared/config/parse-env';
+import {
+  hyperFleetApiEnvShape,
+  toHyperFleetApiConfig,
+  type HyperFleetApiConfig,
+} from '../../shared/hyperfleet/config';
+import {
+  LOG_FORMATS,
+  LOG_LEVELS,
+  type LogFormat,
+  type LogLevel,
+} from '../../shared/logging/logger';
+
+const reporterEnvSchema = z.object({
+  ...hyperFleetApiEnvShape,
+  CLOUD_RUN_JOB: z
+    .string()
+    .regex(
+      /^projects\/[^/]+\/locations\/[^/]+\/jobs\/[^/]+$/,
+      'must be the job resource name projects/PROJECT/locations/REGION/jobs/JOB',
+    ),
+  CLOUD_RUN_EMULATOR_HOST: hostPort.optional(),
+  CLOUD_RUN_API_TIMEOUT: duration('30s'),
+  LOG_LEVEL: z
+    .enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
+    .default('info'),
+  LOG_FORMAT: z.enum(LOG_FORMATS, { message: 'must be json or text' }).default('json'),
+  GOOGLE_CLOUD_PROJECT: z.string().optional(),
+});
+
+/** Validated reporter configuration. */
+export interface ReporterConfig {
+  readonly hyperfleet: HyperFleetApiConfig;
+  readonly cloudRunJob: string;
+  readonly cloudRunEmulatorHost?: string;
+  readonly cloudRunTimeoutMs: number;
+  readonly logLevel: LogLevel;
+  readonly logFormat: LogFormat;
+  readonly projectId?: string;
+}
+
+export function loadReporterConfig(env: Env): ReporterConfig {
+  const e = parseEnv(reporterEnvSchema, env, 'reporter function');
+  return {
+    hyperfleet: toHyperFleetApiConfig(e),
+    cloudRunJob: e.CLOUD_RUN_JOB,
+    ...(e.CLOUD_RUN_EMULATOR_HOST ? { cloudRunEmulatorHost: e.CLOUD_RUN_EMULATOR_HOST } : {}),
+    cloudRunTimeoutMs: e.CLOUD_RUN_API_TIMEOUT,
+    logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
+    ...(e.GOOGLE_CLOUD_PROJECT ? { projectId: e.GOOGLE_CLOUD_PROJECT } : {}),
+  };
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { PUBSUB_MESSAGE_PUBLISHED, type IncomingCloudEvent } from '../../shared/events/decode';
+import { jobResultSchema, RESULT_MESSAGE_TYPE, type JobResult } from '../../shared/job-result';
+
+/** What arrived on one of the reporter's topics. */
+export type DecodedReport =
+  | { readonly kind: 'job-result'; readonly result: JobResult }
+  | { readonly kind: 'execution-finished'; readonly execution: string; readonly statusCode: number }
+  | { readonly kind: 'ignored'; readonly reason: string }
+  | { readonly kind: 'malformed'; readonly problem: string };
+
+const envelopeSchema = z.looseObject({
+  message: z.looseObject({
+    data: z.string().min(1),
+    attributes: z.record(z.string(), z.string()).optional(),
+  }),
+});
+
+/** The Cloud Audit Logs entry a log sink routes for Cloud Run job executions. */
+const logEntrySchema = z.looseObject({
+  protoPayload: z.looseObject({
+    methodName: z.string(),
+    resourceName: z.string(),
+    status: z
+      .looseObject({ code: z.number().optional(), message: z.string().optional() })
+      .optional(),
+  }),
+  resource: z.looseObject({
+    type: z.string(),
+    labels: z.looseObject({ job_name: z.string(), location: z.string(), project_id: z.string() }),
+  }),
+});
+
+/**
+ * Decodes a Pub/Sub message from the results topic (a job result, attribute type
+ * `pullsecret.job.result`) or the execution-finished topic (a log entry). Entries of other jobs or
+ * methods are ignored; anything unreadable is malformed. Never throws.
+ */
+export function decodeReport(incoming: IncomingCloudEvent, jobName: string): DecodedReport {
+  if (incoming.type !== PUBSUB_MESSAGE_PUBLISHED)
+    return {
+      kind: 'malformed',
+      problem: `expected a Pub/Sub messagePublished event, got ${incoming.type ?? 'no type'}`,
+    };
+  const envelope = envelopeSchema.safeParse(incoming.data);
+  if (!envelope.success)
+    return { kind: 'malformed', problem: 'invalid Pub/Sub envelope: message.data is missing' };
+  let json: unknown;
+  try {
+    json = JSON.parse(Buffer.from(envelope.data.message.data, 'base64').toString('utf8'));
+  } catch {
+    return { kind: 'malformed', problem: 'message data is not base64-encoded JSON' };
+  }
+  if (
+    envelope.data.message.attributes?.type === RESULT_MESSAGE_TYPE ||
+    (json !== null && typeof json === 'object' && 'outcome' in json && 'cluster_id' in json)
+  ) {
+    const result = jobResultSchema.safeParse(json);
+    if (!result.success)
+      return {
+        kind: 'malformed',
+        problem: `invalid job result: ${result.error.issues[0]?.path.join('.') ?? ''}: ${result.error.issues[0]?.message ?? 'invalid'}`,
+      };
+    return { kind: 'job-result', result: result.data };
+  }
+  const entry = logEntrySchema.safeParse(json);
+  if (!entry.success)
+    return {
+      kind: 'malformed',
+      problem: 'message is neither a job result nor a Cloud Run audit log entry',
+    };
+  const { protoPayload, resource } = entry.data;
+  if (resource.type !== 'cloud_run_job' || protoPayload.methodName !== '/Jobs.RunJob')
+    return {
+      kind: 'ignored',
+      reason: `log entry ${protoPayload.methodName} on ${resource.type} is not an execution-finished event`,
+    };
+  const { project_id: project, location, job_name: job } = resource.labels;
+  const execution = `projects/${project}/locations/${location}/jobs/${job}/executions/${protoPayload.resourceName.split('/').pop() ?? ''}`;
+  if (!execution.startsWith(`${jobName}/executions/`))
+    return {
+      kind: 'ignored',
+      reason: `execution ${execution} belongs to another job than ${jobName}`,
+    };
+  return { kind: 'execution-finished', execution, statusCode: protoPayload.status?.code ?? 0 };
+}

@@ -1,0 +1,108 @@
+import { AdapterError } from '../../shared/errors';
+import type { IncomingCloudEvent } from '../../shared/events/decode';
+import { HyperFleetNotFoundError } from '../../shared/hyperfleet/errors';
+import type { HyperFleetApi } from '../../shared/hyperfleet/port';
+import { buildStatus } from '../../shared/hyperfleet/status-builder';
+import type { Logger } from '../../shared/logging/logger';
+import { decodeReport } from './decode-report';
+import type { ExecutionReader } from './execution-reader';
+import { planFromExecution, planFromJobResult, type PlannedReport } from './report-outcomes';
+
+export interface ReporterDependencies {
+  readonly hyperfleet: HyperFleetApi;
+  readonly executions: ExecutionReader;
+  /** projects/P/locations/L/jobs/J: only this job's executions are reported. */
+  readonly jobName: string;
+  readonly logger: Logger;
+  readonly now?: () => Date;
+}
+
+// The API accepts observed_time up to 30 min in the past and 5 min in the future; stay inside.
+const PAST_LIMIT_MS = 29 * 60_000;
+const FUTURE_LIMIT_MS = 4 * 60_000;
+
+/**
+ * Builds the reporter's CloudEvent handler for both topics. Idempotent and order-independent per
+ * execution (see report-outcomes.ts); throws only for transient failures so Pub/Sub redelivers.
+ */
+export function createReporterHandler(
+  deps: ReporterDependencies,
+): (incoming: IncomingCloudEvent) => Promise<void> {
+  const now = deps.now ?? (() => new Date());
+  return async (incoming) => {
+    const decoded = decodeReport(incoming, deps.jobName);
+    if (decoded.kind === 'malformed') {
+      deps.logger.warn(
+        `Discarded a malformed report message: ${decoded.problem}. It is acknowledged because it can never succeed.`,
+        { message_id: incoming.id ?? '', decision: 'malformed' },
+      );
+      return;
+    }
+    if (decoded.kind === 'ignored') {
+      deps.logger.debug(`Ignored message: ${decoded.reason}`, {
+        message_id: incoming.id ?? '',
+        decision: 'ignored',
+      });
+      return;
+    }
+    try {
+      let plan: PlannedReport | { skip: string };
+      if (decoded.kind === 'job-result') plan = planFromJobResult(decoded.result, deps.jobName);
+      else {
+        const summary = await deps.executions.read(decoded.execution);
+        plan = summary
+          ? planFromExecution(summary)
+          : { skip: `execution ${decoded.execution} no longer exists` };
+      }
+      const source = decoded.kind === 'job-result' ? 'job-result' : 'execution-finished';
+      if ('skip' in plan) {
+        deps.logger.info(`Nothing to report: ${plan.skip}`, { source, decision: 'skip' });
+        return;
+      }
+      await report(plan, source, deps, now());
+    } catch (error) {
+      if (error instanceof AdapterError && error.kind === 'permanent') {
+        deps.logger.error(`Reporting failed permanently: ${error.message}`, {
+          reason: error.reason,
+          decision: 'failed',
+        });
+        return;
+      }
+      throw error;
+    }
+  };
+}
+
+async function report(
+  plan: PlannedReport,
+  source: string,
+  deps: ReporterDependencies,
+  now: Date,
+): Promise<void> {
+  const observed = Math.min(
+    Math.max(Date.parse(plan.observedAt), now.getTime() - PAST_LIMIT_MS),
+    now.getTime() + FUTURE_LIMIT_MS,
+  );
+  const body = buildStatus(plan.outcome, plan.generation, new Date(observed));
+  const log = deps.logger.child({
+    cluster_id: plan.clusterId,
+    generation: plan.generation,
+    source,
+  });
+  try {
+    const outcome = await deps.hyperfleet.putStatus(plan.clusterId, body);
+    const available = body.conditions.find((c) => c.type === 'Available');
+    log.info(`Reported ${plan.outcome.kind} (${available?.reason ?? ''}): status ${outcome}`, {
+      decision: `report-${plan.outcome.kind}`,
+      status_write: outcome,
+      reason: available?.reason,
+      execution: 'execution' in plan.outcome ? plan.outcome.execution : undefined,
+    });
+  } catch (error) {
+    if (error instanceof HyperFleetNotFoundError) {
+      log.info('The cluster no longer exists; nothing to report', { decision: 'cluster-gone' });
+      return;
+    }
+    throw error;
+  }
+}

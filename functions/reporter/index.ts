@@ -1,0 +1,42 @@
+// Entry point of the reporter Cloud Run function: subscribed to the job results topic and to the
+// execution-finished topic (log sink). Wiring only; configuration is validated at load.
+import * as functions from '@google-cloud/functions-framework';
+import { v2 } from '@google-cloud/run';
+import type { CloudEventV1 } from 'cloudevents';
+import { googleClientOptions } from '../../shared/gcp/client-options';
+import { HyperFleetClient } from '../../shared/hyperfleet/client';
+import { authProviderFor } from '../../shared/hyperfleet/config';
+import { createLogger } from '../../shared/logging/logger';
+import { CloudRunExecutionReader } from './cloud-run-execution-reader';
+import { loadReporterConfig } from './config';
+import { createReporterHandler } from './handle-report';
+
+const config = loadReporterConfig(process.env);
+const logger = createLogger({
+  component: 'pullsecret-reporter',
+  level: config.logLevel,
+  format: config.logFormat,
+  ...(config.projectId ? { projectId: config.projectId } : {}),
+});
+
+let handler: ReturnType<typeof createReporterHandler> | undefined;
+function instanceHandler(): ReturnType<typeof createReporterHandler> {
+  handler ??= createReporterHandler({
+    hyperfleet: new HyperFleetClient(config.hyperfleet, {
+      auth: authProviderFor(config.hyperfleet.auth),
+      logger,
+    }),
+    executions: new CloudRunExecutionReader(
+      new v2.ExecutionsClient(googleClientOptions(config.cloudRunEmulatorHost)),
+      {
+        timeoutMs: config.cloudRunTimeoutMs,
+        retry: { attempts: 3, baseDelayMs: 500, maxDelayMs: 5000 },
+      },
+    ),
+    jobName: config.cloudRunJob,
+    logger,
+  });
+  return handler;
+}
+
+functions.cloudEvent('reporter', (event: CloudEventV1<unknown>) => instanceHandler()(event));

@@ -1,0 +1,154 @@
+import type { JobResult } from '../../shared/job-result';
+import type { StatusOutcome } from '../../shared/hyperfleet/outcome';
+import type { ExecutionSummary } from './execution-reader';
+
+/** A status to write: for which cluster and generation, and when it was observed. */
+export interface PlannedReport {
+  readonly clusterId: string;
+  readonly generation: number;
+  readonly outcome: StatusOutcome;
+  readonly observedAt: string;
+}
+
+/** Why an execution failed, in the words of the status contract. */
+export type ExecutionFailureReason = 'Cancelled' | 'Timeout' | 'OOMKilled' | 'NonZeroExit';
+
+export function classifyExecutionFailure(summary: ExecutionSummary): ExecutionFailureReason {
+  if (summary.cancelled) return 'Cancelled';
+  if (/timed out|timeout|deadline/i.test(summary.message)) return 'Timeout';
+  if (/memory limit|out of memory|oom/i.test(summary.message)) return 'OOMKilled';
+  return 'NonZeroExit';
+}
+
+/**
+ * The report for a job result: the most specific one. Its observed_time is when the job finished,
+ * which is later than the execution's start, so it wins over a bare report from the
+ * execution-finished event, whichever arrives first.
+ */
+export function planFromJobResult(
+  result: JobResult,
+  jobName: string,
+): PlannedReport | { skip: string } {
+  if (result.dry_run) return { skip: 'dry-run results are not reported' };
+  if (result.generation === undefined)
+    return { skip: 'the result has no generation (a direct run, not launched by the adapter)' };
+  const execution = result.execution ? `${jobName}/executions/${result.execution}` : undefined;
+  const timing = {
+    ...(result.started_at ? { startedAt: result.started_at } : {}),
+    completedAt: result.finished_at,
+  };
+  const plan = (outcome: StatusOutcome): PlannedReport => ({
+    clusterId: result.cluster_id,
+    generation: result.generation!,
+    outcome,
+    observedAt: result.finished_at,
+  });
+  if (result.outcome === 'failed') {
+    return plan({
+      kind: 'failed',
+      operation: result.operation,
+      ...(execution ? { execution } : {}),
+      reason: result.reason,
+      message: result.message,
+      failureKind: result.failure_kind ?? 'transient',
+      attempt: result.attempt ?? 1,
+      timing,
+    });
+  }
+  if (result.operation === 'delete')
+    return plan({
+      kind: 'finalized',
+      execution: execution ?? 'unknown',
+      message: result.message,
+      timing,
+    });
+  const sm = result.secret_manager;
+  if (!sm) return { skip: 'a successful result without a Secret Manager section' };
+  return plan({
+    kind: 'succeeded',
+    execution: execution ?? 'unknown',
+    provisioned: {
+      secretPath: sm.secret_path,
+      secretVersion: sm.version_name.split('/').pop() ?? 'latest',
+      ...(result.kubernetes
+        ? {
+            kubernetesSecret: {
+              namespace: result.kubernetes.namespace,
+              name: result.kubernetes.name,
+            },
+          }
+        : {}),
+      ...(result.pull_secret_sha256_prefix
+        ? { sha256Prefix: result.pull_secret_sha256_prefix }
+        : {}),
+    },
+    timing,
+  });
+}
+
+/**
+ * The report for an execution-finished event, which also covers crashes, OOM kills, timeouts and
+ * cancellation. Observed at the execution's start: the job's own result, if it ever arrives, is
+ * later and therefore wins; a late event of an older execution is discarded by the API.
+ */
+export function planFromExecution(summary: ExecutionSummary): PlannedReport | { skip: string } {
+  const clusterId = summary.env.CLUSTER_ID;
+  const generation = Number(summary.env.GENERATION);
+  if (!clusterId || !Number.isInteger(generation) || generation < 1)
+    return {
+      skip: 'the execution was not launched by the adapter (no CLUSTER_ID/GENERATION overrides)',
+    };
+  if (!summary.completionTime) return { skip: 'the execution has not completed yet' };
+  const operation = summary.env.OPERATION === 'delete' ? 'delete' : 'apply';
+  const observedAt = summary.startTime ?? summary.completionTime;
+  const timing = {
+    ...(summary.startTime ? { startedAt: summary.startTime } : {}),
+    completedAt: summary.completionTime,
+  };
+  const plan = (outcome: StatusOutcome): PlannedReport => ({
+    clusterId,
+    generation,
+    outcome,
+    observedAt,
+  });
+  if (!summary.succeeded) {
+    const reason = classifyExecutionFailure(summary);
+    return plan({
+      kind: 'failed',
+      operation,
+      execution: summary.name,
+      reason: 'JobFailed',
+      message: `Execution ${summary.name.split('/').pop()} failed (${reason}): ${summary.message || 'no message from Cloud Run'}`,
+      failureKind: 'transient',
+      attempt: Number(summary.env.LAUNCH_ATTEMPT) || 1,
+      timing,
+      executionReason: reason,
+    });
+  }
+  if (operation === 'delete')
+    return plan({
+      kind: 'finalized',
+      execution: summary.name,
+      message: `Execution ${summary.name.split('/').pop()} removed the pull secret`,
+      timing,
+    });
+  const project = summary.env.GCP_PROJECT_ID ?? 'unknown';
+  const secretId = summary.env.SECRET_NAME ?? `hyperfleet-${clusterId}-pull-secret`;
+  return plan({
+    kind: 'succeeded',
+    execution: summary.name,
+    provisioned: {
+      secretPath: `projects/${project}/secrets/${secretId}`,
+      secretVersion: 'latest',
+      ...(summary.env.MANAGEMENT_NAMESPACE
+        ? {
+            kubernetesSecret: {
+              namespace: summary.env.MANAGEMENT_NAMESPACE,
+              name: summary.env.K8S_SECRET_NAME ?? `${clusterId}-pull-secret`,
+            },
+          }
+        : {}),
+    },
+    timing,
+  });
+}

@@ -1,0 +1,233 @@
+import { decodeReport } from '../../../functions/reporter/decode-report';
+import type { ExecutionSummary } from '../../../functions/reporter/execution-reader';
+import {
+  classifyExecutionFailure,
+  planFromExecution,
+  planFromJobResult,
+} from '../../../functions/reporter/report-outcomes';
+import { buildStatus } from '../../../shared/hyperfleet/status-builder';
+import type { JobResult } from '../../../shared/job-result';
+
+const JOB = 'projects/demo/locations/local/jobs/pullsecret-job';
+const EXEC = `${JOB}/executions/pullsecret-job-abc12`;
+const result = (overrides: Partial<JobResult> = {}): JobResult => ({
+  outcome: 'succeeded',
+  operation: 'apply',
+  dry_run: false,
+  cluster_id: 'cls-1',
+  generation: 2,
+  execution: 'pullsecret-job-abc12',
+  attempt: 1,
+  phases: ['secret-manager', 'kubernetes'],
+  reason: 'PullSecretProvisioned',
+  message: 'Pull secret stored',
+  pull_secret_sha256_prefix: '0123456789ab',
+  secret_manager: {
+    secret_path: 'projects/demo/secrets/hyperfleet-cls-1-pull-secret',
+    secret: 'reused',
+    version: 'added',
+    version_name: 'projects/demo/secrets/hyperfleet-cls-1-pull-secret/versions/4',
+    verified: true,
+    destroyed_versions: [],
+  },
+  kubernetes: {
+    namespace: 'clusters-cls-1',
+    name: 'cls-1-pull-secret',
+    outcome: 'updated',
+    resource_version: '9',
+  },
+  durations_ms: { total: 300 },
+  started_at: '2026-11-22T10:00:01.000Z',
+  finished_at: '2026-11-22T10:00:02.000Z',
+  ...overrides,
+});
+const summary = (overrides: Partial<ExecutionSummary> = {}): ExecutionSummary => ({
+  name: EXEC,
+  env: {
+    CLUSTER_ID: 'cls-1',
+    GENERATION: '2',
+    OPERATION: 'apply',
+    GCP_PROJECT_ID: 'demo',
+    MANAGEMENT_NAMESPACE: 'clusters-cls-1',
+    LAUNCH_ATTEMPT: '3',
+  },
+  startTime: '2026-11-22T10:00:00.000Z',
+  completionTime: '2026-11-22T10:00:03.000Z',
+  succeeded: true,
+  cancelled: false,
+  message: 'Execution completed successfully.',
+  ...overrides,
+});
+const conditions = (plan: ReturnType<typeof planFromJobResult>) => {
+  if ('skip' in plan) throw new Error(plan.skip);
+  return Object.fromEntries(
+    buildStatus(plan.outcome, plan.generation, new Date(plan.observedAt)).conditions.map((c) => [
+      c.type,
+      `${c.status}/${c.reason}`,
+    ]),
+  );
+};
+
+describe('planFromJobResult', () => {
+  it('maps a success to Available=True with the data HyperShift needs, observed when the job finished', () => {
+    const plan = planFromJobResult(result(), JOB);
+    expect(plan).toMatchObject({
+      clusterId: 'cls-1',
+      generation: 2,
+      observedAt: '2026-11-22T10:00:02.000Z',
+    });
+    expect(conditions(plan)).toEqual({
+      Applied: 'True/JobSucceeded',
+      Available: 'True/PullSecretProvisioned',
+      Health: 'True/NoErrors',
+    });
+    if ('skip' in plan) return;
+    expect(buildStatus(plan.outcome, 2, new Date()).data).toMatchObject({
+      execution: EXEC,
+      secret_version: '4',
+      pull_secret_name: 'cls-1-pull-secret',
+      kubernetes_secret: { namespace: 'clusters-cls-1', name: 'cls-1-pull-secret' },
+    });
+  });
+
+  it.each([
+    'InvalidPullSecret',
+    'SecretOwnershipConflict',
+    'PermissionDenied',
+    'NamespaceNotFound',
+    'QuotaExceeded',
+  ])('maps a %s failure to Available=False, Health=False with that reason', (reason) => {
+    const plan = planFromJobResult(
+      result({
+        outcome: 'failed',
+        reason,
+        message: `failed: ${reason}`,
+        failure_kind: 'permanent',
+      }),
+      JOB,
+    );
+    expect(conditions(plan)).toMatchObject({
+      Available: `False/${reason}`,
+      Health: `False/${reason}`,
+    });
+  });
+
+  it('maps a finished delete to Finalized=True', () => {
+    expect(
+      conditions(
+        planFromJobResult(result({ operation: 'delete', reason: 'CleanupConfirmed' }), JOB),
+      ),
+    ).toEqual({
+      Applied: 'False/CleanupConfirmed',
+      Available: 'False/CleanupConfirmed',
+      Health: 'True/NoErrors',
+      Finalized: 'True/CleanupConfirmed',
+    });
+  });
+
+  it('skips dry runs and direct runs without a generation', () => {
+    expect(planFromJobResult(result({ dry_run: true }), JOB)).toHaveProperty('skip');
+    expect(planFromJobResult(result({ generation: undefined }), JOB)).toHaveProperty('skip');
+  });
+});
+
+describe('planFromExecution', () => {
+  it.each<[Partial<ExecutionSummary>, string]>([
+    [{ cancelled: true, message: 'The execution was cancelled.' }, 'Cancelled'],
+    [{ message: 'Task pullsecret-job-abc12-task0 timed out after 600 seconds.' }, 'Timeout'],
+    [
+      { message: 'Task x was killed: Memory limit of 512 MiB exceeded with 530 MiB used.' },
+      'OOMKilled',
+    ],
+    [{ message: 'Task x failed with exit code 4.' }, 'NonZeroExit'],
+    [{ message: 'Task x was terminated by signal SIGKILL.' }, 'NonZeroExit'],
+  ])('classifies %j as %s and reports JobFailed, observed at the start', (overrides, reason) => {
+    const failed = summary({ succeeded: false, ...overrides });
+    expect(classifyExecutionFailure(failed)).toBe(reason);
+    const plan = planFromExecution(failed);
+    expect(plan).toMatchObject({
+      observedAt: '2026-11-22T10:00:00.000Z',
+      outcome: {
+        kind: 'failed',
+        reason: 'JobFailed',
+        executionReason: reason,
+        failureKind: 'transient',
+        attempt: 3,
+      },
+    });
+    expect(conditions(plan)).toMatchObject({
+      Available: 'False/JobFailed',
+      Health: 'False/JobFailed',
+    });
+  });
+
+  it('reports a bare success with the deterministic names, earlier than any job result', () => {
+    const plan = planFromExecution(summary());
+    expect(plan).toMatchObject({
+      observedAt: '2026-11-22T10:00:00.000Z',
+      outcome: {
+        kind: 'succeeded',
+        provisioned: {
+          secretPath: 'projects/demo/secrets/hyperfleet-cls-1-pull-secret',
+          secretVersion: 'latest',
+          kubernetesSecret: { namespace: 'clusters-cls-1', name: 'cls-1-pull-secret' },
+        },
+      },
+    });
+    if ('skip' in plan) return;
+    expect(Date.parse(plan.observedAt)).toBeLessThan(Date.parse(result().finished_at));
+  });
+
+  it('skips executions not launched by the adapter, or not finished', () => {
+    expect(planFromExecution(summary({ env: {} }))).toHaveProperty('skip');
+    expect(planFromExecution(summary({ completionTime: undefined }))).toHaveProperty('skip');
+  });
+});
+
+describe('decodeReport', () => {
+  const push = (payload: unknown, attributes: Record<string, string> = {}) => ({
+    type: 'google.cloud.pubsub.topic.v1.messagePublished',
+    id: '1',
+    data: {
+      message: { data: Buffer.from(JSON.stringify(payload)).toString('base64'), attributes },
+    },
+  });
+  const entry = (job = 'pullsecret-job', method = '/Jobs.RunJob') => ({
+    protoPayload: {
+      methodName: method,
+      resourceName: 'namespaces/demo/executions/pullsecret-job-abc12',
+      status: { code: 2 },
+    },
+    resource: {
+      type: 'cloud_run_job',
+      labels: { job_name: job, location: 'local', project_id: 'demo' },
+    },
+  });
+
+  it('tells job results from execution-finished entries', () => {
+    expect(decodeReport(push(result(), { type: 'pullsecret.job.result' }), JOB)).toMatchObject({
+      kind: 'job-result',
+      result: { cluster_id: 'cls-1' },
+    });
+    expect(decodeReport(push(entry()), JOB)).toEqual({
+      kind: 'execution-finished',
+      execution: EXEC,
+      statusCode: 2,
+    });
+  });
+
+  it('ignores other jobs and other methods, and flags garbage', () => {
+    expect(decodeReport(push(entry('other-job')), JOB)).toMatchObject({ kind: 'ignored' });
+    expect(decodeReport(push(entry('pullsecret-job', '/Jobs.DeleteJob')), JOB)).toMatchObject({
+      kind: 'ignored',
+    });
+    expect(decodeReport(push({ hello: 'world' }), JOB)).toMatchObject({
+      kind: 'malformed',
+      problem: expect.stringContaining('neither a job result'),
+    });
+    expect(
+      decodeReport(push({ ...result(), outcome: 'maybe' }, { type: 'pullsecret.job.result' }), JOB),
+    ).toMatchObject({ kind: 'malformed', problem: expect.stringContaining('outcome') });
+    expect(decodeReport({ type: 'other', data: {} }, JOB)).toMatchObject({ kind: 'malformed' });
+  });
+});
