@@ -84,6 +84,18 @@ export async function startHyperFleetApiEmulator(
       }
       return true;
     }
+    if (req.method === 'POST' && path === '/holds') {
+      const hold = z
+        .object({
+          cluster_name: z.string(),
+          adapter: z.string(),
+          available: z.enum(['True', 'False', 'Unknown']),
+        })
+        .parse(await readJson(req));
+      store.holdForNewCluster(hold.cluster_name, hold.adapter, hold.available);
+      sendJson(res, 201, hold);
+      return true;
+    }
     return false;
   };
 

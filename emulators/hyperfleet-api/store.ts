@@ -59,6 +59,8 @@ function zodProblem(error: z.ZodError, what: string) {
 export class HyperFleetStore {
   private readonly clusters = new Map<string, StoredCluster>();
   private readonly held = new Set<string>();
+  /** Simulated adapters to hold (with a status) for clusters created later under a given name. */
+  private readonly pendingHolds = new Map<string, Map<string, 'True' | 'False' | 'Unknown'>>();
   private readonly now: () => Date;
 
   constructor(private readonly options: HyperFleetStoreOptions) {
@@ -92,8 +94,22 @@ export class HyperFleetStore {
       statuses: new Map(),
     };
     this.clusters.set(id, cluster);
+    const holds = this.pendingHolds.get(request.name);
+    this.pendingHolds.delete(request.name);
+    for (const adapter of holds?.keys() ?? []) this.held.add(`${id}/${adapter}`);
     this.changed(cluster);
+    for (const [adapter, available] of holds ?? []) this.reportAdapter(id, adapter, { available });
     return this.render(cluster);
+  }
+
+  /**
+   * Makes a simulated adapter report `available` (and stop following generations) for the cluster
+   * that will be created under `name`, so a test can start from "dns not Available" without a race.
+   */
+  holdForNewCluster(name: string, adapter: string, available: 'True' | 'False' | 'Unknown'): void {
+    const holds = this.pendingHolds.get(name) ?? new Map<string, 'True' | 'False' | 'Unknown'>();
+    holds.set(adapter, available);
+    this.pendingHolds.set(name, holds);
   }
 
   getCluster(id: string): Record<string, unknown> {

@@ -11,6 +11,12 @@ export interface PubSubEmulatorOptions {
   readonly dataDir?: string;
   readonly logFile?: string;
   readonly readyTimeoutMs?: number;
+  /** Run the JVM under a Node guard with the parent watchdog (the local stack does). */
+  readonly guarded?: {
+    readonly parentPid: number;
+    readonly watchdog: string;
+    readonly guard: string;
+  };
 }
 
 /** A running Pub/Sub emulator; clients find it through PUBSUB_EMULATOR_HOST=`endpoint`. */
@@ -36,10 +42,20 @@ export async function startPubSubEmulator(
     ...(options.dataDir ? [`--data-dir=${options.dataDir}`] : []),
   ];
   const log = options.logFile ? fs.openSync(options.logFile, 'a', 0o600) : 'ignore';
-  const child = spawn(script, args, {
-    stdio: ['ignore', log, log],
-    env: { ...process.env, JAVA_TOOL_OPTIONS: process.env.JAVA_TOOL_OPTIONS ?? '-Xms64m -Xmx512m' },
-  });
+  const env = {
+    ...process.env,
+    JAVA_TOOL_OPTIONS: process.env.JAVA_TOOL_OPTIONS ?? '-Xms64m -Xmx512m',
+  };
+  const child = options.guarded
+    ? spawn(
+        process.execPath,
+        ['--require', options.guarded.watchdog, options.guarded.guard, script, ...args],
+        {
+          stdio: ['ignore', log, log],
+          env: { ...env, EXIT_WITH_PARENT_PID: String(options.guarded.parentPid) },
+        },
+      )
+    : spawn(script, args, { stdio: ['ignore', log, log], env });
   if (typeof log === 'number') fs.closeSync(log);
   let exited = false;
   const exit = new Promise<void>((resolve) =>

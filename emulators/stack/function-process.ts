@@ -5,6 +5,8 @@ import { startReadyProcess, type ReadyProcess } from '../common/child-process';
 /** Starts one function in functions-framework, as Cloud Run functions runs it, and waits until it listens. */
 export async function startFunctionProcess(options: {
   root: string;
+  /** Node options, e.g. the parent watchdog preload. */
+  nodeArgs?: readonly string[];
   target: 'adapter' | 'reporter';
   port: number;
   env: NodeJS.ProcessEnv;
@@ -21,7 +23,9 @@ export async function startFunctionProcess(options: {
   const started = await startReadyProcess({
     command: process.execPath,
     args: [
+      ...(options.nodeArgs ?? []),
       main,
+
       `--target=${options.target}`,
       '--signature-type=cloudevent',
       `--source=${source}`,

@@ -40,23 +40,31 @@ export class KubeReader {
     });
   }
 
-  /** Creates a namespace through the emulator's admin API (no token needed); existing is fine. */
-  ensureNamespace(name: string): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
+  /** A request to the emulator's admin API (`/_emulator/...`, no token), trusting its CA. */
+  admin(
+    method: string,
+    adminPath: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: string }> {
+    return new Promise((resolve, reject) => {
       const request = https.request(
-        `${this.server}/_emulator/namespaces`,
-        { method: 'POST', ca: this.ca },
+        `${this.server}/_emulator${adminPath}`,
+        { method, ca: this.ca },
         (response) => {
-          response.resume();
-          response.on('end', () =>
-            response.statusCode === 200 || response.statusCode === 201
-              ? resolve()
-              : reject(new Error(`creating namespace ${name}: HTTP ${response.statusCode}`)),
-          );
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
         },
       );
       request.on('error', reject);
-      request.end(JSON.stringify({ name }));
+      request.end(body === undefined ? undefined : JSON.stringify(body));
     });
+  }
+
+  /** Creates a namespace through the admin API (no token needed); existing is fine. */
+  async ensureNamespace(name: string): Promise<void> {
+    const { status } = await this.admin('POST', '/namespaces', { name });
+    if (status !== 200 && status !== 201)
+      throw new Error(`creating namespace ${name}: HTTP ${status}`);
   }
 }

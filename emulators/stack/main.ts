@@ -68,7 +68,14 @@ async function main(): Promise<number> {
     say('Stopped. Logs stay in ' + path.relative(process.cwd(), path.join(workDir, 'logs')));
     process.exit(code);
   };
+  // A closed stdout (piped into `head`) or a crash stops everything instead of orphaning children.
+  process.stdout.on('error', () => void stop(0));
+  process.on('uncaughtException', (error) => {
+    process.stderr.write(`npm start: ${error.message}\n`);
+    void stop(1);
+  });
   process.once('SIGINT', () => void stop(0));
+
   process.once('SIGTERM', () => void stop(0));
 
   say(

@@ -33,6 +33,8 @@ export interface StackDescription {
   readonly logDir: string;
   readonly kubeconfig: string;
   readonly job: string;
+  /** PID of every process the stack started, by component. */
+  readonly processes: Record<string, number>;
   readonly endpoints: {
     readonly pubsub: string;
     readonly secretManager: string;
@@ -69,7 +71,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   fs.mkdirSync(path.join(logDir, 'jobs'), { recursive: true, mode: 0o700 });
   const log = (name: string) => path.join(logDir, `${name}.log`);
   const cli = path.join(options.root, 'dist/emulators/cli.js');
+  // Every child stops by itself if this process dies without stopping it (see parent-watchdog.ts).
+  const watchdog = [
+    '--require',
+    path.join(options.root, 'dist/emulators/common/parent-watchdog.js'),
+  ];
   const baseEnv: NodeJS.ProcessEnv = {
+    EXIT_WITH_PARENT_PID: String(process.pid),
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     LANG: process.env.LANG,
@@ -80,6 +88,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     GOOGLE_CLOUD_PROJECT: LOCAL_PROJECT,
   };
   const started: { stop: () => Promise<void> }[] = [];
+  const processes: Record<string, number> = {};
   const stopAll = async () => {
     for (const component of started.reverse()) await component.stop().catch(() => undefined);
     started.length = 0;
@@ -91,18 +100,27 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   ): Promise<ReadyProcess> => {
     const child = await startReadyProcess({
       command: process.execPath,
-      args: [cli, name, ...args],
+      args: [...watchdog, cli, name, ...args],
       env,
       logFile: log(name),
     });
     started.push(child);
+    processes[name] = child.child.pid ?? -1;
     options.onProgress?.(name, child.info);
     return child;
   };
 
   try {
-    const pubsub: PubSubEmulator = await startPubSubEmulator({ logFile: log('pubsub') });
+    const pubsub: PubSubEmulator = await startPubSubEmulator({
+      logFile: log('pubsub'),
+      guarded: {
+        parentPid: process.pid,
+        watchdog: watchdog[1]!,
+        guard: path.join(options.root, 'dist/emulators/common/guard.js'),
+      },
+    });
     started.push(pubsub);
+    processes.pubsub = pubsub.pid;
     options.onProgress?.('pubsub', pubsub.info());
     const pubsubEnv = { ...baseEnv, PUBSUB_EMULATOR_HOST: pubsub.endpoint };
 
@@ -169,6 +187,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const adapterPort = await freePort();
     const adapter = await startFunctionProcess({
       root: options.root,
+      nodeArgs: watchdog,
       target: 'adapter',
       port: adapterPort,
       logFile: log('adapter'),
@@ -184,16 +203,19 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       },
     });
     started.push(adapter);
+    processes.adapter = adapter.child.pid ?? -1;
     options.onProgress?.('adapter', adapter.info);
     const reporterPort = await freePort();
     const reporter = await startFunctionProcess({
       root: options.root,
+      nodeArgs: watchdog,
       target: 'reporter',
       port: reporterPort,
       logFile: log('reporter'),
       env: { ...functionEnv, ...options.reporterEnv },
     });
     started.push(reporter);
+    processes.reporter = reporter.child.pid ?? -1;
     options.onProgress?.('reporter', reporter.info);
 
     const adapterUrl = `http://127.0.0.1:${adapterPort}`;
@@ -251,6 +273,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       logDir,
       kubeconfig,
       job: JOB_NAME,
+      processes,
       endpoints: {
         pubsub: pubsub.endpoint,
         secretManager: secretManager.info.endpoint as string,

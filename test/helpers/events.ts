@@ -25,7 +25,7 @@ export function sentinelEvent(
 export async function pushPubSub(
   baseUrl: string,
   payload: unknown,
-  options: { raw?: string; topic?: string } = {},
+  options: { raw?: string; topic?: string; attributes?: Record<string, string> } = {},
 ): Promise<number> {
   const data = options.raw ?? Buffer.from(JSON.stringify(payload)).toString('base64');
   const response = await fetch(
@@ -36,7 +36,8 @@ export async function pushPubSub(
       body: JSON.stringify({
         message: {
           data,
-          attributes: { _watermill_message_uuid: randomUUID() },
+          attributes: options.attributes ?? { _watermill_message_uuid: randomUUID() },
+
           messageId: String(Date.now() + Math.random()),
           publishTime: new Date().toISOString(),
         },

@@ -1,0 +1,164 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { ROOT } from '../helpers/run-process';
+
+const MAIN = path.join(ROOT, 'dist/emulators/stack/main.js');
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Runs the local stack's entry point (what `npm start` runs after building) and reads its JSON progress. */
+const running: ReturnType<typeof spawn>[] = [];
+afterEach(() => {
+  // A failed assertion must not leave a stack behind: SIGTERM stops every component.
+  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGTERM');
+});
+
+function runStack(args: string[]) {
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'npm-start-'));
+  const child = spawn(process.execPath, [MAIN, '--work-dir', workDir, '--json', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env },
+  });
+  running.push(child);
+  const lines: Record<string, unknown>[] = [];
+  const waiters: { test: (line: Record<string, unknown>) => boolean; resolve: () => void }[] = [];
+  readline.createInterface({ input: child.stdout }).on('line', (text) => {
+    const line = JSON.parse(text) as Record<string, unknown>;
+    lines.push(line);
+    for (const waiter of waiters.filter((w) => w.test(line))) waiter.resolve();
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const until = (test: (line: Record<string, unknown>) => boolean) =>
+    new Promise<void>((resolve) =>
+      lines.some(test) ? resolve() : waiters.push({ test, resolve }),
+    );
+  return { child, workDir, lines, exited, until, stderr: () => stderr };
+}
+
+describe('npm start (the local stack entry point)', () => {
+  it('--once converges the demo cluster, prints the commands to look for yourself, stops everything and exits 0', async () => {
+    const run = runStack(['--once', '--timeout', '90s']);
+    await run.until((l) => String(l.event).trim().startsWith('Everything is up'));
+    const state = JSON.parse(fs.readFileSync(path.join(run.workDir, 'stack.json'), 'utf8')) as {
+      processes: Record<string, number>;
+      endpoints: Record<string, string>;
+      env: Record<string, string>;
+      topics: Record<string, string>;
+      subscriptions: Record<string, unknown>;
+    };
+    expect(Object.keys(state.processes).sort()).toEqual([
+      'adapter',
+      'cloud-run',
+      'hyperfleet-api',
+      'kube-apiserver',
+      'pubsub',
+      'reporter',
+      'secret-manager',
+      'sentinel',
+    ]);
+    expect(Object.keys(state.env).sort()).toEqual(
+      expect.arrayContaining([
+        'PUBSUB_EMULATOR_HOST',
+        'SECRET_MANAGER_EMULATOR_HOST',
+        'KUBECONFIG',
+        'HYPERFLEET_API_BASE_URL',
+        'CLOUD_RUN_EMULATOR_HOST',
+      ]),
+    );
+    expect(Object.keys(state.subscriptions).sort()).toEqual(['adapter', 'finished', 'results']);
+    expect(await run.exited).toBe(0);
+
+    const events = run.lines.map((l) => `${String(l.component ?? '')}: ${String(l.event)}`);
+    const order = [
+      'sentinel: reconcile event published',
+      'adapter: preconditions met',
+      'adapter: execution launched',
+      'job: Secret Manager version added',
+      'job: Kubernetes Secret created',
+      'reporter: job result: status reported',
+      'hyperfleet: PullsecretSuccessful=True',
+    ];
+    let last = -1;
+    for (const step of order) {
+      const index = events.findIndex((e, i) => i > last && e.startsWith(step));
+      expect({ step, found: index > last }).toEqual({ step, found: true });
+      last = index;
+    }
+    const summary = run.lines.find((l) => l.outcome === 'converged');
+    expect(String(summary?.event)).toMatch(
+      /kubectl --kubeconfig \S+ get secret -n clusters-\S+ \S+-pull-secret/,
+    );
+    expect(String(summary?.event)).toMatch(
+      /curl -s http:\/\/127\.0\.0\.1:\d+\/api\/hyperfleet\/v1\/clusters\/\S+\/statuses/,
+    );
+    expect(fs.existsSync(path.join(run.workDir, 'stack.json'))).toBe(false);
+    expect(Object.values(state.processes).filter(alive)).toEqual([]);
+    expect(fs.readdirSync(path.join(run.workDir, 'logs')).sort()).toEqual([
+      'adapter.log',
+      'cloud-run.log',
+      'hyperfleet-api.log',
+      'jobs',
+      'kube-apiserver.log',
+      'pubsub.log',
+      'reporter.log',
+      'secret-manager.log',
+      'sentinel.log',
+    ]);
+  }, 120_000);
+
+  it('keeps running by default and stops every child on SIGTERM', async () => {
+    const run = runStack([]);
+    await run.until((l) => l.outcome === 'converged');
+    await run.until((l) => String(l.event).trim().startsWith('Still running'));
+    const state = JSON.parse(fs.readFileSync(path.join(run.workDir, 'stack.json'), 'utf8')) as {
+      processes: Record<string, number>;
+    };
+    expect(Object.values(state.processes).every(alive)).toBe(true);
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    expect(Object.values(state.processes).filter(alive)).toEqual([]);
+    expect(fs.existsSync(path.join(run.workDir, 'stack.json'))).toBe(false);
+  }, 120_000);
+
+  it('refuses to start a second stack in the same work directory', async () => {
+    const first = runStack([]);
+    await first.until((l) => String(l.event).trim().startsWith('Everything is up'));
+    const second = spawn(process.execPath, [MAIN, '--work-dir', first.workDir, '--json'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    second.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const code = await new Promise<number | null>((resolve) => second.on('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toContain('A local stack is already running');
+    first.child.kill('SIGINT');
+    expect(await first.exited).toBe(0);
+  }, 120_000);
+});
+
+describe('npm start when its orchestrator is killed', () => {
+  it('leaves nothing running: every child stops itself when its parent disappears', async () => {
+    const run = runStack([]);
+    await run.until((l) => String(l.event).trim().startsWith('Everything is up'));
+    const state = JSON.parse(fs.readFileSync(path.join(run.workDir, 'stack.json'), 'utf8')) as {
+      processes: Record<string, number>;
+    };
+    run.child.kill('SIGKILL');
+    await run.exited;
+    const deadline = Date.now() + 10_000;
+    while (Object.values(state.processes).some(alive) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 200));
+    expect(Object.entries(state.processes).filter(([, pid]) => alive(pid))).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,28 @@
+import { randomBytes } from 'node:crypto';
+
+/** A pull secret whose every form can be searched for in outputs. */
+export interface Canary {
+  readonly text: string;
+  /** Every form that must never appear: the JSON, its base64, each auth, user:password, the password. */
+  readonly forms: readonly string[];
+}
+
+export function canaryPullSecret(
+  label: string,
+  registries: readonly string[] = ['quay.io', 'registry.redhat.io'],
+): Canary {
+  const password = `canary-${label}-${randomBytes(9).toString('hex')}`;
+  const pair = `robot-${label}:${password}`;
+  const auth = Buffer.from(pair).toString('base64');
+  const text = JSON.stringify({
+    auths: Object.fromEntries(registries.map((r) => [r, { auth, email: 'canary@example.com' }])),
+  });
+  return { text, forms: [text, Buffer.from(text).toString('base64'), auth, pair, password] };
+}
+
+/** The forms of `canaries` found in `haystack` (should be none). */
+export function leaks(haystack: string, canaries: readonly Canary[]): string[] {
+  return canaries.flatMap((canary) =>
+    canary.forms.filter((form) => haystack.includes(form)).map((form) => `${form.slice(0, 24)}…`),
+  );
+}

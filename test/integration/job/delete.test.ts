@@ -1,0 +1,120 @@
+import {
+  startKubeApiServerEmulator,
+  type KubeApiServerEmulator,
+} from '../../../emulators/kube-apiserver/server';
+import {
+  startSecretManagerEmulator,
+  type SecretManagerEmulator,
+} from '../../../emulators/secret-manager/server';
+import { EXIT_CODES } from '../../../shared/job-result';
+import { runJob, samplePullSecret } from '../../helpers/job';
+import { coreApi, dockerConfig } from '../../helpers/kubernetes';
+import { secretManagerClient } from '../../helpers/secret-manager';
+
+const NS = 'clusters-cls-del';
+const SECRET = 'projects/demo-project/secrets/hyperfleet-cls-del-pull-secret';
+
+describe('pull secret job, OPERATION=delete', () => {
+  let sm: SecretManagerEmulator;
+  let kube: KubeApiServerEmulator;
+  let env: Record<string, string>;
+
+  beforeEach(async () => {
+    sm = await startSecretManagerEmulator();
+    kube = await startKubeApiServerEmulator({ namespaces: [NS] });
+    env = {
+      SECRET_MANAGER_EMULATOR_HOST: sm.endpoint,
+      KUBECONFIG: kube.kubeconfigPath,
+      GCP_PROJECT_ID: 'demo-project',
+      CLUSTER_ID: 'cls-del',
+      MANAGEMENT_NAMESPACE: NS,
+      PULL_SECRET_DATA: samplePullSecret(),
+    };
+    expect((await runJob(env)).code).toBe(EXIT_CODES.success);
+    expect(
+      (await runJob({ ...env, PULL_SECRET_DATA: samplePullSecret('v2', 'password-two') })).code,
+    ).toBe(EXIT_CODES.success);
+  });
+  afterEach(async () => {
+    await sm.stop();
+    await kube.stop();
+  });
+
+  const deleteEnv = (extra: Record<string, string> = {}) => ({
+    ...env,
+    PULL_SECRET_DATA: undefined,
+    OPERATION: 'delete',
+    ...extra,
+  });
+
+  it('deletes the Kubernetes Secret and the Secret Manager secret we own; a second run finds them gone', async () => {
+    const run = await runJob(deleteEnv());
+    expect(run.code).toBe(EXIT_CODES.success);
+    expect(run.result).toMatchObject({
+      reason: 'CleanupConfirmed',
+      phases: ['kubernetes', 'secret-manager'],
+      kubernetes: { outcome: 'deleted' },
+      secret_manager: { secret: 'deleted' },
+    });
+    const client = secretManagerClient(sm.endpoint);
+    await expect(client.getSecret({ name: SECRET })).rejects.toMatchObject({ code: 5 });
+    await client.close();
+    await expect(
+      coreApi(kube).readNamespacedSecret({ namespace: NS, name: 'cls-del-pull-secret' }),
+    ).rejects.toMatchObject({ code: 404 });
+    const again = await runJob(deleteEnv());
+    expect(again.result).toMatchObject({
+      outcome: 'succeeded',
+      kubernetes: { outcome: 'absent' },
+      secret_manager: { secret: 'absent' },
+    });
+  });
+
+  it('ON_DELETE=retain keeps the secret and disables its versions', async () => {
+    const run = await runJob(deleteEnv({ ON_DELETE: 'retain' }));
+    expect(run.result).toMatchObject({
+      outcome: 'succeeded',
+      secret_manager: { secret: 'retained', version: 'disabled' },
+    });
+    const client = secretManagerClient(sm.endpoint);
+    const [versions] = await client.listSecretVersions({ parent: SECRET });
+    expect(versions.map((v) => v.state)).toEqual(['DISABLED', 'DISABLED']);
+    await client.close();
+  });
+
+  it('leaves foreign resources alone', async () => {
+    await coreApi(kube).deleteNamespacedSecret({ namespace: NS, name: 'cls-del-pull-secret' });
+    await coreApi(kube).createNamespacedSecret({
+      namespace: NS,
+      body: {
+        metadata: { name: 'cls-del-pull-secret' },
+        type: 'kubernetes.io/dockerconfigjson',
+        data: dockerConfig(),
+      },
+    });
+    const client = secretManagerClient(sm.endpoint);
+    await client.updateSecret({
+      secret: { name: SECRET, labels: { owner: 'someone-else' } },
+      updateMask: { paths: ['labels'] },
+    });
+    const run = await runJob(deleteEnv());
+    expect(run.result).toMatchObject({
+      outcome: 'succeeded',
+      kubernetes: { outcome: 'foreign' },
+      secret_manager: { secret: 'foreign' },
+    });
+    await expect(client.getSecret({ name: SECRET })).resolves.toBeTruthy();
+    await expect(
+      coreApi(kube).readNamespacedSecret({ namespace: NS, name: 'cls-del-pull-secret' }),
+    ).resolves.toBeTruthy();
+    await client.close();
+  });
+
+  it('treats a missing namespace as already gone', async () => {
+    const run = await runJob(deleteEnv({ MANAGEMENT_NAMESPACE: 'clusters-gone' }));
+    expect(run.result).toMatchObject({
+      outcome: 'succeeded',
+      kubernetes: { namespace: 'clusters-gone', outcome: 'absent' },
+    });
+  });
+});
