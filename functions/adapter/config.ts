@@ -30,8 +30,8 @@ const objectPath = (fallback: string) =>
     .regex(OBJECT_PATH, 'must be a dot path such as spec.pullSecret.data')
     .default(fallback);
 
-/** Environment of the adapter function; keys are the variable names. */
-const adapterEnvSchema = z.object({
+/** Environment of the adapter function; keys are the variable names (exported for the Terraform check). */
+export const adapterEnvSchema = z.object({
   ...hyperFleetApiEnvShape,
   CLOUD_RUN_JOB: z
     .string()

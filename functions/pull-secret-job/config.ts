@@ -41,7 +41,7 @@ const replication = z
   });
 
 /** Environment of the pull secret job; keys are the variable names. */
-const jobEnvSchema = z
+export const jobEnvSchema = z
   .object({
     CLUSTER_ID: clusterId,
     CLUSTER_NAME: labelValue.optional(),

@@ -14,7 +14,7 @@ import {
   type LogLevel,
 } from '../../shared/logging/logger';
 
-const reporterEnvSchema = z.object({
+export const reporterEnvSchema = z.object({
   ...hyperFleetApiEnvShape,
   CLOUD_RUN_JOB: z
     .string()

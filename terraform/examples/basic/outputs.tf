@@ -1,0 +1,34 @@
+output "adapter_url" {
+  description = "The adapter function's URL."
+  value       = module.pullsecret_adapter.adapter_url
+}
+
+output "artifact_registry_repository" {
+  description = "Push the job image here."
+  value       = module.pullsecret_adapter.artifact_registry_repository
+}
+
+output "job_name" {
+  description = "The pull secret job."
+  value       = module.pullsecret_adapter.job_name
+}
+
+output "management_cluster_rbac" {
+  description = "Apply to the management cluster: terraform output -raw management_cluster_rbac | kubectl apply -f -"
+  value       = module.pullsecret_adapter.management_cluster_rbac
+}
+
+output "reporter_url" {
+  description = "The reporter function's URL."
+  value       = module.pullsecret_adapter.reporter_url
+}
+
+output "service_accounts" {
+  description = "Service account emails by role."
+  value       = module.pullsecret_adapter.service_accounts
+}
+
+output "topics" {
+  description = "Topics the system uses."
+  value       = module.pullsecret_adapter.topics
+}

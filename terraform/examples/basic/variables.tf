@@ -1,0 +1,113 @@
+variable "alert_notification_channels" {
+  description = "Notification channel ids for the alert policies."
+  type        = list(string)
+  default     = []
+}
+
+variable "default_pull_secret_version" {
+  description = "Optional default pull secret: projects/P/secrets/S/versions/V."
+  type        = string
+  default     = null
+}
+
+variable "function_source_archives" {
+  description = "The zips built by `npm run package`."
+  type = object({
+    adapter  = string
+    reporter = string
+  })
+  default = {
+    adapter  = "../../../build/package/adapter.zip"
+    reporter = "../../../build/package/reporter.zip"
+  }
+}
+
+variable "hyperfleet_api" {
+  description = "HyperFleet API base URL and authentication (see the module's variables)."
+  type = object({
+    base_url          = string
+    version           = optional(string, "v1")
+    timeout           = optional(string, "10s")
+    retry_attempts    = optional(number, 3)
+    auth_token_secret = optional(string)
+    audience          = optional(string)
+  })
+}
+
+variable "job" {
+  description = "The job image and settings (see the module's variables)."
+  type = object({
+    image                    = string
+    cpu                      = optional(string, "1")
+    memory                   = optional(string, "512Mi")
+    timeout_seconds          = optional(number, 600)
+    max_retries              = optional(number, 0)
+    on_delete                = optional(string, "delete")
+    secret_version_retention = optional(number)
+    replication_policy       = optional(string, "automatic")
+    kms_key_name             = optional(string)
+    log_level                = optional(string, "info")
+  })
+}
+
+variable "labels" {
+  description = "Labels for every resource."
+  type        = map(string)
+  default     = {}
+}
+
+variable "management_cluster" {
+  description = "The management cluster (see the module's variables)."
+  type = object({
+    endpoint          = string
+    ca_certificate    = optional(string)
+    project_id        = string
+    namespaces        = optional(list(string), [])
+    cluster_wide_rbac = optional(bool, false)
+  })
+}
+
+variable "name_prefix" {
+  description = "Prefix of every resource name."
+  type        = string
+  default     = "pullsecret"
+}
+
+variable "project_id" {
+  description = "The platform project."
+  type        = string
+}
+
+variable "region" {
+  description = "Region of the functions and the job."
+  type        = string
+}
+
+variable "sentinel_topic" {
+  description = "Sentinel's existing topic."
+  type        = string
+  default     = "hyperfleet-system-clusters"
+}
+
+variable "target_project_ids" {
+  description = "Customer projects where pull secrets are stored."
+  type        = list(string)
+}
+
+variable "workload_identity" {
+  description = "Workload Identity for HyperShift's readers (see the module's variables)."
+  type = object({
+    reader_bindings = optional(map(object({
+      namespace       = string
+      service_account = string
+    })), {})
+    gke_workload_pool_project = optional(string)
+    federation = optional(object({
+      pool_id           = string
+      provider_id       = string
+      issuer_uri        = string
+      allowed_audiences = optional(list(string), [])
+    }))
+  })
+  default = {}
+}

@@ -1,0 +1,22 @@
+# Cloud Run writes a system-event audit entry when an execution ends (also after a crash, an OOM
+# kill, a timeout or a cancellation, when the job itself cannot publish its result). The sink
+# routes this job's entries to the execution-finished topic the reporter subscribes to.
+resource "google_logging_project_sink" "execution_finished" {
+  project                = var.project_id
+  name                   = "${var.name_prefix}-execution-finished"
+  destination            = "pubsub.googleapis.com/${google_pubsub_topic.execution_finished.id}"
+  unique_writer_identity = true
+  filter = join(" AND ", [
+    "resource.type=\"cloud_run_job\"",
+    "resource.labels.job_name=\"${local.job_name}\"",
+    "logName=\"projects/${var.project_id}/logs/cloudaudit.googleapis.com%2Fsystem_event\"",
+    "protoPayload.methodName=\"/Jobs.RunJob\"",
+  ])
+}
+
+resource "google_pubsub_topic_iam_member" "sink_publishes_finished" {
+  project = var.project_id
+  topic   = google_pubsub_topic.execution_finished.name
+  role    = "roles/pubsub.publisher"
+  member  = google_logging_project_sink.execution_finished.writer_identity
+}

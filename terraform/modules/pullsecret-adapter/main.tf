@@ -1,0 +1,85 @@
+locals {
+  apis = toset([
+    "artifactregistry.googleapis.com",
+    "cloudbuild.googleapis.com",
+    "cloudfunctions.googleapis.com",
+    "container.googleapis.com",
+    "iam.googleapis.com",
+    "logging.googleapis.com",
+    "monitoring.googleapis.com",
+    "pubsub.googleapis.com",
+    "run.googleapis.com",
+    "secretmanager.googleapis.com",
+    "storage.googleapis.com",
+  ])
+
+  sentinel_topic_id = startswith(var.sentinel_topic, "projects/") ? var.sentinel_topic : "projects/${var.project_id}/topics/${var.sentinel_topic}"
+  job_name          = "${var.name_prefix}-job"
+  job_id            = "projects/${var.project_id}/locations/${var.region}/jobs/${local.job_name}"
+  pubsub_agent      = "serviceAccount:service-${data.google_project.platform.number}@gcp-sa-pubsub.iam.gserviceaccount.com"
+
+  # The HyperFleet API token, when configured, is mounted as a file: the code re-reads it when it rotates.
+  token_dir  = "/var/secrets/hyperfleet"
+  token_path = "${local.token_dir}/token"
+
+  hyperfleet_env = merge(
+    {
+      HYPERFLEET_API_BASE_URL       = var.hyperfleet_api.base_url
+      HYPERFLEET_API_VERSION        = var.hyperfleet_api.version
+      HYPERFLEET_API_TIMEOUT        = var.hyperfleet_api.timeout
+      HYPERFLEET_API_RETRY_ATTEMPTS = tostring(var.hyperfleet_api.retry_attempts)
+    },
+    var.hyperfleet_api.auth_token_secret == null ? {} : { HYPERFLEET_API_AUTH_TOKEN_PATH = local.token_path },
+    var.hyperfleet_api.audience == null ? {} : { HYPERFLEET_API_AUDIENCE = var.hyperfleet_api.audience },
+  )
+
+  adapter_env = merge(local.hyperfleet_env, {
+    CLOUD_RUN_JOB                    = local.job_id
+    RESYNC_INTERVAL                  = var.adapter.resync_interval
+    EXECUTION_TIMEOUT                = "${var.job.timeout_seconds * (var.job.max_retries + 1) + 300}s"
+    RETRY_BACKOFF_BASE               = var.adapter.retry_backoff_base
+    RETRY_BACKOFF_MAX                = var.adapter.retry_backoff_max
+    PERMANENT_FAILURE_RETRY_INTERVAL = var.adapter.permanent_failure_retry_interval
+    STATUS_HEARTBEAT_INTERVAL        = var.adapter.status_heartbeat_interval
+    PULL_SECRET_SPEC_PATH            = var.adapter.pull_secret_spec_path
+    PULL_SECRET_ADDITIONAL_SPEC_PATH = var.adapter.additional_pull_secret_spec_path
+    LOG_LEVEL                        = var.adapter.log_level
+    LOG_FORMAT                       = "json"
+    GOOGLE_CLOUD_PROJECT             = var.project_id
+    },
+    var.adapter.preconditions_yaml == null ? {} : { PRECONDITIONS = var.adapter.preconditions_yaml },
+    var.default_pull_secret_version == null ? {} : { DEFAULT_PULL_SECRET_VERSION = var.default_pull_secret_version },
+  )
+
+  reporter_env = merge(local.hyperfleet_env, {
+    CLOUD_RUN_JOB        = local.job_id
+    LOG_LEVEL            = var.adapter.log_level
+    LOG_FORMAT           = "json"
+    GOOGLE_CLOUD_PROJECT = var.project_id
+  })
+
+  # Base environment of every execution; the adapter adds the cluster's identifiers as overrides.
+  job_env = merge(local.hyperfleet_env, {
+    RESULTS_TOPIC               = google_pubsub_topic.results.id
+    MANAGEMENT_CLUSTER_ENDPOINT = var.management_cluster.endpoint
+    ON_DELETE                   = var.job.on_delete
+    REPLICATION_POLICY          = var.job.replication_policy
+    LOG_LEVEL                   = var.job.log_level
+    LOG_FORMAT                  = "json"
+    },
+    var.management_cluster.ca_certificate == null ? {} : { MANAGEMENT_CLUSTER_CA_CERT = var.management_cluster.ca_certificate },
+    var.job.secret_version_retention == null ? {} : { SECRET_VERSION_RETENTION = tostring(var.job.secret_version_retention) },
+    var.job.kms_key_name == null ? {} : { KMS_KEY_NAME = var.job.kms_key_name },
+  )
+}
+
+data "google_project" "platform" {
+  project_id = var.project_id
+}
+
+resource "google_project_service" "apis" {
+  for_each           = var.enable_apis ? local.apis : toset([])
+  project            = var.project_id
+  service            = each.key
+  disable_on_destroy = false
+}

@@ -1,0 +1,208 @@
+locals {
+  metric_prefix = replace(var.name_prefix, "-", "_")
+  # Log-based metrics read the structured logs: the job's result line and the functions' fields.
+  job_log_filter      = "resource.type=\"cloud_run_job\" AND resource.labels.job_name=\"${local.job_name}\" AND jsonPayload.pullsecret_job_result.outcome:*"
+  function_log_filter = "resource.type=\"cloud_run_revision\" AND (resource.labels.service_name=\"${var.name_prefix}-adapter\" OR resource.labels.service_name=\"${var.name_prefix}-reporter\")"
+  monitoring          = var.monitoring.enabled ? { enabled = true } : {}
+}
+
+resource "google_logging_metric" "job_outcomes" {
+  for_each = local.monitoring
+  project  = var.project_id
+  name     = "${local.metric_prefix}_job_outcomes"
+  filter   = local.job_log_filter
+  metric_descriptor {
+    metric_kind  = "DELTA"
+    value_type   = "INT64"
+    display_name = "Pull secret job outcomes"
+    labels {
+      key         = "outcome"
+      description = "succeeded or failed"
+    }
+    labels {
+      key         = "reason"
+      description = "PullSecretProvisioned, CleanupConfirmed or the failure reason"
+    }
+    labels {
+      key         = "operation"
+      description = "apply or delete"
+    }
+  }
+  label_extractors = {
+    outcome   = "EXTRACT(jsonPayload.pullsecret_job_result.outcome)"
+    reason    = "EXTRACT(jsonPayload.pullsecret_job_result.reason)"
+    operation = "EXTRACT(jsonPayload.pullsecret_job_result.operation)"
+  }
+}
+
+resource "google_logging_metric" "job_duration" {
+  for_each        = local.monitoring
+  project         = var.project_id
+  name            = "${local.metric_prefix}_job_duration"
+  filter          = local.job_log_filter
+  value_extractor = "EXTRACT(jsonPayload.pullsecret_job_result.durations_ms.total)"
+  metric_descriptor {
+    metric_kind  = "DELTA"
+    value_type   = "DISTRIBUTION"
+    unit         = "ms"
+    display_name = "Pull secret job duration"
+  }
+  bucket_options {
+    exponential_buckets {
+      num_finite_buckets = 32
+      growth_factor      = 1.5
+      scale              = 10
+    }
+  }
+}
+
+resource "google_logging_metric" "adapter_decisions" {
+  for_each = local.monitoring
+  project  = var.project_id
+  name     = "${local.metric_prefix}_adapter_decisions"
+  filter   = "resource.type=\"cloud_run_revision\" AND resource.labels.service_name=\"${var.name_prefix}-adapter\" AND jsonPayload.metadata.decision:*"
+  metric_descriptor {
+    metric_kind  = "DELTA"
+    value_type   = "INT64"
+    display_name = "Adapter decisions"
+    labels {
+      key         = "decision"
+      description = "launch-apply, launch-delete, up-to-date, in-flight, report-not-met, malformed, ..."
+    }
+  }
+  label_extractors = {
+    decision = "EXTRACT(jsonPayload.metadata.decision)"
+  }
+}
+
+resource "google_logging_metric" "status_writes" {
+  for_each = local.monitoring
+  project  = var.project_id
+  name     = "${local.metric_prefix}_status_writes"
+  filter   = "${local.function_log_filter} AND jsonPayload.metadata.status_write:*"
+  metric_descriptor {
+    metric_kind  = "DELTA"
+    value_type   = "INT64"
+    display_name = "HyperFleet status writes"
+    labels {
+      key         = "status_write"
+      description = "stored or discarded"
+    }
+    labels {
+      key         = "reason"
+      description = "the Available condition's reason"
+    }
+  }
+  label_extractors = {
+    status_write = "EXTRACT(jsonPayload.metadata.status_write)"
+    reason       = "EXTRACT(jsonPayload.metadata.reason)"
+  }
+}
+
+resource "google_monitoring_alert_policy" "job_failure_rate" {
+  for_each              = local.monitoring
+  project               = var.project_id
+  display_name          = "Pull secret job failure rate above ${var.monitoring.job_failure_ratio * 100}% (10 min)"
+  combiner              = "OR"
+  notification_channels = var.alert_notification_channels
+  conditions {
+    display_name = "failed / all executions over 10 minutes"
+    condition_prometheus_query_language {
+      query               = "sum(rate(logging_googleapis_com:user_${google_logging_metric.job_outcomes["enabled"].name}{outcome=\"failed\"}[10m])) / sum(rate(logging_googleapis_com:user_${google_logging_metric.job_outcomes["enabled"].name}[10m])) > ${var.monitoring.job_failure_ratio}"
+      duration            = "0s"
+      evaluation_interval = "60s"
+    }
+  }
+  documentation {
+    content   = "Pull secret executions are failing. Read the reason label and the job logs (jsonPayload.pullsecret_job_result.reason); see README, Troubleshooting."
+    mime_type = "text/markdown"
+  }
+}
+
+resource "google_monitoring_alert_policy" "dead_letters" {
+  for_each              = local.monitoring
+  project               = var.project_id
+  display_name          = "Pull secret dead-letter topics are not empty"
+  combiner              = "OR"
+  notification_channels = var.alert_notification_channels
+  conditions {
+    display_name = "undelivered dead-lettered messages"
+    condition_threshold {
+      filter          = "resource.type=\"pubsub_subscription\" AND metric.type=\"pubsub.googleapis.com/subscription/num_undelivered_messages\" AND resource.labels.subscription_id=monitoring.regex.full_match(\"${var.name_prefix}-.*-dead-letter-inspect\")"
+      comparison      = "COMPARISON_GT"
+      threshold_value = 0
+      duration        = "60s"
+      aggregations {
+        alignment_period   = "60s"
+        per_series_aligner = "ALIGN_MAX"
+      }
+    }
+  }
+  documentation {
+    content   = "Messages reached a dead-letter topic after ${var.delivery.max_delivery_attempts} delivery attempts. Pull them from the *-dead-letter-inspect subscriptions to see why; see README, Troubleshooting."
+    mime_type = "text/markdown"
+  }
+}
+
+resource "google_monitoring_alert_policy" "job_duration" {
+  for_each              = local.monitoring
+  project               = var.project_id
+  display_name          = "Pull secret job slower than ${var.monitoring.job_duration_seconds} s"
+  combiner              = "OR"
+  notification_channels = var.alert_notification_channels
+  conditions {
+    display_name = "p99 job duration"
+    condition_threshold {
+      filter          = "resource.type=\"cloud_run_job\" AND metric.type=\"logging.googleapis.com/user/${google_logging_metric.job_duration["enabled"].name}\""
+      comparison      = "COMPARISON_GT"
+      threshold_value = var.monitoring.job_duration_seconds * 1000
+      duration        = "0s"
+      aggregations {
+        alignment_period     = "300s"
+        per_series_aligner   = "ALIGN_PERCENTILE_99"
+        cross_series_reducer = "REDUCE_MAX"
+      }
+    }
+  }
+}
+
+resource "google_monitoring_dashboard" "overview" {
+  for_each = local.monitoring
+  project  = var.project_id
+  dashboard_json = jsonencode({
+    displayName = "Pull Secret Adapter"
+    mosaicLayout = {
+      columns = 12
+      tiles = [for index, widget in [
+        { title = "Job outcomes by reason", metric = google_logging_metric.job_outcomes["enabled"].name, aligner = "ALIGN_RATE", group = ["metric.label.outcome", "metric.label.reason"] },
+        { title = "Job duration p50 / p99 (ms)", metric = google_logging_metric.job_duration["enabled"].name, aligner = "ALIGN_PERCENTILE_99", group = [] },
+        { title = "Adapter decisions", metric = google_logging_metric.adapter_decisions["enabled"].name, aligner = "ALIGN_RATE", group = ["metric.label.decision"] },
+        { title = "Status writes (stored / discarded)", metric = google_logging_metric.status_writes["enabled"].name, aligner = "ALIGN_RATE", group = ["metric.label.status_write"] },
+        ] : {
+        xPos   = (index % 2) * 6
+        yPos   = floor(index / 2) * 4
+        width  = 6
+        height = 4
+        widget = {
+          title = widget.title
+          xyChart = {
+            dataSets = [{
+              timeSeriesQuery = {
+                timeSeriesFilter = {
+                  filter = "metric.type=\"logging.googleapis.com/user/${widget.metric}\""
+                  aggregation = {
+                    alignmentPeriod    = "60s"
+                    perSeriesAligner   = widget.aligner
+                    crossSeriesReducer = "REDUCE_SUM"
+                    groupByFields      = widget.group
+                  }
+                }
+              }
+              plotType = "LINE"
+            }]
+          }
+        }
+      }]
+    }
+  })
+}

@@ -1,0 +1,60 @@
+output "adapter_url" {
+  description = "URL of the adapter function (internal ingress; invoked by the push subscription)."
+  value       = google_cloudfunctions2_function.adapter.service_config[0].uri
+}
+
+output "artifact_registry_repository" {
+  description = "Where to push the job image: REGION-docker.pkg.dev/PROJECT/REPOSITORY."
+  value       = "${var.region}-docker.pkg.dev/${var.project_id}/${google_artifact_registry_repository.images.repository_id}"
+}
+
+output "dead_letter_subscriptions" {
+  description = "Pull subscriptions holding dead-lettered messages, by source subscription."
+  value       = { for key, subscription in google_pubsub_subscription.dead_letter_inspect : key => subscription.id }
+}
+
+output "job_name" {
+  description = "Full resource name of the pull secret Cloud Run Job."
+  value       = local.job_id
+}
+
+output "management_cluster_rbac" {
+  description = "Kubernetes RBAC for the job in the management cluster; apply with `terraform output -raw management_cluster_rbac | kubectl apply -f -`."
+  value       = local.management_cluster_rbac
+}
+
+output "reporter_url" {
+  description = "URL of the reporter function (internal ingress; invoked by the push subscriptions)."
+  value       = google_cloudfunctions2_function.reporter.service_config[0].uri
+}
+
+output "service_accounts" {
+  description = "Email of each service account, by role."
+  value = {
+    adapter  = google_service_account.adapter.email
+    invoker  = google_service_account.invoker.email
+    job      = google_service_account.job.email
+    reader   = google_service_account.reader.email
+    reporter = google_service_account.reporter.email
+  }
+}
+
+output "subscriptions" {
+  description = "Push subscriptions, by role (adapter, results, finished)."
+  value       = { for key, subscription in google_pubsub_subscription.push : key => subscription.id }
+}
+
+output "topics" {
+  description = "Topics the system uses."
+  value = {
+    execution_finished = google_pubsub_topic.execution_finished.id
+    results            = google_pubsub_topic.results.id
+    sentinel           = local.sentinel_topic_id
+    dead_letter        = { for key, topic in google_pubsub_topic.dead_letter : key => topic.id }
+  }
+}
+
+output "workload_identity_pool" {
+  description = "Name of the Workload Identity Federation pool, when one was created."
+  value       = length(google_iam_workload_identity_pool.management) > 0 ? google_iam_workload_identity_pool.management[0].name : null
+}

@@ -1,0 +1,111 @@
+locals {
+  # Three push subscriptions, each with its own dead-letter topic. Push endpoints use the
+  # /projects/P/topics/T path so functions-framework builds the messagePublished CloudEvent.
+  subscriptions = {
+    adapter = {
+      topic    = local.sentinel_topic_id
+      endpoint = "${google_cloudfunctions2_function.adapter.service_config[0].uri}/${local.sentinel_topic_id}"
+      audience = google_cloudfunctions2_function.adapter.service_config[0].uri
+    }
+    results = {
+      topic    = google_pubsub_topic.results.id
+      endpoint = "${google_cloudfunctions2_function.reporter.service_config[0].uri}/${google_pubsub_topic.results.id}"
+      audience = google_cloudfunctions2_function.reporter.service_config[0].uri
+    }
+    finished = {
+      topic    = google_pubsub_topic.execution_finished.id
+      endpoint = "${google_cloudfunctions2_function.reporter.service_config[0].uri}/${google_pubsub_topic.execution_finished.id}"
+      audience = google_cloudfunctions2_function.reporter.service_config[0].uri
+    }
+  }
+}
+
+resource "google_pubsub_topic" "results" {
+  project = var.project_id
+  name    = "${var.name_prefix}-job-results"
+  labels  = var.labels
+}
+
+resource "google_pubsub_topic" "execution_finished" {
+  project = var.project_id
+  name    = "${var.name_prefix}-execution-finished"
+  labels  = var.labels
+}
+
+resource "google_pubsub_topic" "dead_letter" {
+  for_each = local.subscriptions
+  project  = var.project_id
+  name     = "${var.name_prefix}-${each.key}-dead-letter"
+  labels   = var.labels
+}
+
+# Keeps dead-lettered messages for inspection; the alert fires when it is not empty.
+resource "google_pubsub_subscription" "dead_letter_inspect" {
+  for_each                   = local.subscriptions
+  project                    = var.project_id
+  name                       = "${var.name_prefix}-${each.key}-dead-letter-inspect"
+  topic                      = google_pubsub_topic.dead_letter[each.key].id
+  message_retention_duration = "604800s"
+  labels                     = var.labels
+}
+
+resource "google_pubsub_subscription" "push" {
+  for_each             = local.subscriptions
+  project              = var.project_id
+  name                 = "${var.name_prefix}-${each.key}"
+  topic                = each.value.topic
+  ack_deadline_seconds = var.delivery.ack_deadline_seconds
+  labels               = var.labels
+
+  push_config {
+    push_endpoint = each.value.endpoint
+    oidc_token {
+      service_account_email = google_service_account.invoker.email
+      audience              = each.value.audience
+    }
+  }
+
+  retry_policy {
+    minimum_backoff = var.delivery.minimum_backoff
+    maximum_backoff = var.delivery.maximum_backoff
+  }
+
+  dead_letter_policy {
+    dead_letter_topic     = google_pubsub_topic.dead_letter[each.key].id
+    max_delivery_attempts = var.delivery.max_delivery_attempts
+  }
+
+  depends_on = [google_pubsub_topic_iam_member.dead_letter_publisher]
+}
+
+# Dead-lettering runs as the Pub/Sub service agent: it publishes to the dead-letter topics and
+# must be able to acknowledge on the source subscriptions.
+resource "google_pubsub_topic_iam_member" "dead_letter_publisher" {
+  for_each = local.subscriptions
+  project  = var.project_id
+  topic    = google_pubsub_topic.dead_letter[each.key].name
+  role     = "roles/pubsub.publisher"
+  member   = local.pubsub_agent
+}
+
+resource "google_pubsub_subscription_iam_member" "dead_letter_subscriber" {
+  for_each     = local.subscriptions
+  project      = var.project_id
+  subscription = google_pubsub_subscription.push[each.key].name
+  role         = "roles/pubsub.subscriber"
+  member       = local.pubsub_agent
+}
+
+# The service agent mints the OIDC tokens of the push subscriptions as the invoker.
+resource "google_service_account_iam_member" "invoker_token_creator" {
+  service_account_id = google_service_account.invoker.name
+  role               = "roles/iam.serviceAccountTokenCreator"
+  member             = local.pubsub_agent
+}
+
+resource "google_pubsub_topic_iam_member" "job_publishes_results" {
+  project = var.project_id
+  topic   = google_pubsub_topic.results.name
+  role    = "roles/pubsub.publisher"
+  member  = "serviceAccount:${google_service_account.job.email}"
+}

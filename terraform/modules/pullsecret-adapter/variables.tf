@@ -1,0 +1,227 @@
+variable "adapter" {
+  description = "Adapter function settings: decision timings (durations like 30s, 6h), scaling and optional CEL preconditions (YAML list of {name, expression, message})."
+  type = object({
+    resync_interval                  = optional(string, "6h")
+    retry_backoff_base               = optional(string, "30s")
+    retry_backoff_max                = optional(string, "30m")
+    permanent_failure_retry_interval = optional(string, "1h")
+    status_heartbeat_interval        = optional(string, "5m")
+    preconditions_yaml               = optional(string)
+    pull_secret_spec_path            = optional(string, "spec.pullSecret.data")
+    additional_pull_secret_spec_path = optional(string, "spec.pullSecret.additional")
+    max_instances                    = optional(number, 10)
+    concurrency                      = optional(number, 80)
+    memory                           = optional(string, "512Mi")
+    log_level                        = optional(string, "info")
+  })
+  default  = {}
+  nullable = false
+  validation {
+    condition     = contains(["debug", "info", "warn", "error"], var.adapter.log_level)
+    error_message = "adapter.log_level must be debug, info, warn or error."
+  }
+  validation {
+    condition     = var.adapter.concurrency >= 1 && var.adapter.concurrency <= 1000
+    error_message = "adapter.concurrency must be between 1 and 1000 requests per instance."
+  }
+}
+
+variable "alert_notification_channels" {
+  description = "Notification channel ids (projects/P/notificationChannels/N) the alert policies notify."
+  type        = list(string)
+  default     = []
+  nullable    = false
+}
+
+variable "default_pull_secret_version" {
+  description = "Secret Manager version (projects/P/secrets/S/versions/V) used when a cluster has no pull secret in its spec; null to require one in every spec."
+  type        = string
+  default     = null
+  validation {
+    condition     = var.default_pull_secret_version == null || can(regex("^projects/[^/]+/secrets/[^/]+/versions/[^/]+$", var.default_pull_secret_version))
+    error_message = "default_pull_secret_version must look like projects/PROJECT/secrets/SECRET/versions/VERSION."
+  }
+}
+
+variable "delivery" {
+  description = "Pub/Sub push delivery: retry backoff and the attempts before a message goes to its dead-letter topic."
+  type = object({
+    max_delivery_attempts = optional(number, 5)
+    minimum_backoff       = optional(string, "10s")
+    maximum_backoff       = optional(string, "600s")
+    ack_deadline_seconds  = optional(number, 120)
+  })
+  default  = {}
+  nullable = false
+  validation {
+    condition     = var.delivery.max_delivery_attempts >= 5 && var.delivery.max_delivery_attempts <= 100
+    error_message = "delivery.max_delivery_attempts must be between 5 and 100 (Pub/Sub's limits)."
+  }
+}
+
+variable "enable_apis" {
+  description = "Enable the Google APIs the system needs in project_id (set false when they are managed elsewhere)."
+  type        = bool
+  default     = true
+  nullable    = false
+}
+
+variable "function_source_archives" {
+  description = "Paths of the zip archives built by `npm run package` (build/package/adapter.zip and reporter.zip)."
+  type = object({
+    adapter  = string
+    reporter = string
+  })
+  nullable = false
+  validation {
+    condition     = endswith(var.function_source_archives.adapter, ".zip") && endswith(var.function_source_archives.reporter, ".zip")
+    error_message = "function_source_archives must point at the .zip files built by `npm run package`."
+  }
+}
+
+variable "hyperfleet_api" {
+  description = "How the functions and the job reach the HyperFleet API. auth_token_secret: a Secret Manager secret id in project_id holding a bearer token (mounted as a file, re-read when it rotates); audience: send a Google ID token instead."
+  type = object({
+    base_url          = string
+    version           = optional(string, "v1")
+    timeout           = optional(string, "10s")
+    retry_attempts    = optional(number, 3)
+    auth_token_secret = optional(string)
+    audience          = optional(string)
+  })
+  nullable = false
+  validation {
+    condition     = can(regex("^https?://", var.hyperfleet_api.base_url))
+    error_message = "hyperfleet_api.base_url must be the API's base URL, e.g. https://hyperfleet-api.example.com."
+  }
+  validation {
+    condition     = var.hyperfleet_api.auth_token_secret == null || var.hyperfleet_api.audience == null
+    error_message = "Set hyperfleet_api.auth_token_secret or hyperfleet_api.audience, not both."
+  }
+}
+
+variable "job" {
+  description = "The pull secret Cloud Run Job: image (built from functions/pull-secret-job/Dockerfile), resources, task timeout and retries, and Secret Manager behaviour."
+  type = object({
+    image                    = string
+    cpu                      = optional(string, "1")
+    memory                   = optional(string, "512Mi")
+    timeout_seconds          = optional(number, 600)
+    max_retries              = optional(number, 0)
+    on_delete                = optional(string, "delete")
+    secret_version_retention = optional(number)
+    replication_policy       = optional(string, "automatic")
+    kms_key_name             = optional(string)
+    log_level                = optional(string, "info")
+  })
+  nullable = false
+  validation {
+    condition     = contains(["delete", "retain"], var.job.on_delete)
+    error_message = "job.on_delete must be delete or retain."
+  }
+  validation {
+    condition     = var.job.max_retries >= 0 && var.job.max_retries <= 10
+    error_message = "job.max_retries must be between 0 and 10; 0 lets the adapter retry with backoff instead."
+  }
+  validation {
+    condition     = var.job.replication_policy == "automatic" || can(regex("^user-managed:[a-z0-9-]+(,[a-z0-9-]+)*$", var.job.replication_policy))
+    error_message = "job.replication_policy must be automatic or user-managed:LOCATION[,LOCATION...]."
+  }
+}
+
+variable "labels" {
+  description = "Labels added to every resource that supports them."
+  type        = map(string)
+  default     = {}
+  nullable    = false
+}
+
+variable "management_cluster" {
+  description = "The management cluster the job pushes Secrets to: GKE endpoint (with its base64 CA) or a Connect Gateway URL (no CA), its project, and the namespaces to bind RBAC in (or cluster-wide)."
+  type = object({
+    endpoint          = string
+    ca_certificate    = optional(string)
+    project_id        = string
+    namespaces        = optional(list(string), [])
+    cluster_wide_rbac = optional(bool, false)
+  })
+  nullable = false
+  validation {
+    condition     = startswith(var.management_cluster.endpoint, "https://")
+    error_message = "management_cluster.endpoint must be an https:// URL (GKE control plane or Connect Gateway)."
+  }
+}
+
+variable "monitoring" {
+  description = "Log-based metrics, alert policies and the dashboard."
+  type = object({
+    enabled              = optional(bool, true)
+    job_failure_ratio    = optional(number, 0.1)
+    job_duration_seconds = optional(number, 300)
+  })
+  default  = {}
+  nullable = false
+}
+
+variable "name_prefix" {
+  description = "Prefix of every resource name (service accounts, topics, functions, the job)."
+  type        = string
+  default     = "pullsecret"
+  nullable    = false
+  validation {
+    condition     = can(regex("^[a-z][a-z0-9-]{2,14}$", var.name_prefix))
+    error_message = "name_prefix must be 3-15 lowercase letters, digits or hyphens, starting with a letter (service account ids are limited to 30 characters)."
+  }
+}
+
+variable "project_id" {
+  description = "The platform project that runs the functions, the job and Pub/Sub."
+  type        = string
+  nullable    = false
+  validation {
+    condition     = can(regex("^[a-z][a-z0-9-]{4,28}[a-z0-9]$", var.project_id))
+    error_message = "project_id must be a GCP project id."
+  }
+}
+
+variable "region" {
+  description = "Region of the functions, the job and the Artifact Registry repository."
+  type        = string
+  nullable    = false
+}
+
+variable "sentinel_topic" {
+  description = "The existing topic Sentinel publishes to (id or projects/P/topics/T), usually hyperfleet-system-clusters."
+  type        = string
+  default     = "hyperfleet-system-clusters"
+  nullable    = false
+}
+
+variable "target_project_ids" {
+  description = "Customer projects where the job stores pull secrets (hyperfleet-* secrets only)."
+  type        = list(string)
+  nullable    = false
+  validation {
+    condition     = length(var.target_project_ids) > 0 && alltrue([for p in var.target_project_ids : can(regex("^[a-z][a-z0-9-]{4,28}[a-z0-9]$", p))])
+    error_message = "target_project_ids must list at least one GCP project id."
+  }
+}
+
+variable "workload_identity" {
+  description = "Read-only access to the pull secrets for HyperShift components: GKE Workload Identity bindings (namespace/KSA pairs) and, for a management cluster outside GKE, a Workload Identity Federation pool."
+  type = object({
+    reader_bindings = optional(map(object({
+      namespace       = string
+      service_account = string
+    })), {})
+    gke_workload_pool_project = optional(string)
+    federation = optional(object({
+      pool_id           = string
+      provider_id       = string
+      issuer_uri        = string
+      allowed_audiences = optional(list(string), [])
+    }))
+  })
+  default  = {}
+  nullable = false
+}

@@ -1,0 +1,44 @@
+locals {
+  gke_pool_project = coalesce(var.workload_identity.gke_workload_pool_project, var.project_id)
+  federation       = var.workload_identity.federation
+}
+
+# GKE Workload Identity: HyperShift's Kubernetes service accounts act as the read-only reader.
+resource "google_service_account_iam_member" "reader_workload_identity" {
+  for_each           = var.workload_identity.reader_bindings
+  service_account_id = google_service_account.reader.name
+  role               = "roles/iam.workloadIdentityUser"
+  member             = "serviceAccount:${local.gke_pool_project}.svc.id.goog[${each.value.namespace}/${each.value.service_account}]"
+}
+
+# A management cluster outside GKE: its service account tokens are trusted through a
+# Workload Identity Federation pool, and the same namespace/KSA pairs may act as the reader.
+resource "google_iam_workload_identity_pool" "management" {
+  count                     = local.federation == null ? 0 : 1
+  project                   = var.project_id
+  workload_identity_pool_id = local.federation.pool_id
+  display_name              = "HyperFleet management cluster"
+  description               = "Kubernetes service accounts of the management cluster."
+}
+
+resource "google_iam_workload_identity_pool_provider" "management" {
+  count                              = local.federation == null ? 0 : 1
+  project                            = var.project_id
+  workload_identity_pool_id          = google_iam_workload_identity_pool.management[0].workload_identity_pool_id
+  workload_identity_pool_provider_id = local.federation.provider_id
+  display_name                       = "Management cluster OIDC"
+  attribute_mapping = {
+    "google.subject" = "assertion.sub"
+  }
+  oidc {
+    issuer_uri        = local.federation.issuer_uri
+    allowed_audiences = local.federation.allowed_audiences
+  }
+}
+
+resource "google_service_account_iam_member" "reader_federation" {
+  for_each           = local.federation == null ? {} : var.workload_identity.reader_bindings
+  service_account_id = google_service_account.reader.name
+  role               = "roles/iam.workloadIdentityUser"
+  member             = "principal://iam.googleapis.com/${google_iam_workload_identity_pool.management[0].name}/subject/system:serviceaccount:${each.value.namespace}:${each.value.service_account}"
+}

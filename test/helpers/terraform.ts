@@ -1,0 +1,151 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse } from '@cdktf/hcl2json';
+import { ROOT } from './run-process';
+
+/** A Terraform module: the merged hcl2json of its .tf files. */
+export interface TfModule {
+  readonly dir: string;
+  readonly resources: { type: string; name: string; body: Record<string, unknown> }[];
+  readonly data: { type: string; name: string; body: Record<string, unknown> }[];
+  readonly variables: Record<string, Record<string, unknown>>;
+  readonly locals: Record<string, unknown>;
+  readonly modules: Record<string, Record<string, unknown>>;
+  readonly outputs: Record<string, Record<string, unknown>>;
+  /** Every string value of the module, for reference and security scans. */
+  readonly strings: string[];
+}
+
+export const TERRAFORM_ROOT = path.join(ROOT, 'terraform');
+
+function tfFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name.startsWith('.') ? [] : tfFiles(full);
+    return entry.name.endsWith('.tf') ? [full] : [];
+  });
+}
+
+const first = (value: unknown) =>
+  Array.isArray(value) ? (value[0] as Record<string, unknown>) : (value as Record<string, unknown>);
+
+function collectStrings(value: unknown, out: string[]): void {
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) value.forEach((v) => collectStrings(v, out));
+  else if (value && typeof value === 'object')
+    Object.entries(value).forEach(([k, v]) => (out.push(k), collectStrings(v, out)));
+}
+
+/** Parses every module under terraform/ with @cdktf/hcl2json (the HCL parser Terraform uses, compiled to WebAssembly). */
+export async function loadModules(): Promise<TfModule[]> {
+  const byDir = new Map<string, string[]>();
+  for (const file of tfFiles(TERRAFORM_ROOT))
+    byDir.set(path.dirname(file), [...(byDir.get(path.dirname(file)) ?? []), file]);
+  const modules: TfModule[] = [];
+  for (const [dir, files] of byDir) {
+    const module: TfModule = {
+      dir,
+      resources: [],
+      data: [],
+      variables: {},
+      locals: {},
+      modules: {},
+      outputs: {},
+      strings: [],
+    };
+    for (const file of files) {
+      const json = (await parse(path.basename(file), fs.readFileSync(file, 'utf8'))) as Record<
+        string,
+        Record<string, Record<string, unknown[]>>
+      >;
+      for (const [type, named] of Object.entries(json.resource ?? {}))
+        for (const [name, bodies] of Object.entries(named))
+          module.resources.push({ type, name, body: first(bodies) });
+      for (const [type, named] of Object.entries(json.data ?? {}))
+        for (const [name, bodies] of Object.entries(named))
+          module.data.push({ type, name, body: first(bodies) });
+      for (const [name, bodies] of Object.entries(json.variable ?? {}))
+        module.variables[name] = first(bodies);
+      for (const [name, bodies] of Object.entries(json.module ?? {}))
+        module.modules[name] = first(bodies);
+      for (const [name, bodies] of Object.entries(json.output ?? {}))
+        module.outputs[name] = first(bodies);
+      for (const block of (json.locals as unknown as Record<string, unknown>[] | undefined) ?? [])
+        Object.assign(module.locals, block);
+      collectStrings(json, module.strings);
+    }
+    modules.push(module);
+  }
+  return modules;
+}
+
+/** A provider schema entry: argument names and nested blocks. */
+export interface SchemaBlock {
+  attributes: string[];
+  blocks: Record<string, SchemaBlock>;
+}
+
+export function loadProviderSchema(): {
+  source: string;
+  provider: { version?: string };
+  resources: Record<string, SchemaBlock>;
+  data_sources: Record<string, SchemaBlock>;
+} {
+  return JSON.parse(
+    fs.readFileSync(path.join(TERRAFORM_ROOT, 'schema', 'google-provider.schema.json'), 'utf8'),
+  ) as ReturnType<typeof loadProviderSchema>;
+}
+
+const META_ARGUMENTS = new Set(['count', 'for_each', 'depends_on', 'lifecycle', 'provider']);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Every argument and block name (nested, dynamic blocks included) that the schema does not know. */
+export function unknownNames(
+  body: Record<string, unknown>,
+  schema: SchemaBlock,
+  where: string,
+  top = true,
+): string[] {
+  const problems: string[] = [];
+  for (const [key, value] of Object.entries(body)) {
+    if (top && META_ARGUMENTS.has(key)) continue;
+    if (key === 'dynamic' && isObject(value)) {
+      for (const [blockName, definitions] of Object.entries(value)) {
+        const block = schema.blocks[blockName];
+        if (!block) {
+          problems.push(`${where}: unknown dynamic block "${blockName}"`);
+          continue;
+        }
+        for (const definition of (definitions as Record<string, unknown>[]) ?? []) {
+          for (const content of (definition.content as Record<string, unknown>[] | undefined) ?? [])
+            problems.push(...unknownNames(content, block, `${where}.${blockName}`, false));
+        }
+      }
+      continue;
+    }
+    const block = schema.blocks[key];
+    if (block) {
+      for (const item of Array.isArray(value) ? value : [value])
+        if (isObject(item)) problems.push(...unknownNames(item, block, `${where}.${key}`, false));
+      continue;
+    }
+    if (!schema.attributes.includes(key))
+      problems.push(`${where}: unknown argument or block "${key}"`);
+  }
+  return problems;
+}
+
+/** References inside `${...}` expressions. */
+export function references(strings: readonly string[]) {
+  const expressions = strings.filter((s) => s.includes('${'));
+  const collect = (pattern: RegExp) =>
+    new Set(expressions.flatMap((s) => [...s.matchAll(pattern)].map((m) => m.slice(1).join('.'))));
+  return {
+    variables: collect(/\bvar\.([A-Za-z_][\w-]*)/g),
+    locals: collect(/\blocal\.([A-Za-z_][\w-]*)/g),
+    modules: collect(/\bmodule\.([A-Za-z_][\w-]*)\.([A-Za-z_][\w-]*)/g),
+    data: collect(/\bdata\.([a-z][a-z0-9_]*)\.([A-Za-z_][\w-]*)/g),
+    resources: collect(/(?<![.\w])(google_[a-z0-9_]+)\.([A-Za-z_][\w-]*)/g),
+  };
+}

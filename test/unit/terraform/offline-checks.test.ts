@@ -1,0 +1,189 @@
+import path from 'node:path';
+import { adapterEnvSchema, loadAdapterConfig } from '../../../functions/adapter/config';
+import { executionEnv } from '../../../functions/adapter/job-launcher';
+import { jobEnvSchema, loadJobConfig } from '../../../functions/pull-secret-job/config';
+import { loadReporterConfig, reporterEnvSchema } from '../../../functions/reporter/config';
+import { loadModules, loadProviderSchema, references, TERRAFORM_ROOT, unknownNames, type TfModule } from '../../helpers/terraform';
+
+// Values the Terraform expressions produce in a real deployment, per variable name.
+const SAMPLE_VALUES: Record<string, string> = {
+  HYPERFLEET_API_BASE_URL: 'https://hyperfleet-api.example.com',
+  HYPERFLEET_API_VERSION: 'v1',
+  HYPERFLEET_API_TIMEOUT: '10s',
+  HYPERFLEET_API_RETRY_ATTEMPTS: '3',
+  HYPERFLEET_API_AUTH_TOKEN_PATH: '/var/secrets/hyperfleet/token',
+  HYPERFLEET_API_AUDIENCE: 'https://hyperfleet-api.example.com',
+  CLOUD_RUN_JOB: 'projects/platform-project/locations/us-central1/jobs/pullsecret-job',
+  RESYNC_INTERVAL: '6h',
+  EXECUTION_TIMEOUT: '900s',
+  RETRY_BACKOFF_BASE: '30s',
+  RETRY_BACKOFF_MAX: '30m',
+  PERMANENT_FAILURE_RETRY_INTERVAL: '1h',
+  STATUS_HEARTBEAT_INTERVAL: '5m',
+  PULL_SECRET_SPEC_PATH: 'spec.pullSecret.data',
+  PULL_SECRET_ADDITIONAL_SPEC_PATH: 'spec.pullSecret.additional',
+  PRECONDITIONS: '[{"name":"always","expression":"true"}]',
+  DEFAULT_PULL_SECRET_VERSION: 'projects/platform-project/secrets/default-pull-secret/versions/latest',
+  LOG_LEVEL: 'info',
+  LOG_FORMAT: 'json',
+  GOOGLE_CLOUD_PROJECT: 'platform-project',
+  RESULTS_TOPIC: 'projects/platform-project/topics/pullsecret-job-results',
+  MANAGEMENT_CLUSTER_ENDPOINT: 'https://34.123.45.67',
+  MANAGEMENT_CLUSTER_CA_CERT: Buffer.from('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n').toString('base64'),
+  ON_DELETE: 'delete',
+  REPLICATION_POLICY: 'automatic',
+  SECRET_VERSION_RETENTION: '5',
+  KMS_KEY_NAME: 'projects/kms-project/locations/global/keyRings/ring/cryptoKeys/key',
+};
+
+describe('terraform/, checked offline', () => {
+  let modules: TfModule[];
+  const schema = loadProviderSchema();
+  const moduleDir = path.join(TERRAFORM_ROOT, 'modules/pullsecret-adapter');
+  const adapterModule = () => modules.find((m) => m.dir === moduleDir)!;
+
+  beforeAll(async () => {
+    modules = await loadModules();
+  });
+
+  it('finds the module and the example root', () => {
+    expect(modules.map((m) => path.relative(TERRAFORM_ROOT, m.dir)).sort()).toEqual(['examples/basic', 'modules/pullsecret-adapter']);
+    expect(adapterModule().resources.length).toBeGreaterThan(30);
+  });
+
+  it(`uses only resource types, arguments and blocks that the google provider has (snapshot: ${schema.source}, provider ${schema.provider.version ?? '?'})`, () => {
+    const problems = modules.flatMap((m) => [
+      ...m.resources.flatMap((r) => (schema.resources[r.type] ? unknownNames(r.body, schema.resources[r.type]!, `${r.type}.${r.name}`) : [`unknown resource type ${r.type}`])),
+      ...m.data.flatMap((d) => (schema.data_sources[d.type] ? unknownNames(d.body, schema.data_sources[d.type]!, `data.${d.type}.${d.name}`) : [`unknown data source ${d.type}`])),
+    ]);
+    expect(problems).toEqual([]);
+  });
+
+  it('the checker itself catches a misspelt argument and an unknown nested block', () => {
+    const subscription = schema.resources.google_pubsub_subscription!;
+    expect(unknownNames({ name: 'x', topic: 't', push_config: [{ push_endpont: 'x' }], retry: [{}] }, subscription, 'sub')).toEqual([
+      'sub.push_config: unknown argument or block "push_endpont"',
+      'sub: unknown argument or block "retry"',
+    ]);
+  });
+
+  it('resolves every var., local., module., data. and resource reference, and uses every declared variable', () => {
+    const problems: string[] = [];
+    for (const m of modules) {
+      const refs = references(m.strings);
+      expect(refs.resources.size + refs.variables.size).toBeGreaterThan(m.resources.length > 0 ? 20 : 5);
+      const declaredResources = new Set(m.resources.map((r) => `${r.type}.${r.name}`));
+      const declaredData = new Set(m.data.map((d) => `${d.type}.${d.name}`));
+      for (const v of refs.variables) if (!(v in m.variables)) problems.push(`${m.dir}: var.${v} is not declared`);
+      for (const l of refs.locals) if (!(l in m.locals)) problems.push(`${m.dir}: local.${l} is not declared`);
+      for (const d of refs.data) if (!declaredData.has(d)) problems.push(`${m.dir}: data.${d} is not declared`);
+      for (const r of refs.resources) if (!declaredResources.has(r)) problems.push(`${m.dir}: ${r} is not declared`);
+      for (const v of Object.keys(m.variables)) if (!refs.variables.has(v)) problems.push(`${m.dir}: variable ${v} is never used`);
+      for (const ref of refs.modules) {
+        const [name, output] = ref.split('.') as [string, string];
+        const call = m.modules[name];
+        if (!call) {
+          problems.push(`${m.dir}: module.${name} is not declared`);
+          continue;
+        }
+        const target = modules.find((t) => t.dir === path.resolve(m.dir, String(call.source)));
+        if (!target?.outputs[output]) problems.push(`${m.dir}: module.${name}.${output} is not an output of ${String(call.source)}`);
+      }
+      for (const [name, call] of Object.entries(m.modules)) {
+        const target = modules.find((t) => t.dir === path.resolve(m.dir, String(call.source)));
+        if (!target) {
+          problems.push(`${m.dir}: module ${name} source ${String(call.source)} not found`);
+          continue;
+        }
+        for (const argument of Object.keys(call)) if (argument !== 'source' && !(argument in target.variables)) problems.push(`${m.dir}: module ${name} passes unknown variable ${argument}`);
+        for (const [variable, definition] of Object.entries(target.variables)) if (!('default' in definition) && !(variable in call)) problems.push(`${m.dir}: module ${name} does not set required variable ${variable}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('grants no owner or editor, nothing to allUsers, and Secret Manager rights only with a condition', () => {
+    const m = adapterModule();
+    const all = modules.flatMap((x) => x.strings).join('\n');
+    expect(all).not.toMatch(/roles\/(owner|editor)\b/);
+    expect(all).not.toMatch(/allUsers|allAuthenticatedUsers/);
+    const projectGrants = m.resources.filter((r) => r.type === 'google_project_iam_member' || r.type === 'google_project_iam_binding');
+    for (const grant of projectGrants) {
+      const role = String(grant.body.role);
+      if (/secretmanager|secret_manager/i.test(role)) expect({ grant: grant.name, condition: Boolean(grant.body.condition) }).toEqual({ grant: grant.name, condition: true });
+    }
+    const customRole = m.resources.find((r) => r.type === 'google_project_iam_custom_role');
+    expect(customRole?.body.permissions).not.toContain('secretmanager.secrets.setIamPolicy');
+  });
+
+  it('keeps the functions private: internal ingress, invoked only by the push invoker', () => {
+    const m = adapterModule();
+    const functions = m.resources.filter((r) => r.type === 'google_cloudfunctions2_function');
+    expect(functions.map((f) => f.name).sort()).toEqual(['adapter', 'reporter']);
+    for (const fn of functions) {
+      const service = (fn.body.service_config as Record<string, unknown>[])[0]!;
+      expect(service.ingress_settings).toBe('ALLOW_INTERNAL_ONLY');
+      expect((fn.body.build_config as Record<string, unknown>[])[0]!.runtime).toBe('nodejs22');
+    }
+    const invokers = m.resources.filter((r) => String(r.body.role).includes('run.invoker') || String(r.body.role).includes('cloudfunctions.invoker'));
+    expect(invokers.map((r) => r.body.member)).toEqual(['serviceAccount:${google_service_account.invoker.email}']);
+    expect(m.resources.filter((r) => /cloudfunctions2_function_iam/.test(r.type))).toEqual([]);
+  });
+
+  it('wires three push subscriptions with OIDC, retries and a dead-letter topic after 5 attempts', () => {
+    const m = adapterModule();
+    const push = m.resources.find((r) => r.type === 'google_pubsub_subscription' && r.name === 'push')!;
+    expect(push.body.for_each).toBe('${local.subscriptions}');
+    expect(Object.keys(m.locals)).toContain('subscriptions');
+    expect((push.body.dead_letter_policy as Record<string, unknown>[])[0]).toEqual({ dead_letter_topic: '${google_pubsub_topic.dead_letter[each.key].id}', max_delivery_attempts: '${var.delivery.max_delivery_attempts}' });
+    expect((push.body.push_config as Record<string, unknown>[])[0]!.oidc_token).toBeTruthy();
+    expect(String(m.variables.delivery?.type)).toMatch(/max_delivery_attempts\s*=\s*optional\(number,\s*5\)/);
+    const sink = m.resources.find((r) => r.type === 'google_logging_project_sink')!;
+    expect(String(sink.body.filter)).toContain('protoPayload.methodName=\\"/Jobs.RunJob\\"');
+    expect(String(sink.body.filter)).toContain('resource.type=\\"cloud_run_job\\"');
+  });
+
+  /** The env var names a local's expression sets (its own keys and those of locals it merges). */
+  const envKeys = (m: TfModule, local: string): string[] => {
+    const expression = String(m.locals[local] ?? '');
+    const own = [...expression.matchAll(/\b([A-Z][A-Z0-9_]{2,})\s*=/g)].map((match) => match[1]!);
+    const merged = [...expression.matchAll(/\blocal\.([a-z_]+_env)\b/g)].flatMap((match) => envKeys(m, match[1]!));
+    return [...new Set([...own, ...merged])].sort();
+  };
+  const sample = (keys: readonly string[]) => Object.fromEntries(keys.map((k) => [k, SAMPLE_VALUES[k] ?? `missing sample for ${k}`]));
+
+  it.each([
+    ['adapter', 'adapter_env', adapterEnvSchema.shape, (env: Record<string, string>) => loadAdapterConfig(env)],
+    ['reporter', 'reporter_env', reporterEnvSchema.shape, (env: Record<string, string>) => loadReporterConfig(env)],
+  ])('sets every variable the %s reads at start, and only variables it reads', (_name, local, shape, load) => {
+    const keys = envKeys(adapterModule(), local);
+    expect(keys.filter((k) => !(k in shape))).toEqual([]);
+    const withAllOptional = sample(keys);
+    const minimal = sample(keys.filter((k) => !['HYPERFLEET_API_AUTH_TOKEN_PATH', 'HYPERFLEET_API_AUDIENCE', 'PRECONDITIONS', 'DEFAULT_PULL_SECRET_VERSION'].includes(k)));
+    expect(() => load(minimal)).not.toThrow();
+    expect(() => load({ ...withAllOptional, HYPERFLEET_API_AUDIENCE: '' })).not.toThrow();
+  });
+
+  it('gives the job, with the adapter\'s per-execution overrides, everything it reads at start; never a pull secret', () => {
+    const keys = envKeys(adapterModule(), 'job_env');
+    expect(keys).not.toContain('PULL_SECRET_DATA');
+    expect(keys.filter((k) => !(k in jobEnvSchema.shape))).toEqual([]);
+    const overrides = executionEnv({
+      clusterId: 'cls-1',
+      clusterName: 'prod',
+      generation: 3,
+      gcpProjectId: 'customer-project',
+      namespace: 'clusters-cls-1',
+      operation: 'apply',
+      attempt: 1,
+      pullSecret: { source: 'cluster-spec', specPath: 'spec.pullSecret.data', additionalSpecPath: 'spec.pullSecret.additional' },
+    });
+    expect(Object.keys(overrides).filter((k) => !(k in jobEnvSchema.shape))).toEqual([]);
+    const base = sample(keys.filter((k) => !['HYPERFLEET_API_AUTH_TOKEN_PATH', 'HYPERFLEET_API_AUDIENCE', 'SECRET_VERSION_RETENTION', 'KMS_KEY_NAME', 'MANAGEMENT_CLUSTER_CA_CERT'].includes(k)));
+    const config = loadJobConfig({ ...base, ...overrides, CLOUD_RUN_EXECUTION: 'pullsecret-job-abc12' });
+    expect(config.kubernetes?.access).toEqual({ kind: 'google', endpoint: SAMPLE_VALUES.MANAGEMENT_CLUSTER_ENDPOINT });
+    expect(config.pullSecretSource).toEqual({ kind: 'cluster-spec', specPath: 'spec.pullSecret.data' });
+    expect(config.resultsTopic).toBe(SAMPLE_VALUES.RESULTS_TOPIC);
+    expect(loadJobConfig({ ...sample(keys), ...overrides, OPERATION: 'delete', HYPERFLEET_API_AUDIENCE: '' }).operation).toBe('delete');
+  });
+});
