@@ -1,13 +1,13 @@
 // Preloaded (`node --require`) into every process the local stack starts. When the stack's
 // orchestrator dies without stopping its children (SIGKILL, a crash), each child notices that its
 // parent is gone and stops itself with SIGTERM, so that nothing is left running.
-const parent = Number(process.env.EXIT_WITH_PARENT_PID);
+const parentPid = Number(process.env.EXIT_WITH_PARENT_PID);
 
-if (Number.isInteger(parent) && parent > 0) {
+if (Number.isInteger(parentPid) && parentPid > 0) {
   const timer = setInterval(() => {
-    let gone = process.ppid !== parent;
+    let gone = process.ppid !== parentPid;
     try {
-      process.kill(parent, 0);
+      process.kill(parentPid, 0);
     } catch {
       gone = true;
     }
@@ -18,3 +18,5 @@ if (Number.isInteger(parent) && parent > 0) {
   }, 500);
   timer.unref();
 }
+
+export {};
