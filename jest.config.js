@@ -13,6 +13,9 @@ const esmPackages = [
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
+  // The fault matrix runs with `npm run test:faults` (jest.faults.config.js).
+  testPathIgnorePatterns: ['/node_modules/', '/test/faults/'],
+
   testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.[tj]s$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }],

@@ -6,7 +6,8 @@ import YAML from 'yaml';
 export class KubeReader {
   private readonly server: string;
   private readonly ca: Buffer;
-  private readonly token: string;
+  /** The kubeconfig's bearer token (tests change its RBAC rules through the admin API). */
+  readonly token: string;
 
   constructor(kubeconfig: string) {
     const config = YAML.parse(fs.readFileSync(kubeconfig, 'utf8')) as {

@@ -4,6 +4,7 @@ import { startReadyProcess, type ReadyProcess } from '../common/child-process';
 import { freePort } from '../common/free-port';
 import { startPubSubEmulator, type PubSubEmulator } from '../pubsub/pubsub-emulator';
 import { wirePubSub } from '../pubsub/wiring';
+import { Components } from './components';
 import { startFunctionProcess } from './function-process';
 import { DELIVERY, JOB_NAME, LOCAL_PROJECT, SUBSCRIPTIONS, TOPICS, topicPath } from './layout';
 
@@ -57,6 +58,8 @@ export interface StackDescription {
 
 export interface Stack {
   readonly description: StackDescription;
+  /** Restarts a component the way an operator would (same port); the Pub/Sub emulator is re-wired. */
+  restart(component: 'adapter' | 'reporter' | 'pubsub'): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -87,12 +90,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     METADATA_SERVER_DETECTION: 'none',
     GOOGLE_CLOUD_PROJECT: LOCAL_PROJECT,
   };
-  const started: { stop: () => Promise<void> }[] = [];
-  const processes: Record<string, number> = {};
-  const stopAll = async () => {
-    for (const component of started.reverse()) await component.stop().catch(() => undefined);
-    started.length = 0;
-  };
+  const components = new Components();
+  const stopAll = () => components.stopAll();
   const emulator = async (
     name: string,
     args: string[],
@@ -104,23 +103,30 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       env,
       logFile: log(name),
     });
-    started.push(child);
-    processes[name] = child.child.pid ?? -1;
+    components.add(name, { pid: child.child.pid ?? -1, stop: () => child.stop() });
     options.onProgress?.(name, child.info);
     return child;
   };
 
   try {
-    const pubsub: PubSubEmulator = await startPubSubEmulator({
-      logFile: log('pubsub'),
-      guarded: {
-        parentPid: process.pid,
-        watchdog: watchdog[1]!,
-        guard: path.join(options.root, 'dist/emulators/common/guard.js'),
-      },
+    const startPubSub = (port?: number): Promise<PubSubEmulator> =>
+      startPubSubEmulator({
+        logFile: log('pubsub'),
+        ...(port ? { port } : {}),
+        guarded: {
+          parentPid: process.pid,
+          watchdog: watchdog[1]!,
+          guard: path.join(options.root, 'dist/emulators/common/guard.js'),
+        },
+      });
+    const pubsub: PubSubEmulator = await startPubSub();
+    const pubsubPort = Number(pubsub.endpoint.split(':').pop());
+    // Restarting loses topics and subscriptions (the emulator keeps none): wire them again.
+    components.add('pubsub', pubsub, async () => {
+      const restarted = await startPubSub(pubsubPort);
+      await wire();
+      return restarted;
     });
-    started.push(pubsub);
-    processes.pubsub = pubsub.pid;
     options.onProgress?.('pubsub', pubsub.info());
     const pubsubEnv = { ...baseEnv, PUBSUB_EMULATOR_HOST: pubsub.endpoint };
 
@@ -185,38 +191,46 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       LOG_LEVEL: options.logLevel ?? 'info',
     };
     const adapterPort = await freePort();
-    const adapter = await startFunctionProcess({
-      root: options.root,
-      nodeArgs: watchdog,
-      target: 'adapter',
-      port: adapterPort,
-      logFile: log('adapter'),
-      env: {
-        ...functionEnv,
-        RESYNC_INTERVAL: '30m',
-        EXECUTION_TIMEOUT: `${(options.jobTimeoutSeconds ?? 120) + 30}s`,
-        RETRY_BACKOFF_BASE: '2s',
-        RETRY_BACKOFF_MAX: '30s',
-        PERMANENT_FAILURE_RETRY_INTERVAL: '10m',
-        STATUS_HEARTBEAT_INTERVAL: '1m',
-        ...options.adapterEnv,
-      },
-    });
-    started.push(adapter);
-    processes.adapter = adapter.child.pid ?? -1;
-    options.onProgress?.('adapter', adapter.info);
+    const startAdapter = () =>
+      startFunctionProcess({
+        root: options.root,
+        nodeArgs: watchdog,
+        target: 'adapter',
+        port: adapterPort,
+        logFile: log('adapter'),
+        env: {
+          ...functionEnv,
+          RESYNC_INTERVAL: '30m',
+          EXECUTION_TIMEOUT: `${(options.jobTimeoutSeconds ?? 120) + 30}s`,
+          RETRY_BACKOFF_BASE: '2s',
+          RETRY_BACKOFF_MAX: '30s',
+          PERMANENT_FAILURE_RETRY_INTERVAL: '10m',
+          STATUS_HEARTBEAT_INTERVAL: '1m',
+          ...options.adapterEnv,
+        },
+      });
+    const functionHandle = async (start: () => Promise<ReadyProcess>) => {
+      const started = await start();
+      return { pid: started.child.pid ?? -1, stop: () => started.stop() };
+    };
+    components.add('adapter', await functionHandle(startAdapter), () =>
+      functionHandle(startAdapter),
+    );
+    options.onProgress?.('adapter', { endpoint: `http://127.0.0.1:${adapterPort}/` });
     const reporterPort = await freePort();
-    const reporter = await startFunctionProcess({
-      root: options.root,
-      nodeArgs: watchdog,
-      target: 'reporter',
-      port: reporterPort,
-      logFile: log('reporter'),
-      env: { ...functionEnv, ...options.reporterEnv },
-    });
-    started.push(reporter);
-    processes.reporter = reporter.child.pid ?? -1;
-    options.onProgress?.('reporter', reporter.info);
+    const startReporter = () =>
+      startFunctionProcess({
+        root: options.root,
+        nodeArgs: watchdog,
+        target: 'reporter',
+        port: reporterPort,
+        logFile: log('reporter'),
+        env: { ...functionEnv, ...options.reporterEnv },
+      });
+    components.add('reporter', await functionHandle(startReporter), () =>
+      functionHandle(startReporter),
+    );
+    options.onProgress?.('reporter', { endpoint: `http://127.0.0.1:${reporterPort}/` });
 
     const adapterUrl = `http://127.0.0.1:${adapterPort}`;
     const reporterUrl = `http://127.0.0.1:${reporterPort}`;
@@ -227,17 +241,19 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       results: { ...SUBSCRIPTIONS.results, pushEndpoint: push(reporterUrl, TOPICS.results) },
       finished: { ...SUBSCRIPTIONS.finished, pushEndpoint: push(reporterUrl, TOPICS.finished) },
     };
-    await wirePubSub(
-      pubsub.endpoint,
-      LOCAL_PROJECT,
-      Object.values(subscriptions).map((s) => ({
-        topic: s.topic,
-        subscription: s.name,
-        pushEndpoint: s.pushEndpoint,
-        deadLetterTopic: s.deadLetter,
-        ...DELIVERY,
-      })),
-    );
+    const wire = () =>
+      wirePubSub(
+        pubsub.endpoint,
+        LOCAL_PROJECT,
+        Object.values(subscriptions).map((s) => ({
+          topic: s.topic,
+          subscription: s.name,
+          pushEndpoint: s.pushEndpoint,
+          deadLetterTopic: s.deadLetter,
+          ...DELIVERY,
+        })),
+      );
+    await wire();
     options.onProgress?.('pubsub-wiring', {
       subscriptions: Object.values(subscriptions).map((s) => s.name),
     });
@@ -273,7 +289,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       logDir,
       kubeconfig,
       job: JOB_NAME,
-      processes,
+      processes: components.pids,
       endpoints: {
         pubsub: pubsub.endpoint,
         secretManager: secretManager.info.endpoint as string,
@@ -307,7 +323,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         METADATA_SERVER_DETECTION: 'none',
       },
     };
-    return { description, stop: stopAll };
+    return { description, stop: stopAll, restart: (component) => components.restart(component) };
   } catch (error) {
     await stopAll();
     throw error;

@@ -42,11 +42,13 @@ export function statusesByAdapter(
   return Object.fromEntries(statuses.map((s) => [s.adapter, s]));
 }
 
-/** True when the spec holds a pull secret at `path`: a non-empty string or an object. */
+/**
+ * True when the spec holds something at `path`. A value of the wrong type still counts: the job then
+ * reports exactly what is wrong with it (InvalidPullSecret) instead of "no pull secret".
+ */
 export function hasPullSecretInSpec(cluster: Cluster, path: string): boolean {
   const value = readPath(cluster, path);
   return (
-    (typeof value === 'string' && value.trim() !== '') ||
-    (value !== null && typeof value === 'object')
+    value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '')
   );
 }

@@ -84,7 +84,17 @@ function decodeSentinelEvent(
   candidate: IncomingCloudEvent,
   via: 'pubsub' | 'direct',
 ): DecodedEvent {
+  // The SDK fills in a missing id and specversion by itself; an incoming event must carry them.
+  for (const attribute of ['specversion', 'id', 'source', 'type'] as const) {
+    const value = candidate[attribute];
+    if (typeof value !== 'string' || value === '')
+      return {
+        kind: 'malformed',
+        problem: `not a valid CloudEvent: the required attribute ${attribute} is missing`,
+      };
+  }
   let event: CloudEvent<unknown>;
+
   try {
     // The SDK checks the CloudEvents 1.0 attributes (id, source, type, specversion).
     event = new CloudEvent({ ...candidate }, true);

@@ -27,9 +27,10 @@ export const sentinelClusterDataSchema = z.looseObject({
   href: z.string().optional(),
   generation: z
     .number({ message: 'data.generation must be a number' })
-    .int('data.generation must be a whole number')
+    // Range first: 2^53 and beyond are not safe integers, and "must be at most" is the useful message.
     .min(1, 'data.generation must be >= 1')
     .max(INT32_MAX, `data.generation must be at most ${INT32_MAX}`)
+    .refine(Number.isInteger, 'data.generation must be a whole number')
     .optional(),
 });
 

@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PubSub } from '@google-cloud/pubsub';
+import { PubSub, type Subscription } from '@google-cloud/pubsub';
 import type { SecretManagerServiceClient } from '@google-cloud/secret-manager';
 import type { FaultRuleInput } from '../../emulators/common/fault-injector';
 import type { RequestRecord } from '../../emulators/common/request-log';
+import { demoClusterSpec } from '../../emulators/stack/demo';
 import { KubeReader } from '../../emulators/stack/kube-admin';
+import { TOPICS } from '../../emulators/stack/layout';
 import { PlacementSimulator } from '../../emulators/stack/placement';
 import {
   startStack,
@@ -15,6 +17,7 @@ import {
 } from '../../emulators/stack/start-stack';
 import { NoAuth } from '../../shared/hyperfleet/auth';
 import { HyperFleetClient } from '../../shared/hyperfleet/client';
+import { readOwnStatus, type OwnStatus } from '../../shared/hyperfleet/pullsecret-status';
 import type { Cluster } from '../../shared/hyperfleet/schemas';
 import { ROOT } from './run-process';
 import { RecordingLogger } from './recording-logger';
@@ -22,22 +25,52 @@ import { secretManagerClient } from './secret-manager';
 
 type Component = 'secret-manager' | 'kube-apiserver' | 'hyperfleet-api' | 'cloud-run';
 
+/** The GCP project the demo cluster spec puts pull secrets in. */
+export const CUSTOMER_PROJECT = 'demo-customer-project';
+
 /** The whole local system, started for a test file on free ports, with handles for assertions. */
 export interface TestStack {
   readonly d: StackDescription;
   readonly api: HyperFleetClient;
   readonly kube: KubeReader;
   readonly sm: SecretManagerServiceClient;
-  readonly workDir: string;
+  /** Creates a GCP-ready cluster (the simulated adapters report at once) and returns its id. */
+  createCluster(
+    name: string,
+    pullSecret: string,
+    extraSpec?: Record<string, unknown>,
+  ): Promise<string>;
+  /** Resolves when PullsecretSuccessful=True at `generation` (default: the cluster's current one). */
+  converged(id: string, generation?: number, timeoutMs?: number): Promise<void>;
+  own(id: string): Promise<OwnStatus | undefined>;
+  /** Secret Manager versions of the cluster's secret, newest first, as `N:STATE`. */
+  versions(id: string): Promise<string[]>;
+  executionsFor(
+    id: string,
+  ): Promise<{ name: string; done: boolean; env: Record<string, string> }[]>;
+  /** Writes (POST/PUT/PATCH/DELETE) the Kubernetes emulator saw on a cluster's Secret. */
+  kubeWrites(id: string): Promise<RequestRecord[]>;
   /** Injects a fault into an emulator through its admin API. */
   fault(component: Component, rule: FaultRuleInput): Promise<void>;
+  clearFaults(component: Component): Promise<void>;
   requests(component: Component): Promise<RequestRecord[]>;
-  clearRequests(component: Component): Promise<void>;
   /** Every execution the Cloud Run emulator ran (with its env overrides). */
   executions(): Promise<{ name: string; done: boolean; env: Record<string, string> }[]>;
   killNext(count: number, afterMs: number): Promise<void>;
+  /** Changes the Kubernetes emulator's RBAC (token -> identity and rules). */
+  setRbac(
+    table: Record<
+      string,
+      { user: string; rules: { resources: string[]; verbs: string[]; namespaces?: string[] }[] }
+    >,
+  ): Promise<void>;
+  /** Stops creating management namespaces for newly placed clusters until resumed. */
+  pausePlacement(paused: boolean): void;
+  restart(component: 'adapter' | 'reporter' | 'pubsub'): Promise<void>;
   /** Messages waiting in the three dead-letter topics. */
   deadLetters(): Promise<number>;
+  /** Every message published on the system's topics so far (for secret scans). */
+  tappedMessages(): string[];
   /** The text of every log file of the stack (components and job executions). */
   logText(): string;
   waitFor<T>(
@@ -61,6 +94,7 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
       RETRY_BACKOFF_BASE: '1s',
       RETRY_BACKOFF_MAX: '5s',
       STATUS_HEARTBEAT_INTERVAL: '10s',
+      ...overrides.adapterEnv,
     },
     jobTimeoutSeconds: 60,
     ...overrides,
@@ -78,16 +112,41 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
   );
   const kube = new KubeReader(d.kubeconfig);
   const sm = secretManagerClient(d.endpoints.secretManager);
-  const pubsub = new PubSub({
+  let pubsub = new PubSub({
     projectId: d.project,
     apiEndpoint: d.endpoints.pubsub,
     emulatorMode: true,
   });
+
+  // Taps: a pull subscription per topic records every message the system publishes.
+  const tapped: string[] = [];
+  let taps: Subscription[] = [];
+  const openTaps = async () => {
+    taps = await Promise.all(
+      Object.values(TOPICS).map(async (topic) => {
+        const [subscription] = await pubsub
+          .topic(topic)
+          .createSubscription(`test-tap-${topic}`)
+          .catch(() => [pubsub.subscription(`test-tap-${topic}`)]);
+        subscription.on(
+          'message',
+          (message: { data: Buffer; attributes: Record<string, string>; ack: () => void }) => {
+            tapped.push(message.data.toString('utf8') + JSON.stringify(message.attributes));
+            message.ack();
+          },
+        );
+        return subscription;
+      }),
+    );
+  };
+  await openTaps();
+
   const placement = new PlacementSimulator(api, kube);
   let placing = true;
+  let placementPaused = false;
   const placementLoop = (async () => {
     while (placing) {
-      await placement.tick().catch(() => undefined);
+      if (!placementPaused) await placement.tick().catch(() => undefined);
       await new Promise((r) => setTimeout(r, 200));
     }
   })();
@@ -141,29 +200,91 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
       await new Promise((r) => setTimeout(r, 200));
     }
   };
+  const executions = async () =>
+    (
+      (await admin('cloud-run', 'GET', '/executions')) as {
+        executions: { name: string; done: boolean; env: Record<string, string> }[];
+      }
+    ).executions;
+  const requests = async (component: Component) =>
+    ((await admin(component, 'GET', '/requests')) as { requests: RequestRecord[] }).requests;
 
   return {
     d,
     api,
     kube,
     sm,
-    workDir,
+    createCluster: async (name, pullSecret, extraSpec = {}) =>
+      (
+        await api.createCluster({
+          name,
+          spec: { ...demoClusterSpec(pullSecret, CUSTOMER_PROJECT), ...extraSpec },
+        })
+      ).id,
+    converged: async (id, generation, timeoutMs = 30_000) => {
+      await waitFor(
+        `cluster ${id} PullsecretSuccessful=True${generation ? ` at generation ${generation}` : ''}`,
+        async () => {
+          const cluster = await api.findCluster(id);
+          const condition = cluster?.status?.conditions.find(
+            (c) => c.type === 'PullsecretSuccessful',
+          );
+          const target = generation ?? cluster?.generation;
+          return (
+            condition?.status === 'True' &&
+            condition.observed_generation === target &&
+            cluster?.generation === target
+          );
+        },
+        timeoutMs,
+      );
+    },
+    own: async (id) => readOwnStatus(await api.listStatuses(id)),
+    versions: async (id) => {
+      const [list] = await sm.listSecretVersions({
+        parent: `projects/${CUSTOMER_PROJECT}/secrets/hyperfleet-${id}-pull-secret`,
+      });
+      return list.map((v) => `${v.name?.split('/').pop()}:${v.state}`);
+    },
+    executionsFor: async (id) => (await executions()).filter((e) => e.env.CLUSTER_ID === id),
+    kubeWrites: async (id) =>
+      (await requests('kube-apiserver')).filter(
+        (r) =>
+          ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method) &&
+          r.target.includes(`clusters-${id}/secrets`) &&
+          Number(r.outcome) < 300,
+      ),
     fault: async (component, rule) => {
       await admin(component, 'POST', '/faults', rule);
     },
-    requests: async (component) =>
-      ((await admin(component, 'GET', '/requests')) as { requests: RequestRecord[] }).requests,
-    clearRequests: async (component) => {
-      await admin(component, 'DELETE', '/requests');
+    clearFaults: async (component) => {
+      await admin(component, 'DELETE', '/faults');
     },
-    executions: async () =>
-      (
-        (await admin('cloud-run', 'GET', '/executions')) as {
-          executions: { name: string; done: boolean; env: Record<string, string> }[];
-        }
-      ).executions,
+    requests,
+    executions,
     killNext: async (count, afterMs) => {
       await admin('cloud-run', 'POST', '/kill-next', { count, afterMs });
+    },
+    setRbac: async (table) => {
+      await admin('kube-apiserver', 'POST', '/rbac', table);
+    },
+    pausePlacement: (paused) => {
+      placementPaused = paused;
+    },
+    restart: async (component) => {
+      if (component === 'pubsub') {
+        await Promise.all(taps.map((t) => t.close()));
+        await pubsub.close();
+      }
+      await stack.restart(component);
+      if (component === 'pubsub') {
+        pubsub = new PubSub({
+          projectId: d.project,
+          apiEndpoint: d.endpoints.pubsub,
+          emulatorMode: true,
+        });
+        await openTaps();
+      }
     },
     deadLetters: async () => {
       let total = 0;
@@ -184,6 +305,7 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
       }
       return total;
     },
+    tappedMessages: () => [...tapped],
     logText: () => {
       const files = [d.logDir, path.join(d.logDir, 'jobs')].flatMap((dir) =>
         fs
@@ -198,6 +320,7 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
     stop: async () => {
       placing = false;
       await placementLoop;
+      await Promise.all(taps.map((t) => t.close().catch(() => undefined)));
       await sm.close();
       await pubsub.close();
       await stack.stop();

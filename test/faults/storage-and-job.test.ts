@@ -1,0 +1,155 @@
+import { canaryPullSecret, type Canary } from '../helpers/canary';
+import { scanForCanaries } from '../helpers/secret-scan';
+import { startTestStack, type TestStack } from '../helpers/stack';
+
+/**
+ * Fault matrix, storage side: Secret Manager and Kubernetes faults and a job killed mid-run. Every
+ * case must converge (or be reported, for permanent faults) without duplicate side effects: one
+ * Secret Manager version and one Kubernetes create per cluster, empty dead-letter topics.
+ */
+describe('fault matrix: Secret Manager, Kubernetes, the job', () => {
+  let stack: TestStack;
+  const canaries: Canary[] = [];
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+  }, 60_000);
+  afterAll(async () => {
+    await stack?.stop();
+  }, 30_000);
+
+  const create = (name: string) => {
+    const canary = canaryPullSecret(name);
+    canaries.push(canary);
+    return stack.createCluster(name, canary.text);
+  };
+  const convergedOnce = async (id: string) => {
+    await stack.converged(id);
+    expect(await stack.versions(id)).toEqual(['1:ENABLED']);
+    expect((await stack.kubeWrites(id)).map((w) => w.method)).toEqual(['POST']);
+  };
+  const reportedPermanently = async (id: string, reason: string) => {
+    const status = await stack.waitFor(`${reason} reported`, async () => {
+      const own = await stack.own(id);
+      return own?.availableReason === reason ? own : undefined;
+    });
+    expect(status).toMatchObject({
+      available: 'False',
+      health: 'False',
+      data: { failure_kind: 'permanent' },
+    });
+    await new Promise((r) => setTimeout(r, 4000));
+    expect(await stack.executionsFor(id)).toHaveLength(1);
+    return status;
+  };
+
+  it.each([
+    ['UNAVAILABLE', 'AddSecretVersion', 2],
+    ['DEADLINE_EXCEEDED', 'CreateSecret', 2],
+    ['RESOURCE_EXHAUSTED', 'GetSecret', 3],
+  ])(
+    'Secret Manager %s on %s is retried with backoff and converges',
+    async (code, method, count) => {
+      await stack.fault('secret-manager', { match: method, count, status: code });
+      const id = await create(`sm-${code.toLowerCase().replace(/_/g, '-')}`);
+      await convergedOnce(id);
+      const outcomes = (await stack.requests('secret-manager')).filter(
+        (r) => r.method === method && r.outcome === code,
+      );
+      expect(outcomes).toHaveLength(count);
+    },
+  );
+
+  it('Secret Manager PERMISSION_DENIED is reported (Health=False, PermissionDenied) and not retried forever', async () => {
+    await stack.fault('secret-manager', {
+      match: 'GetSecret',
+      count: 1,
+      status: 'PERMISSION_DENIED',
+      message: "Permission 'secretmanager.secrets.get' denied",
+    });
+    const id = await create('sm-permission-denied');
+    await reportedPermanently(id, 'PermissionDenied');
+    expect(await stack.versions(id).catch(() => [])).toEqual([]);
+  });
+
+  it('Kubernetes 500 on create is retried and converges', async () => {
+    stack.pausePlacement(true);
+    const id = await create('kube-500');
+    await stack.fault('kube-apiserver', {
+      match: `POST /api/v1/namespaces/clusters-${id}/secrets`,
+      count: 2,
+      status: 500,
+    });
+    stack.pausePlacement(false);
+    await convergedOnce(id);
+  });
+
+  it('Kubernetes 409 on update re-reads and converges', async () => {
+    const id = await create('kube-409');
+    await convergedOnce(id);
+    const rotated = canaryPullSecret('kube-409-rotated');
+    canaries.push(rotated);
+    await stack.fault('kube-apiserver', {
+      match: `PUT /api/v1/namespaces/clusters-${id}/secrets/${id}-pull-secret`,
+      count: 1,
+      status: 409,
+    });
+    await stack.api.patchCluster(id, { spec: { pullSecret: { data: rotated.text } } });
+    await stack.converged(id, 2);
+    expect(await stack.versions(id)).toEqual(['2:ENABLED', '1:ENABLED']);
+    expect((await stack.kubeWrites(id)).map((w) => w.method)).toEqual(['POST', 'PUT']);
+  });
+
+  it('a management namespace created late is waited for, then the cluster converges', async () => {
+    stack.pausePlacement(true);
+    const id = await create('namespace-late');
+    await stack.waitFor(
+      'the job waiting for the namespace',
+      async () =>
+        stack.logText().includes('Management namespace not found yet') &&
+        stack.logText().includes(`clusters-${id}`),
+    );
+    stack.pausePlacement(false);
+    await convergedOnce(id);
+    expect(await stack.executionsFor(id)).toHaveLength(1);
+  });
+
+  it('Kubernetes 403 is reported as PermissionDenied naming identity, verb and namespace, and not retried forever', async () => {
+    const admin = stack.kube.token;
+    await stack.setRbac({
+      [admin]: {
+        user: 'emulator-admin',
+        rules: [
+          { resources: ['secrets'], verbs: ['get', 'list'] },
+          { resources: ['namespaces'], verbs: ['*'] },
+        ],
+      },
+    });
+    try {
+      const id = await create('kube-403');
+      await reportedPermanently(id, 'PermissionDenied');
+      const health = (await stack.api.listStatuses(id))
+        .find((s) => s.adapter === 'pullsecret')
+        ?.conditions.find((c) => c.type === 'Health');
+      expect(health?.message).toContain(
+        `User "emulator-admin" cannot create resource "secrets" in API group "" in the namespace "clusters-${id}"`,
+      );
+    } finally {
+      await stack.setRbac({
+        [admin]: { user: 'emulator-admin', rules: [{ resources: ['*'], verbs: ['*'] }] },
+      });
+    }
+  });
+
+  it('a job killed mid-run is reported failed and the next execution converges without duplicates', async () => {
+    await stack.killNext(1, 400);
+    const id = await create('killed-mid-run');
+    await convergedOnce(id);
+    expect((await stack.executionsFor(id)).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('leaves the dead-letter topics empty and no canary anywhere', async () => {
+    expect(await stack.deadLetters()).toBe(0);
+    expect(await scanForCanaries(stack, canaries)).toEqual([]);
+  });
+});
