@@ -20,6 +20,7 @@ export function measureNodeProcess(
 ): Promise<ProcessMeasurement> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
+    // `script` may be '-e' with the code as the first argument.
     const child = spawn(process.execPath, ['--require', PRELOAD, script, ...args], {
       env,
       stdio: ['ignore', 'pipe', 'inherit', 'pipe'],

@@ -19,7 +19,7 @@ import {
   type JobDefinition,
   type JobDefinitionInput,
 } from './job-definitions';
-import { TaskRunner } from './task-runner';
+import { TaskRunner, type InProcessTask } from './task-runner';
 
 export interface CloudRunEmulatorOptions {
   readonly host?: string;
@@ -33,6 +33,8 @@ export interface CloudRunEmulatorOptions {
   ) => Promise<void> | void;
   /** Environment every task starts with (PATH and the like); job env and overrides go on top. */
   readonly baseEnv?: Readonly<Record<string, string>>;
+  /** Per job name: run tasks in this process instead of the declared command (fleet benchmarks). */
+  readonly inProcessTasks?: Readonly<Record<string, InProcessTask>>;
 }
 
 export interface CloudRunEmulator extends RunningEmulator {
@@ -154,7 +156,7 @@ export async function startCloudRunEmulator(
       : job.timeoutSeconds;
     const execution = new ExecutionState(job, env, timeoutSeconds);
     executions.set(execution.name, execution);
-    const runner = new TaskRunner(execution, baseEnv);
+    const runner = new TaskRunner(execution, baseEnv, options.inProcessTasks?.[job.name]);
     runners.set(execution.name, runner);
     const kill = pendingKills.shift();
     finished.set(

@@ -3,6 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ExecutionState } from './execution-state';
 
+/** A task run in-process: receives the task's environment, resolves with its exit code. */
+export type InProcessTask = (env: Readonly<Record<string, string>>) => Promise<number>;
+
 /** How one task attempt ended. */
 type AttemptEnd =
   | { kind: 'exited'; code: number }
@@ -26,6 +29,8 @@ export class TaskRunner {
   constructor(
     private readonly execution: ExecutionState,
     private readonly baseEnv: Readonly<Record<string, string>>,
+    /** Runs the task in this process instead of the job's command (benchmarks at fleet scale). */
+    private readonly inProcess?: InProcessTask,
   ) {}
 
   /** Resolves when the execution has ended (state updated). */
@@ -88,6 +93,35 @@ export class TaskRunner {
   }
 
   private attempt(attempt: number): Promise<AttemptEnd> {
+    if (this.inProcess) return this.attemptInProcess(attempt, this.inProcess);
+    return this.attemptAsProcess(attempt);
+  }
+
+  /** The task as a function of its environment; a timeout still fails the attempt. */
+  private async attemptInProcess(attempt: number, task: InProcessTask): Promise<AttemptEnd> {
+    const { execution } = this;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<AttemptEnd>(
+      (resolve) =>
+        (timer = setTimeout(() => resolve({ kind: 'timeout' }), execution.timeoutSeconds * 1000)),
+    );
+    const run = task({
+      ...execution.env,
+      CLOUD_RUN_JOB: execution.job.name.split('/').pop() ?? '',
+      CLOUD_RUN_EXECUTION: execution.shortName,
+      CLOUD_RUN_TASK_INDEX: '0',
+      CLOUD_RUN_TASK_ATTEMPT: String(attempt),
+      CLOUD_RUN_TASK_COUNT: '1',
+    }).then(
+      (code): AttemptEnd => ({ kind: 'exited', code }),
+      (): AttemptEnd => ({ kind: 'exited', code: 1 }),
+    );
+    const end = await Promise.race([run, timeout]);
+    clearTimeout(timer);
+    return this.cancelled ? { kind: 'cancelled' } : end;
+  }
+
+  private attemptAsProcess(attempt: number): Promise<AttemptEnd> {
     const { execution } = this;
     const [command, ...args] = execution.job.command as [string, ...string[]];
     const log = execution.job.logDir

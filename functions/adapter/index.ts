@@ -1,7 +1,7 @@
 // Entry point of the adapter Cloud Run function (CloudEvent signature, Eventarc/Pub/Sub trigger).
-// Wiring only: configuration is validated when the module loads; clients are built on first use.
+// Wiring only: configuration is validated when the module loads; clients are built on first use,
+// and the Cloud Run client only on the first launch (most events need none: up to date, in flight).
 import * as functions from '@google-cloud/functions-framework';
-import { v2 } from '@google-cloud/run';
 import type { CloudEventV1 } from 'cloudevents';
 import { googleClientOptions } from '../../shared/gcp/client-options';
 import { HyperFleetClient } from '../../shared/hyperfleet/client';
@@ -10,6 +10,7 @@ import { createLogger } from '../../shared/logging/logger';
 import { CloudRunJobLauncher } from './cloud-run-job-launcher';
 import { loadAdapterConfig } from './config';
 import { createAdapterHandler } from './handle-event';
+import type { JobLauncher } from './job-launcher';
 import { compilePreconditions } from './preconditions';
 
 const config = loadAdapterConfig(process.env);
@@ -21,6 +22,25 @@ const logger = createLogger({
   ...(config.projectId ? { projectId: config.projectId } : {}),
 });
 
+let cloudRun: Promise<CloudRunJobLauncher> | undefined;
+const launcher: JobLauncher = {
+  launch: async (request) => {
+    cloudRun ??= import('@google-cloud/run').then(
+      ({ v2 }) =>
+        new CloudRunJobLauncher(
+          new v2.JobsClient(googleClientOptions(config.cloudRunEmulatorHost)),
+          config.cloudRunJob,
+          {
+            timeoutMs: config.cloudRunTimeoutMs,
+            retry: { attempts: 3, baseDelayMs: 500, maxDelayMs: 5000 },
+            logger,
+          },
+        ),
+    );
+    return (await cloudRun).launch(request);
+  },
+};
+
 let handler: ReturnType<typeof createAdapterHandler> | undefined;
 function instanceHandler(): ReturnType<typeof createAdapterHandler> {
   handler ??= createAdapterHandler({
@@ -28,15 +48,7 @@ function instanceHandler(): ReturnType<typeof createAdapterHandler> {
       auth: authProviderFor(config.hyperfleet.auth),
       logger,
     }),
-    launcher: new CloudRunJobLauncher(
-      new v2.JobsClient(googleClientOptions(config.cloudRunEmulatorHost)),
-      config.cloudRunJob,
-      {
-        timeoutMs: config.cloudRunTimeoutMs,
-        retry: { attempts: 3, baseDelayMs: 500, maxDelayMs: 5000 },
-        logger,
-      },
-    ),
+    launcher,
     preconditions,
     settings: config.decision,
     pullSecret: {

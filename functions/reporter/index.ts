@@ -1,7 +1,7 @@
 // Entry point of the reporter Cloud Run function: subscribed to the job results topic and to the
-// execution-finished topic (log sink). Wiring only; configuration is validated at load.
+// execution-finished topic (log sink). Wiring only; configuration is validated at load. The Cloud
+// Run client loads on the first execution-finished event (job results need none).
 import * as functions from '@google-cloud/functions-framework';
-import { v2 } from '@google-cloud/run';
 import type { CloudEventV1 } from 'cloudevents';
 import { googleClientOptions } from '../../shared/gcp/client-options';
 import { HyperFleetClient } from '../../shared/hyperfleet/client';
@@ -9,6 +9,7 @@ import { authProviderFor } from '../../shared/hyperfleet/config';
 import { createLogger } from '../../shared/logging/logger';
 import { CloudRunExecutionReader } from './cloud-run-execution-reader';
 import { loadReporterConfig } from './config';
+import type { ExecutionReader } from './execution-reader';
 import { createReporterHandler } from './handle-report';
 
 const config = loadReporterConfig(process.env);
@@ -19,6 +20,23 @@ const logger = createLogger({
   ...(config.projectId ? { projectId: config.projectId } : {}),
 });
 
+let cloudRun: Promise<CloudRunExecutionReader> | undefined;
+const executions: ExecutionReader = {
+  read: async (name) => {
+    cloudRun ??= import('@google-cloud/run').then(
+      ({ v2 }) =>
+        new CloudRunExecutionReader(
+          new v2.ExecutionsClient(googleClientOptions(config.cloudRunEmulatorHost)),
+          {
+            timeoutMs: config.cloudRunTimeoutMs,
+            retry: { attempts: 3, baseDelayMs: 500, maxDelayMs: 5000 },
+          },
+        ),
+    );
+    return (await cloudRun).read(name);
+  },
+};
+
 let handler: ReturnType<typeof createReporterHandler> | undefined;
 function instanceHandler(): ReturnType<typeof createReporterHandler> {
   handler ??= createReporterHandler({
@@ -26,13 +44,7 @@ function instanceHandler(): ReturnType<typeof createReporterHandler> {
       auth: authProviderFor(config.hyperfleet.auth),
       logger,
     }),
-    executions: new CloudRunExecutionReader(
-      new v2.ExecutionsClient(googleClientOptions(config.cloudRunEmulatorHost)),
-      {
-        timeoutMs: config.cloudRunTimeoutMs,
-        retry: { attempts: 3, baseDelayMs: 500, maxDelayMs: 5000 },
-      },
-    ),
+    executions,
     jobName: config.cloudRunJob,
     logger,
   });

@@ -1,0 +1,133 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startCloudRunEmulator } from '../emulators/cloud-run/server';
+import {
+  LOCAL_SIMULATED_ADAPTERS,
+  startHyperFleetApiEmulator,
+  type HyperFleetApiEmulator,
+} from '../emulators/hyperfleet-api/server';
+import { buildStatus } from '../shared/hyperfleet/status-builder';
+import { measureNodeProcess } from './measure-process';
+import { round } from './stats';
+
+const JOB = 'projects/demo-bench/locations/local/jobs/pullsecret-job';
+const WORKER = path.join(__dirname, 'adapter-worker.js');
+const SPEC = {
+  platform: { type: 'gcp', gcp: { projectID: 'demo-customer-project' } },
+  pullSecret: {
+    data: JSON.stringify({
+      auths: { 'quay.io': { auth: Buffer.from('bench:bench-password').toString('base64') } },
+    }),
+  },
+};
+
+export type AdapterScenario = 'up-to-date' | 'not-met' | 'launch';
+
+export interface AdapterFigures {
+  readonly scenario: AdapterScenario;
+  readonly concurrency: number;
+  readonly events: number;
+  readonly eventsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly peakRssMb: number;
+  readonly hyperfleetCallsPerEvent: number;
+  readonly cloudRunCallsPerEvent: number;
+}
+
+let seeded = 0;
+/** Clusters in the state a scenario needs, seeded straight into the emulator's store. */
+function seed(api: HyperFleetApiEmulator, scenario: AdapterScenario, count: number): string[] {
+  return Array.from({ length: count }, () => {
+    const name = `bench-${scenario}-${seeded++}`;
+    if (scenario === 'not-met') api.store.holdForNewCluster(name, 'dns', 'False');
+    const { id } = api.store.createCluster({ kind: 'Cluster', name, spec: SPEC }, 'bench') as {
+      id: string;
+    };
+    if (scenario === 'up-to-date') {
+      api.store.putStatus(
+        id,
+        buildStatus(
+          {
+            kind: 'succeeded',
+            execution: `${JOB}/executions/seed`,
+            provisioned: { secretPath: 'projects/p/secrets/s', secretVersion: '1' },
+            timing: { completedAt: new Date().toISOString() },
+          },
+          1,
+          new Date(),
+        ),
+      );
+    }
+    return id;
+  });
+}
+
+/**
+ * Events per second and p50/p99 latency of the real adapter handler for up-to-date clusters,
+ * clusters whose preconditions are not met, and launches, at concurrency 1 and 50, with the calls
+ * each event costs at the HyperFleet and Cloud Run emulators.
+ */
+export async function benchAdapter(eventsPerRun: number): Promise<AdapterFigures[]> {
+  const hyperfleet = await startHyperFleetApiEmulator({
+    simulatedAdapters: LOCAL_SIMULATED_ADAPTERS,
+    requiredAdapters: ['validation', 'dns', 'placement', 'pullsecret'],
+  });
+  const cloudRun = await startCloudRunEmulator({
+    jobs: [{ name: JOB, command: ['/bin/true'], maxRetries: 0 }],
+  });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'adapter-bench-'));
+  const figures: AdapterFigures[] = [];
+  try {
+    for (const scenario of ['up-to-date', 'not-met', 'launch'] as const) {
+      for (const concurrency of [1, 50]) {
+        // Up-to-date clusters can be hit again and again; the others change state on their first event.
+        const ids = seed(hyperfleet, scenario, scenario === 'up-to-date' ? 100 : eventsPerRun);
+        const idsFile = path.join(dir, `${scenario}-${concurrency}.json`);
+        fs.writeFileSync(idsFile, JSON.stringify(ids));
+        const hyperfleetBefore = hyperfleet.requests.list().length;
+        const cloudRunBefore = cloudRun.requests.list().length;
+        const run = await measureNodeProcess(WORKER, [], {
+          PATH: process.env.PATH,
+          METADATA_SERVER_DETECTION: 'none',
+          BENCH_IDS: idsFile,
+          BENCH_EVENTS: String(eventsPerRun),
+          BENCH_CONCURRENCY: String(concurrency),
+          BENCH_HYPERFLEET: hyperfleet.baseUrl,
+          BENCH_CLOUD_RUN: cloudRun.endpoint,
+          BENCH_JOB: JOB,
+        });
+        if (run.code !== 0) throw new Error(`adapter worker failed (${run.code}): ${run.stdout}`);
+        const result = JSON.parse(run.stdout.trim().split('\n').pop()!) as {
+          events: number;
+          eventsPerSecond: number;
+          p50Ms: number;
+          p99Ms: number;
+        };
+        figures.push({
+          scenario,
+          concurrency,
+          events: result.events,
+          eventsPerSecond: round(result.eventsPerSecond),
+          p50Ms: round(result.p50Ms, 2),
+          p99Ms: round(result.p99Ms, 2),
+          peakRssMb: round(run.maxRssMb),
+          hyperfleetCallsPerEvent: round(
+            (hyperfleet.requests.list().length - hyperfleetBefore) / result.events,
+            2,
+          ),
+          cloudRunCallsPerEvent: round(
+            (cloudRun.requests.list().length - cloudRunBefore) / result.events,
+            2,
+          ),
+        });
+      }
+    }
+  } finally {
+    await cloudRun.stop();
+    await hyperfleet.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return figures;
+}
