@@ -16,14 +16,14 @@ export const SUBSCRIPTIONS = {
     deadLetter: 'pullsecret-adapter-dead-letter',
   },
   results: {
-    name: 'pullsecret-reporter-results',
+    name: 'pullsecret-results',
     topic: TOPICS.results,
-    deadLetter: 'pullsecret-reporter-results-dead-letter',
+    deadLetter: 'pullsecret-results-dead-letter',
   },
   finished: {
-    name: 'pullsecret-reporter-finished',
+    name: 'pullsecret-finished',
     topic: TOPICS.finished,
-    deadLetter: 'pullsecret-reporter-finished-dead-letter',
+    deadLetter: 'pullsecret-finished-dead-letter',
   },
 } as const;
 

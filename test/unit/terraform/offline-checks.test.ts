@@ -1,8 +1,10 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { adapterEnvSchema, loadAdapterConfig } from '../../../functions/adapter/config';
 import { executionEnv } from '../../../functions/adapter/job-launcher';
 import { jobEnvSchema, loadJobConfig } from '../../../functions/pull-secret-job/config';
 import { loadReporterConfig, reporterEnvSchema } from '../../../functions/reporter/config';
+import { SUBSCRIPTIONS, TOPICS } from '../../../emulators/stack/layout';
 import { loadModules, loadProviderSchema, references, TERRAFORM_ROOT, unknownNames, type TfModule } from '../../helpers/terraform';
 
 // Values the Terraform expressions produce in a real deployment, per variable name.
@@ -185,5 +187,33 @@ describe('terraform/, checked offline', () => {
     expect(config.pullSecretSource).toEqual({ kind: 'cluster-spec', specPath: 'spec.pullSecret.data' });
     expect(config.resultsTopic).toBe(SAMPLE_VALUES.RESULTS_TOPIC);
     expect(loadJobConfig({ ...sample(keys), ...overrides, OPERATION: 'delete', HYPERFLEET_API_AUDIENCE: '' }).operation).toBe('delete');
+  });
+});
+
+describe('the local stack and Terraform use the same Pub/Sub names', () => {
+  // With the default name_prefix, so a developer sees locally what operators see in GCP.
+  const pubsubTf = fs.readFileSync(path.join(TERRAFORM_ROOT, 'modules/pullsecret-adapter/pubsub.tf'), 'utf8');
+  const prefix = /variable "name_prefix"[\s\S]*?default\s*=\s*"([^"]+)"/.exec(
+    fs.readFileSync(path.join(TERRAFORM_ROOT, 'modules/pullsecret-adapter/variables.tf'), 'utf8'),
+  )?.[1];
+
+  it.each(Object.entries(SUBSCRIPTIONS))('subscription %s', (key, local) => {
+    expect(pubsubTf).toMatch(new RegExp(`^\\s{4}${key} = \\{`, 'm'));
+    expect(pubsubTf).toContain('name                 = "${var.name_prefix}-${each.key}"');
+    expect(pubsubTf).toContain('name     = "${var.name_prefix}-${each.key}-dead-letter"');
+    expect(local.name).toBe(`${prefix}-${key}`);
+    expect(local.deadLetter).toBe(`${prefix}-${key}-dead-letter`);
+  });
+
+  it('topics', () => {
+    expect(pubsubTf).toContain('name    = "${var.name_prefix}-job-results"');
+    expect(pubsubTf).toContain('name    = "${var.name_prefix}-execution-finished"');
+    expect(TOPICS.results).toBe(`${prefix}-job-results`);
+    expect(TOPICS.finished).toBe(`${prefix}-execution-finished`);
+    expect(TOPICS.sentinel).toBe(
+      /variable "sentinel_topic"[\s\S]*?default\s*=\s*"([^"]+)"/.exec(
+        fs.readFileSync(path.join(TERRAFORM_ROOT, 'modules/pullsecret-adapter/variables.tf'), 'utf8'),
+      )?.[1],
+    );
   });
 });

@@ -1,0 +1,161 @@
+// The README is the users' reference: its configuration tables, exit codes, example preconditions
+// and Terraform variables are checked against the code, so the README cannot drift from it.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { z } from 'zod';
+import { adapterEnvSchema } from '../../functions/adapter/config';
+import { compilePreconditions, evaluatePreconditions } from '../../functions/adapter/preconditions';
+import { jobEnvSchema } from '../../functions/pull-secret-job/config';
+import { reporterEnvSchema } from '../../functions/reporter/config';
+import { hyperFleetApiEnvShape } from '../../shared/hyperfleet/config';
+import { EXIT_CODES } from '../../shared/job-result';
+import YAML from 'yaml';
+
+const ROOT = path.resolve(__dirname, '../..');
+const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+
+/** The rows of the first table after a heading, as arrays of cells. */
+function tableAfter(heading: string): string[][] {
+  const start = README.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`README has no heading "${heading}"`);
+  const lines = README.slice(start + heading.length + 2).split('\n');
+  const first = lines.findIndex((line) => line.startsWith('|'));
+  const rows: string[][] = [];
+  for (const line of lines.slice(first + 2)) {
+    if (!line.startsWith('|')) break;
+    rows.push(
+      line
+        .slice(1, -1)
+        .split(' | ')
+        .map((cell) => cell.trim()),
+    );
+  }
+  return rows;
+}
+
+const backticked = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+
+/** Variable names documented in a table, with `HYPERFLEET_API_*` standing for the shared ones. */
+function documentedVariables(rows: string[][]): Map<string, string> {
+  const variables = new Map<string, string>();
+  for (const [names = '', defaults = ''] of rows) {
+    for (const name of backticked(names)) {
+      if (name === 'HYPERFLEET_API_*')
+        Object.keys(hyperFleetApiEnvShape).forEach((key) => variables.set(key, 'see above'));
+      else variables.set(name, defaults);
+    }
+  }
+  return variables;
+}
+
+type Shape = Record<string, z.ZodType>;
+
+/** The documented default, read through the variable's own schema, must be the schema's default. */
+function expectDefaultsMatch(shape: Shape, variables: Map<string, string>): void {
+  for (const [name, cell] of variables) {
+    const schema = shape[name]!;
+    const [value] = backticked(cell);
+    const withoutValue = schema.safeParse(undefined);
+    if (cell.startsWith('required')) {
+      expect({ name, accepted: withoutValue.success }).toEqual({ name, accepted: false });
+    } else if (cell.startsWith('—') || cell.startsWith('*override*')) {
+      expect({ name, value: withoutValue.data }).toEqual({ name, value: undefined });
+    } else if (value !== undefined && !value.includes('{')) {
+      expect({ name, value: schema.parse(value) }).toEqual({ name, value: withoutValue.data });
+    }
+  }
+}
+
+describe('README configuration reference', () => {
+  const hyperfleet = documentedVariables(
+    tableAfter('### HyperFleet API (adapter, reporter and job)'),
+  );
+  const inherited = new Map([...hyperfleet].filter(([name]) => name !== 'HYPERFLEET_API_BASE_URL'));
+
+  it('documents exactly the variables the adapter reads, with their real defaults', () => {
+    const documented = new Map([
+      ...hyperfleet,
+      ...documentedVariables(tableAfter('### Adapter function')),
+    ]);
+    expect([...documented.keys()].sort()).toEqual(Object.keys(adapterEnvSchema.shape).sort());
+    expectDefaultsMatch(adapterEnvSchema.shape, documented);
+  });
+
+  it('documents exactly the variables the reporter reads, with their real defaults', () => {
+    const own = documentedVariables(tableAfter('### Reporter function'));
+    own.delete('LOG_LEVEL');
+    own.delete('LOG_FORMAT');
+    own.delete('GOOGLE_CLOUD_PROJECT');
+    const documented = new Map([...hyperfleet, ...own]);
+    const names = [...documented.keys(), 'LOG_LEVEL', 'LOG_FORMAT', 'GOOGLE_CLOUD_PROJECT'];
+    expect(names.sort()).toEqual(Object.keys(reporterEnvSchema.shape).sort());
+    expectDefaultsMatch(reporterEnvSchema.shape, documented);
+  });
+
+  it('documents exactly the variables the job reads, with their real defaults', () => {
+    const documented = documentedVariables(tableAfter('### Pull secret job'));
+    documented.delete('LOG_LEVEL');
+    documented.delete('LOG_FORMAT');
+    const names = [...documented.keys(), 'LOG_LEVEL', 'LOG_FORMAT'];
+    expect(names.sort()).toEqual(Object.keys(jobEnvSchema.shape).sort());
+    for (const name of Object.keys(hyperFleetApiEnvShape)) documented.delete(name);
+    expectDefaultsMatch(jobEnvSchema.shape, new Map([...documented, ...inherited]));
+  });
+
+  it('lists the job exit codes the code uses', () => {
+    const rows = tableAfter('#### Exit codes');
+    expect(rows.map(([code]) => Number(code)).sort()).toEqual(Object.values(EXIT_CODES).sort());
+  });
+});
+
+describe('README examples', () => {
+  it('gives two commands that exist: npm start and npm test', () => {
+    const scripts = (
+      JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+        scripts: Record<string, string>;
+      }
+    ).scripts;
+    expect(README).toContain('npm start ');
+    expect(README).toContain('npm ci && npm test');
+    expect(scripts.start).toBeDefined();
+    expect(scripts.test).toBeDefined();
+  });
+
+  it('has preconditions that compile and decide as described', () => {
+    const block = /```yaml\n([\s\S]*?)```/.exec(README)?.[1];
+    const compiled = compilePreconditions(YAML.parse(block ?? '') as never);
+    const cluster = (labels: Record<string, string>) => ({ generation: 2, labels, spec: {} });
+    const dns = (status: 'True' | 'False') => ({
+      observed_generation: 2,
+      conditions: [{ type: 'Available', status }],
+    });
+    const context = (labels: Record<string, string>, statuses: Record<string, unknown>) => ({
+      cluster: cluster(labels),
+      statuses,
+      event: {},
+      pullSecret: { inSpec: true, defaultConfigured: false },
+    });
+    expect(evaluatePreconditions(compiled, context({}, { dns: dns('True') }))).toEqual({
+      kind: 'met',
+    });
+    expect(evaluatePreconditions(compiled, context({}, { dns: dns('False') }))).toMatchObject({
+      kind: 'not-met',
+      name: 'dnsAvailable',
+    });
+    expect(
+      evaluatePreconditions(compiled, context({ hibernating: 'true' }, { dns: dns('True') })),
+    ).toMatchObject({ kind: 'not-met', name: 'notHibernating' });
+  });
+
+  it('names every Terraform variable of the module in the deployment table', () => {
+    const variablesTf = fs.readFileSync(
+      path.join(ROOT, 'terraform/modules/pullsecret-adapter/variables.tf'),
+      'utf8',
+    );
+    const declared = [...variablesTf.matchAll(/^variable "([a-z_]+)"/gm)].map((m) => m[1]!);
+    const documented = tableAfter(
+      '**Variables** (all typed, validated and described in `variables.tf`):',
+    ).flatMap(([names = '']) => backticked(names));
+    expect(documented.sort()).toEqual(declared.sort());
+  });
+});
