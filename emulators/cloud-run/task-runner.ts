@@ -124,11 +124,10 @@ export class TaskRunner {
   private attemptAsProcess(attempt: number): Promise<AttemptEnd> {
     const { execution } = this;
     const [command, ...args] = execution.job.command as [string, ...string[]];
-    const log = execution.job.logDir
-      ? fs.createWriteStream(path.join(execution.job.logDir, `${execution.shortName}.log`), {
-          flags: 'a',
-          mode: 0o600,
-        })
+    // The child writes its log file itself (no pipe through this process), so its lines land in
+    // the order and at the moment it writes them, and none are lost if this emulator stops first.
+    const logFd = execution.job.logDir
+      ? fs.openSync(path.join(execution.job.logDir, `${execution.shortName}.log`), 'a', 0o600)
       : undefined;
     const child = spawn(command, args, {
       env: {
@@ -140,10 +139,9 @@ export class TaskRunner {
         CLOUD_RUN_TASK_ATTEMPT: String(attempt),
         CLOUD_RUN_TASK_COUNT: '1',
       },
-      stdio: ['ignore', log ? 'pipe' : 'ignore', log ? 'pipe' : 'ignore'],
+      stdio: ['ignore', logFd ?? 'ignore', logFd ?? 'ignore'],
     });
-    child.stdout?.pipe(log!, { end: false });
-    child.stderr?.pipe(log!, { end: false });
+    if (logFd !== undefined) fs.closeSync(logFd);
     execution.pid = child.pid;
     return new Promise((resolve) => {
       let verdict: AttemptEnd | undefined;
@@ -163,15 +161,18 @@ export class TaskRunner {
               stop({ kind: 'oom', usedMiB }, 'SIGKILL');
           }, MEMORY_POLL_MS)
         : undefined;
-      child.once('exit', (code, signal) => {
+      const settle = (end: AttemptEnd) => {
         clearTimeout(timeout);
         if (memory) clearInterval(memory);
         this.killCurrent = undefined;
-        log?.end();
-        resolve(
-          verdict ?? (signal ? { kind: 'signalled', signal } : { kind: 'exited', code: code ?? 1 }),
-        );
-      });
+        resolve(verdict ?? end);
+      };
+      child.once('exit', (code, signal) =>
+        settle(signal ? { kind: 'signalled', signal } : { kind: 'exited', code: code ?? 1 }),
+      );
+      // A command that cannot start emits no 'exit': it fails like a container whose entrypoint
+      // is missing (127, as a shell reports "command not found").
+      child.once('error', () => settle({ kind: 'exited', code: 127 }));
     });
   }
 }

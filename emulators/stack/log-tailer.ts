@@ -8,20 +8,47 @@ export interface TailedLine {
 }
 
 /**
+ * When a line was logged, in ms: Cloud Logging's `timestamp` ({seconds, nanos} or ISO), else the
+ * job result's `finished_at`; undefined when the line says nothing.
+ */
+export function loggedAtMs(json: Record<string, unknown>): number | undefined {
+  const timestamp = json.timestamp;
+  if (typeof timestamp === 'string') return Date.parse(timestamp);
+  if (timestamp && typeof timestamp === 'object') {
+    const { seconds, nanos } = timestamp as { seconds?: unknown; nanos?: unknown };
+    if (typeof seconds === 'number')
+      return seconds * 1000 + (typeof nanos === 'number' ? nanos / 1e6 : 0);
+  }
+  const finishedAt = Object.values(json).find(
+    (value): value is { finished_at: string } =>
+      typeof value === 'object' &&
+      value !== null &&
+      typeof (value as { finished_at?: unknown }).finished_at === 'string',
+  )?.finished_at;
+  return finishedAt ? Date.parse(finishedAt) : undefined;
+}
+
+/**
  * Follows JSON-lines log files (and every file that appears in watched directories), returning
  * the lines appended since the last poll. Partial lines wait for the next poll.
  */
 export class LogTailer {
   private readonly offsets = new Map<string, number>();
   private readonly partial = new Map<string, string>();
+  private readonly lastLoggedAt = new Map<string, number>();
 
   constructor(
     private readonly files: readonly string[],
     private readonly directories: readonly string[] = [],
   ) {}
 
+  /**
+   * Lines since the last poll, across files in the order they were logged: within one poll the
+   * job may log its write after the reporter logged the report it caused, in another file. A
+   * line without a time keeps the time of the line before it in its file.
+   */
   poll(): TailedLine[] {
-    const lines: TailedLine[] = [];
+    const lines: (TailedLine & { at: number })[] = [];
     const candidates = [
       ...this.files,
       ...this.directories.flatMap((dir) =>
@@ -50,15 +77,19 @@ export class LogTailer {
       const text = (this.partial.get(file) ?? '') + buffer.toString('utf8');
       const parts = text.split('\n');
       this.partial.set(file, parts.pop() ?? '');
+      let at = this.lastLoggedAt.get(file) ?? 0;
       for (const line of parts) {
         if (!line.startsWith('{')) continue;
         try {
-          lines.push({ source: file, json: JSON.parse(line) as Record<string, unknown> });
+          const json = JSON.parse(line) as Record<string, unknown>;
+          at = loggedAtMs(json) ?? at;
+          lines.push({ source: file, json, at });
         } catch {
           // Not a JSON log line (a library's plain output): not part of the timeline.
         }
       }
+      this.lastLoggedAt.set(file, at);
     }
-    return lines;
+    return lines.sort((a, b) => a.at - b.at).map(({ source, json }) => ({ source, json }));
   }
 }

@@ -24,6 +24,12 @@ describe('Cloud Run Jobs emulator through the real JobsClient and ExecutionsClie
           maxRetries: 0,
           timeoutSeconds: 1,
         },
+        {
+          name: 'projects/demo-project/locations/us-central1/jobs/missing-entrypoint',
+          command: ['/nonexistent/pull-secret-job'],
+          maxRetries: 0,
+          timeoutSeconds: 30,
+        },
       ],
       onExecutionFinished: (entry) => {
         finished.push(entry);
@@ -64,7 +70,7 @@ describe('Cloud Run Jobs emulator through the real JobsClient and ExecutionsClie
     const [list] = await clients.jobs.listJobs({
       parent: 'projects/demo-project/locations/us-central1',
     });
-    expect(list).toHaveLength(2);
+    expect(list).toHaveLength(3);
     await expect(
       clients.jobs.runJob({ name: 'projects/demo-project/locations/us-central1/jobs/missing' }),
     ).rejects.toMatchObject({ code: status.NOT_FOUND });
@@ -113,6 +119,15 @@ describe('Cloud Run Jobs emulator through the real JobsClient and ExecutionsClie
     expect(
       (finished.at(-1) as { protoPayload: { status: { code: number } } }).protoPayload.status.code,
     ).not.toBe(0);
+  });
+
+  it('fails at once, without waiting for the timeout, when the command cannot start', async () => {
+    const failed = await run(
+      'succeed',
+      'projects/demo-project/locations/us-central1/jobs/missing-entrypoint',
+    );
+    expect(failed).toMatchObject({ succeededCount: 0, failedCount: 1 });
+    expect(failed.conditions?.[0]?.message).toContain('failed with exit code 127');
   });
 
   it('kills a task that exceeds its timeout or its memory limit', async () => {
