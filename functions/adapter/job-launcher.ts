@@ -1,4 +1,5 @@
 import type { Operation } from '../../shared/hyperfleet/outcome';
+import { secretManagerSecretId } from '../../shared/pull-secret/names';
 
 /** Where the job finds the pull secret: a reference, never the bytes. */
 export type PullSecretReference =
@@ -44,6 +45,7 @@ export function executionEnv(request: LaunchRequest): Record<string, string> {
     CLUSTER_NAME: request.clusterName,
     GENERATION: String(request.generation),
     GCP_PROJECT_ID: request.gcpProjectId,
+    SECRET_NAME: secretManagerSecretId(request.clusterId),
     MANAGEMENT_NAMESPACE: request.namespace,
     OPERATION: request.operation,
     LAUNCH_ATTEMPT: String(request.attempt),

@@ -24,6 +24,7 @@ import { LOG_FORMATS, LOG_LEVELS } from '../../shared/logging/logger';
 import { OBJECT_PATH } from '../../shared/object-path';
 import type { KubernetesAccess } from './kubernetes-access';
 import type { Replication } from './secret-store';
+import { kubernetesSecretName, secretManagerSecretId } from '../../shared/pull-secret/names';
 
 const replication = z
   .string()
@@ -245,7 +246,7 @@ export function loadJobConfig(env: Env): JobConfig {
       ? undefined
       : {
           namespace: e.MANAGEMENT_NAMESPACE,
-          secretName: e.K8S_SECRET_NAME ?? `${e.CLUSTER_ID}-pull-secret`,
+          secretName: e.K8S_SECRET_NAME ?? kubernetesSecretName(e.CLUSTER_ID),
           access,
           namespaceWaitMs: e.KUBERNETES_NAMESPACE_WAIT,
           timeoutMs: e.KUBERNETES_API_TIMEOUT,
@@ -256,7 +257,7 @@ export function loadJobConfig(env: Env): JobConfig {
     projectId: e.GCP_PROJECT_ID,
     ...(e.GENERATION ? { generation: e.GENERATION } : {}),
     operation: e.OPERATION,
-    secretId: e.SECRET_NAME ?? `hyperfleet-${e.CLUSTER_ID}-pull-secret`,
+    secretId: e.SECRET_NAME ?? secretManagerSecretId(e.CLUSTER_ID),
     replication: {
       ...e.REPLICATION_POLICY,
       ...(e.KMS_KEY_NAME ? { kmsKeyName: e.KMS_KEY_NAME } : {}),

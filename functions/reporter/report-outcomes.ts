@@ -1,6 +1,7 @@
 import type { JobResult } from '../../shared/job-result';
 import type { StatusOutcome } from '../../shared/hyperfleet/outcome';
 import type { ExecutionSummary } from './execution-reader';
+import { kubernetesSecretName, secretManagerSecretId } from '../../shared/pull-secret/names';
 
 /** A status to write: for which cluster and generation, and when it was observed. */
 export interface PlannedReport {
@@ -133,7 +134,7 @@ export function planFromExecution(summary: ExecutionSummary): PlannedReport | { 
       timing,
     });
   const project = summary.env.GCP_PROJECT_ID ?? 'unknown';
-  const secretId = summary.env.SECRET_NAME ?? `hyperfleet-${clusterId}-pull-secret`;
+  const secretId = summary.env.SECRET_NAME ?? secretManagerSecretId(clusterId);
   return plan({
     kind: 'succeeded',
     execution: summary.name,
@@ -144,7 +145,7 @@ export function planFromExecution(summary: ExecutionSummary): PlannedReport | { 
         ? {
             kubernetesSecret: {
               namespace: summary.env.MANAGEMENT_NAMESPACE,
-              name: summary.env.K8S_SECRET_NAME ?? `${clusterId}-pull-secret`,
+              name: summary.env.K8S_SECRET_NAME ?? kubernetesSecretName(clusterId),
             },
           }
         : {}),

@@ -98,6 +98,7 @@ describe('adapter function through functions-framework, against the HyperFleet a
       CLUSTER_NAME: 'ready-one',
       GENERATION: '1',
       GCP_PROJECT_ID: 'demo-project',
+      SECRET_NAME: `hyperfleet-${id}-pull-secret`,
       MANAGEMENT_NAMESPACE: namespace,
       OPERATION: 'apply',
       LAUNCH_ATTEMPT: '1',
