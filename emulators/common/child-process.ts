@@ -26,14 +26,21 @@ export interface StartOptions {
 
 /** Starts a process and resolves when it prints its ready JSON line; rejects if it exits first. */
 export function startReadyProcess(options: StartOptions): Promise<ReadyProcess> {
+  // A process probed for readiness writes its log file itself, so its lines land when it writes
+  // them (the local timeline reads them) and survive this process; otherwise its output is read
+  // here for the ready line and copied to the log.
+  const directFd =
+    options.probe && options.logFile ? fs.openSync(options.logFile, 'a', 0o600) : undefined;
   const child = spawn(options.command, [...options.args], {
     env: options.env ?? process.env,
     cwd: options.cwd,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: directFd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', directFd, directFd],
   });
-  const log = options.logFile
-    ? fs.createWriteStream(options.logFile, { flags: 'a', mode: 0o600 })
-    : undefined;
+  if (directFd !== undefined) fs.closeSync(directFd);
+  const log =
+    options.logFile && directFd === undefined
+      ? fs.createWriteStream(options.logFile, { flags: 'a', mode: 0o600 })
+      : undefined;
   child.stderr?.on('data', (chunk: Buffer) => log?.write(chunk));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async (graceMs = 5000) => {
@@ -46,7 +53,7 @@ export function startReadyProcess(options: StartOptions): Promise<ReadyProcess> 
   };
   return new Promise((resolve, reject) => {
     let ready = false;
-    const lines = readline.createInterface({ input: child.stdout! });
+    const lines = child.stdout ? readline.createInterface({ input: child.stdout }) : undefined;
     const timer = setTimeout(() => {
       void stop(500);
       reject(
@@ -55,7 +62,7 @@ export function startReadyProcess(options: StartOptions): Promise<ReadyProcess> 
         ),
       );
     }, options.timeoutMs ?? 30_000);
-    lines.on('line', (line) => {
+    lines?.on('line', (line) => {
       log?.write(`${line}\n`);
       if (ready || options.probe) return;
       let parsed: unknown;

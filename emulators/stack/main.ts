@@ -153,12 +153,20 @@ async function run(d: Stack['description'], o: RunOptions): Promise<number> {
     }),
   );
   let clusters: Awaited<ReturnType<HyperFleetClient['listAllClusters']>> = [];
+  // Changes seen in the API are printed one poll late: the component that caused one logs it just
+  // after the API has it, and the timeline should read cause first.
+  let heldBack: TimelineEvent[] = [];
+  const flushHeldBack = () => {
+    heldBack.forEach(print);
+    heldBack = [];
+  };
   const tick = async () => {
     clusters = await api.listAllClusters();
     for (const cluster of clusters) names.set(cluster.id, cluster.name);
     await placement.tick();
     for (const line of tailer.poll()) timelineEvents(line).forEach(print);
-    watcher.diff(clusters).forEach(print);
+    flushHeldBack();
+    heldBack = watcher.diff(clusters);
   };
   const loop = setInterval(
     () =>
@@ -199,7 +207,9 @@ async function run(d: Stack['description'], o: RunOptions): Promise<number> {
         `/api/v1/namespaces/${namespace}/secrets/${demo.id}-pull-secret`,
       );
       if (secret) {
+        await new Promise((r) => setTimeout(r, 500));
         await tick();
+        flushHeldBack();
         printSummary(say, d, demo.id, namespace, Date.now() - started);
         break;
       }
