@@ -7,26 +7,19 @@ import { createAdapterHandler } from '../functions/adapter/handle-event';
 import { compilePreconditions, DEFAULT_PRECONDITIONS } from '../functions/adapter/preconditions';
 import { reconcileEvent } from '../emulators/sentinel/sentinel';
 import { googleClientOptions } from '../shared/gcp/client-options';
-import { NoAuth } from '../shared/hyperfleet/auth';
-import { HyperFleetClient } from '../shared/hyperfleet/client';
-import { nullLogger } from './null-logger';
+import { nullLogger } from '../shared/logging/null-logger';
 import { percentile } from './stats';
+import { localHyperFleetClient } from '../emulators/common/local-hyperfleet-client';
 
 async function main(): Promise<void> {
   const ids = JSON.parse(fs.readFileSync(process.env.BENCH_IDS!, 'utf8')) as string[];
   const events = Number(process.env.BENCH_EVENTS ?? ids.length);
   const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 1);
   const handler = createAdapterHandler({
-    hyperfleet: new HyperFleetClient(
-      {
-        baseUrl: process.env.BENCH_HYPERFLEET!,
-        version: 'v1',
-        timeoutMs: 10_000,
-        retryAttempts: 3,
-        auth: { kind: 'none' },
-      },
-      { auth: new NoAuth(), logger: nullLogger },
-    ),
+    hyperfleet: localHyperFleetClient(process.env.BENCH_HYPERFLEET!, nullLogger, {
+      retryAttempts: 3,
+      timeoutMs: 10_000,
+    }),
     launcher: new CloudRunJobLauncher(
       new v2.JobsClient(googleClientOptions(process.env.BENCH_CLOUD_RUN)),
       process.env.BENCH_JOB!,

@@ -5,10 +5,9 @@ import { createDemoCluster } from '../emulators/stack/demo';
 import { KubeReader } from '../emulators/stack/kube-admin';
 import { PlacementSimulator } from '../emulators/stack/placement';
 import { startStack } from '../emulators/stack/start-stack';
-import { NoAuth } from '../shared/hyperfleet/auth';
-import { HyperFleetClient } from '../shared/hyperfleet/client';
-import { nullLogger } from './null-logger';
+import { nullLogger } from '../shared/logging/null-logger';
 import { percentile, round } from './stats';
+import { localHyperFleetClient } from '../emulators/common/local-hyperfleet-client';
 
 export interface EndToEndFigures {
   readonly clusters: number;
@@ -27,16 +26,7 @@ export async function benchEndToEnd(clusters: number): Promise<EndToEndFigures> 
   const sentinel = { pollInterval: '1s', notReadyInterval: '3s', readyInterval: '60s' };
   const stack = await startStack({ root: path.join(__dirname, '../..'), workDir, sentinel });
   const d = stack.description;
-  const api = new HyperFleetClient(
-    {
-      baseUrl: d.endpoints.hyperfleetApi,
-      version: 'v1',
-      timeoutMs: 5000,
-      retryAttempts: 2,
-      auth: { kind: 'none' },
-    },
-    { auth: new NoAuth(), logger: nullLogger },
-  );
+  const api = localHyperFleetClient(d.endpoints.hyperfleetApi, nullLogger);
   const placement = new PlacementSimulator(api, new KubeReader(d.kubeconfig));
   let running = true;
   const loop = (async () => {

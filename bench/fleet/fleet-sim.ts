@@ -24,12 +24,11 @@ import { startKubeApiServerEmulator } from '../../emulators/kube-apiserver/serve
 import { startSecretManagerEmulator } from '../../emulators/secret-manager/server';
 import { Sentinel } from '../../emulators/sentinel/sentinel';
 import { googleClientOptions } from '../../shared/gcp/client-options';
-import { NoAuth } from '../../shared/hyperfleet/auth';
-import { HyperFleetClient } from '../../shared/hyperfleet/client';
 import { RESULT_MESSAGE_TYPE } from '../../shared/job-result';
-import { nullLogger } from '../null-logger';
+import { nullLogger } from '../../shared/logging/null-logger';
 import { round } from '../stats';
 import { VirtualClock } from './virtual-clock';
+import { localHyperFleetClient } from '../../emulators/common/local-hyperfleet-client';
 
 const JOB = 'projects/demo-fleet/locations/local/jobs/pullsecret-job';
 const STEP_MS = 5_000;
@@ -100,16 +99,10 @@ export async function simulateFleet(count: number, changedFraction = 0.05): Prom
   const sm = await startSecretManagerEmulator();
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-'));
   const kube = await startKubeApiServerEmulator({ stateDir: path.join(workDir, 'kube') });
-  const api = new HyperFleetClient(
-    {
-      baseUrl: hyperfleet.baseUrl,
-      version: 'v1',
-      timeoutMs: 30_000,
-      retryAttempts: 3,
-      auth: { kind: 'none' },
-    },
-    { auth: new NoAuth(), logger: nullLogger },
-  );
+  const api = localHyperFleetClient(hyperfleet.baseUrl, nullLogger, {
+    retryAttempts: 3,
+    timeoutMs: 30_000,
+  });
   const smClient = new SecretManagerServiceClient(googleClientOptions(sm.endpoint, 'demo-fleet'));
   const secretStore = new GoogleSecretStore(smClient, {
     timeoutMs: 30_000,

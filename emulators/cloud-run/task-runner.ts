@@ -92,6 +92,19 @@ export class TaskRunner {
     this.execution.touch();
   }
 
+  /** The job's env with the overrides, plus the variables Cloud Run sets in every task. */
+  private taskEnv(attempt: number): Record<string, string> {
+    const { execution } = this;
+    return {
+      ...execution.env,
+      CLOUD_RUN_JOB: execution.job.name.split('/').pop() ?? '',
+      CLOUD_RUN_EXECUTION: execution.shortName,
+      CLOUD_RUN_TASK_INDEX: '0',
+      CLOUD_RUN_TASK_ATTEMPT: String(attempt),
+      CLOUD_RUN_TASK_COUNT: '1',
+    };
+  }
+
   private attempt(attempt: number): Promise<AttemptEnd> {
     if (this.inProcess) return this.attemptInProcess(attempt, this.inProcess);
     return this.attemptAsProcess(attempt);
@@ -105,14 +118,7 @@ export class TaskRunner {
       (resolve) =>
         (timer = setTimeout(() => resolve({ kind: 'timeout' }), execution.timeoutSeconds * 1000)),
     );
-    const run = task({
-      ...execution.env,
-      CLOUD_RUN_JOB: execution.job.name.split('/').pop() ?? '',
-      CLOUD_RUN_EXECUTION: execution.shortName,
-      CLOUD_RUN_TASK_INDEX: '0',
-      CLOUD_RUN_TASK_ATTEMPT: String(attempt),
-      CLOUD_RUN_TASK_COUNT: '1',
-    }).then(
+    const run = task(this.taskEnv(attempt)).then(
       (code): AttemptEnd => ({ kind: 'exited', code }),
       (): AttemptEnd => ({ kind: 'exited', code: 1 }),
     );
@@ -130,15 +136,7 @@ export class TaskRunner {
       ? fs.openSync(path.join(execution.job.logDir, `${execution.shortName}.log`), 'a', 0o600)
       : undefined;
     const child = spawn(command, args, {
-      env: {
-        ...this.baseEnv,
-        ...execution.env,
-        CLOUD_RUN_JOB: execution.job.name.split('/').pop() ?? '',
-        CLOUD_RUN_EXECUTION: execution.shortName,
-        CLOUD_RUN_TASK_INDEX: '0',
-        CLOUD_RUN_TASK_ATTEMPT: String(attempt),
-        CLOUD_RUN_TASK_COUNT: '1',
-      },
+      env: { ...this.baseEnv, ...this.taskEnv(attempt) },
       stdio: ['ignore', logFd ?? 'ignore', logFd ?? 'ignore'],
     });
     if (logFd !== undefined) fs.closeSync(logFd);

@@ -1,10 +1,9 @@
 import { PubSub } from '@google-cloud/pubsub';
 import { randomUUID } from 'node:crypto';
 import type { RunningEmulator } from '../common/emulator';
-import { HyperFleetClient } from '../../shared/hyperfleet/client';
-import { NoAuth } from '../../shared/hyperfleet/auth';
 import type { Logger } from '../../shared/logging/logger';
 import { Sentinel } from './sentinel';
+import { localHyperFleetClient } from '../common/local-hyperfleet-client';
 
 export interface SentinelOptions {
   readonly hyperfleetBaseUrl: string;
@@ -26,16 +25,7 @@ export async function startSentinel(options: SentinelOptions): Promise<RunningEm
     emulatorMode: true,
   });
   const topic = pubsub.topic(topicId, { batching: { maxMessages: 1 } });
-  const api = new HyperFleetClient(
-    {
-      baseUrl: options.hyperfleetBaseUrl,
-      version: 'v1',
-      timeoutMs: 5000,
-      retryAttempts: 2,
-      auth: { kind: 'none' },
-    },
-    { auth: new NoAuth(), logger: options.logger },
-  );
+  const api = localHyperFleetClient(options.hyperfleetBaseUrl, options.logger);
   const sentinel = new Sentinel(
     api,
     async (event) => {

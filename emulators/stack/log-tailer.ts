@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { RESULT_LINE_KEY } from '../../shared/job-result';
 
 /** A parsed JSON log line with the file it came from. */
 export interface TailedLine {
@@ -19,12 +20,8 @@ export function loggedAtMs(json: Record<string, unknown>): number | undefined {
     if (typeof seconds === 'number')
       return seconds * 1000 + (typeof nanos === 'number' ? nanos / 1e6 : 0);
   }
-  const finishedAt = Object.values(json).find(
-    (value): value is { finished_at: string } =>
-      typeof value === 'object' &&
-      value !== null &&
-      typeof (value as { finished_at?: unknown }).finished_at === 'string',
-  )?.finished_at;
+  const result = json[RESULT_LINE_KEY] as { finished_at?: unknown } | undefined;
+  const finishedAt = typeof result?.finished_at === 'string' ? result.finished_at : undefined;
   return finishedAt ? Date.parse(finishedAt) : undefined;
 }
 

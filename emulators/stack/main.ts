@@ -4,9 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseDurationMs } from '../../shared/config/durations';
-import { NoAuth } from '../../shared/hyperfleet/auth';
-import { HyperFleetClient } from '../../shared/hyperfleet/client';
-import type { Logger } from '../../shared/logging/logger';
+import type { HyperFleetClient } from '../../shared/hyperfleet/client';
+import { nullLogger } from '../../shared/logging/null-logger';
 import { ConditionWatcher } from './condition-watcher';
 import { createDemoCluster } from './demo';
 import { KubeReader } from './kube-admin';
@@ -14,15 +13,9 @@ import { LogTailer } from './log-tailer';
 import { PlacementSimulator } from './placement';
 import { startStack, type Stack } from './start-stack';
 import { formatEvent, timelineEvents, type TimelineEvent } from './timeline';
+import { localHyperFleetClient } from '../common/local-hyperfleet-client';
 
 const ROOT = path.resolve(__dirname, '../../..');
-const quiet: Logger = {
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-  child: () => quiet,
-};
 
 async function main(): Promise<number> {
   // The orchestrator's own Google clients (Pub/Sub wiring) must not probe for a metadata server.
@@ -126,16 +119,7 @@ interface RunOptions {
 async function run(d: Stack['description'], o: RunOptions): Promise<number> {
   const { json, timeoutMs, started, say, stop } = o;
 
-  const api = new HyperFleetClient(
-    {
-      baseUrl: d.endpoints.hyperfleetApi,
-      version: 'v1',
-      timeoutMs: 5000,
-      retryAttempts: 2,
-      auth: { kind: 'none' },
-    },
-    { auth: new NoAuth(), logger: quiet },
-  );
+  const api = localHyperFleetClient(d.endpoints.hyperfleetApi, nullLogger);
   const kube = new KubeReader(d.kubeconfig);
   const names = new Map<string, string>();
   const tailer = new LogTailer(

@@ -4,6 +4,7 @@
 import * as functions from '@google-cloud/functions-framework';
 import type { CloudEventV1 } from 'cloudevents';
 import { googleClientOptions } from '../../shared/gcp/client-options';
+import { lazily } from '../../shared/lazily';
 import { HyperFleetClient } from '../../shared/hyperfleet/client';
 import { authProviderFor } from '../../shared/hyperfleet/config';
 import { createLogger } from '../../shared/logging/logger';
@@ -22,23 +23,19 @@ const logger = createLogger({
   ...(config.projectId ? { projectId: config.projectId } : {}),
 });
 
-let cloudRun: Promise<CloudRunJobLauncher> | undefined;
+// Cloud Run calls are retried a little in-process; Pub/Sub redelivery does the rest.
+const cloudRunRetry = { attempts: 3, baseDelayMs: 500, maxDelayMs: 5000 };
+const cloudRunLauncher = lazily(async () => {
+  const { v2 } = await import('@google-cloud/run');
+  const client = new v2.JobsClient(googleClientOptions(config.cloudRunEmulatorHost));
+  return new CloudRunJobLauncher(client, config.cloudRunJob, {
+    timeoutMs: config.cloudRunTimeoutMs,
+    retry: cloudRunRetry,
+    logger,
+  });
+});
 const launcher: JobLauncher = {
-  launch: async (request) => {
-    cloudRun ??= import('@google-cloud/run').then(
-      ({ v2 }) =>
-        new CloudRunJobLauncher(
-          new v2.JobsClient(googleClientOptions(config.cloudRunEmulatorHost)),
-          config.cloudRunJob,
-          {
-            timeoutMs: config.cloudRunTimeoutMs,
-            retry: { attempts: 3, baseDelayMs: 500, maxDelayMs: 5000 },
-            logger,
-          },
-        ),
-    );
-    return (await cloudRun).launch(request);
-  },
+  launch: async (request) => (await cloudRunLauncher()).launch(request),
 };
 
 let handler: ReturnType<typeof createAdapterHandler> | undefined;

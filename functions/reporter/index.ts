@@ -4,6 +4,7 @@
 import * as functions from '@google-cloud/functions-framework';
 import type { CloudEventV1 } from 'cloudevents';
 import { googleClientOptions } from '../../shared/gcp/client-options';
+import { lazily } from '../../shared/lazily';
 import { HyperFleetClient } from '../../shared/hyperfleet/client';
 import { authProviderFor } from '../../shared/hyperfleet/config';
 import { createLogger } from '../../shared/logging/logger';
@@ -20,21 +21,18 @@ const logger = createLogger({
   ...(config.projectId ? { projectId: config.projectId } : {}),
 });
 
-let cloudRun: Promise<CloudRunExecutionReader> | undefined;
+// Cloud Run calls are retried a little in-process; Pub/Sub redelivery does the rest.
+const cloudRunRetry = { attempts: 3, baseDelayMs: 500, maxDelayMs: 5000 };
+const cloudRunReader = lazily(async () => {
+  const { v2 } = await import('@google-cloud/run');
+  const client = new v2.ExecutionsClient(googleClientOptions(config.cloudRunEmulatorHost));
+  return new CloudRunExecutionReader(client, {
+    timeoutMs: config.cloudRunTimeoutMs,
+    retry: cloudRunRetry,
+  });
+});
 const executions: ExecutionReader = {
-  read: async (name) => {
-    cloudRun ??= import('@google-cloud/run').then(
-      ({ v2 }) =>
-        new CloudRunExecutionReader(
-          new v2.ExecutionsClient(googleClientOptions(config.cloudRunEmulatorHost)),
-          {
-            timeoutMs: config.cloudRunTimeoutMs,
-            retry: { attempts: 3, baseDelayMs: 500, maxDelayMs: 5000 },
-          },
-        ),
-    );
-    return (await cloudRun).read(name);
-  },
+  read: async (name) => (await cloudRunReader()).read(name),
 };
 
 let handler: ReturnType<typeof createReporterHandler> | undefined;

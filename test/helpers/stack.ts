@@ -15,13 +15,13 @@ import {
   type StackDescription,
   type StackOptions,
 } from '../../emulators/stack/start-stack';
-import { NoAuth } from '../../shared/hyperfleet/auth';
-import { HyperFleetClient } from '../../shared/hyperfleet/client';
+import type { HyperFleetClient } from '../../shared/hyperfleet/client';
 import { readOwnStatus, type OwnStatus } from '../../shared/hyperfleet/pullsecret-status';
 import type { Cluster } from '../../shared/hyperfleet/schemas';
 import { ROOT } from './run-process';
 import { RecordingLogger } from './recording-logger';
 import { secretManagerClient } from './secret-manager';
+import { localHyperFleetClient } from '../../emulators/common/local-hyperfleet-client';
 
 type Component = 'secret-manager' | 'kube-apiserver' | 'hyperfleet-api' | 'cloud-run';
 
@@ -100,16 +100,9 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
     ...overrides,
   });
   const d = stack.description;
-  const api = new HyperFleetClient(
-    {
-      baseUrl: d.endpoints.hyperfleetApi,
-      version: 'v1',
-      timeoutMs: 5000,
-      retryAttempts: 3,
-      auth: { kind: 'none' },
-    },
-    { auth: new NoAuth(), logger: new RecordingLogger() },
-  );
+  const api = localHyperFleetClient(d.endpoints.hyperfleetApi, new RecordingLogger(), {
+    retryAttempts: 3,
+  });
   const kube = new KubeReader(d.kubeconfig);
   const sm = secretManagerClient(d.endpoints.secretManager);
   let pubsub = new PubSub({

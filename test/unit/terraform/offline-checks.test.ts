@@ -192,10 +192,13 @@ describe('terraform/, checked offline', () => {
 
 describe('the local stack and Terraform use the same Pub/Sub names', () => {
   // With the default name_prefix, so a developer sees locally what operators see in GCP.
-  const pubsubTf = fs.readFileSync(path.join(TERRAFORM_ROOT, 'modules/pullsecret-adapter/pubsub.tf'), 'utf8');
-  const prefix = /variable "name_prefix"[\s\S]*?default\s*=\s*"([^"]+)"/.exec(
-    fs.readFileSync(path.join(TERRAFORM_ROOT, 'modules/pullsecret-adapter/variables.tf'), 'utf8'),
-  )?.[1];
+  const read = (file: string) =>
+    fs.readFileSync(path.join(TERRAFORM_ROOT, 'modules/pullsecret-adapter', file), 'utf8');
+  const pubsubTf = read('pubsub.tf');
+  const variablesTf = read('variables.tf');
+  const defaultOf = (variable: string) =>
+    new RegExp(`variable "${variable}"[\\s\\S]*?default\\s*=\\s*"([^"]+)"`).exec(variablesTf)?.[1];
+  const prefix = defaultOf('name_prefix');
 
   it.each(Object.entries(SUBSCRIPTIONS))('subscription %s', (key, local) => {
     expect(pubsubTf).toMatch(new RegExp(`^\\s{4}${key} = \\{`, 'm'));
@@ -210,10 +213,6 @@ describe('the local stack and Terraform use the same Pub/Sub names', () => {
     expect(pubsubTf).toContain('name    = "${var.name_prefix}-execution-finished"');
     expect(TOPICS.results).toBe(`${prefix}-job-results`);
     expect(TOPICS.finished).toBe(`${prefix}-execution-finished`);
-    expect(TOPICS.sentinel).toBe(
-      /variable "sentinel_topic"[\s\S]*?default\s*=\s*"([^"]+)"/.exec(
-        fs.readFileSync(path.join(TERRAFORM_ROOT, 'modules/pullsecret-adapter/variables.tf'), 'utf8'),
-      )?.[1],
-    );
+    expect(TOPICS.sentinel).toBe(defaultOf('sentinel_topic'));
   });
 });

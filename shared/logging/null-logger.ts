@@ -1,6 +1,6 @@
-import type { Logger } from '../shared/logging/logger';
+import type { Logger } from './logger';
 
-/** A logger that drops everything: benchmarks measure the work, not the terminal. */
+/** A logger that drops everything: for tools whose output is elsewhere (the stack's timeline, benchmarks). */
 export const nullLogger: Logger = {
   debug: () => undefined,
   info: () => undefined,
