@@ -67,9 +67,9 @@ async function main(): Promise<number> {
     process.stderr.write(`npm start: ${error.message}\n`);
     void stop(1);
   });
-  process.once('SIGINT', () => void stop(0));
+  process.on('SIGINT', () => void stop(0));
 
-  process.once('SIGTERM', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
 
   say(
     `Starting the Pull Secret Adapter locally (logs: ${path.relative(process.cwd(), path.join(workDir, 'logs'))})`,
@@ -96,6 +96,7 @@ async function main(): Promise<number> {
       started,
       say,
       stop,
+      isStopping: () => stopping,
     });
   } catch (error) {
     say(`Failed: ${error instanceof Error ? error.message : String(error)}`, { outcome: 'error' });
@@ -113,6 +114,8 @@ interface RunOptions {
   started: number;
   say: (text: string, extra?: Record<string, unknown>) => void;
   stop: (code: number) => Promise<void>;
+  /** True once Ctrl-C or SIGTERM arrived: the components are going away, polls may fail. */
+  isStopping: () => boolean;
 }
 
 /** The running part: timeline, demo cluster, convergence, summary. */
@@ -154,9 +157,10 @@ async function run(d: Stack['description'], o: RunOptions): Promise<number> {
   };
   const loop = setInterval(
     () =>
-      void tick().catch((error: unknown) =>
-        say(`timeline: ${error instanceof Error ? error.message : String(error)}`),
-      ),
+      void tick().catch((error: unknown) => {
+        if (!o.isStopping())
+          say(`timeline: ${error instanceof Error ? error.message : String(error)}`);
+      }),
     500,
   );
 
