@@ -4,6 +4,10 @@ import { GrpcError } from '../common/grpc-error';
 /** Secret Manager's documented limits, enforced as the service enforces them. */
 export const MAX_PAYLOAD_BYTES = 65_536;
 export const MAX_LABELS = 64;
+/** Annotations: keys as documented on Secret.annotations, total size of keys and values < 16 KiB. */
+export const MAX_ANNOTATIONS_BYTES = 16 * 1024;
+const ANNOTATION_KEY = /^[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$/;
+const KMS_KEY = /^projects\/[^/]+\/locations\/([^/]+)\/keyRings\/[^/]+\/cryptoKeys\/[^/]+$/;
 const SECRET_ID = /^[A-Za-z0-9_-]{1,255}$/;
 const LABEL_KEY = /^[\p{Ll}\p{Lo}][\p{Ll}\p{Lo}\p{N}_-]{0,62}$/u;
 const LABEL_VALUE = /^[\p{Ll}\p{Lo}\p{N}_-]{0,63}$/u;
@@ -33,18 +37,84 @@ export function checkLabels(labels: Record<string, string> | undefined): Record<
   const entries = Object.entries(labels ?? {});
   if (entries.length > MAX_LABELS) throw invalid(`A secret can have at most ${MAX_LABELS} labels.`);
   for (const [key, value] of entries) {
-    if (!LABEL_KEY.test(key)) {
+    if (!LABEL_KEY.test(key) || Buffer.byteLength(key) > 128) {
       throw invalid(
         `Invalid label key [${key}]: keys must start with a lowercase letter and contain at most 63 lowercase letters, numbers, underscores or hyphens.`,
       );
     }
-    if (!LABEL_VALUE.test(value)) {
+    if (!LABEL_VALUE.test(value) || Buffer.byteLength(value) > 128) {
       throw invalid(
         `Invalid value for label [${key}]: values may contain at most 63 lowercase letters, numbers, underscores or hyphens.`,
       );
     }
   }
   return Object.fromEntries(entries);
+}
+
+/** Annotation keys and total size, as documented on Secret.annotations. */
+export function checkAnnotations(
+  annotations: Record<string, string> | undefined,
+): Record<string, string> {
+  const entries = Object.entries(annotations ?? {});
+  let bytes = 0;
+  for (const [key, value] of entries) {
+    if (!ANNOTATION_KEY.test(key) || Buffer.byteLength(key) > 128) {
+      throw invalid(
+        `Invalid annotation key [${key}]: keys must be 1-63 characters, begin and end with a letter or digit, and contain only letters, digits, dashes, underscores and dots.`,
+      );
+    }
+    bytes += Buffer.byteLength(key) + Buffer.byteLength(value);
+  }
+  if (bytes >= MAX_ANNOTATIONS_BYTES) {
+    throw invalid(
+      `The total size of annotation keys and values must be less than 16KiB; got ${bytes} bytes.`,
+    );
+  }
+  return Object.fromEntries(entries);
+}
+
+/** The replication policy as proto-loader gives it (snake_case). */
+export interface ProtoReplication {
+  automatic?: { customer_managed_encryption?: { kms_key_name?: string } | null } | null;
+  user_managed?: {
+    replicas?: {
+      location?: string;
+      customer_managed_encryption?: { kms_key_name?: string } | null;
+    }[];
+  } | null;
+}
+
+/**
+ * A replication policy is required; CMEK keys must be where the service requires them
+ * (resources.proto, CustomerManagedEncryption.kms_key_name): in `global` for automatic
+ * replication, in the replica's own location for user-managed replicas.
+ */
+export function checkReplication(replication: ProtoReplication | undefined): ProtoReplication {
+  if (!replication || !(replication.automatic || replication.user_managed))
+    throw invalid('Secret.replication is required.');
+  const automaticKey = replication.automatic?.customer_managed_encryption?.kms_key_name;
+  if (automaticKey) checkKeyLocation(automaticKey, 'global', 'automatic replication');
+  const replicas = replication.user_managed?.replicas ?? [];
+  if (replication.user_managed && replicas.length === 0)
+    throw invalid('Secret.replication.user_managed.replicas must contain at least one replica.');
+  for (const replica of replicas) {
+    if (!replica.location) throw invalid('Replica location is required.');
+    const key = replica.customer_managed_encryption?.kms_key_name;
+    if (key) checkKeyLocation(key, replica.location, `the replica in ${replica.location}`);
+  }
+  return replication;
+}
+
+function checkKeyLocation(key: string, expected: string, what: string): void {
+  const location = KMS_KEY.exec(key)?.[1];
+  if (location === undefined)
+    throw invalid(
+      `Invalid kms_key_name [${key}]: the expected format is projects/*/locations/*/keyRings/*/cryptoKeys/*.`,
+    );
+  if (location !== expected)
+    throw invalid(
+      `The Cloud KMS CryptoKey [${key}] for ${what} must reside in location [${expected}], not [${location}].`,
+    );
 }
 
 export function checkPayload(data: Buffer | undefined): Buffer {

@@ -2,7 +2,16 @@ import { status } from '@grpc/grpc-js';
 import { crc32c } from '../../shared/gcp/crc32c';
 import { GrpcError } from '../common/grpc-error';
 import { parseListFilter } from './filter';
-import { checkLabels, checkParent, checkPayload, checkSecretId, parseSecretName } from './rules';
+import {
+  checkAnnotations,
+  checkLabels,
+  checkParent,
+  checkPayload,
+  checkReplication,
+  checkSecretId,
+  parseSecretName,
+  type ProtoReplication,
+} from './rules';
 
 export type VersionState = 'ENABLED' | 'DISABLED' | 'DESTROYED';
 
@@ -15,6 +24,8 @@ export interface StoredVersion {
   data?: string;
   crc32c?: number;
   clientChecksum: boolean;
+  /** Absent in state files written before versions had their own etag. */
+  etag?: string;
 }
 
 /** A secret as persisted. `replication` is kept as the client sent it. */
@@ -66,20 +77,16 @@ export class SecretManagerState {
     secret: ProtoSecret | undefined,
   ) {
     const name = `${checkParent(parent)}/secrets/${checkSecretId(secretId)}`;
-    if (
-      !secret?.replication ||
-      !(secret.replication.automatic || secret.replication.user_managed)
-    ) {
-      throw new GrpcError(status.INVALID_ARGUMENT, 'Secret.replication is required.');
-    }
-    const labels = checkLabels(secret.labels);
+    const replication = checkReplication(secret?.replication);
+    const labels = checkLabels(secret?.labels);
+    const annotations = checkAnnotations(secret?.annotations);
     if (this.secrets.has(name))
       throw new GrpcError(status.ALREADY_EXISTS, `Secret [${name}] already exists.`);
     const stored: StoredSecret = {
       name,
-      replication: secret.replication,
+      replication,
       labels,
-      annotations: { ...(secret.annotations ?? {}) },
+      annotations,
       createTime: this.now().toISOString(),
       etag: this.newEtag(),
       nextVersion: 1,
@@ -97,18 +104,28 @@ export class SecretManagerState {
     const stored = this.requireSecret(secret?.name);
     if (paths.length === 0)
       throw new GrpcError(status.INVALID_ARGUMENT, 'update_mask is required.');
-    for (const path of paths) {
-      if (path === 'labels') stored.labels = checkLabels(secret?.labels);
-      else if (path === 'annotations') stored.annotations = { ...(secret?.annotations ?? {}) };
-      else throw new GrpcError(status.INVALID_ARGUMENT, `Unsupported update_mask path [${path}].`);
-    }
+    // The request etag travels inside the Secret for UpdateSecret (docs: "etags").
+    this.checkEtag(stored.etag, secret?.etag, stored.name);
+    const labels = paths.includes('labels') ? checkLabels(secret?.labels) : stored.labels;
+    const annotations = paths.includes('annotations')
+      ? checkAnnotations(secret?.annotations)
+      : stored.annotations;
+    const unsupported = paths.find((path) => path !== 'labels' && path !== 'annotations');
+    if (unsupported)
+      throw new GrpcError(
+        status.INVALID_ARGUMENT,
+        `Unsupported update_mask path [${unsupported}].`,
+      );
+    stored.labels = labels;
+    stored.annotations = annotations;
+    // Every update, even a no-op, gets a new etag.
     stored.etag = this.newEtag();
     return this.toProtoSecret(stored);
   }
 
   deleteSecret(name: string | undefined, etag?: string): void {
     const stored = this.requireSecret(name);
-    this.checkEtag(stored, etag);
+    this.checkEtag(stored.etag, etag, stored.name);
     this.secrets.delete(stored.name);
   }
 
@@ -147,6 +164,7 @@ export class SecretManagerState {
       data: data.toString('base64'),
       crc32c: checksum,
       clientChecksum: payload?.data_crc32c !== undefined,
+      etag: this.newEtag(),
     };
     stored.nextVersion += 1;
     stored.versions.push(version);
@@ -192,11 +210,13 @@ export class SecretManagerState {
 
   setVersionState(name: string | undefined, target: VersionState, etag?: string) {
     const { secret, version } = this.requireVersion(name);
-    this.checkEtag(secret, etag);
+    // Versions have etags of their own: updating a version does not change the secret's etag.
+    this.checkEtag(version.etag ?? '', etag, versionName(secret, version));
     if (version.state === 'DESTROYED') {
       throw precondition(`Secret Version [${versionName(secret, version)}] is in DESTROYED state.`);
     }
     version.state = target;
+    version.etag = this.newEtag();
     if (target === 'DESTROYED') {
       version.destroyTime = this.now().toISOString();
       delete version.data;
@@ -222,17 +242,22 @@ export class SecretManagerState {
     const secret = this.secrets.get(secretName);
     if (!secret || id === undefined)
       throw notFound(`Secret [${secretName}] not found or has no versions.`);
+    // `latest` is the most recently created version whatever its state (AccessSecretVersionRequest):
+    // a disabled or destroyed latest fails on access; it never falls back to an older version.
     const version =
       id === 'latest'
-        ? [...secret.versions].reverse().find((v) => v.state === 'ENABLED')
+        ? secret.versions[secret.versions.length - 1]
         : secret.versions.find((v) => String(v.number) === id);
     if (!version) throw notFound(`Secret Version [${secretName}/versions/${id}] not found.`);
     return { secret, version };
   }
 
-  private checkEtag(secret: StoredSecret, etag: string | undefined): void {
-    if (etag && etag !== secret.etag) {
-      throw new GrpcError(status.ABORTED, `The etag provided for [${secret.name}] does not match.`);
+  /** A stale etag fails with FAILED_PRECONDITION (HTTP 400), as the service documents; none skips the check. */
+  private checkEtag(current: string, given: string | undefined, resource: string): void {
+    if (given && given !== current) {
+      throw precondition(
+        `The etag provided in the request does not match the current etag of [${resource}]. Read the resource again and retry.`,
+      );
     }
   }
 
@@ -257,7 +282,7 @@ export class SecretManagerState {
       state: version.state,
       create_time: timestamp(version.createTime),
       ...(version.destroyTime ? { destroy_time: timestamp(version.destroyTime) } : {}),
-      etag: secret.etag,
+      etag: version.etag ?? secret.etag,
       client_specified_payload_checksum: version.clientChecksum,
     };
   }
@@ -266,9 +291,10 @@ export class SecretManagerState {
 /** The request shape of a Secret resource (snake_case, as proto-loader gives it). */
 export interface ProtoSecret {
   name?: string;
-  replication?: { automatic?: unknown; user_managed?: unknown };
+  replication?: ProtoReplication;
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
+  etag?: string;
 }
 
 function versionName(secret: StoredSecret, version: StoredVersion): string {

@@ -82,7 +82,7 @@ describe('Secret Manager emulator through the real client', () => {
     ).toBe(status.INVALID_ARGUMENT);
   });
 
-  it('numbers versions, resolves latest to the newest enabled one and checks checksums', async () => {
+  it('numbers versions, resolves latest to the most recently created one (any state) and checks checksums', async () => {
     const [secret] = await create('versions');
     const add = (text: string, checksum?: number) =>
       client.addSecretVersion({
@@ -99,26 +99,35 @@ describe('Secret Manager emulator through the real client', () => {
       [1, 2, 3].map((n) => `${secret.name}/versions/${n}`),
     );
     expect(v1.clientSpecifiedPayloadChecksum).toBe(true);
+    expect(v2.name).toBeTruthy();
 
     expect(await codeOf(add('four', 12345))).toBe(status.INVALID_ARGUMENT);
     expect(await codeOf(add('x'.repeat(65_537)))).toBe(status.INVALID_ARGUMENT);
-    await add('x'.repeat(65_536));
-    await client.destroySecretVersion({ name: `${secret.name}/versions/4` });
 
-    const [latest] = await client.accessSecretVersion({ name: `${secret.name}/versions/latest` });
+    const latestName = `${secret.name}/versions/latest`;
+    const [latest] = await client.accessSecretVersion({ name: latestName });
     expect(latest.name).toBe(v3.name);
     expect(latest.payload?.data?.toString()).toBe('three');
     expect(Number(latest.payload?.dataCrc32c)).toBe(crc32c(Buffer.from('three')));
 
+    // A disabled latest fails with FAILED_PRECONDITION; it does not fall back to version 2.
     await client.disableSecretVersion({ name: v3.name });
     expect(await codeOf(client.accessSecretVersion({ name: v3.name }))).toBe(
       status.FAILED_PRECONDITION,
     );
-    const [afterDisable] = await client.accessSecretVersion({
-      name: `${secret.name}/versions/latest`,
-    });
-    expect(afterDisable.name).toBe(v2.name);
+    expect(await codeOf(client.accessSecretVersion({ name: latestName }))).toBe(
+      status.FAILED_PRECONDITION,
+    );
+    const [latestMeta] = await client.getSecretVersion({ name: latestName });
+    expect([latestMeta.name, latestMeta.state]).toEqual([v3.name, 'DISABLED']);
     await client.enableSecretVersion({ name: v3.name });
+
+    // Likewise a destroyed latest.
+    await add('x'.repeat(65_536));
+    await client.destroySecretVersion({ name: `${secret.name}/versions/4` });
+    expect(await codeOf(client.accessSecretVersion({ name: latestName }))).toBe(
+      status.FAILED_PRECONDITION,
+    );
 
     await client.destroySecretVersion({ name: v1.name });
     const [destroyed] = await client.getSecretVersion({ name: v1.name });
@@ -155,6 +164,121 @@ describe('Secret Manager emulator through the real client', () => {
         }),
       ),
     ).toBe(status.NOT_FOUND);
+  });
+
+  it('UpdateSecret honours the etag: a stale one fails with FAILED_PRECONDITION, each update gets a new one', async () => {
+    const [secret] = await create('etag');
+    const update = (etag: string, annotations: Record<string, string>) =>
+      client.updateSecret({
+        secret: { name: secret.name, etag, annotations },
+        updateMask: { paths: ['annotations'] },
+      });
+    const [first] = await update(secret.etag!, { owner: 'a' });
+    expect(first.etag).toMatch(/^".+"$/);
+    expect(first.etag).not.toBe(secret.etag);
+    expect(first.annotations).toEqual({ owner: 'a' });
+
+    const stale = update(secret.etag!, { owner: 'b' });
+    await expect(stale).rejects.toMatchObject({
+      code: status.FAILED_PRECONDITION,
+      details: expect.stringContaining('etag') as unknown as string,
+    });
+    const [unchanged] = await client.getSecret({ name: secret.name });
+    expect([unchanged.annotations, unchanged.etag]).toEqual([{ owner: 'a' }, first.etag]);
+
+    // A no-op update still changes the etag; no etag skips the check.
+    const [noop] = await update(first.etag!, { owner: 'a' });
+    expect(noop.etag).not.toBe(first.etag);
+    const [unchecked] = await client.updateSecret({
+      secret: { name: secret.name, annotations: { owner: 'c' } },
+      updateMask: { paths: ['annotations'] },
+    });
+    expect(unchecked.annotations).toEqual({ owner: 'c' });
+    // Adding a version does not change the secret's etag (versions have their own).
+    await client.addSecretVersion({ parent: secret.name, payload: { data: Buffer.from('x') } });
+    const [afterAdd] = await client.getSecret({ name: secret.name });
+    expect(afterAdd.etag).toBe(unchecked.etag);
+    expect(await codeOf(client.deleteSecret({ name: secret.name, etag: noop.etag! }))).toBe(
+      status.FAILED_PRECONDITION,
+    );
+  });
+
+  it('validates label keys and values as the service does (lowercase, international, no dots, 63 chars, 64 labels)', async () => {
+    expect(await codeOf(create('intl', { 'clé-é': 'valeur_ü-1', 日本: '日本語' }))).toBeUndefined();
+    expect(await codeOf(create('empty-value', { k: '' }))).toBeUndefined();
+    const sixtyFour = Object.fromEntries(Array.from({ length: 64 }, (_, i) => [`k${i}`, 'v']));
+    expect(await codeOf(create('sixty-four', sixtyFour))).toBeUndefined();
+    const invalidLabels: Record<string, string>[] = [
+      { 'cluster-name': 'prod.example' },
+      { 'cluster.name': 'v' },
+      { '1key': 'v' },
+      { _key: 'v' },
+      { k: 'Prod' },
+      { ['k'.repeat(64)]: 'v' },
+      { k: 'é'.repeat(64) },
+    ];
+    for (const labels of invalidLabels) {
+      const call = create('bad-labels', labels);
+      await expect(call).rejects.toMatchObject({ code: status.INVALID_ARGUMENT });
+      await expect(call).rejects.toThrow(/label/i);
+    }
+  });
+
+  it('validates annotation keys (no "/") and their total size', async () => {
+    const annotated = (secretId: string, annotations: Record<string, string>) =>
+      client.createSecret({
+        parent: PROJECT,
+        secretId,
+        secret: { replication: { automatic: {} }, annotations },
+      });
+    expect(await codeOf(annotated('ok', { 'hyperfleet.io-claimed-by': 'x' }))).toBeUndefined();
+    for (const key of ['hyperfleet.io/claimed-by', '-lead', 'trail.', 'k'.repeat(64)]) {
+      expect(await codeOf(annotated('bad-key', { [key]: 'x' }))).toBe(status.INVALID_ARGUMENT);
+    }
+    expect(await codeOf(annotated('too-big', { big: 'x'.repeat(16 * 1024) }))).toBe(
+      status.INVALID_ARGUMENT,
+    );
+  });
+
+  it('requires CMEK keys in global for automatic replication and in the replica location otherwise', async () => {
+    const key = (location: string) =>
+      `projects/demo-project/locations/${location}/keyRings/r/cryptoKeys/k`;
+    const withReplication = (secretId: string, replication: object) =>
+      client.createSecret({ parent: PROJECT, secretId, secret: { replication } });
+    expect(
+      await codeOf(
+        withReplication('auto-global', {
+          automatic: { customerManagedEncryption: { kmsKeyName: key('global') } },
+        }),
+      ),
+    ).toBeUndefined();
+    const regional = withReplication('auto-regional', {
+      automatic: { customerManagedEncryption: { kmsKeyName: key('us-east1') } },
+    });
+    await expect(regional).rejects.toMatchObject({ code: status.INVALID_ARGUMENT });
+    await expect(regional).rejects.toThrow(/must reside in location \[global\]/);
+    const replica = (location: string, keyLocation: string) => ({
+      location,
+      customerManagedEncryption: { kmsKeyName: key(keyLocation) },
+    });
+    expect(
+      await codeOf(
+        withReplication('um-ok', {
+          userManaged: {
+            replicas: [replica('us-east1', 'us-east1'), replica('europe-west1', 'europe-west1')],
+          },
+        }),
+      ),
+    ).toBeUndefined();
+    expect(
+      await codeOf(
+        withReplication('um-bad', {
+          userManaged: {
+            replicas: [replica('us-east1', 'us-east1'), replica('europe-west1', 'global')],
+          },
+        }),
+      ),
+    ).toBe(status.INVALID_ARGUMENT);
   });
 
   it('injects faults by method: next N calls fail with a code, or are delayed', async () => {
