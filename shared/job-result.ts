@@ -5,7 +5,11 @@ import { z } from 'zod';
  * topic, where the reporter reads it. Safe to show: no secret material, only a hash prefix.
  */
 export const jobResultSchema = z.object({
-  outcome: z.enum(['succeeded', 'failed']),
+  /**
+   * `duplicate`: another execution holds the claim for the same or newer work (claim.ts), so this
+   * one wrote nothing; it exits 0 and the reporter writes no status for it.
+   */
+  outcome: z.enum(['succeeded', 'failed', 'duplicate']),
   operation: z.enum(['apply', 'delete']),
   dry_run: z.boolean(),
   cluster_id: z.string(),
@@ -37,6 +41,15 @@ export const jobResultSchema = z.object({
       name: z.string(),
       outcome: z.enum(['created', 'updated', 'unchanged', 'deleted', 'absent', 'foreign']),
       resource_version: z.string().optional(),
+    })
+    .optional(),
+  /** For a duplicate: the claim that another execution holds. */
+  claim_holder: z
+    .object({
+      execution: z.string(),
+      generation: z.number().int().positive(),
+      operation: z.enum(['apply', 'delete']),
+      attempt: z.number().int().positive(),
     })
     .optional(),
   durations_ms: z.record(z.string(), z.number()),

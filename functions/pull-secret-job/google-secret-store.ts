@@ -41,13 +41,23 @@ export class GoogleSecretStore implements SecretStore {
       },
       [status.NOT_FOUND],
     );
-    return secret ? { labels: { ...(secret.labels ?? {}) } } : undefined;
+    return secret
+      ? {
+          labels: { ...(secret.labels ?? {}) },
+          annotations: { ...(secret.annotations ?? {}) },
+          etag: secret.etag ?? '',
+        }
+      : undefined;
   }
 
   async createSecret(
     projectId: string,
     secretId: string,
-    spec: { labels: Record<string, string>; replication: Replication },
+    spec: {
+      labels: Record<string, string>;
+      annotations?: Record<string, string>;
+      replication: Replication;
+    },
   ): Promise<'created' | 'exists'> {
     const parent = `projects/${projectId}`;
     const created = await this.call(
@@ -59,7 +69,11 @@ export class GoogleSecretStore implements SecretStore {
           {
             parent,
             secretId,
-            secret: { labels: spec.labels, replication: toProtoReplication(spec.replication) },
+            secret: {
+              labels: spec.labels,
+              ...(spec.annotations ? { annotations: spec.annotations } : {}),
+              replication: toProtoReplication(spec.replication),
+            },
           },
           callOptions,
         );
@@ -68,6 +82,38 @@ export class GoogleSecretStore implements SecretStore {
       [status.ALREADY_EXISTS],
     );
     return created ? 'created' : 'exists';
+  }
+
+  async updateAnnotations(
+    name: string,
+    annotations: Record<string, string>,
+    etag: string,
+  ): Promise<'updated' | 'conflict' | 'gone'> {
+    // Not retried blindly: a lost answer may have applied the update, and a second try with the
+    // old etag would then look like a conflict. The caller re-reads and decides again instead.
+    let outcome: 'conflict' | 'gone' | undefined;
+    const updated = await this.call(
+      'UpdateSecret',
+      name,
+      false,
+      async (callOptions) => {
+        try {
+          await this.client.updateSecret(
+            { secret: { name, annotations, etag }, updateMask: { paths: ['annotations'] } },
+            callOptions,
+          );
+          return true;
+        } catch (error) {
+          const code = grpcCode(error);
+          // The service answers FAILED_PRECONDITION for a stale etag (AIP-154 says ABORTED: accept both).
+          if (code === status.FAILED_PRECONDITION || code === status.ABORTED) outcome = 'conflict';
+          if (code === status.NOT_FOUND) outcome = 'gone';
+          throw error;
+        }
+      },
+      [status.FAILED_PRECONDITION, status.ABORTED, status.NOT_FOUND],
+    );
+    return updated ? 'updated' : (outcome ?? 'conflict');
   }
 
   async accessVersion(name: string): Promise<VersionPayload | undefined> {

@@ -136,7 +136,7 @@ function configFailure(error: ConfigError, env: NodeJS.ProcessEnv, dryRun: boole
 /** Prints the result as the last output line (also a valid Cloud Logging entry) and returns the exit code. */
 function writeResult(result: JobResult, redactor: SecretRedactor): number {
   const line = {
-    severity: result.outcome === 'succeeded' ? 'INFO' : 'ERROR',
+    severity: result.outcome === 'failed' ? 'ERROR' : 'INFO',
     message: `Pull secret job ${result.outcome}: ${result.reason}`,
     [RESULT_LINE_KEY]: redactor.redact(result),
   };

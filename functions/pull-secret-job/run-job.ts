@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { HyperFleetApi } from '../../shared/hyperfleet/port';
 import type { JobResult } from '../../shared/job-result';
 import type { Logger } from '../../shared/logging/logger';
 import type { SecretRedactor } from '../../shared/logging/secret-redactor';
+import { describeClaim } from '../../shared/pull-secret/claim';
 import { pullSecretFingerprint } from '../../shared/pull-secret/fingerprint';
 import { pullSecretBytes } from '../../shared/pull-secret/merge';
 import { parsePullSecret } from '../../shared/pull-secret/validate';
@@ -12,6 +14,7 @@ import {
   deleteSecretManagerSecret,
   type DeleteOutcome,
 } from './delete-pull-secret';
+import { claimWork, type ClaimOutcome } from './claim-work';
 import { describeFailure } from './job-outcome';
 import { kubernetesLabels, secretManagerLabels } from './labels';
 import { resolvePullSecret } from './resolve-pull-secret';
@@ -69,7 +72,7 @@ export async function runPullSecretJob(
     started_at: new Date(started).toISOString(),
   };
   const finish = (
-    outcome: Pick<JobResult, 'outcome' | 'reason' | 'message' | 'failure_kind'>,
+    outcome: Pick<JobResult, 'outcome' | 'reason' | 'message' | 'failure_kind' | 'claim_holder'>,
   ): JobResult => {
     progress.durations.total = Date.now() - started;
     return {
@@ -85,22 +88,21 @@ export async function runPullSecretJob(
     };
   };
   try {
-    if (config.operation === 'delete') {
-      const message = await removePullSecret(config, deps, options, log, progress);
-      log.info(message, {
-        phase: 'completed',
-        operation: 'completed',
-        duration_ms: Date.now() - started,
-      });
-      return finish({ outcome: 'succeeded', reason: 'CleanupConfirmed', message });
-    }
-    const message = await applyPullSecret(config, deps, options, log, progress);
-    log.info(message, {
+    const done =
+      config.operation === 'delete'
+        ? await removePullSecret(config, deps, options, log, progress)
+        : await applyPullSecret(config, deps, options, log, progress);
+    if (typeof done !== 'string') return finish(lostClaim(done));
+    log.info(done, {
       phase: 'completed',
       operation: 'completed',
       duration_ms: Date.now() - started,
     });
-    return finish({ outcome: 'succeeded', reason: 'PullSecretProvisioned', message });
+    return finish(
+      config.operation === 'delete'
+        ? { outcome: 'succeeded', reason: 'CleanupConfirmed', message: done }
+        : { outcome: 'succeeded', reason: 'PullSecretProvisioned', message: done },
+    );
   } catch (error) {
     const failure = describeFailure(error);
     log.error(failure.message, {
@@ -120,7 +122,7 @@ async function applyPullSecret(
   options: { dryRun: boolean },
   log: Logger,
   progress: Progress,
-): Promise<string> {
+): Promise<string | LostClaim> {
   if (!config.pullSecretSource) throw new Error('no pull secret source is configured');
   const resolved = await resolvePullSecret(
     config.clusterId,
@@ -147,6 +149,12 @@ async function applyPullSecret(
     bytes: data.length,
   });
 
+  const labels = secretManagerLabels(config);
+  const claim = await claimFor(config, deps, options, log, progress, {
+    labels,
+    replication: config.replication,
+  });
+  if (isLost(claim)) return claim;
   const smStarted = Date.now();
   progress.phases.push('secret-manager');
   const stored = await syncSecretManager(
@@ -154,12 +162,17 @@ async function applyPullSecret(
     {
       projectId: config.projectId,
       secretId: config.secretId,
-      labels: secretManagerLabels(config),
+      labels,
       replication: config.replication,
       ...(config.retention ? { retention: config.retention } : {}),
     },
     data,
-    { logger: log, retry: config.retry, dryRun: options.dryRun },
+    {
+      logger: log,
+      retry: config.retry,
+      dryRun: options.dryRun,
+      ...(claim?.kind === 'claimed' ? { claimed: claim.secret } : {}),
+    },
   );
   progress.stored = stored;
   progress.durations.secret_manager = Date.now() - smStarted;
@@ -195,7 +208,9 @@ async function removePullSecret(
   options: { dryRun: boolean },
   log: Logger,
   progress: Progress,
-): Promise<string> {
+): Promise<string | LostClaim> {
+  const claim = await claimFor(config, deps, options, log, progress);
+  if (isLost(claim)) return claim;
   let kubernetes: DeleteOutcome['kubernetes'];
   if (config.kubernetes) {
     const k8sStarted = Date.now();
@@ -224,6 +239,54 @@ async function removePullSecret(
     ? `Kubernetes Secret ${kubernetes.namespace}/${kubernetes.name}: ${kubernetes.outcome}; `
     : '';
   return `${options.dryRun ? 'Dry run: ' : ''}Pull secret cleanup: ${k8s}Secret Manager secret ${secretManager.secretPath}: ${secretManager.outcome}${secretManager.outcome === 'retained' ? ` (${secretManager.disabledVersions.length} versions disabled)` : ''}.`;
+}
+
+type LostClaim = Extract<ClaimOutcome, { kind: 'duplicate' | 'superseded' }>;
+const isLost = (claim: ClaimOutcome | undefined): claim is LostClaim =>
+  claim?.kind === 'duplicate' || claim?.kind === 'superseded';
+
+/** Names direct runs (no CLOUD_RUN_EXECUTION) in a claim; unique per process. */
+const DIRECT_RUN = `direct-run-${randomUUID().slice(0, 8)}`;
+
+/**
+ * Claims this execution's work before the first write (claim-work.ts). Only executions launched by
+ * the adapter (GENERATION set) claim: direct runs and dry runs have no generation to order by.
+ */
+async function claimFor(
+  config: JobConfig,
+  deps: JobDependencies,
+  options: { dryRun: boolean },
+  log: Logger,
+  progress: Progress,
+  create?: { labels: Record<string, string>; replication: JobConfig['replication'] },
+): Promise<ClaimOutcome | undefined> {
+  if (options.dryRun || config.generation === undefined) return undefined;
+  const started = Date.now();
+  const claim = await claimWork(
+    deps.secretStore,
+    { projectId: config.projectId, secretId: config.secretId, ...(create ? { create } : {}) },
+    {
+      generation: config.generation,
+      operation: config.operation,
+      attempt: config.attempt ?? 1,
+      execution: config.execution ?? DIRECT_RUN,
+    },
+    { logger: log, retry: config.retry },
+  );
+  progress.durations.claim = Date.now() - started;
+  return claim;
+}
+
+/** The result of an execution that stood aside: succeeded in spirit, reported by nobody. */
+function lostClaim(
+  lost: LostClaim,
+): Pick<JobResult, 'outcome' | 'reason' | 'message' | 'claim_holder'> {
+  return {
+    outcome: 'duplicate',
+    reason: lost.kind === 'duplicate' ? 'DuplicateExecution' : 'SupersededExecution',
+    message: `${lost.kind === 'duplicate' ? 'Duplicate' : 'Superseded'} execution: the pull secret claim is held for ${describeClaim(lost.holder)}, so this execution wrote nothing.`,
+    claim_holder: { ...lost.holder },
+  };
 }
 
 function removalSummary(removed: DeleteOutcome): Pick<JobResult, 'secret_manager' | 'kubernetes'> {

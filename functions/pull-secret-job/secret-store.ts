@@ -7,9 +7,12 @@ export type Replication =
       readonly kmsKeyName?: string;
     };
 
-/** A secret's metadata, as far as ownership decisions need it. */
+/** A secret's metadata, as far as ownership and claim decisions need it. */
 export interface SecretMetadata {
   readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+  /** The secret's etag (quoted, as the service gives it), for optimistic concurrency. */
+  readonly etag: string;
 }
 
 /** The payload of one version, with the checksum the service reports. */
@@ -37,8 +40,21 @@ export interface SecretStore {
   createSecret(
     projectId: string,
     secretId: string,
-    spec: { labels: Record<string, string>; replication: Replication },
+    spec: {
+      labels: Record<string, string>;
+      annotations?: Record<string, string>;
+      replication: Replication;
+    },
   ): Promise<'created' | 'exists'>;
+  /**
+   * Replaces the secret's annotations if its etag is still `etag`: `conflict` when another writer
+   * changed the secret since it was read, `gone` when it was deleted meanwhile.
+   */
+  updateAnnotations(
+    name: string,
+    annotations: Record<string, string>,
+    etag: string,
+  ): Promise<'updated' | 'conflict' | 'gone'>;
   /** Reads a version (or `latest`); undefined when there is none enabled. */
   accessVersion(name: string): Promise<VersionPayload | undefined>;
   /** Adds a version once, without retrying: the caller decides how to retry without duplicates. */

@@ -31,12 +31,14 @@ export interface SyncOptions {
   readonly logger: Logger;
   readonly retry: RetryPolicy;
   readonly dryRun: boolean;
+  /** Set when the claim (claim-work.ts) already created or checked the secret: no read needed. */
+  readonly claimed?: 'created' | 'reused';
 }
 
 /**
  * Stores `data` as the latest version of the cluster's secret with the fewest calls: read the
- * secret; create it if missing (ALREADY_EXISTS from a concurrent job is fine); refuse secrets we do
- * not own; add a version only if the bytes differ; verify by reading that exact version back.
+ * secret (unless the claim just did); create it if missing; refuse secrets we do not own; add a
+ * version only if the bytes differ; verify by reading that exact version back.
  */
 export async function syncSecretManager(
   store: SecretStore,
@@ -48,37 +50,21 @@ export async function syncSecretManager(
   const secretPath = `projects/${target.projectId}/secrets/${target.secretId}`;
   const log = logger.child({ phase: 'secret-manager', secret_name: target.secretId });
 
-  let secretState: 'created' | 'reused' = 'reused';
-  let current = await store.getSecret(secretPath);
-  if (!current) {
-    if (dryRun) {
-      log.info('Dry run: would create the secret and add version 1', {
-        operation: 'create-secret',
-      });
-      return {
-        secretPath,
-        secret: 'created',
-        version: 'added',
-        versionName: '',
-        verified: false,
-        destroyedVersions: [],
-      };
-    }
-    const created = await store.createSecret(target.projectId, target.secretId, {
-      labels: target.labels,
-      replication: target.replication,
+  const secretState =
+    options.claimed ?? (await ensureSecret(store, target, secretPath, { log, dryRun }));
+  if (secretState === 'would-create') {
+    log.info('Dry run: would create the secret and add version 1', {
+      operation: 'create-secret',
     });
-    if (created === 'created') {
-      secretState = 'created';
-      log.info('Created secret', { operation: 'create-secret' });
-    } else {
-      log.info('Secret was created concurrently by another execution', {
-        operation: 'create-secret',
-      });
-      current = await store.getSecret(secretPath);
-    }
+    return {
+      secretPath,
+      secret: 'created',
+      version: 'added',
+      versionName: '',
+      verified: false,
+      destroyedVersions: [],
+    };
   }
-  if (current) assertOwned(secretPath, current.labels);
 
   // A secret we just created has no versions: skip the read.
   const latest =
@@ -129,6 +115,33 @@ export async function syncSecretManager(
     verified: true,
     destroyedVersions,
   };
+}
+
+/** Reads the secret and creates it when missing (ALREADY_EXISTS from a concurrent job is fine). */
+async function ensureSecret(
+  store: SecretStore,
+  target: SecretManagerTarget,
+  secretPath: string,
+  { log, dryRun }: { log: Logger; dryRun: boolean },
+): Promise<'created' | 'reused' | 'would-create'> {
+  let current = await store.getSecret(secretPath);
+  if (!current) {
+    if (dryRun) return 'would-create';
+    const created = await store.createSecret(target.projectId, target.secretId, {
+      labels: target.labels,
+      replication: target.replication,
+    });
+    if (created === 'created') {
+      log.info('Created secret', { operation: 'create-secret' });
+      return 'created';
+    }
+    log.info('Secret was created concurrently by another execution', {
+      operation: 'create-secret',
+    });
+    current = await store.getSecret(secretPath);
+  }
+  if (current) assertOwned(secretPath, current.labels);
+  return 'reused';
 }
 
 function assertOwned(secretPath: string, labels: Readonly<Record<string, string>>): void {

@@ -6,7 +6,12 @@ import { buildStatus } from '../../shared/hyperfleet/status-builder';
 import type { Logger } from '../../shared/logging/logger';
 import { decodeReport } from './decode-report';
 import type { ExecutionReader } from './execution-reader';
-import { planFromExecution, planFromJobResult, type PlannedReport } from './report-outcomes';
+import {
+  planFromExecution,
+  planFromJobResult,
+  type PlannedReport,
+  type SkippedReport,
+} from './report-outcomes';
 
 export interface ReporterDependencies {
   readonly hyperfleet: HyperFleetApi;
@@ -46,7 +51,7 @@ export function createReporterHandler(
       return;
     }
     try {
-      let plan: PlannedReport | { skip: string };
+      let plan: PlannedReport | SkippedReport;
       if (decoded.kind === 'job-result') plan = planFromJobResult(decoded.result, deps.jobName);
       else {
         const summary = await deps.executions.read(decoded.execution);
@@ -56,7 +61,10 @@ export function createReporterHandler(
       }
       const source = decoded.kind === 'job-result' ? 'job-result' : 'execution-finished';
       if ('skip' in plan) {
-        deps.logger.info(`Nothing to report: ${plan.skip}`, { source, decision: 'skip' });
+        deps.logger.info(`Nothing to report: ${plan.skip}`, {
+          source,
+          decision: plan.decision ?? 'skip',
+        });
         return;
       }
       await report(plan, source, deps, now());

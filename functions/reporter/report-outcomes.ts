@@ -11,6 +11,12 @@ export interface PlannedReport {
   readonly observedAt: string;
 }
 
+/** Nothing to report, and why; `decision` marks duplicates in the logs. */
+export interface SkippedReport {
+  readonly skip: string;
+  readonly decision?: 'duplicate';
+}
+
 /** Why an execution failed, in the words of the status contract. */
 export type ExecutionFailureReason = 'Cancelled' | 'Timeout' | 'OOMKilled' | 'NonZeroExit';
 
@@ -29,8 +35,14 @@ export function classifyExecutionFailure(summary: ExecutionSummary): ExecutionFa
 export function planFromJobResult(
   result: JobResult,
   jobName: string,
-): PlannedReport | { skip: string } {
+): PlannedReport | SkippedReport {
   if (result.dry_run) return { skip: 'dry-run results are not reported' };
+  // A duplicate wrote nothing; the claim holder reports. Reporting it could overwrite the winner.
+  if (result.outcome === 'duplicate')
+    return {
+      skip: `execution ${result.execution ?? 'unknown'} was a duplicate (${result.reason}): ${result.message}`,
+      decision: 'duplicate',
+    };
   if (result.generation === undefined)
     return { skip: 'the result has no generation (a direct run, not launched by the adapter)' };
   const execution = result.execution ? `${jobName}/executions/${result.execution}` : undefined;

@@ -129,6 +129,26 @@ describe('planFromJobResult', () => {
     expect(planFromJobResult(result({ dry_run: true }), JOB)).toHaveProperty('skip');
     expect(planFromJobResult(result({ generation: undefined }), JOB)).toHaveProperty('skip');
   });
+
+  it.each(['apply', 'delete'] as const)(
+    'never reports a duplicate %s execution (the claim holder reports), and says so',
+    (operation) => {
+      const duplicate = result({
+        outcome: 'duplicate',
+        operation,
+        reason: 'DuplicateExecution',
+        message: 'Duplicate execution: the pull secret claim is held by another execution.',
+        phases: [],
+        secret_manager: undefined,
+        kubernetes: undefined,
+        claim_holder: { execution: 'pullsecret-job-zzz99', generation: 2, operation, attempt: 1 },
+      });
+      expect(planFromJobResult(duplicate, JOB)).toEqual({
+        skip: expect.stringContaining('pullsecret-job-abc12 was a duplicate') as unknown as string,
+        decision: 'duplicate',
+      });
+    },
+  );
 });
 
 describe('planFromExecution', () => {

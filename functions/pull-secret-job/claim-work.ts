@@ -1,0 +1,129 @@
+import { TransientError, isFailureKind } from '../../shared/errors';
+import type { Logger } from '../../shared/logging/logger';
+import {
+  annotationsWithClaim,
+  claimFromAnnotations,
+  decideClaim,
+  describeClaim,
+  type Claim,
+} from '../../shared/pull-secret/claim';
+import type { RetryPolicy } from '../../shared/retry/backoff';
+import { withRetry } from '../../shared/retry/with-retry';
+import { isOwnedByHyperfleet } from './labels';
+import type { Replication, SecretMetadata, SecretStore } from './secret-store';
+
+/** The secret to claim, and how to create it when it does not exist yet (apply only). */
+export interface ClaimTarget {
+  readonly projectId: string;
+  readonly secretId: string;
+  /** For apply: create the secret with these, the creation being the claim. Absent for delete. */
+  readonly create?: { labels: Record<string, string>; replication: Replication };
+}
+
+/** How the claim went. Only `claimed` and `unclaimed` may write anything. */
+export type ClaimOutcome =
+  /** We hold the claim; `secret` says whether the claim created the secret. */
+  | { readonly kind: 'claimed'; readonly secret: 'created' | 'reused'; readonly how: string }
+  /** Nothing to claim: a delete found no secret, or the secret is not ours (the phases refuse it). */
+  | { readonly kind: 'unclaimed'; readonly why: 'absent' | 'foreign' }
+  /** Another execution holds the claim for the same or newer work: write nothing. */
+  | { readonly kind: 'duplicate' | 'superseded'; readonly holder: Claim };
+
+// Each conflict means another execution wrote the claim meanwhile; a few rounds settle any race.
+const MAX_ROUNDS = 5;
+
+/**
+ * Claims `mine` on the cluster's secret: read it, decide (decideClaim), then write the claim with
+ * the etag just read (UpdateSecret) or, for a secret that does not exist, create it with the claim
+ * (CreateSecret is atomic: ALREADY_EXISTS means someone else was first). A conflict or a lost answer
+ * is never guessed at: the secret is read again and the decision taken again.
+ */
+export async function claimWork(
+  store: SecretStore,
+  target: ClaimTarget,
+  mine: Claim,
+  options: { logger: Logger; retry: RetryPolicy },
+): Promise<ClaimOutcome> {
+  const secretPath = `projects/${target.projectId}/secrets/${target.secretId}`;
+  const log = options.logger.child({
+    phase: 'claim',
+    operation: 'claim',
+    secret_name: target.secretId,
+  });
+  return withRetry(
+    async () => {
+      for (let round = 1; round <= MAX_ROUNDS; round++) {
+        const current = await store.getSecret(secretPath);
+        const outcome = current
+          ? await claimExisting(store, secretPath, current, mine)
+          : await claimByCreating(store, target, mine);
+        if (outcome === 'retry') {
+          log.info('The claim changed while we wrote ours; reading it again', { round });
+          continue;
+        }
+        logOutcome(log, outcome, mine);
+        return outcome;
+      }
+      throw new TransientError(
+        `Could not claim ${secretPath} for ${describeClaim(mine)}: it kept changing under ${MAX_ROUNDS} rounds of read and write. The next execution will try again.`,
+        'ClaimContention',
+      );
+    },
+    {
+      policy: options.retry,
+      isRetryable: (error) => isFailureKind(error, 'transient'),
+      onRetry: ({ retry, delayMs }) =>
+        log.warn('Claiming failed, reading the claim again before retrying', {
+          retry,
+          delay_ms: delayMs,
+        }),
+    },
+  );
+}
+
+async function claimExisting(
+  store: SecretStore,
+  secretPath: string,
+  current: SecretMetadata,
+  mine: Claim,
+): Promise<ClaimOutcome | 'retry'> {
+  // A foreign secret is never annotated: the phases refuse (apply) or leave (delete) it.
+  if (!isOwnedByHyperfleet(current.labels)) return { kind: 'unclaimed', why: 'foreign' };
+  const decision = decideClaim(claimFromAnnotations(current.annotations), mine);
+  if (decision.kind === 'duplicate' || decision.kind === 'superseded') return decision;
+  if (decision.kind === 'hold')
+    return { kind: 'claimed', secret: 'reused', how: 'already held by this execution' };
+  const written = await store.updateAnnotations(
+    secretPath,
+    annotationsWithClaim(current.annotations, mine),
+    current.etag,
+  );
+  return written === 'updated' ? { kind: 'claimed', secret: 'reused', how: decision.why } : 'retry';
+}
+
+async function claimByCreating(
+  store: SecretStore,
+  target: ClaimTarget,
+  mine: Claim,
+): Promise<ClaimOutcome | 'retry'> {
+  if (!target.create) return { kind: 'unclaimed', why: 'absent' };
+  const created = await store.createSecret(target.projectId, target.secretId, {
+    ...target.create,
+    annotations: annotationsWithClaim(undefined, mine),
+  });
+  return created === 'created'
+    ? { kind: 'claimed', secret: 'created', how: 'created the secret with the claim' }
+    : 'retry';
+}
+
+function logOutcome(log: Logger, outcome: ClaimOutcome, mine: Claim): void {
+  if (outcome.kind === 'claimed')
+    log.info(`Claimed ${describeClaim(mine)} (${outcome.how})`, { claim: 'claimed' });
+  else if (outcome.kind === 'unclaimed')
+    log.info(`Nothing to claim: the secret is ${outcome.why}`, { claim: 'unclaimed' });
+  else
+    log.info(
+      `${outcome.kind === 'duplicate' ? 'Duplicate' : 'Superseded'} execution: ${describeClaim(outcome.holder)} holds the claim, so this one writes nothing`,
+      { claim: outcome.kind, claimed_by: outcome.holder.execution },
+    );
+}

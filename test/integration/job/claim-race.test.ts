@@ -1,0 +1,187 @@
+import type { SecretManagerServiceClient } from '@google-cloud/secret-manager';
+import {
+  startKubeApiServerEmulator,
+  type KubeApiServerEmulator,
+} from '../../../emulators/kube-apiserver/server';
+import {
+  startSecretManagerEmulator,
+  type SecretManagerEmulator,
+} from '../../../emulators/secret-manager/server';
+import { EXIT_CODES } from '../../../shared/job-result';
+import { CLAIM_ANNOTATIONS } from '../../../shared/pull-secret/claim';
+import { runJob, samplePullSecret, type JobRun } from '../../helpers/job';
+import { secretManagerClient } from '../../helpers/secret-manager';
+
+const NS = 'clusters-cls-race';
+const SECRET = 'projects/demo-project/secrets/hyperfleet-cls-race-pull-secret';
+// The emulator holds each process's claim write (CreateSecret or UpdateSecret) this long before
+// applying it, so the other process reads the same state in the meantime and writes too: the race
+// is forced, not hoped for (process start-up skew is far below this).
+const HOLD_MS = 3000;
+
+/**
+ * Two real job processes for the same cluster, generation and operation, started at the same
+ * moment against the emulators: exactly one writes (1 Secret Manager version, 1 Kubernetes write),
+ * the other exits 0 as a duplicate having written nothing.
+ */
+describe('pull secret job, two executions racing for the same work (claim in Secret Manager)', () => {
+  let sm: SecretManagerEmulator;
+  let kube: KubeApiServerEmulator;
+  let client: SecretManagerServiceClient;
+  let env: Record<string, string>;
+
+  beforeEach(async () => {
+    sm = await startSecretManagerEmulator();
+    kube = await startKubeApiServerEmulator({ namespaces: [NS] });
+    client = secretManagerClient(sm.endpoint);
+    env = {
+      SECRET_MANAGER_EMULATOR_HOST: sm.endpoint,
+      KUBECONFIG: kube.kubeconfigPath,
+      GCP_PROJECT_ID: 'demo-project',
+      CLUSTER_ID: 'cls-race',
+      MANAGEMENT_NAMESPACE: NS,
+      PULL_SECRET_DATA: samplePullSecret(),
+      GENERATION: '1',
+      LAUNCH_ATTEMPT: '1',
+    };
+  });
+  afterEach(async () => {
+    await client.close();
+    await sm.stop();
+    await kube.stop();
+  });
+
+  const versions = async () => {
+    const [list] = await client.listSecretVersions({ parent: SECRET });
+    return list.map((v) => `${v.name?.split('/').pop()}:${v.state}`);
+  };
+  const kubeWrites = () =>
+    kube.requests
+      .list()
+      .filter((r) => r.method !== 'GET')
+      .map((r) => `${r.method} ${r.outcome}`);
+  const race = async (
+    claimWrite: 'CreateSecret' | 'UpdateSecret',
+    overrides: Record<string, string> = {},
+  ): Promise<[JobRun, JobRun]> => {
+    sm.faults.add({ match: claimWrite, count: 2, delayMs: HOLD_MS });
+    const runs = await Promise.all(
+      ['pull-secret-race-a', 'pull-secret-race-b'].map((execution) =>
+        runJob({ ...env, ...overrides, CLOUD_RUN_EXECUTION: execution }),
+      ),
+    );
+    return runs as [JobRun, JobRun];
+  };
+  const winnerAndDuplicate = (runs: [JobRun, JobRun]) => {
+    const winners = runs.filter((run) => run.result.outcome === 'succeeded');
+    const duplicates = runs.filter((run) => run.result.outcome === 'duplicate');
+    expect([winners.length, duplicates.length]).toEqual([1, 1]);
+    for (const run of runs) expect(run.code).toBe(EXIT_CODES.success);
+    return { winner: winners[0]!, duplicate: duplicates[0]! };
+  };
+
+  it('a new secret: CreateSecret is the claim, the loser of ALREADY_EXISTS is a duplicate', async () => {
+    const { winner, duplicate } = winnerAndDuplicate(await race('CreateSecret'));
+
+    expect(await versions()).toEqual(['1:ENABLED']);
+    expect(kubeWrites()).toEqual(['POST 201']);
+    expect(winner.result).toMatchObject({
+      secret_manager: { secret: 'created', version: 'added' },
+      kubernetes: { outcome: 'created' },
+    });
+    expect(duplicate.result).toMatchObject({
+      reason: 'DuplicateExecution',
+      phases: [],
+      claim_holder: { execution: winner.result.execution, generation: 1, attempt: 1 },
+    });
+    expect(duplicate.result.secret_manager).toBeUndefined();
+    expect(duplicate.result.kubernetes).toBeUndefined();
+    const createOutcomes = sm.requests
+      .list()
+      .filter((r) => r.method === 'CreateSecret')
+      .map((r) => r.outcome)
+      .sort();
+    expect(createOutcomes).toEqual(['ALREADY_EXISTS', 'OK']);
+    const [secret] = await client.getSecret({ name: SECRET });
+    expect(secret.annotations?.[CLAIM_ANNOTATIONS.execution]).toBe(winner.result.execution);
+  }, 60_000);
+
+  it('an existing secret: UpdateSecret with the etag is the claim, the loser of the etag is a duplicate', async () => {
+    expect((await runJob({ ...env, CLOUD_RUN_EXECUTION: 'pull-secret-gen-1' })).code).toBe(0);
+    sm.requests.clear();
+    kube.requests.clear();
+
+    const { winner, duplicate } = winnerAndDuplicate(
+      await race('UpdateSecret', {
+        GENERATION: '2',
+        PULL_SECRET_DATA: samplePullSecret('v2', 'password-2'),
+      }),
+    );
+
+    expect(await versions()).toEqual(['2:ENABLED', '1:ENABLED']);
+    expect(kubeWrites()).toEqual(['PUT 200']);
+    expect(winner.result.secret_manager).toMatchObject({ version: 'added' });
+    expect(duplicate.result).toMatchObject({
+      reason: 'DuplicateExecution',
+      claim_holder: { execution: winner.result.execution, generation: 2 },
+    });
+    const updateOutcomes = sm.requests
+      .list()
+      .filter((r) => r.method === 'UpdateSecret')
+      .map((r) => r.outcome)
+      .sort();
+    expect(updateOutcomes).toEqual(['FAILED_PRECONDITION', 'OK']);
+  }, 60_000);
+
+  it('two deletes of the same generation: one deletes, the other writes nothing and reports the same', async () => {
+    expect((await runJob({ ...env, CLOUD_RUN_EXECUTION: 'pull-secret-gen-1' })).code).toBe(0);
+    kube.requests.clear();
+
+    const runs = await race('UpdateSecret', { GENERATION: '2', OPERATION: 'delete' });
+
+    for (const run of runs) expect(run.code).toBe(EXIT_CODES.success);
+    const deleters = runs.filter((run) => run.result.secret_manager?.secret === 'deleted');
+    expect(deleters).toHaveLength(1);
+    expect(deleters[0]!.result.kubernetes?.outcome).toBe('deleted');
+    // The other one either lost the claim, or (if it read after the secret was gone) found
+    // nothing left to remove: never a different report than the winner's.
+    const other = runs.find((run) => run !== deleters[0])!;
+    if (other.result.outcome === 'duplicate')
+      expect(other.result.claim_holder?.execution).toBe(deleters[0]!.result.execution);
+    else
+      expect(other.result).toMatchObject({
+        outcome: 'succeeded',
+        reason: 'CleanupConfirmed',
+        secret_manager: { secret: 'absent' },
+      });
+    expect(kubeWrites()).toEqual(['DELETE 200']);
+    await expect(client.getSecret({ name: SECRET })).rejects.toMatchObject({ code: 5 });
+  }, 60_000);
+
+  it('a Cloud Run task retry of the claim holder continues; a relaunch (higher attempt) takes over; an older generation stands aside', async () => {
+    const first = await runJob({ ...env, CLOUD_RUN_EXECUTION: 'pull-secret-holder' });
+    expect(first.result.outcome).toBe('succeeded');
+
+    const retry = await runJob({ ...env, CLOUD_RUN_EXECUTION: 'pull-secret-holder' });
+    expect(retry.result).toMatchObject({
+      outcome: 'succeeded',
+      secret_manager: { version: 'unchanged' },
+    });
+
+    const relaunch = await runJob({
+      ...env,
+      LAUNCH_ATTEMPT: '2',
+      CLOUD_RUN_EXECUTION: 'pull-secret-relaunch',
+    });
+    expect(relaunch.result.outcome).toBe('succeeded');
+
+    const stale = await runJob({ ...env, CLOUD_RUN_EXECUTION: 'pull-secret-stale' });
+    expect(stale.code).toBe(EXIT_CODES.success);
+    expect(stale.result).toMatchObject({
+      outcome: 'duplicate',
+      reason: 'SupersededExecution',
+      claim_holder: { execution: 'pull-secret-relaunch', attempt: 2 },
+    });
+    expect(await versions()).toEqual(['1:ENABLED']);
+  }, 60_000);
+});
