@@ -9,7 +9,6 @@ import {
   clusterId,
   gcpProjectId,
   hostPort,
-  labelValue,
   namespaceName,
   objectName,
   secretId,
@@ -24,6 +23,7 @@ import { LOG_FORMATS, LOG_LEVELS } from '../../shared/logging/logger';
 import { OBJECT_PATH } from '../../shared/object-path';
 import type { KubernetesAccess } from './kubernetes-access';
 import type { Replication } from './secret-store';
+import { clusterNameLabel, kmsKeyProblem } from './secret-manager-rules';
 import { kubernetesSecretName, secretManagerSecretId } from '../../shared/pull-secret/names';
 
 const replication = z
@@ -45,7 +45,7 @@ const replication = z
 export const jobEnvSchema = z
   .object({
     CLUSTER_ID: clusterId,
-    CLUSTER_NAME: labelValue.optional(),
+    CLUSTER_NAME: clusterNameLabel.optional(),
     GCP_PROJECT_ID: gcpProjectId,
     GENERATION: positiveInt(),
     OPERATION: z.enum(['apply', 'delete'], { message: 'must be apply or delete' }).default('apply'),
@@ -172,6 +172,10 @@ export const jobEnvSchema = z
           message: 'is required when PULL_SECRET_SOURCE=secret-manager',
         });
     }
+    const kmsProblem = env.KMS_KEY_NAME
+      ? kmsKeyProblem(env.KMS_KEY_NAME, env.REPLICATION_POLICY)
+      : undefined;
+    if (kmsProblem) ctx.addIssue({ code: 'custom', path: ['KMS_KEY_NAME'], message: kmsProblem });
     if (env.KUBECONFIG && env.MANAGEMENT_CLUSTER_ENDPOINT) {
       ctx.addIssue({
         code: 'custom',

@@ -19,14 +19,6 @@ export const clusterId = z
     'must be 1-63 lowercase letters, digits or hyphens, starting and ending with a letter or digit (it is used in labels and resource names)',
   );
 
-/** GCP and Kubernetes label values: at most 63 lowercase letters, digits, underscores, hyphens. */
-export const labelValue = z
-  .string()
-  .regex(
-    /^[a-z0-9]([a-z0-9_.-]{0,61}[a-z0-9])?$/,
-    'must be a label value: at most 63 lowercase letters, digits, "-", "_" or ".", starting and ending with a letter or digit',
-  );
-
 /** A Kubernetes namespace name (DNS label). */
 export const namespaceName = z
   .string()

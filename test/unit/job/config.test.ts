@@ -121,6 +121,19 @@ describe('loadJobConfig', () => {
     ).toBeUndefined();
   });
 
+  it('accepts CMEK keys where Secret Manager wants them, and label-safe cluster names', () => {
+    const key = (location: string) => `projects/p/locations/${location}/keyRings/r/cryptoKeys/k`;
+    expect(loadJobConfig({ ...base, KMS_KEY_NAME: key('global') }).replication).toEqual({
+      kind: 'automatic',
+      kmsKeyName: key('global'),
+    });
+    const single = { REPLICATION_POLICY: 'user-managed:us-east1', KMS_KEY_NAME: key('us-east1') };
+    expect(loadJobConfig({ ...base, ...single }).replication.kmsKeyName).toBe(key('us-east1'));
+    expect(loadJobConfig({ ...base, CLUSTER_NAME: 'prod_cluster-01' }).clusterName).toBe(
+      'prod_cluster-01',
+    );
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadJobConfig({ ...base, SECRET_NAME: '  ', LOG_LEVEL: '' }).secretId).toBe(
       'hyperfleet-cls-123-pull-secret',
@@ -133,7 +146,31 @@ describe('loadJobConfig', () => {
     [{ CLUSTER_ID: 'x'.repeat(64) }, /CLUSTER_ID/],
     [{ GCP_PROJECT_ID: 'Bad Project' }, /GCP_PROJECT_ID: must be a GCP project id/],
     [{ GCP_PROJECT_ID: 'short' }, /GCP_PROJECT_ID/],
-    [{ CLUSTER_NAME: 'Has Spaces' }, /CLUSTER_NAME: must be a label value/],
+    [
+      { CLUSTER_NAME: 'Has Spaces' },
+      /CLUSTER_NAME: "Has Spaces" cannot be the value of the label cluster-name/,
+    ],
+    [
+      { CLUSTER_NAME: 'prod.example' },
+      /CLUSTER_NAME: "prod.example" cannot be the value of the label cluster-name.*no "\."/,
+    ],
+    [{ CLUSTER_NAME: 'Prod' }, /CLUSTER_NAME: "Prod" cannot be.*no uppercase/],
+    [{ CLUSTER_NAME: 'x'.repeat(64) }, /CLUSTER_NAME: .*at most 63/],
+    [
+      { KMS_KEY_NAME: 'projects/p/locations/us-east1/keyRings/r/cryptoKeys/k' },
+      /KMS_KEY_NAME: is in location "us-east1", but with REPLICATION_POLICY=automatic Secret Manager only accepts a key in "global"/,
+    ],
+    [
+      { KMS_KEY_NAME: 'projects/p/locations/{location}/keyRings/r/cryptoKeys/k' },
+      /KMS_KEY_NAME: is in location "\{location\}", but with REPLICATION_POLICY=automatic/,
+    ],
+    [
+      {
+        REPLICATION_POLICY: 'user-managed:us-east1,europe-west1',
+        KMS_KEY_NAME: 'projects/p/locations/us-east1/keyRings/r/cryptoKeys/k',
+      },
+      /KMS_KEY_NAME: is in location "us-east1", but each user-managed replica needs a key in its own location \(europe-west1 differ\). Write \{location\}/,
+    ],
     [{ SECRET_NAME: 'a/b' }, /SECRET_NAME: must be a Secret Manager secret id/],
     [
       { REPLICATION_POLICY: 'everywhere' },
