@@ -15,6 +15,13 @@ export interface DecisionSettings {
   readonly permanentFailureRetryMs: number;
   /** An identical not-met or invalid-input report is not written again sooner than this. */
   readonly heartbeatMs: number;
+  /** A running execution this old is looked up in Cloud Run (GetExecution) instead of waited for. */
+  readonly executionCheckAfterMs: number;
+  /**
+   * How long another instance may still be inside its RunJob for a recorded launch intent: a
+   * younger intent without an execution is waited for, an older one is launched again.
+   */
+  readonly launchGraceMs: number;
 }
 
 /** What the cluster provides that the decision and the launch need; computed by the handler. */
@@ -39,6 +46,11 @@ export interface DecisionInput {
   readonly preconditions: PreconditionResult;
   readonly settings: DecisionSettings;
   readonly now: Date;
+  /**
+   * A launch id or execution that Cloud Run confirmed is not running (no execution for the
+   * intent, or the execution is gone): the in-flight record naming it no longer holds the cluster.
+   */
+  readonly lost?: string;
 }
 
 export type SkipReason =
@@ -55,6 +67,26 @@ export type SkipReason =
 export type Decision =
   | { readonly kind: 'skip'; readonly reason: SkipReason; readonly message: string }
   | { readonly kind: 'report'; readonly outcome: StatusOutcome; readonly message: string }
+  | {
+      /** Our intent has no execution: find it (ListExecutions) before launching again. */
+      readonly kind: 'resolve-launch';
+      readonly launchId: string;
+      readonly operation: Operation;
+      readonly attempt: number;
+      readonly since: string;
+      readonly abandoned: boolean;
+      readonly message: string;
+    }
+  | {
+      /** Our execution has been running longer than the check threshold: ask Cloud Run. */
+      readonly kind: 'check-execution';
+      readonly execution: string;
+      readonly operation: Operation;
+      readonly attempt: number;
+      readonly launchedAt: string;
+      readonly launchId?: string;
+      readonly message: string;
+    }
   | {
       readonly kind: 'launch';
       readonly operation: Operation;
@@ -128,19 +160,8 @@ export function decide(input: DecisionInput): Decision {
   }
 
   const attempt = sameGeneration ? (own?.data.attempt ?? 0) + 1 : 1;
-  if (
-    sameGeneration &&
-    own?.availableReason === 'JobRunning' &&
-    own.data.execution &&
-    own.data.operation === operation
-  ) {
-    const age = since(own.data.launched_at ?? own.lastReportTime);
-    if (age < settings.executionTimeoutMs)
-      return skip(
-        'in-flight',
-        `Execution ${own.data.execution} launched ${Math.round(age / 1000)} s ago is still running`,
-      );
-  }
+  const inFlight = sameGeneration && own ? inFlightCheck(own, operation, input) : undefined;
+  if (inFlight) return inFlight;
 
   if (!cluster.deleting) {
     if (input.preconditions.kind === 'not-met') {
@@ -208,6 +229,52 @@ export function decide(input: DecisionInput): Decision {
     namespace: cluster.namespace.value,
     gcpProjectId: cluster.gcpProjectId,
     message: `Launching ${operation} for generation ${cluster.generation}: ${why}`,
+  };
+}
+
+/**
+ * While our status at this generation and operation says a launch is under way (an intent, or a
+ * running execution), the cluster is left alone, checked with Cloud Run when it has been too long,
+ * or resolved when the intent has no execution yet. Undefined when nothing is in flight.
+ */
+function inFlightCheck(
+  own: OwnStatus,
+  operation: Operation,
+  input: DecisionInput,
+): Decision | undefined {
+  const { data } = own;
+  if (data.operation !== operation) return undefined;
+  if (input.lost !== undefined && (input.lost === data.launch_id || input.lost === data.execution))
+    return undefined;
+  const since = data.launched_at ?? own.lastReportTime;
+  const age = since ? input.now.getTime() - Date.parse(since) : Number.POSITIVE_INFINITY;
+  const seconds = Math.round(age / 1000);
+  const intent = own.availableReason === 'JobLaunching' || data.launch_abandoned === true;
+  if (intent && data.launch_id && !data.execution) {
+    return {
+      kind: 'resolve-launch',
+      launchId: data.launch_id,
+      operation,
+      attempt: data.attempt ?? 1,
+      since: since ?? input.now.toISOString(),
+      abandoned: data.launch_abandoned === true,
+      message: `Launch ${data.launch_id} recorded ${seconds} s ago has no execution on record; looking for it before launching again`,
+    };
+  }
+  if (own.availableReason !== 'JobRunning' || !data.execution) return undefined;
+  if (age < input.settings.executionCheckAfterMs)
+    return skip(
+      'in-flight',
+      `Execution ${data.execution} launched ${seconds} s ago is still running`,
+    );
+  return {
+    kind: 'check-execution',
+    execution: data.execution,
+    operation,
+    attempt: data.attempt ?? 1,
+    launchedAt: since ?? input.now.toISOString(),
+    ...(data.launch_id ? { launchId: data.launch_id } : {}),
+    message: `Execution ${data.execution} launched ${seconds} s ago has not reported; asking Cloud Run for its state`,
   };
 }
 

@@ -178,6 +178,7 @@ describe('terraform/, checked offline', () => {
       namespace: 'clusters-cls-1',
       operation: 'apply',
       attempt: 1,
+      launchId: '0b6f4a52-6b1e-4c61-9d49-6f3f0d3a1b2c',
       pullSecret: { source: 'cluster-spec', specPath: 'spec.pullSecret.data', additionalSpecPath: 'spec.pullSecret.additional' },
     });
     expect(Object.keys(overrides).filter((k) => !(k in jobEnvSchema.shape))).toEqual([]);
