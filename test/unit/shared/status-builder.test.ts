@@ -93,7 +93,7 @@ describe('buildStatus', () => {
     const own = readOwnStatus([
       {
         ...body,
-        conditions: [...body.conditions],
+        conditions: body.conditions.map((c) => ({ ...c })),
         data: { ...body.data },
         created_time: now.toISOString(),
         last_report_time: now.toISOString(),
