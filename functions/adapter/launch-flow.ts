@@ -86,7 +86,13 @@ export async function launchWithIntent(
     const message = error instanceof Error ? error.message : String(error);
     await write(
       buildStatus({ ...intent, abandoned: { reason, message } }, cluster.generation, at),
-    ).catch(() => undefined);
+    ).catch((writeError: unknown) =>
+      // Best effort: without it the redelivery waits out the launch grace before relaunching.
+      log.warn('Could not record the abandoned launch; it is relaunched after the launch grace', {
+        launch_id: launchId,
+        error: writeError instanceof Error ? writeError.message : String(writeError),
+      }),
+    );
     throw error;
   }
   log.info(`${result.adopted ? 'Adopted' : 'Launched'} execution ${result.execution}`, {
