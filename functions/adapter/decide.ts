@@ -1,6 +1,7 @@
 import type { ClusterEvent } from '../../shared/events/sentinel-event';
 import type { Operation, StatusOutcome } from '../../shared/hyperfleet/outcome';
 import type { OwnStatus } from '../../shared/hyperfleet/pullsecret-status';
+import { inFlightCheck } from './in-flight-check';
 import type { PreconditionResult } from './preconditions';
 
 /** Timing rules of the decision (from configuration). */
@@ -229,52 +230,6 @@ export function decide(input: DecisionInput): Decision {
     namespace: cluster.namespace.value,
     gcpProjectId: cluster.gcpProjectId,
     message: `Launching ${operation} for generation ${cluster.generation}: ${why}`,
-  };
-}
-
-/**
- * While our status at this generation and operation says a launch is under way (an intent, or a
- * running execution), the cluster is left alone, checked with Cloud Run when it has been too long,
- * or resolved when the intent has no execution yet. Undefined when nothing is in flight.
- */
-function inFlightCheck(
-  own: OwnStatus,
-  operation: Operation,
-  input: DecisionInput,
-): Decision | undefined {
-  const { data } = own;
-  if (data.operation !== operation) return undefined;
-  if (input.lost !== undefined && (input.lost === data.launch_id || input.lost === data.execution))
-    return undefined;
-  const since = data.launched_at ?? own.lastReportTime;
-  const age = since ? input.now.getTime() - Date.parse(since) : Number.POSITIVE_INFINITY;
-  const seconds = Math.round(age / 1000);
-  const intent = own.availableReason === 'JobLaunching' || data.launch_abandoned === true;
-  if (intent && data.launch_id && !data.execution) {
-    return {
-      kind: 'resolve-launch',
-      launchId: data.launch_id,
-      operation,
-      attempt: data.attempt ?? 1,
-      since: since ?? input.now.toISOString(),
-      abandoned: data.launch_abandoned === true,
-      message: `Launch ${data.launch_id} recorded ${seconds} s ago has no execution on record; looking for it before launching again`,
-    };
-  }
-  if (own.availableReason !== 'JobRunning' || !data.execution) return undefined;
-  if (age < input.settings.executionCheckAfterMs)
-    return skip(
-      'in-flight',
-      `Execution ${data.execution} launched ${seconds} s ago is still running`,
-    );
-  return {
-    kind: 'check-execution',
-    execution: data.execution,
-    operation,
-    attempt: data.attempt ?? 1,
-    launchedAt: since ?? input.now.toISOString(),
-    ...(data.launch_id ? { launchId: data.launch_id } : {}),
-    message: `Execution ${data.execution} launched ${seconds} s ago has not reported; asking Cloud Run for its state`,
   };
 }
 
