@@ -2,6 +2,8 @@
 // its peak RSS is the handler's: BENCH_IDS events (one per id, cycling) at BENCH_CONCURRENCY.
 import fs from 'node:fs';
 import { v2 } from '@google-cloud/run';
+import { CloudRunExecutionReader } from '../functions/reporter/cloud-run-execution-reader';
+import { CloudRunExecutionLookup } from '../functions/adapter/cloud-run-execution-lookup';
 import { CloudRunJobLauncher } from '../functions/adapter/cloud-run-job-launcher';
 import { createAdapterHandler } from '../functions/adapter/handle-event';
 import { compilePreconditions, DEFAULT_PRECONDITIONS } from '../functions/adapter/preconditions';
@@ -15,20 +17,26 @@ async function main(): Promise<void> {
   const ids = JSON.parse(fs.readFileSync(process.env.BENCH_IDS!, 'utf8')) as string[];
   const events = Number(process.env.BENCH_EVENTS ?? ids.length);
   const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 1);
+  const cloudRunOptions = googleClientOptions(process.env.BENCH_CLOUD_RUN);
+  const executions = new v2.ExecutionsClient(cloudRunOptions);
+  const job = process.env.BENCH_JOB!;
+  const retry = { attempts: 3, baseDelayMs: 100, maxDelayMs: 1000 };
   const handler = createAdapterHandler({
     hyperfleet: localHyperFleetClient(process.env.BENCH_HYPERFLEET!, nullLogger, {
       retryAttempts: 3,
       timeoutMs: 10_000,
     }),
-    launcher: new CloudRunJobLauncher(
-      new v2.JobsClient(googleClientOptions(process.env.BENCH_CLOUD_RUN)),
-      process.env.BENCH_JOB!,
-      {
-        timeoutMs: 10_000,
-        retry: { attempts: 3, baseDelayMs: 100, maxDelayMs: 1000 },
-        logger: nullLogger,
-      },
+    launcher: new CloudRunJobLauncher(new v2.JobsClient(cloudRunOptions), job, {
+      timeoutMs: 10_000,
+      logger: nullLogger,
+    }),
+    lookup: new CloudRunExecutionLookup(
+      executions,
+      new CloudRunExecutionReader(executions, { timeoutMs: 10_000, retry }),
+      job,
+      { timeoutMs: 10_000 },
     ),
+    launchRetry: retry,
     preconditions: compilePreconditions(DEFAULT_PRECONDITIONS),
     settings: {
       resyncIntervalMs: 6 * 3600_000,
@@ -37,6 +45,8 @@ async function main(): Promise<void> {
       retryBackoffMaxMs: 1_800_000,
       permanentFailureRetryMs: 3_600_000,
       heartbeatMs: 300_000,
+      executionCheckAfterMs: 180_000,
+      launchGraceMs: 190_000,
     },
     pullSecret: {
       specPath: 'spec.pullSecret.data',

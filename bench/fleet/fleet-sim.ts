@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SecretManagerServiceClient } from '@google-cloud/secret-manager';
 import { v2 } from '@google-cloud/run';
+import { CloudRunExecutionLookup } from '../../functions/adapter/cloud-run-execution-lookup';
 import { CloudRunJobLauncher } from '../../functions/adapter/cloud-run-job-launcher';
 import { createAdapterHandler } from '../../functions/adapter/handle-event';
 import { compilePreconditions, DEFAULT_PRECONDITIONS } from '../../functions/adapter/preconditions';
@@ -154,12 +155,13 @@ export async function simulateFleet(count: number, changedFraction = 0.05): Prom
     jobs: new v2.JobsClient(googleClientOptions(cloudRun.endpoint)),
     executions: new v2.ExecutionsClient(googleClientOptions(cloudRun.endpoint)),
   };
+  const executionReader = new CloudRunExecutionReader(runClients.executions, {
+    timeoutMs: 30_000,
+    retry: { attempts: 3, baseDelayMs: 100, maxDelayMs: 1000 },
+  });
   late.reporter = createReporterHandler({
     hyperfleet: api,
-    executions: new CloudRunExecutionReader(runClients.executions, {
-      timeoutMs: 30_000,
-      retry: { attempts: 3, baseDelayMs: 100, maxDelayMs: 1000 },
-    }),
+    executions: executionReader,
     jobName: JOB,
     logger: nullLogger,
     now: clock.now,
@@ -168,9 +170,12 @@ export async function simulateFleet(count: number, changedFraction = 0.05): Prom
     hyperfleet: api,
     launcher: new CloudRunJobLauncher(runClients.jobs, JOB, {
       timeoutMs: 30_000,
-      retry: { attempts: 3, baseDelayMs: 100, maxDelayMs: 1000 },
       logger: nullLogger,
     }),
+    lookup: new CloudRunExecutionLookup(runClients.executions, executionReader, JOB, {
+      timeoutMs: 30_000,
+    }),
+    launchRetry: { attempts: 3, baseDelayMs: 100, maxDelayMs: 1000 },
     preconditions: compilePreconditions(DEFAULT_PRECONDITIONS),
     settings: {
       resyncIntervalMs: 6 * HOUR_MS,
@@ -179,6 +184,8 @@ export async function simulateFleet(count: number, changedFraction = 0.05): Prom
       retryBackoffMaxMs: 30 * 60_000,
       permanentFailureRetryMs: HOUR_MS,
       heartbeatMs: 5 * 60_000,
+      executionCheckAfterMs: 3 * 60_000,
+      launchGraceMs: 190_000,
     },
     pullSecret: {
       specPath: 'spec.pullSecret.data',

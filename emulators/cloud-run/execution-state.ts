@@ -96,7 +96,7 @@ export class ExecutionState {
       template: {
         containers: [
           {
-            name: 'job',
+            name: this.job.containerName,
             image: 'local/pull-secret-job',
             command: this.job.command,
             env: Object.entries(this.env).map(([name, value]) => ({ name, value })),

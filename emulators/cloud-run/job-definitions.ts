@@ -10,6 +10,11 @@ export const jobDefinitionSchema = z.object({
       'must be projects/P/locations/L/jobs/J',
     ),
   command: z.array(z.string()).min(1),
+  /** The job's (only) container, as RunJob's container overrides must name it (a DNS label). */
+  containerName: z
+    .string()
+    .regex(/^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a DNS label')
+    .default('job'),
   env: z.record(z.string(), z.string()).default({}),
   /** Task timeout, as Cloud Run's template.timeout. */
   timeoutSeconds: z.number().int().min(1).default(600),

@@ -13,12 +13,14 @@ import { loadProtos, lookupService } from '../common/protos';
 import { RequestLog } from '../common/request-log';
 import { createExecutionPacker } from './any-codec';
 import { ExecutionState } from './execution-state';
+import { pageOf } from './execution-pages';
 import { executionFinishedEntry } from './finished-entry';
 import {
   jobDefinitionSchema,
   type JobDefinition,
   type JobDefinitionInput,
 } from './job-definitions';
+import { environmentFor, type RunJobOverrides } from './run-job-rules';
 import { TaskRunner, type InProcessTask } from './task-runner';
 
 export interface CloudRunEmulatorOptions {
@@ -51,7 +53,6 @@ export interface CloudRunEmulator extends RunningEmulator {
 }
 
 type Request = Record<string, unknown>;
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * Starts a gRPC server implementing google.cloud.run.v2.Jobs (GetJob, ListJobs, RunJob with
@@ -71,6 +72,8 @@ export async function startCloudRunEmulator(
     }),
   );
   const executions = new Map<string, ExecutionState>();
+  /** Creation order of executions, for newest-first listing with stable page tokens. */
+  const sequences = new Map<string, number>();
   const runners = new Map<string, TaskRunner>();
   const finished = new Map<string, Promise<void>>();
   const operations = new Map<string, string>();
@@ -109,6 +112,7 @@ export async function startCloudRunEmulator(
       template: {
         containers: [
           {
+            name: job.containerName,
             command: job.command,
             env: Object.entries(job.env).map(([name, value]) => ({ name, value })),
           },
@@ -132,30 +136,14 @@ export async function startCloudRunEmulator(
 
   const runJob = (request: Request) => {
     const job = requireJob(request.name);
-    const overrides = (request.overrides ?? {}) as {
-      container_overrides?: { env?: { name?: string; value?: string }[] }[];
-      task_count?: number;
-      timeout?: { seconds?: string };
-    };
-    if ((overrides.task_count ?? 1) > 1)
-      throw new GrpcError(
-        grpc.status.INVALID_ARGUMENT,
-        'The emulator runs one task per execution.',
-      );
-    const env: Record<string, string> = { ...job.env };
-    for (const variable of overrides.container_overrides?.flatMap((c) => c.env ?? []) ?? []) {
-      if (!variable.name || !ENV_NAME.test(variable.name))
-        throw new GrpcError(
-          grpc.status.INVALID_ARGUMENT,
-          `Invalid environment variable name ${JSON.stringify(variable.name ?? '')}.`,
-        );
-      env[variable.name] = variable.value ?? '';
-    }
+    const overrides = (request.overrides ?? {}) as RunJobOverrides;
+    const env = environmentFor(job, overrides);
     const timeoutSeconds = overrides.timeout?.seconds
       ? Number(overrides.timeout.seconds)
       : job.timeoutSeconds;
     const execution = new ExecutionState(job, env, timeoutSeconds);
     executions.set(execution.name, execution);
+    sequences.set(execution.name, sequences.size);
     const runner = new TaskRunner(execution, baseEnv, options.inProcessTasks?.[job.name]);
     runners.set(execution.name, runner);
     const kill = pendingKills.shift();
@@ -177,6 +165,25 @@ export async function startCloudRunEmulator(
     const operationName = `${job.name.split('/jobs/')[0]}/operations/${randomUUID()}`;
     operations.set(operationName, execution.name);
     return renderOperation(operationName);
+  };
+
+  // ListExecutions: a job's executions (or every job's, with jobs/-), newest first, paged.
+  const listExecutions = (r: Request) => {
+    const parent = String(r.parent ?? '');
+    const allJobs = parent.endsWith('/jobs/-');
+    if (!allJobs) requireJob(parent);
+    const matching = [...executions.values()]
+      .filter((e) => (allJobs ? e.job.name.startsWith(parent.slice(0, -1)) : e.job.name === parent))
+      .map((e) => ({ execution: e, sequence: sequences.get(e.name) ?? 0 }));
+    const { page, nextPageToken } = pageOf(matching, {
+      parent,
+      ...(typeof r.page_size === 'number' ? { pageSize: r.page_size } : {}),
+      ...(typeof r.page_token === 'string' ? { pageToken: r.page_token } : {}),
+    });
+    return {
+      executions: page.map((p) => p.execution.toProto()),
+      next_page_token: nextPageToken,
+    };
   };
 
   const protos = loadProtos(
@@ -210,16 +217,7 @@ export async function startCloudRunEmulator(
     unaryHandlers(
       {
         GetExecution: (r: Request) => requireExecution(r.name).toProto(),
-        ListExecutions: (r: Request) => ({
-          executions: [...executions.values()]
-            .filter(
-              (e) =>
-                e.job.name === r.parent || r.parent === `${e.job.name.split('/jobs/')[0]}/jobs/-`,
-            )
-            .reverse()
-            .map((e) => e.toProto()),
-          next_page_token: '',
-        }),
+        ListExecutions: (r: Request) => listExecutions(r),
         CancelExecution: (r: Request) => {
           const execution = requireExecution(r.name);
           runners.get(execution.name)?.cancel();

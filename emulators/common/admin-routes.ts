@@ -18,6 +18,7 @@ export type AdminRoute = (
  * Serves the control API shared by all emulators, so tests in other processes can inject faults
  * and count calls:
  *   GET /_emulator/health, GET|DELETE /_emulator/requests, POST|DELETE /_emulator/faults
+ * A fault rule with `"after": true` performs the request, then answers with its `status`.
  * Returns false when the path is not an admin path.
  */
 export async function handleAdminRequest(
@@ -42,7 +43,17 @@ export async function handleAdminRequest(
         return true;
       case 'POST /faults': {
         const body = await readJson(req);
-        const rules = z.array(faultRuleSchema).parse(Array.isArray(body) ? body : [body]);
+        const parsed = z.array(faultRuleSchema).safeParse(Array.isArray(body) ? body : [body]);
+        if (!parsed.success) {
+          const problems = parsed.error.issues.map(
+            (issue) => `rule ${issue.path.join('.')}: ${issue.message}`,
+          );
+          sendJson(res, 400, {
+            error: `Invalid fault rule: ${problems.join('; ')}. Expected {match, status?, count?, delayMs?, message?, after?}.`,
+          });
+          return true;
+        }
+        const rules = parsed.data;
         for (const rule of rules) context.faults.add(rule);
         sendJson(res, 200, { pending: context.faults.pending() });
         return true;

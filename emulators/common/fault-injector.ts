@@ -1,15 +1,27 @@
 import { z } from 'zod';
 
-/** One injected fault: the next `count` matching requests fail with `status` and/or are delayed. */
-export const faultRuleSchema = z.object({
-  /** gRPC method name (e.g. `AddSecretVersion`) or an HTTP `METHOD /path` prefix (e.g. `GET /api/v1`). */
-  match: z.string().min(1),
-  count: z.number().int().min(1).default(1),
-  /** gRPC code name/number or HTTP status; absent means delay only. */
-  status: z.union([z.string(), z.number()]).optional(),
-  delayMs: z.number().int().min(0).optional(),
-  message: z.string().optional(),
-});
+/**
+ * One injected fault: the next `count` matching requests fail with `status` and/or are delayed.
+ * With `after: true` the request is performed first and its answer replaced by the error: the
+ * caller sees a failure although the effect happened (a response lost on the network).
+ */
+export const faultRuleSchema = z
+  .object({
+    /** gRPC method name (e.g. `AddSecretVersion`) or an HTTP `METHOD /path` prefix (e.g. `GET /api/v1`). */
+    match: z.string().min(1),
+    count: z.number().int().min(1).default(1),
+    /** gRPC code name/number or HTTP status; absent means delay only. */
+    status: z.union([z.string(), z.number()]).optional(),
+    /** Waited before the request is handled (with `after`, before it is performed). */
+    delayMs: z.number().int().min(0).optional(),
+    message: z.string().optional(),
+    /** Perform the request, then answer with `status` instead of its result. */
+    after: z.boolean().default(false),
+  })
+  .refine((rule) => !rule.after || rule.status !== undefined, {
+    message: '"after": true needs a "status" to answer with once the request was performed',
+    path: ['after'],
+  });
 export type FaultRule = z.output<typeof faultRuleSchema>;
 export type FaultRuleInput = z.input<typeof faultRuleSchema>;
 
@@ -18,6 +30,8 @@ export interface Fault {
   readonly status?: string | number;
   readonly delayMs?: number;
   readonly message?: string;
+  /** Perform the request first, then answer with `status`. */
+  readonly after: boolean;
 }
 
 /**
@@ -43,8 +57,8 @@ export class FaultInjector {
     const entry = this.rules[index]!;
     entry.remaining -= 1;
     if (entry.remaining <= 0) this.rules.splice(index, 1);
-    const { status, delayMs, message } = entry.rule;
-    return { status, delayMs, message };
+    const { status, delayMs, message, after } = entry.rule;
+    return { status, delayMs, message, after };
   }
 
   pending(): number {

@@ -7,7 +7,8 @@ import type { RequestLog } from './request-log';
 export type UnaryHandler = (request: Record<string, unknown>) => unknown | Promise<unknown>;
 
 /**
- * Adapts plain async handlers to grpc-js: applies injected faults first, records each call in the
+ * Adapts plain async handlers to grpc-js: applies injected faults (before the handler, or after it
+ * for `after` faults, whose request is performed and then answered with the error), records each call in the
  * request log (method, resource name, outcome; never payloads) and turns GrpcError into statuses.
  */
 export function unaryHandlers(
@@ -31,11 +32,14 @@ export function unaryHandlers(
       try {
         const fault = context.faults.take(method);
         if (fault?.delayMs) await sleep(fault.delayMs);
-        if (fault?.status !== undefined) {
-          const code = parseGrpcCode(fault.status);
-          throw new GrpcError(code, fault.message ?? `injected fault: ${grpc.status[code]}`);
-        }
+        const injected = () => {
+          const code = parseGrpcCode(fault!.status!);
+          return new GrpcError(code, fault!.message ?? `injected fault: ${grpc.status[code]}`);
+        };
+        if (fault?.status !== undefined && !fault.after) throw injected();
         const response = await handler(request);
+        // "Perform, then fail": the effect happened, the caller sees only the error.
+        if (fault?.status !== undefined) throw injected();
         record('OK');
         callback(null, response);
       } catch (error) {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sleep, type FaultInjector } from '../common/fault-injector';
+import type { FaultInjector } from '../common/fault-injector';
+import { applyHttpFault } from '../common/http-faults';
 import { BodyError, readJson, sendJson } from '../common/http';
 import type { RequestLog } from '../common/request-log';
 import { Problem } from './problem';
@@ -68,13 +69,12 @@ export async function serveApi(
     } else sendJson(res, status, body, type);
   };
   try {
-    const fault = context.faults.take(`${method} ${url.pathname}`);
-    if (fault?.delayMs) await sleep(fault.delayMs);
-    if (fault?.status !== undefined)
-      throw new Problem(
-        Number(fault.status),
-        fault.message ?? `injected fault: HTTP ${fault.status}`,
-      );
+    const fault = await applyHttpFault(context.faults, `${method} ${url.pathname}`, res, (f) => {
+      const problem = new Problem(f.status, f.message ?? `injected fault: HTTP ${f.status}`);
+      sendJson(res, problem.status, problem.body(url.pathname), PROBLEM);
+    });
+    if (fault)
+      throw new Problem(fault.status, fault.message ?? `injected fault: HTTP ${fault.status}`);
 
     if (Object.keys(context.tokens).length > 0) {
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import YAML from 'yaml';
 import { handleAdminRequest, type AdminRoute } from '../common/admin-routes';
-import { sleep, type FaultInjector } from '../common/fault-injector';
+import type { FaultInjector } from '../common/fault-injector';
+import { applyHttpFault } from '../common/http-faults';
 import { BodyError, readBody, sendJson } from '../common/http';
 import type { RequestLog } from '../common/request-log';
 import { discoveryDocument } from './discovery';
@@ -69,9 +70,11 @@ export async function route(
     sendJson(res, status, body);
   };
   try {
-    const fault = context.faults.take(`${method} ${url.pathname}`);
-    if (fault?.delayMs) await sleep(fault.delayMs);
-    if (fault?.status !== undefined) throw injected(Number(fault.status), fault.message);
+    const fault = await applyHttpFault(context.faults, `${method} ${url.pathname}`, res, (f) => {
+      const error = injected(f.status, f.message);
+      sendJson(res, error.status.code, error.status);
+    });
+    if (fault) throw injected(fault.status, fault.message);
 
     if (PUBLIC_PATHS.has(url.pathname)) {
       answer(

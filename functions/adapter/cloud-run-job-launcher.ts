@@ -1,54 +1,65 @@
 import type { v2 } from '@google-cloud/run';
-import { isTransientGrpcError, toAdapterError } from '../../shared/gcp/grpc-failure';
+import { toAdapterError } from '../../shared/gcp/grpc-failure';
 import type { Logger } from '../../shared/logging/logger';
-import type { RetryPolicy } from '../../shared/retry/backoff';
-import { withRetry } from '../../shared/retry/with-retry';
-import { executionEnv, type JobLauncher, type LaunchRequest } from './job-launcher';
+import { timestampToIso } from './cloud-run-time';
+import {
+  executionEnv,
+  type JobLauncher,
+  type LaunchedExecution,
+  type LaunchRequest,
+} from './job-launcher';
 
-/** JobLauncher over Cloud Run Jobs: RunJob with per-execution env overrides on one job. */
+/**
+ * JobLauncher over Cloud Run Jobs: one RunJob with per-execution env overrides on one job. No
+ * retry here: a failed RunJob may still have created the execution, so retrying is the caller's
+ * decision, after looking for it (see launch-or-adopt.ts).
+ */
 export class CloudRunJobLauncher implements JobLauncher {
   constructor(
     private readonly client: v2.JobsClient,
     private readonly jobName: string,
-    private readonly options: { timeoutMs: number; retry: RetryPolicy; logger: Logger },
+    private readonly options: { timeoutMs: number; logger: Logger },
   ) {}
 
-  async launch(request: LaunchRequest): Promise<{ execution: string }> {
+  async launch(request: LaunchRequest): Promise<LaunchedExecution> {
     const env = Object.entries(executionEnv(request)).map(([name, value]) => ({ name, value }));
+    const context = {
+      service: 'Cloud Run',
+      operation: 'RunJob',
+      resource: this.jobName,
+      identityHint:
+        "the adapter's service account (roles/run.jobsExecutorWithOverrides on the job)",
+    };
+    let operation;
     try {
-      const [operation] = await withRetry(
-        () =>
-          this.client.runJob(
-            { name: this.jobName, overrides: { containerOverrides: [{ env }] } },
-            { timeout: this.options.timeoutMs, retry: null },
-          ),
-        {
-          policy: this.options.retry,
-          isRetryable: isTransientGrpcError,
-          onRetry: ({ retry, delayMs, error }) =>
-            this.options.logger.warn('Cloud Run RunJob failed, retrying', {
-              cluster_id: request.clusterId,
-              retry,
-              delay_ms: delayMs,
-              error: error instanceof Error ? error.message : String(error),
-            }),
-        },
+      [operation] = await this.client.runJob(
+        { name: this.jobName, overrides: { containerOverrides: [{ env }] } },
+        { timeout: this.options.timeoutMs, retry: null },
       );
-      // The operation's metadata is the Execution; its name is all we need (we do not wait for it).
-      const execution = (operation.metadata as { name?: string } | null | undefined)?.name;
-      if (!execution)
-        throw new Error(
-          `RunJob on ${this.jobName} returned an operation without an execution name`,
-        );
-      return { execution };
     } catch (error) {
-      throw toAdapterError(error, {
-        service: 'Cloud Run',
-        operation: 'RunJob',
-        resource: this.jobName,
-        identityHint:
-          "the adapter's service account (roles/run.jobsExecutorWithOverrides on the job)",
-      });
+      throw toAdapterError(error, context);
     }
+    // The operation's metadata is the Execution; we do not wait for the operation to finish.
+    const metadata = operation.metadata as
+      { name?: string | null; createTime?: unknown } | null | undefined;
+    const execution = metadata?.name ?? undefined;
+    const failure = operation.latestResponse?.error;
+    if (operation.latestResponse?.done && failure) {
+      // The long-running operation already failed. With an execution, that execution ended (its
+      // report follows through the reporter or our GetExecution check); without one, nothing ran.
+      if (!execution)
+        throw toAdapterError({ code: failure.code, details: failure.message }, context);
+      this.options.logger.warn(
+        `RunJob's operation for ${execution} already failed: ${failure.message ?? `code ${failure.code}`}`,
+        { cluster_id: request.clusterId, execution, grpc_code: failure.code ?? undefined },
+      );
+    }
+    if (!execution)
+      throw toAdapterError(
+        { details: `RunJob on ${this.jobName} returned an operation without an execution name` },
+        context,
+      );
+    const createTime = timestampToIso(metadata?.createTime);
+    return { execution, ...(createTime ? { createTime } : {}) };
   }
 }

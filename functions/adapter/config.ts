@@ -17,6 +17,7 @@ import {
   type LogLevel,
 } from '../../shared/logging/logger';
 import { OBJECT_PATH } from '../../shared/object-path';
+import type { RetryPolicy } from '../../shared/retry/backoff';
 import type { DecisionSettings } from './decide';
 import {
   DEFAULT_PRECONDITIONS,
@@ -43,6 +44,7 @@ export const adapterEnvSchema = z.object({
   CLOUD_RUN_API_TIMEOUT: duration('30s'),
   RESYNC_INTERVAL: duration('6h'),
   EXECUTION_TIMEOUT: duration('25m'),
+  EXECUTION_CHECK_AFTER: duration('3m'),
   RETRY_BACKOFF_BASE: duration('30s'),
   RETRY_BACKOFF_MAX: duration('30m'),
   PERMANENT_FAILURE_RETRY_INTERVAL: duration('1h'),
@@ -71,6 +73,8 @@ export interface AdapterConfig {
   readonly cloudRunJob: string;
   readonly cloudRunEmulatorHost?: string;
   readonly cloudRunTimeoutMs: number;
+  /** RunJob is retried a little in-process (after looking for the execution); Pub/Sub does the rest. */
+  readonly cloudRunRetry: RetryPolicy;
   readonly decision: DecisionSettings;
   readonly preconditions: readonly PreconditionSpec[];
   readonly pullSecretSpecPath: string;
@@ -81,6 +85,18 @@ export interface AdapterConfig {
   readonly projectId?: string;
 }
 
+const CLOUD_RUN_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 500, maxDelayMs: 5000 };
+
+/**
+ * The longest another instance can still be inside launchOrAdopt for an intent: every RunJob and
+ * every search after a failure taking the whole API timeout, plus the waits between attempts.
+ * Until then an intent without an execution is waited for, not launched again.
+ */
+export function launchGraceMs(apiTimeoutMs: number, retry: RetryPolicy): number {
+  const calls = retry.attempts * 2; // a RunJob and a ListExecutions per attempt
+  return calls * apiTimeoutMs + (retry.attempts - 1) * retry.maxDelayMs;
+}
+
 /** Reads and validates the adapter's environment (and its preconditions file); throws ConfigError. */
 export function loadAdapterConfig(env: Env): AdapterConfig {
   const e = parseEnv(adapterEnvSchema, env, 'adapter function');
@@ -89,6 +105,7 @@ export function loadAdapterConfig(env: Env): AdapterConfig {
     cloudRunJob: e.CLOUD_RUN_JOB,
     ...(e.CLOUD_RUN_EMULATOR_HOST ? { cloudRunEmulatorHost: e.CLOUD_RUN_EMULATOR_HOST } : {}),
     cloudRunTimeoutMs: e.CLOUD_RUN_API_TIMEOUT,
+    cloudRunRetry: CLOUD_RUN_RETRY,
     decision: {
       resyncIntervalMs: e.RESYNC_INTERVAL,
       executionTimeoutMs: e.EXECUTION_TIMEOUT,
@@ -96,6 +113,8 @@ export function loadAdapterConfig(env: Env): AdapterConfig {
       retryBackoffMaxMs: e.RETRY_BACKOFF_MAX,
       permanentFailureRetryMs: e.PERMANENT_FAILURE_RETRY_INTERVAL,
       heartbeatMs: e.STATUS_HEARTBEAT_INTERVAL,
+      executionCheckAfterMs: e.EXECUTION_CHECK_AFTER,
+      launchGraceMs: launchGraceMs(e.CLOUD_RUN_API_TIMEOUT, CLOUD_RUN_RETRY),
     },
     preconditions: loadPreconditions(e.PRECONDITIONS_FILE, e.PRECONDITIONS),
     pullSecretSpecPath: e.PULL_SECRET_SPEC_PATH,

@@ -1,6 +1,7 @@
 import type { ClusterEvent } from '../../shared/events/sentinel-event';
 import type { Operation, StatusOutcome } from '../../shared/hyperfleet/outcome';
 import type { OwnStatus } from '../../shared/hyperfleet/pullsecret-status';
+import { inFlightCheck } from './in-flight-check';
 import type { PreconditionResult } from './preconditions';
 
 /** Timing rules of the decision (from configuration). */
@@ -15,6 +16,13 @@ export interface DecisionSettings {
   readonly permanentFailureRetryMs: number;
   /** An identical not-met or invalid-input report is not written again sooner than this. */
   readonly heartbeatMs: number;
+  /** A running execution this old is looked up in Cloud Run (GetExecution) instead of waited for. */
+  readonly executionCheckAfterMs: number;
+  /**
+   * How long another instance may still be inside its RunJob for a recorded launch intent: a
+   * younger intent without an execution is waited for, an older one is launched again.
+   */
+  readonly launchGraceMs: number;
 }
 
 /** What the cluster provides that the decision and the launch need; computed by the handler. */
@@ -39,6 +47,11 @@ export interface DecisionInput {
   readonly preconditions: PreconditionResult;
   readonly settings: DecisionSettings;
   readonly now: Date;
+  /**
+   * A launch id or execution that Cloud Run confirmed is not running (no execution for the
+   * intent, or the execution is gone): the in-flight record naming it no longer holds the cluster.
+   */
+  readonly lost?: string;
 }
 
 export type SkipReason =
@@ -55,6 +68,26 @@ export type SkipReason =
 export type Decision =
   | { readonly kind: 'skip'; readonly reason: SkipReason; readonly message: string }
   | { readonly kind: 'report'; readonly outcome: StatusOutcome; readonly message: string }
+  | {
+      /** Our intent has no execution: find it (ListExecutions) before launching again. */
+      readonly kind: 'resolve-launch';
+      readonly launchId: string;
+      readonly operation: Operation;
+      readonly attempt: number;
+      readonly since: string;
+      readonly abandoned: boolean;
+      readonly message: string;
+    }
+  | {
+      /** Our execution has been running longer than the check threshold: ask Cloud Run. */
+      readonly kind: 'check-execution';
+      readonly execution: string;
+      readonly operation: Operation;
+      readonly attempt: number;
+      readonly launchedAt: string;
+      readonly launchId?: string;
+      readonly message: string;
+    }
   | {
       readonly kind: 'launch';
       readonly operation: Operation;
@@ -128,19 +161,8 @@ export function decide(input: DecisionInput): Decision {
   }
 
   const attempt = sameGeneration ? (own?.data.attempt ?? 0) + 1 : 1;
-  if (
-    sameGeneration &&
-    own?.availableReason === 'JobRunning' &&
-    own.data.execution &&
-    own.data.operation === operation
-  ) {
-    const age = since(own.data.launched_at ?? own.lastReportTime);
-    if (age < settings.executionTimeoutMs)
-      return skip(
-        'in-flight',
-        `Execution ${own.data.execution} launched ${Math.round(age / 1000)} s ago is still running`,
-      );
-  }
+  const inFlight = sameGeneration && own ? inFlightCheck(own, operation, input) : undefined;
+  if (inFlight) return inFlight;
 
   if (!cluster.deleting) {
     if (input.preconditions.kind === 'not-met') {

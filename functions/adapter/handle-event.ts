@@ -5,12 +5,18 @@ import type { ClusterEvent } from '../../shared/events/sentinel-event';
 import { HyperFleetNotFoundError } from '../../shared/hyperfleet/errors';
 import type { HyperFleetApi } from '../../shared/hyperfleet/port';
 import { readOwnStatus } from '../../shared/hyperfleet/pullsecret-status';
-import type { AdapterStatus, Cluster } from '../../shared/hyperfleet/schemas';
+import type { AdapterStatus } from '../../shared/hyperfleet/schemas';
 import { buildStatus } from '../../shared/hyperfleet/status-builder';
 import type { Logger } from '../../shared/logging/logger';
+import type { RetryPolicy } from '../../shared/retry/backoff';
 import { clusterFacts, hasPullSecretInSpec, statusesByAdapter } from './cluster-facts';
 import { decide, type Decision, type DecisionSettings } from './decide';
-import type { JobLauncher, PullSecretReference } from './job-launcher';
+import type { ExecutionLookup } from './execution-lookup';
+import { resolveInFlight } from './in-flight-flow';
+import type { JobLauncher } from './job-launcher';
+import { launchWithIntent } from './launch-flow';
+import type { PullSecretSettings } from './pull-secret-reference';
+import { reportStatus } from './report-status';
 import {
   evaluatePreconditions,
   type CompiledPrecondition,
@@ -21,15 +27,17 @@ import {
 export interface AdapterDependencies {
   readonly hyperfleet: HyperFleetApi;
   readonly launcher: JobLauncher;
+  /** Cloud Run reads, off the happy path: ambiguous launches and long-silent executions. */
+  readonly lookup: ExecutionLookup;
+  /** In-process attempts of RunJob, each failure followed by a search for the execution. */
+  readonly launchRetry: RetryPolicy;
   readonly preconditions: readonly CompiledPrecondition[];
   readonly settings: DecisionSettings;
-  readonly pullSecret: {
-    readonly specPath: string;
-    readonly additionalSpecPath: string;
-    readonly defaultVersion?: string;
-  };
+  readonly pullSecret: PullSecretSettings;
   readonly logger: Logger;
   readonly now?: () => Date;
+  /** Injectable for tests; a random UUID per launch otherwise. */
+  readonly newLaunchId?: () => string;
 }
 
 /**
@@ -117,123 +125,53 @@ async function handleClusterEvent(
         })
       : { kind: 'met' };
   const at = now();
-  const decision = decide({
-    event,
-    cluster: facts,
-    own: readOwnStatus(statuses),
-    preconditions,
-    settings: deps.settings,
-    now: at,
-  });
-  const fields = {
-    decision:
-      decision.kind === 'skip'
-        ? decision.reason
-        : decision.kind === 'report'
-          ? `report-${decision.outcome.kind}`
-          : `launch-${decision.operation}`,
-    generation: facts?.generation,
-  };
-  log.info(decision.message, fields);
-  if (decision.kind === 'skip' || !cluster || !facts) return;
-  if (decision.kind === 'report') {
-    await report(deps, log, cluster.id, buildStatus(decision.outcome, facts.generation, at));
-    return;
-  }
-  await launch(decision, cluster, deps, log, at);
-}
-
-async function launch(
-  decision: Extract<Decision, { kind: 'launch' }>,
-  cluster: Cluster,
-  deps: AdapterDependencies,
-  log: Logger,
-  at: Date,
-): Promise<void> {
-  const reference: PullSecretReference =
-    hasPullSecretInSpec(cluster, deps.pullSecret.specPath) || !deps.pullSecret.defaultVersion
-      ? {
-          source: 'cluster-spec',
-          specPath: deps.pullSecret.specPath,
-          additionalSpecPath: deps.pullSecret.additionalSpecPath,
-        }
-      : {
-          source: 'secret-manager',
-          version: deps.pullSecret.defaultVersion,
-          additionalSpecPath: deps.pullSecret.additionalSpecPath,
-        };
-  let execution: string;
-  try {
-    ({ execution } = await deps.launcher.launch({
-      clusterId: cluster.id,
-      clusterName: cluster.name,
-      generation: cluster.generation,
-      gcpProjectId: decision.gcpProjectId,
-      namespace: decision.namespace,
-      operation: decision.operation,
-      attempt: decision.attempt,
-      pullSecret: reference,
-    }));
-  } catch (error) {
-    if (!(error instanceof AdapterError) || error.kind !== 'permanent') throw error;
-    log.error(`Could not launch the pull secret job: ${error.message}`, {
-      reason: error.reason,
-      decision: 'launch-failed',
+  const decideNow = (lost?: string) =>
+    decide({
+      event,
+      cluster: facts,
+      own: readOwnStatus(statuses),
+      preconditions,
+      settings: deps.settings,
+      now: at,
+      ...(lost !== undefined ? { lost } : {}),
     });
-    await report(
-      deps,
-      log,
-      cluster.id,
-      buildStatus(
-        {
-          kind: 'launch-failed',
-          operation: decision.operation,
-          reason: error.reason,
-          message: error.message,
-        },
-        cluster.generation,
-        at,
-      ),
-    );
-    return;
+  let decision = decideNow();
+  logDecision(log, decision, facts?.generation);
+  if (!cluster || !facts) return;
+  if (decision.kind === 'resolve-launch' || decision.kind === 'check-execution') {
+    const settled = await resolveInFlight(decision, cluster, deps, log, at);
+    if (!settled) return;
+    // Cloud Run says nothing runs for the in-flight record: decide again without it, once.
+    decision = decideNow(settled.lost);
+    logDecision(log, decision, facts.generation);
   }
-  log.info(`Launched execution ${execution}`, {
-    execution,
-    operation: decision.operation,
-    attempt: decision.attempt,
-    namespace: decision.namespace,
-    pull_secret_source: reference.source,
-  });
-  await report(
-    deps,
-    log,
-    cluster.id,
-    buildStatus(
-      {
-        kind: 'launched',
-        operation: decision.operation,
-        execution,
-        launchedAt: at.toISOString(),
-        attempt: decision.attempt,
-      },
-      cluster.generation,
-      at,
-    ),
-  );
+  switch (decision.kind) {
+    case 'report':
+      await reportStatus(
+        deps.hyperfleet,
+        log,
+        cluster.id,
+        buildStatus(decision.outcome, facts.generation, at),
+      );
+      return;
+    case 'launch':
+      await launchWithIntent(decision, cluster, deps, log, at);
+      return;
+    default:
+      return;
+  }
 }
 
-async function report(
-  deps: AdapterDependencies,
-  log: Logger,
-  clusterId: string,
-  body: ReturnType<typeof buildStatus>,
-): Promise<void> {
-  const outcome = await deps.hyperfleet.putStatus(clusterId, body);
-  const available = body.conditions.find((c) => c.type === 'Available');
-  log.info(
-    `Status ${outcome}: Available=${available?.status ?? '?'} (${available?.reason ?? '?'})`,
-    { status_write: outcome, reason: available?.reason, generation: body.observed_generation },
-  );
+function logDecision(log: Logger, decision: Decision, generation: number | undefined): void {
+  const kind =
+    decision.kind === 'skip'
+      ? decision.reason
+      : decision.kind === 'report'
+        ? `report-${decision.outcome.kind}`
+        : decision.kind === 'launch'
+          ? `launch-${decision.operation}`
+          : decision.kind;
+  log.info(decision.message, { decision: kind, generation });
 }
 
 async function listStatusesOrNone(api: HyperFleetApi, clusterId: string): Promise<AdapterStatus[]> {

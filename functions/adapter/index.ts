@@ -1,6 +1,6 @@
 // Entry point of the adapter Cloud Run function (CloudEvent signature, Eventarc/Pub/Sub trigger).
 // Wiring only: configuration is validated when the module loads; clients are built on first use,
-// and the Cloud Run client only on the first launch (most events need none: up to date, in flight).
+// and the Cloud Run clients only when an event needs Cloud Run.
 import * as functions from '@google-cloud/functions-framework';
 import type { CloudEventV1 } from 'cloudevents';
 import { googleClientOptions } from '../../shared/gcp/client-options';
@@ -8,9 +8,12 @@ import { lazily } from '../../shared/lazily';
 import { HyperFleetClient } from '../../shared/hyperfleet/client';
 import { authProviderFor } from '../../shared/hyperfleet/config';
 import { createLogger } from '../../shared/logging/logger';
+import { CloudRunExecutionReader } from '../reporter/cloud-run-execution-reader';
+import { CloudRunExecutionLookup } from './cloud-run-execution-lookup';
 import { CloudRunJobLauncher } from './cloud-run-job-launcher';
 import { loadAdapterConfig } from './config';
 import { createAdapterHandler } from './handle-event';
+import type { ExecutionLookup } from './execution-lookup';
 import type { JobLauncher } from './job-launcher';
 import { compilePreconditions } from './preconditions';
 
@@ -23,19 +26,31 @@ const logger = createLogger({
   ...(config.projectId ? { projectId: config.projectId } : {}),
 });
 
-// Cloud Run calls are retried a little in-process; Pub/Sub redelivery does the rest.
-const cloudRunRetry = { attempts: 3, baseDelayMs: 500, maxDelayMs: 5000 };
-const cloudRunLauncher = lazily(async () => {
+// Cloud Run clients are built on first use: most events need none (up to date, in flight).
+const cloudRun = lazily(async () => {
   const { v2 } = await import('@google-cloud/run');
-  const client = new v2.JobsClient(googleClientOptions(config.cloudRunEmulatorHost));
-  return new CloudRunJobLauncher(client, config.cloudRunJob, {
-    timeoutMs: config.cloudRunTimeoutMs,
-    retry: cloudRunRetry,
-    logger,
-  });
+  const options = googleClientOptions(config.cloudRunEmulatorHost);
+  const executions = new v2.ExecutionsClient(options);
+  const timeouts = { timeoutMs: config.cloudRunTimeoutMs };
+  return {
+    launcher: new CloudRunJobLauncher(new v2.JobsClient(options), config.cloudRunJob, {
+      ...timeouts,
+      logger,
+    }),
+    lookup: new CloudRunExecutionLookup(
+      executions,
+      new CloudRunExecutionReader(executions, { ...timeouts, retry: config.cloudRunRetry }),
+      config.cloudRunJob,
+      timeouts,
+    ),
+  };
 });
 const launcher: JobLauncher = {
-  launch: async (request) => (await cloudRunLauncher()).launch(request),
+  launch: async (request) => (await cloudRun()).launcher.launch(request),
+};
+const lookup: ExecutionLookup = {
+  findLaunched: async (query) => (await cloudRun()).lookup.findLaunched(query),
+  read: async (execution) => (await cloudRun()).lookup.read(execution),
 };
 
 let handler: ReturnType<typeof createAdapterHandler> | undefined;
@@ -46,6 +61,8 @@ function instanceHandler(): ReturnType<typeof createAdapterHandler> {
       logger,
     }),
     launcher,
+    lookup,
+    launchRetry: config.cloudRunRetry,
     preconditions,
     settings: config.decision,
     pullSecret: {

@@ -23,12 +23,26 @@ export interface LaunchRequest {
   readonly namespace: string;
   readonly operation: Operation;
   readonly attempt: number;
+  /** Unique per launch; recorded in our status first and passed to the execution (LAUNCH_ID). */
+  readonly launchId: string;
   readonly pullSecret: PullSecretReference;
 }
 
-/** Starts the pull secret job for a cluster and returns at once with the execution's name. */
+/** An execution started (or found) for a launch. */
+export interface LaunchedExecution {
+  /** Full resource name projects/P/locations/L/jobs/J/executions/E. */
+  readonly execution: string;
+  /** When Cloud Run created it (RFC 3339), when known. */
+  readonly createTime?: string;
+}
+
+/**
+ * Starts the pull secret job for a cluster with one RunJob call and returns at once. Throws an
+ * AdapterError; a transient one means the launch is ambiguous: the execution may exist although
+ * the answer was lost, so the caller looks for it before launching again.
+ */
 export interface JobLauncher {
-  launch(request: LaunchRequest): Promise<{ execution: string }>;
+  launch(request: LaunchRequest): Promise<LaunchedExecution>;
 }
 
 /** The per-execution environment: identifiers and references only, never secret material. */
@@ -49,6 +63,7 @@ export function executionEnv(request: LaunchRequest): Record<string, string> {
     MANAGEMENT_NAMESPACE: request.namespace,
     OPERATION: request.operation,
     LAUNCH_ATTEMPT: String(request.attempt),
+    LAUNCH_ID: request.launchId,
     ...reference,
     PULL_SECRET_ADDITIONAL_SPEC_PATH: request.pullSecret.additionalSpecPath,
   };

@@ -86,6 +86,8 @@ export const jobEnvSchema = z
     ...hyperFleetApiEnvShape,
     HYPERFLEET_API_BASE_URL: hyperFleetApiEnvShape.HYPERFLEET_API_BASE_URL.optional(),
     LAUNCH_ATTEMPT: positiveInt(),
+    /** The adapter's launch id: how the adapter finds this execution again after a lost answer. */
+    LAUNCH_ID: z.string().max(64).optional(),
     MANAGEMENT_NAMESPACE: namespaceName.optional(),
     K8S_SECRET_NAME: objectName.optional(),
     SKIP_KUBERNETES: booleanFlag(false),

@@ -3,11 +3,25 @@ export type StatusOutcome =
   | { readonly kind: 'not-met'; readonly precondition: string; readonly message: string }
   | { readonly kind: 'precondition-error'; readonly message: string }
   | {
+      /**
+       * The intent, written before RunJob: a redelivery that finds it without an execution knows
+       * the launch is ambiguous (the execution may exist) and looks for it before launching again.
+       */
+      readonly kind: 'launching';
+      readonly operation: Operation;
+      readonly launchId: string;
+      readonly attempt: number;
+      readonly since: string;
+      /** Set when the launching instance gave up (Cloud Run kept failing, no execution found). */
+      readonly abandoned?: { readonly reason: string; readonly message: string };
+    }
+  | {
       readonly kind: 'launched';
       readonly operation: Operation;
       readonly execution: string;
       readonly launchedAt: string;
       readonly attempt: number;
+      readonly launchId?: string;
     }
   | {
       readonly kind: 'launch-failed';

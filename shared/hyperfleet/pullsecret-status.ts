@@ -5,6 +5,10 @@ import { ADAPTER_NAME } from './status-builder';
 /** The `data` our own reports carry, read back by the adapter to decide (tolerant of absence). */
 export const pullSecretStatusDataSchema = z.looseObject({
   execution: z.string().optional(),
+  /** The launch this status belongs to (passed to the execution as LAUNCH_ID). */
+  launch_id: z.string().optional(),
+  /** The launching instance gave up; nobody is launching `launch_id` any more. */
+  launch_abandoned: z.boolean().optional(),
   operation: z.enum(['apply', 'delete']).optional(),
   launched_at: z.string().optional(),
   attempt: z.number().int().optional(),

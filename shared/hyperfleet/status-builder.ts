@@ -49,6 +49,34 @@ export function buildStatus(
           condition('Health', 'False', 'ExecutionFailed:preconditions', outcome.message),
         ],
       };
+    case 'launching': {
+      const purpose = outcome.operation === 'delete' ? 'remove' : 'provision';
+      const abandoned = outcome.abandoned;
+      const message = abandoned
+        ? `Launch ${outcome.launchId} did not start an execution: ${abandoned.message}`
+        : `Launching a Cloud Run Job execution (launch ${outcome.launchId}) to ${purpose} the pull secret`;
+      return {
+        ...base,
+        conditions: [
+          abandoned
+            ? condition('Applied', 'False', abandoned.reason, message)
+            : condition('Applied', 'True', 'JobLaunching', message),
+          condition('Available', 'False', abandoned?.reason ?? 'JobLaunching', message),
+          abandoned ? condition('Health', 'False', abandoned.reason, message) : healthy(),
+          ...(outcome.operation === 'delete'
+            ? [condition('Finalized', 'False', abandoned?.reason ?? 'CleanupInProgress', message)]
+            : []),
+        ],
+        data: {
+          launch_id: outcome.launchId,
+          operation: outcome.operation,
+          generation,
+          attempt: outcome.attempt,
+          launched_at: outcome.since,
+          ...(abandoned ? { launch_abandoned: true } : {}),
+        },
+      };
+    }
     case 'launched': {
       const message = `Cloud Run Job execution ${outcome.execution} launched to ${outcome.operation === 'delete' ? 'remove' : 'provision'} the pull secret`;
       return {
@@ -78,6 +106,7 @@ export function buildStatus(
           operation: outcome.operation,
           launched_at: outcome.launchedAt,
           attempt: outcome.attempt,
+          ...(outcome.launchId ? { launch_id: outcome.launchId } : {}),
         },
         metadata: {
           job_name: shortName(outcome.execution),

@@ -6,6 +6,7 @@ import * as functions from '@google-cloud/functions-framework';
 import { getTestServer } from '@google-cloud/functions-framework/testing';
 import type { CloudEventV1 } from 'cloudevents';
 import { z } from 'zod';
+import { CloudRunExecutionLookup } from '../../functions/adapter/cloud-run-execution-lookup';
 import { CloudRunJobLauncher } from '../../functions/adapter/cloud-run-job-launcher';
 import { createAdapterHandler } from '../../functions/adapter/handle-event';
 import { compilePreconditions, DEFAULT_PRECONDITIONS } from '../../functions/adapter/preconditions';
@@ -82,9 +83,18 @@ describe('bad input corpus (test/fixtures/bad-inputs): a specific reason, no cra
         hyperfleet: api,
         launcher: new CloudRunJobLauncher(clients.jobs, TEST_JOB, {
           timeoutMs: 5000,
-          retry: { attempts: 1, baseDelayMs: 10, maxDelayMs: 10 },
           logger,
         }),
+        lookup: new CloudRunExecutionLookup(
+          clients.executions,
+          new CloudRunExecutionReader(clients.executions, {
+            timeoutMs: 5000,
+            retry: { attempts: 1, baseDelayMs: 10, maxDelayMs: 10 },
+          }),
+          TEST_JOB,
+          { timeoutMs: 5000 },
+        ),
+        launchRetry: { attempts: 1, baseDelayMs: 10, maxDelayMs: 10 },
         preconditions: compilePreconditions(DEFAULT_PRECONDITIONS),
         settings: {
           resyncIntervalMs: 3600_000,
@@ -93,6 +103,8 @@ describe('bad input corpus (test/fixtures/bad-inputs): a specific reason, no cra
           retryBackoffMaxMs: 600_000,
           permanentFailureRetryMs: 3600_000,
           heartbeatMs: 300_000,
+          executionCheckAfterMs: 180_000,
+          launchGraceMs: 60_000,
         },
         pullSecret: {
           specPath: 'spec.pullSecret.data',

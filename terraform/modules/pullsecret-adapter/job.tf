@@ -81,6 +81,9 @@ resource "google_cloud_run_v2_job_iam_member" "adapter_runs_job" {
   member   = "serviceAccount:${google_service_account.adapter.email}"
 }
 
+# Reading this job's executions (run.executions.get/list), the narrowest predefined role that has
+# them, granted on the job only: the adapter lists executions to adopt one whose RunJob answer was
+# lost and gets an execution that has been silent too long; the reporter reads finished ones.
 resource "google_cloud_run_v2_job_iam_member" "reads_executions" {
   for_each = {
     adapter  = google_service_account.adapter.email

@@ -3,6 +3,8 @@ import type { Server } from 'node:http';
 import * as functions from '@google-cloud/functions-framework';
 import { getTestServer } from '@google-cloud/functions-framework/testing';
 import type { CloudEventV1 } from 'cloudevents';
+import { CloudRunExecutionLookup } from '../../../functions/adapter/cloud-run-execution-lookup';
+import { CloudRunExecutionReader } from '../../../functions/reporter/cloud-run-execution-reader';
 import { CloudRunJobLauncher } from '../../../functions/adapter/cloud-run-job-launcher';
 import { createAdapterHandler } from '../../../functions/adapter/handle-event';
 import {
@@ -47,9 +49,18 @@ describe('adapter function through functions-framework, against the HyperFleet a
       hyperfleet: hyperFleetClient(hyperfleet, { logger, retryAttempts: 2 }),
       launcher: new CloudRunJobLauncher(clients.jobs, TEST_JOB, {
         timeoutMs: 5000,
-        retry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
         logger,
       }),
+      lookup: new CloudRunExecutionLookup(
+        clients.executions,
+        new CloudRunExecutionReader(clients.executions, {
+          timeoutMs: 5000,
+          retry: { attempts: 1, baseDelayMs: 10, maxDelayMs: 10 },
+        }),
+        TEST_JOB,
+        { timeoutMs: 5000 },
+      ),
+      launchRetry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
       preconditions: compilePreconditions(DEFAULT_PRECONDITIONS),
       settings: {
         resyncIntervalMs: 3600_000,
@@ -58,6 +69,8 @@ describe('adapter function through functions-framework, against the HyperFleet a
         retryBackoffMaxMs: 600_000,
         permanentFailureRetryMs: 3600_000,
         heartbeatMs: 300_000,
+        executionCheckAfterMs: 180_000,
+        launchGraceMs: 60_000,
       },
       pullSecret: {
         specPath: 'spec.pullSecret.data',
@@ -102,6 +115,7 @@ describe('adapter function through functions-framework, against the HyperFleet a
       MANAGEMENT_NAMESPACE: namespace,
       OPERATION: 'apply',
       LAUNCH_ATTEMPT: '1',
+      LAUNCH_ID: expect.stringMatching(/^[0-9a-f-]{36}$/),
       PULL_SECRET_SOURCE: 'cluster-spec',
       PULL_SECRET_SPEC_PATH: 'spec.pullSecret.data',
       PULL_SECRET_ADDITIONAL_SPEC_PATH: 'spec.pullSecret.additional',
@@ -111,7 +125,12 @@ describe('adapter function through functions-framework, against the HyperFleet a
       available: 'False',
       availableReason: 'JobRunning',
       health: 'True',
-      data: { execution: launched[0]!.name, operation: 'apply', attempt: 1 },
+      data: {
+        execution: launched[0]!.name,
+        operation: 'apply',
+        attempt: 1,
+        launch_id: launched[0]!.env.LAUNCH_ID,
+      },
     });
     const statuses = await hyperFleetClient(hyperfleet).listStatuses(id);
     expect(

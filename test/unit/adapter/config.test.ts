@@ -15,6 +15,9 @@ describe('loadAdapterConfig', () => {
     expect(config.decision).toEqual({
       resyncIntervalMs: 6 * 3600_000,
       executionTimeoutMs: 25 * 60_000,
+      executionCheckAfterMs: 3 * 60_000,
+      // 3 attempts, each a RunJob and a ListExecutions of up to 30 s, and 2 waits of up to 5 s.
+      launchGraceMs: 190_000,
       retryBackoffBaseMs: 30_000,
       retryBackoffMaxMs: 30 * 60_000,
       permanentFailureRetryMs: 3600_000,

@@ -15,6 +15,8 @@ const settings: DecisionSettings = {
   retryBackoffMaxMs: 30 * 60_000,
   permanentFailureRetryMs: 3600_000,
   heartbeatMs: 5 * 60_000,
+  executionCheckAfterMs: 3 * 60_000,
+  launchGraceMs: 190_000,
 };
 const cluster = (overrides: Partial<ClusterFacts> = {}): ClusterFacts => ({
   clusterId: 'cls-1',
@@ -52,6 +54,18 @@ const running = (launchedSecondsAgo: number, operation: 'apply' | 'delete' = 'ap
     availableReason: 'JobRunning',
     health: 'True',
     data: { execution: 'exec-1', operation, launched_at: ago(launchedSecondsAgo), attempt: 1 },
+  });
+const intent = (recordedSecondsAgo: number) =>
+  own({
+    available: 'False',
+    availableReason: 'JobLaunching',
+    health: 'True',
+    data: {
+      launch_id: 'launch-1',
+      operation: 'apply',
+      launched_at: ago(recordedSecondsAgo),
+      attempt: 1,
+    },
   });
 const failed = (kind: 'permanent' | 'transient', attempt: number, reportedSecondsAgo: number) =>
   own({
@@ -193,8 +207,33 @@ describe('decide', () => {
       'skip:in-flight',
     ],
     [
-      'launched longer ago than the execution timeout: presumed lost',
+      'running longer than EXECUTION_CHECK_AFTER: asks Cloud Run (GetExecution)',
+      { own: running(4 * 60) },
+      'check-execution',
+    ],
+    [
+      'running longer than the execution timeout: still asks Cloud Run first',
       { own: running(25 * 60) },
+      'check-execution',
+    ],
+    [
+      'Cloud Run says the execution is gone: relaunch with attempt+1',
+      { own: running(4 * 60), lost: 'exec-1' },
+      'launch:apply#2',
+    ],
+    [
+      'an intent (launch id, no execution): look for its execution first',
+      { own: intent(20) },
+      'resolve-launch',
+    ],
+    [
+      'an intent of another operation does not hold a delete',
+      { cluster: cluster({ deleting: true }), own: intent(20) },
+      'launch:delete#2',
+    ],
+    [
+      'an intent Cloud Run has no execution for, past the grace: launch again',
+      { own: intent(400), lost: 'launch-1' },
       'launch:apply#2',
     ],
     [
@@ -297,7 +336,9 @@ describe('decide', () => {
         ? `skip:${decision.reason}`
         : decision.kind === 'report'
           ? `report:${decision.outcome.kind}`
-          : `launch:${decision.operation}#${decision.attempt}`;
+          : decision.kind === 'launch'
+            ? `launch:${decision.operation}#${decision.attempt}`
+            : decision.kind;
     expect(summary).toBe(expected);
     expect(decision.message.length).toBeGreaterThan(10);
   });

@@ -44,6 +44,17 @@ describe('buildStatus', () => {
       Available: 'False/JobRunning',
       Health: 'True/NoErrors',
     });
+    expect(status(ALL_OUTCOMES.launching!)).toEqual({
+      Applied: 'True/JobLaunching',
+      Available: 'False/JobLaunching',
+      Health: 'True/NoErrors',
+    });
+    expect(status(ALL_OUTCOMES.launchAbandoned!)).toEqual({
+      Applied: 'False/CloudRunUnavailable',
+      Available: 'False/CloudRunUnavailable',
+      Health: 'False/CloudRunUnavailable',
+      Finalized: 'False/CloudRunUnavailable',
+    });
     expect(status(ALL_OUTCOMES.launchedDelete!)).toMatchObject({
       Finalized: 'False/CleanupInProgress',
     });
@@ -67,6 +78,30 @@ describe('buildStatus', () => {
       Available: 'False/CleanupConfirmed',
       Health: 'True/NoErrors',
       Finalized: 'True/CleanupConfirmed',
+    });
+  });
+
+  it('records the launch intent in data, and the adapter reads it back', () => {
+    const body = buildStatus(ALL_OUTCOMES.launching!, 3, now);
+    expect(body.data).toEqual({
+      launch_id: 'launch-1',
+      operation: 'apply',
+      generation: 3,
+      attempt: 1,
+      launched_at: timing.startedAt,
+    });
+    const own = readOwnStatus([
+      {
+        ...body,
+        conditions: body.conditions.map((c) => ({ ...c })),
+        data: { ...body.data },
+        created_time: now.toISOString(),
+        last_report_time: now.toISOString(),
+      },
+    ]);
+    expect(own).toMatchObject({ availableReason: 'JobLaunching', data: { launch_id: 'launch-1' } });
+    expect(buildStatus(ALL_OUTCOMES.launchAbandoned!, 3, now).data).toMatchObject({
+      launch_abandoned: true,
     });
   });
 

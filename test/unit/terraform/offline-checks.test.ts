@@ -118,6 +118,14 @@ describe('terraform/, checked offline', () => {
     expect(customRole?.body.permissions).not.toContain('secretmanager.secrets.setIamPolicy');
   });
 
+  it('lets the adapter run the job and read its executions on the job only (no project-wide Cloud Run role)', () => {
+    const m = adapterModule();
+    const runRoles = m.resources.filter((r) => /^roles\/run\.(viewer|developer|admin|jobsExecutor)/.test(String(r.body.role)));
+    for (const grant of runRoles) expect({ grant: grant.name, type: grant.type }).toEqual({ grant: grant.name, type: 'google_cloud_run_v2_job_iam_member' });
+    const viewer = m.resources.find((r) => r.type === 'google_cloud_run_v2_job_iam_member' && r.body.role === 'roles/run.viewer');
+    expect(Object.keys(viewer?.body.for_each as Record<string, unknown>).sort()).toEqual(['adapter', 'reporter']);
+  });
+
   it('keeps the functions private: internal ingress, invoked only by the push invoker', () => {
     const m = adapterModule();
     const functions = m.resources.filter((r) => r.type === 'google_cloudfunctions2_function');
@@ -178,6 +186,7 @@ describe('terraform/, checked offline', () => {
       namespace: 'clusters-cls-1',
       operation: 'apply',
       attempt: 1,
+      launchId: '0b6f4a52-6b1e-4c61-9d49-6f3f0d3a1b2c',
       pullSecret: { source: 'cluster-spec', specPath: 'spec.pullSecret.data', additionalSpecPath: 'spec.pullSecret.additional' },
     });
     expect(Object.keys(overrides).filter((k) => !(k in jobEnvSchema.shape))).toEqual([]);

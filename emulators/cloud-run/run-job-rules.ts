@@ -1,0 +1,92 @@
+import * as grpc from '@grpc/grpc-js';
+import { GrpcError } from '../common/grpc-error';
+import type { JobDefinition } from './job-definitions';
+
+// Cloud Run's rules for RunJob overrides, to read against the documentation:
+// - EnvVar (Admin API v2): name "Must not exceed 32768 characters"; value "the maximum length is
+//   32768 bytes".
+// - "You can set a maximum of 1000 environment variables per container for each Cloud Run job."
+// - "The environment variables defined in the container runtime contract are reserved and cannot
+//   be set": for jobs CLOUD_RUN_JOB, CLOUD_RUN_EXECUTION, CLOUD_RUN_TASK_INDEX/ATTEMPT/COUNT; PORT
+//   and K_* (K_SERVICE, K_REVISION, K_CONFIGURATION) everywhere. Cloud Run answers, e.g.
+//   "spec.template.spec.containers[0].env: The following reserved env names were provided: PORT.
+//   These values are automatically set by the system."
+// - ContainerOverride.name is "The name of the container specified as a DNS_LABEL": it must name a
+//   container of the job; empty means the job's only container.
+export const MAX_ENV_VARS_PER_CONTAINER = 1000;
+export const MAX_ENV_NAME_CHARS = 32_768;
+export const MAX_ENV_VALUE_BYTES = 32_768;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** True for names the container runtime contract sets itself. */
+export function isReservedEnvName(name: string): boolean {
+  return (
+    name === 'PORT' ||
+    name.startsWith('K_') ||
+    name === 'CLOUD_RUN_JOB' ||
+    name === 'CLOUD_RUN_EXECUTION' ||
+    name.startsWith('CLOUD_RUN_TASK_')
+  );
+}
+
+/** RunJobRequest.overrides as grpc-js decodes it (snake_case). */
+export interface RunJobOverrides {
+  readonly container_overrides?: readonly {
+    readonly name?: string;
+    readonly env?: readonly { readonly name?: string; readonly value?: string }[];
+  }[];
+  readonly task_count?: number;
+  readonly timeout?: { readonly seconds?: string };
+}
+
+const invalid = (message: string) => new GrpcError(grpc.status.INVALID_ARGUMENT, message);
+
+/**
+ * Validates the overrides of a RunJob on `job` as Cloud Run does and returns the execution's
+ * environment: the job's env merged with the overrides ("Will be merged with existing env").
+ * Throws INVALID_ARGUMENT naming the field.
+ */
+export function environmentFor(
+  job: JobDefinition,
+  overrides: RunJobOverrides,
+): Record<string, string> {
+  const env: Record<string, string> = { ...job.env };
+  (overrides.container_overrides ?? []).forEach((container, index) => {
+    const field = `overrides.container_overrides[${index}]`;
+    if (container.name && container.name !== job.containerName)
+      throw invalid(
+        `${field}.name: container "${container.name}" does not exist in job ${job.name}; its containers are: ${job.containerName}.`,
+      );
+    const variables = container.env ?? [];
+    const reserved: string[] = [];
+    variables.forEach((variable, position) => {
+      const name = variable.name ?? '';
+      if (name === '') throw invalid(`${field}.env[${position}].name: must not be empty.`);
+      if (name.length > MAX_ENV_NAME_CHARS)
+        throw invalid(
+          `${field}.env[${position}].name: must not exceed ${MAX_ENV_NAME_CHARS} characters.`,
+        );
+      if (!ENV_NAME.test(name))
+        throw invalid(
+          `${field}.env[${position}].name: Invalid environment variable name ${JSON.stringify(name.slice(0, 80))}.`,
+        );
+      if (Buffer.byteLength(variable.value ?? '', 'utf8') > MAX_ENV_VALUE_BYTES)
+        throw invalid(
+          `${field}.env[${position}].value: ${name} is longer than the maximum of ${MAX_ENV_VALUE_BYTES} bytes.`,
+        );
+      if (isReservedEnvName(name)) reserved.push(name);
+      env[name] = variable.value ?? '';
+    });
+    if (reserved.length > 0)
+      throw invalid(
+        `${field}.env: The following reserved env names were provided: ${reserved.join(', ')}. These values are automatically set by the system.`,
+      );
+  });
+  if (Object.keys(env).length > MAX_ENV_VARS_PER_CONTAINER)
+    throw invalid(
+      `overrides.container_overrides: container ${job.containerName} would have ${Object.keys(env).length} environment variables; the maximum is ${MAX_ENV_VARS_PER_CONTAINER} per container.`,
+    );
+  if ((overrides.task_count ?? 1) > 1)
+    throw invalid('overrides.task_count: the emulator runs one task per execution.');
+  return env;
+}

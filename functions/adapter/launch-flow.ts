@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import { AdapterError } from '../../shared/errors';
+import { readOwnStatus } from '../../shared/hyperfleet/pullsecret-status';
+import type { Cluster } from '../../shared/hyperfleet/schemas';
+import { buildStatus } from '../../shared/hyperfleet/status-builder';
+import type { Logger } from '../../shared/logging/logger';
+import type { Decision } from './decide';
+import type { AdapterDependencies } from './handle-event';
+import type { LaunchRequest } from './job-launcher';
+import { launchOrAdopt } from './launch-or-adopt';
+import { reportStatus } from './report-status';
+import { pullSecretReference } from './pull-secret-reference';
+
+/**
+ * Launches the job for a decision: records the intent (a new launch id) in our status first, yields
+ * when another instance's intent replaced it, then starts (or, after an ambiguous failure, adopts)
+ * the execution and records it. The intent makes a lost RunJob answer or a crash between RunJob and
+ * the status write visible to the next delivery, which then looks for the execution instead of
+ * launching a second one. A clean launch costs exactly one Cloud Run call.
+ */
+export async function launchWithIntent(
+  decision: Extract<Decision, { kind: 'launch' }>,
+  cluster: Cluster,
+  deps: AdapterDependencies,
+  log: Logger,
+  at: Date,
+): Promise<void> {
+  const launchId = deps.newLaunchId?.() ?? randomUUID();
+  const since = at.toISOString();
+  const { operation, attempt } = decision;
+  const intent = { kind: 'launching', operation, launchId, attempt, since } as const;
+  const write = (body: ReturnType<typeof buildStatus>) =>
+    reportStatus(deps.hyperfleet, log, cluster.id, body);
+  if ((await write(buildStatus(intent, cluster.generation, at))) === 'discarded') {
+    log.info('A newer report exists for this generation; not launching', {
+      decision: 'superseded',
+    });
+    return;
+  }
+  // Another instance may have recorded its own intent meanwhile; the last one stored launches.
+  const stored = readOwnStatus(await deps.hyperfleet.listStatuses(cluster.id));
+  if (stored?.data.launch_id !== launchId) {
+    log.info(
+      `Another instance recorded launch ${stored?.data.launch_id ?? '(none)'} for this generation; leaving the launch to it`,
+      { decision: 'yield', launch_id: launchId },
+    );
+    return;
+  }
+  const reference = pullSecretReference(cluster, deps.pullSecret);
+  const request: LaunchRequest = {
+    clusterId: cluster.id,
+    clusterName: cluster.name,
+    generation: cluster.generation,
+    gcpProjectId: decision.gcpProjectId,
+    namespace: decision.namespace,
+    operation,
+    attempt,
+    launchId,
+    pullSecret: reference,
+  };
+  let result;
+  try {
+    result = await launchOrAdopt(request, since, {
+      launcher: deps.launcher,
+      lookup: deps.lookup,
+      retry: deps.launchRetry,
+      logger: log,
+    });
+  } catch (error) {
+    if (error instanceof AdapterError && error.kind === 'permanent') {
+      log.error(`Could not launch the pull secret job: ${error.message}`, {
+        reason: error.reason,
+        decision: 'launch-failed',
+      });
+      await write(
+        buildStatus(
+          { kind: 'launch-failed', operation, reason: error.reason, message: error.message },
+          cluster.generation,
+          at,
+        ),
+      );
+      return;
+    }
+    // Nobody is launching this intent any more: say so, so the redelivery relaunches at once.
+    const reason = error instanceof AdapterError ? error.reason : 'CloudRunUnavailable';
+    const message = error instanceof Error ? error.message : String(error);
+    await write(
+      buildStatus({ ...intent, abandoned: { reason, message } }, cluster.generation, at),
+    ).catch((writeError: unknown) =>
+      // Best effort: without it the redelivery waits out the launch grace before relaunching.
+      log.warn('Could not record the abandoned launch; it is relaunched after the launch grace', {
+        launch_id: launchId,
+        error: writeError instanceof Error ? writeError.message : String(writeError),
+      }),
+    );
+    throw error;
+  }
+  log.info(`${result.adopted ? 'Adopted' : 'Launched'} execution ${result.execution}`, {
+    execution: result.execution,
+    operation,
+    attempt,
+    launch_id: launchId,
+    namespace: decision.namespace,
+    pull_secret_source: reference.source,
+  });
+  await write(
+    buildStatus(
+      {
+        kind: 'launched',
+        operation,
+        execution: result.execution,
+        launchedAt: since,
+        attempt,
+        launchId,
+      },
+      cluster.generation,
+      at,
+    ),
+  );
+}

@@ -1,0 +1,31 @@
+import { FaultInjector, faultRuleSchema } from '../../../emulators/common/fault-injector';
+
+describe('FaultInjector', () => {
+  it('applies a rule to the next `count` requests whose key starts with `match`, in order', () => {
+    const faults = new FaultInjector();
+    faults.add({ match: 'RunJob', count: 2, status: 'UNAVAILABLE' });
+    faults.add({ match: 'GET /api', status: 503, after: true });
+    expect(faults.pending()).toBe(3);
+    expect(faults.take('GetJob')).toBeUndefined();
+    expect(faults.take('RunJob')).toMatchObject({ status: 'UNAVAILABLE', after: false });
+    expect(faults.take('GET /api/hyperfleet/v1/clusters')).toMatchObject({
+      status: 503,
+      after: true,
+    });
+    expect(faults.take('RunJob')).toMatchObject({ status: 'UNAVAILABLE' });
+    expect(faults.take('RunJob')).toBeUndefined();
+    expect(faults.pending()).toBe(0);
+  });
+
+  it('"perform, then fail" needs a status to answer with, and says so', () => {
+    const parsed = faultRuleSchema.safeParse({ match: 'RunJob', after: true, delayMs: 10 });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]).toMatchObject({
+      path: ['after'],
+      message: expect.stringContaining('needs a "status"'),
+    });
+    expect(
+      faultRuleSchema.parse({ match: 'RunJob', status: 'DEADLINE_EXCEEDED', after: true }),
+    ).toMatchObject({ count: 1, after: true });
+  });
+});
