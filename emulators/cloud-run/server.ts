@@ -20,6 +20,7 @@ import {
   type JobDefinitionInput,
 } from './job-definitions';
 import { TaskRunner, type InProcessTask } from './task-runner';
+import { taskHandlers } from './tasks-service';
 
 export interface CloudRunEmulatorOptions {
   readonly host?: string;
@@ -183,6 +184,7 @@ export async function startCloudRunEmulator(
     [
       'google/cloud/run/v2/job.proto',
       'google/cloud/run/v2/execution.proto',
+      'google/cloud/run/v2/task.proto',
       'google/longrunning/operations.proto',
     ],
     ['@google-cloud/run'],
@@ -230,6 +232,10 @@ export async function startCloudRunEmulator(
       },
       context,
     ),
+  );
+  server.addService(
+    lookupService(protos, 'google.cloud.run.v2.Tasks'),
+    unaryHandlers(taskHandlers(executions), context),
   );
   server.addService(
     lookupService(protos, 'google.longrunning.Operations'),
