@@ -194,6 +194,7 @@ export class KubeStore {
       return this.render(stored);
     }
     if (!previous) throw notFound('secrets', name);
+    assertResourceVersion(patch, previous.object, 'secrets', name);
     const merged = (type === 'merge' ? jsonMergePatch : strategicMergePatch)(
       previous.object,
       patch,
@@ -297,6 +298,21 @@ export class KubeStore {
       .toISOString()
       .replace(/\.\d{3}Z$/, 'Z');
   }
+}
+
+/**
+ * A patch that names `metadata.resourceVersion` is a precondition, as on the real API server: it
+ * applies only to that version of the object, otherwise 409 Conflict.
+ */
+function assertResourceVersion(patch: Json, current: Obj, kind: string, name: string): void {
+  const meta = isObject(patch) && isObject(patch.metadata) ? patch.metadata : {};
+  const expected = meta.resourceVersion;
+  if (
+    typeof expected === 'string' &&
+    expected !== '' &&
+    expected !== metadataOf(current).resourceVersion
+  )
+    throw conflict(kind, name);
 }
 
 function labelsOf(object: Obj): Record<string, string> {
