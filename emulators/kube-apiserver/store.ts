@@ -7,13 +7,20 @@ import {
   type ManagerEntry,
 } from './managed-fields';
 import { isObject, jsonMergePatch, strategicMergePatch, type Json } from './merge-patch';
-import { alreadyExists, conflict, KubeError, notFound } from './status';
-import { normaliseSecret, validateNamespaceName } from './validation';
+import { alreadyExists, badRequest, conflict, KubeError, notFound } from './status';
+import { normaliseNamespace, normaliseSecret } from './validation';
 
 type Obj = { [key: string]: Json };
 
 /** How a PATCH body is to be interpreted (its Content-Type). */
 export type PatchType = 'merge' | 'strategic' | 'apply';
+
+/** The PATCH request's parameters: fieldManager, force (apply only), dryRun=All. */
+export interface PatchOptions {
+  readonly manager: string;
+  readonly force: boolean;
+  readonly dryRun?: boolean;
+}
 
 interface Stored {
   object: Obj;
@@ -35,20 +42,42 @@ export class KubeStore {
 
   // ---- namespaces ---------------------------------------------------------------------------
 
-  createNamespace(body: Obj, manager: string): Obj {
-    const name = metadataOf(body).name;
-    const problem = validateNamespaceName(name);
-    if (problem) throw problem;
-    if (this.namespaces.has(name as string)) throw alreadyExists('namespaces', name as string);
-    const object: Obj = {
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: { ...metadataOf(body) },
-      spec: { finalizers: ['kubernetes'] },
-      status: { phase: 'Active' },
-    };
-    const stored = this.stamp(object, { object: {}, managers: [] }, manager, true);
-    this.namespaces.set(name as string, stored);
+  createNamespace(body: Obj, manager: string, dryRun = false): Obj {
+    const object = normaliseNamespace(body);
+    const name = metadataOf(object).name as string;
+    if (this.namespaces.has(name)) throw alreadyExists('namespaces', name);
+    const stored = this.stamp(object, { object: {}, managers: [] }, manager, true, dryRun);
+    if (!dryRun) this.namespaces.set(name, stored);
+    return this.render(stored);
+  }
+
+  /** PUT: replaces labels, annotations and spec; status stays the server's. */
+  updateNamespace(name: string, body: Obj, manager: string, dryRun = false): Obj {
+    const previous = this.namespaces.get(name);
+    if (!previous) throw notFound('namespaces', name);
+    const meta = metadataOf(body);
+    if (meta.name !== undefined && meta.name !== name)
+      throw badRequest('the name of the object does not match the name on the URL');
+    const expected = meta.resourceVersion;
+    if (
+      typeof expected === 'string' &&
+      expected !== '' &&
+      expected !== metadataOf(previous.object).resourceVersion
+    )
+      throw conflict('namespaces', name);
+    const object = normaliseNamespace({ ...body, metadata: { ...meta, name } }, previous.object);
+    const stored = this.stamp(object, previous, manager, false, dryRun);
+    if (!dryRun) this.namespaces.set(name, stored);
+    return this.render(stored);
+  }
+
+  /** PATCH (merge, strategic, apply): `kubectl apply`, client- or server-side. */
+  patchNamespace(name: string, type: PatchType, patch: Json, options: PatchOptions): Obj {
+    const stored = this.patch(this.namespaces.get(name), 'namespaces', name, type, patch, options, {
+      base: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
+      normalise: (object, before) => normaliseNamespace(object, before),
+    });
+    if (!options.dryRun) this.namespaces.set(name, stored);
     return this.render(stored);
   }
 
@@ -143,65 +172,15 @@ export class KubeStore {
     name: string,
     type: PatchType,
     patch: Json,
-    options: { manager: string; force: boolean; dryRun?: boolean },
+    options: PatchOptions,
   ): Obj {
     const key = `${namespace}/${name}`;
     const previous = this.secrets.get(key);
-    if (type === 'apply') {
-      if (!previous) this.requireNamespace(namespace);
-      const base = previous?.object ?? {
-        apiVersion: 'v1',
-        kind: 'Secret',
-        metadata: { name, namespace },
-      };
-      const time = this.timestamp();
-      const applied = applyFields(
-        base,
-        previous?.managers ?? [],
-        options.manager,
-        patch,
-        options.force,
-        time,
-      );
-      if (applied.conflicts.length > 0) {
-        throw new KubeError({
-          ...conflict('secrets', name).status,
-          message: `Apply failed with ${applied.conflicts.length} conflict${applied.conflicts.length === 1 ? '' : 's'}: ${applied.conflicts.map((c) => `conflict with "${c.manager}": ${c.field}`).join(', ')}`,
-          details: {
-            name,
-            kind: 'secrets',
-            causes: applied.conflicts.map((c) => ({
-              reason: 'FieldManagerConflict',
-              message: `conflict with "${c.manager}"`,
-              field: c.field,
-            })),
-          },
-        });
-      }
-      const secret = normaliseSecret(
-        this.withNamespace(applied.object, namespace),
-        previous?.object,
-      );
-      const stored = this.stamp(
-        secret,
-        { object: base, managers: applied.entries },
-        options.manager,
-        !previous,
-        options.dryRun,
-        false,
-      );
-      if (!options.dryRun) this.secrets.set(key, stored);
-      return this.render(stored);
-    }
-    if (!previous) throw notFound('secrets', name);
-    assertResourceVersion(patch, previous.object, 'secrets', name);
-    const merged = (type === 'merge' ? jsonMergePatch : strategicMergePatch)(
-      previous.object,
-      patch,
-    );
-    if (!isObject(merged)) throw notFound('secrets', name);
-    const secret = normaliseSecret(this.withNamespace(merged, namespace), previous.object);
-    const stored = this.stamp(secret, previous, options.manager, false, options.dryRun);
+    if (type === 'apply' && !previous) this.requireNamespace(namespace);
+    const stored = this.patch(previous, 'secrets', name, type, patch, options, {
+      base: { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace } },
+      normalise: (object, before) => normaliseSecret(this.withNamespace(object, namespace), before),
+    });
     if (!options.dryRun) this.secrets.set(key, stored);
     return this.render(stored);
   }
@@ -237,6 +216,56 @@ export class KubeStore {
   }
 
   // ---- bookkeeping ----------------------------------------------------------------------------
+
+  /**
+   * A PATCH of any kind served here: JSON merge and strategic merge on an existing object (with
+   * `metadata.resourceVersion` as a precondition), or server-side apply, which creates the object
+   * when it does not exist and records field ownership (conflicts are 409 unless `force`).
+   */
+  private patch(
+    previous: Stored | undefined,
+    kind: string,
+    name: string,
+    type: PatchType,
+    patch: Json,
+    options: PatchOptions,
+    how: { base: Obj; normalise: (object: Obj, previous: Obj | undefined) => Obj },
+  ): Stored {
+    if (type === 'apply') {
+      const base = previous?.object ?? how.base;
+      const applied = applyFields(
+        base,
+        previous?.managers ?? [],
+        options.manager,
+        patch,
+        options.force,
+        this.timestamp(),
+      );
+      if (applied.conflicts.length > 0) throw applyConflict(kind, name, applied.conflicts);
+      return this.stamp(
+        how.normalise(applied.object, previous?.object),
+        { object: base, managers: applied.entries },
+        options.manager,
+        !previous,
+        options.dryRun,
+        false,
+      );
+    }
+    if (!previous) throw notFound(kind, name);
+    assertResourceVersion(patch, previous.object, kind, name);
+    const merged = (type === 'merge' ? jsonMergePatch : strategicMergePatch)(
+      previous.object,
+      patch,
+    );
+    if (!isObject(merged)) throw notFound(kind, name);
+    return this.stamp(
+      how.normalise(merged, previous.object),
+      previous,
+      options.manager,
+      false,
+      options.dryRun,
+    );
+  }
 
   private requireNamespace(namespace: string): void {
     if (!this.namespaces.has(namespace)) throw notFound('namespaces', namespace);
@@ -313,6 +342,26 @@ function assertResourceVersion(patch: Json, current: Obj, kind: string, name: st
     expected !== metadataOf(current).resourceVersion
   )
     throw conflict(kind, name);
+}
+
+function applyConflict(
+  kind: string,
+  name: string,
+  conflicts: readonly { manager: string; field: string }[],
+): KubeError {
+  return new KubeError({
+    ...conflict(kind, name).status,
+    message: `Apply failed with ${conflicts.length} conflict${conflicts.length === 1 ? '' : 's'}: ${conflicts.map((c) => `conflict with "${c.manager}": ${c.field}`).join(', ')}`,
+    details: {
+      name,
+      kind,
+      causes: conflicts.map((c) => ({
+        reason: 'FieldManagerConflict',
+        message: `conflict with "${c.manager}"`,
+        field: c.field,
+      })),
+    },
+  });
 }
 
 function labelsOf(object: Obj): Record<string, string> {
