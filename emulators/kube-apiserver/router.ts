@@ -31,6 +31,7 @@ export interface RouterContext {
 }
 
 const PATCH_TYPES: Record<string, PatchType> = {
+  'application/json-patch+json': 'json',
   'application/merge-patch+json': 'merge',
   'application/strategic-merge-patch+json': 'strategic',
   'application/apply-patch+yaml': 'apply',

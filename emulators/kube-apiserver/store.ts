@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { parseLabelSelector } from './label-selector';
+import { applyJsonPatch } from './json-patch';
 import {
   applyFields,
+  parseManagedFields,
   recordUpdate,
   renderManagedFields,
   type ManagerEntry,
@@ -13,7 +15,7 @@ import { normaliseNamespace, normaliseSecret } from './validation';
 type Obj = { [key: string]: Json };
 
 /** How a PATCH body is to be interpreted (its Content-Type). */
-export type PatchType = 'merge' | 'strategic' | 'apply';
+export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
 /** The PATCH request's parameters: fieldManager, force (apply only), dryRun=All. */
 export interface PatchOptions {
@@ -252,6 +254,7 @@ export class KubeStore {
       );
     }
     if (!previous) throw notFound(kind, name);
+    if (type === 'json') return this.jsonPatch(previous, kind, name, patch, options, how.normalise);
     assertResourceVersion(patch, previous.object, kind, name);
     const merged = (type === 'merge' ? jsonMergePatch : strategicMergePatch)(
       previous.object,
@@ -265,6 +268,40 @@ export class KubeStore {
       false,
       options.dryRun,
     );
+  }
+
+  /**
+   * A JSON patch runs against the object as clients see it (with managedFields and
+   * resourceVersion, so `test` operations work). managedFields the patch sets replace the
+   * ownership records, as the API server allows.
+   */
+  private jsonPatch(
+    previous: Stored,
+    kind: string,
+    name: string,
+    patch: Json,
+    options: PatchOptions,
+    normalise: (object: Obj, previous: Obj | undefined) => Obj,
+  ): Stored {
+    const rendered = this.render(previous);
+    const patched = applyJsonPatch(rendered, patch);
+    if (!isObject(patched)) throw notFound(kind, name);
+    const meta = metadataOf(patched);
+    const setManagers =
+      JSON.stringify(meta.managedFields ?? null) !==
+      JSON.stringify(metadataOf(rendered).managedFields ?? null);
+    const managers = setManagers
+      ? parseManagedFields(meta.managedFields ?? null, this.timestamp())
+      : previous.managers;
+    const stamped = this.stamp(
+      normalise(patched, previous.object),
+      { object: previous.object, managers },
+      options.manager,
+      false,
+      options.dryRun,
+      !setManagers,
+    );
+    return stamped;
   }
 
   private requireNamespace(namespace: string): void {

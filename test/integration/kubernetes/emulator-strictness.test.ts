@@ -288,6 +288,35 @@ describe('Kubernetes API emulator: the API server rules it enforces', () => {
       ).toMatchObject({ code: 409, reason: 'Conflict' });
     });
 
+    it('JSON patch (RFC 6902): test guards the resourceVersion, replace and add apply', async () => {
+      const current = await api.readNamespace({ name: 'applied' });
+      const version = current.metadata?.resourceVersion;
+      const ok = await raw(
+        emulator,
+        'PATCH',
+        '/api/v1/namespaces/applied',
+        [
+          { op: 'test', path: '/metadata/resourceVersion', value: version },
+          { op: 'add', path: '/metadata/labels/added', value: 'yes' },
+        ],
+        'application/json-patch+json',
+      );
+      expect(ok.status).toBe(200);
+      const stale = await raw(
+        emulator,
+        'PATCH',
+        '/api/v1/namespaces/applied',
+        [
+          { op: 'test', path: '/metadata/resourceVersion', value: version },
+          { op: 'replace', path: '/metadata/labels/added', value: 'again' },
+        ],
+        'application/json-patch+json',
+      );
+      expect(stale).toMatchObject({ status: 422, body: { reason: 'Invalid' } });
+      expect(stale.body.message).toContain('testing value /metadata/resourceVersion failed');
+      expect((await api.readNamespace({ name: 'applied' })).metadata?.labels?.added).toBe('yes');
+    });
+
     it('fieldValidation=Strict rejects unknown fields (400), as kubectl asks by default', async () => {
       const body = {
         apiVersion: 'v1',
