@@ -70,7 +70,8 @@ describe('Cloud Run Jobs emulator through the real JobsClient and ExecutionsClie
     expect(tasks).toHaveLength(1);
     return tasks[0]!;
   };
-  const completed = (resource: { conditions?: { type?: string | null }[] | null }) =>
+  type Condition = { type?: string | null; executionReason?: unknown; message?: string | null };
+  const completed = (resource: { conditions?: Condition[] | null }) =>
     resource.conditions?.find((c) => c.type === 'Completed');
 
   it('GetJob and ListJobs describe the declared jobs; unknown jobs are NOT_FOUND', async () => {
