@@ -24,6 +24,8 @@ export class ExecutionState {
   /** The last finished attempt of the task (Task.last_attempt_result). */
   lastAttempt?: AttemptResult;
   end?: ExecutionEnd;
+  /** CancelExecution arrived; the task is being stopped (Completed shows CANCELLING until then). */
+  cancelRequested = false;
   /** PID of the running task attempt, for the admin API's kill. */
   pid?: number;
 
@@ -62,12 +64,20 @@ export class ExecutionState {
     const started = this.startTime;
     const completed =
       this.end === undefined
-        ? condition(
-            'Completed',
-            started ? 'CONDITION_RECONCILING' : 'CONDITION_PENDING',
-            started ? 'Tasks are running.' : 'Waiting for tasks to start.',
-            this.updateTime,
-          )
+        ? this.cancelRequested
+          ? condition(
+              'Completed',
+              'CONDITION_RECONCILING',
+              'The execution is being cancelled.',
+              this.updateTime,
+              { execution_reason: 'CANCELLING' },
+            )
+          : condition(
+              'Completed',
+              started ? 'CONDITION_RECONCILING' : 'CONDITION_PENDING',
+              started ? 'Tasks are running.' : 'Waiting for tasks to start.',
+              this.updateTime,
+            )
         : condition(
             'Completed',
             this.end.state,

@@ -69,6 +69,10 @@ export class TaskRunner {
   /** Cancels the execution: the running attempt is terminated and no retry follows. */
   cancel(): void {
     this.cancelled = true;
+    if (!this.execution.done) {
+      this.execution.cancelRequested = true;
+      this.execution.touch();
+    }
     this.killCurrent?.('SIGTERM');
   }
 

@@ -233,6 +233,30 @@ describe('Cloud Run Jobs emulator through the real JobsClient and ExecutionsClie
     expect((await taskOf(killed)).lastAttemptResult?.exitCode).toBe(128 + 9);
   });
 
+  it('shows CANCELLING while a cancelled task is still stopping, then CANCELLED', async () => {
+    const [operation] = await clients.jobs.runJob({
+      name: TEST_JOB,
+      overrides: { containerOverrides: [{ env: [{ name: 'TASK_BEHAVIOUR', value: 'stubborn' }] }] },
+    });
+    const name = (operation.metadata as { name: string }).name;
+    while (!emulator.executions.get(name)?.pid) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 200)); // let the task install its SIGTERM handler
+    await clients.executions.cancelExecution({ name });
+    const [cancelling] = await clients.executions.getExecution({ name });
+    expect(cancelling.reconciling).toBe(true);
+    expect(completed(cancelling)).toMatchObject({
+      state: 'CONDITION_RECONCILING',
+      executionReason: 'CANCELLING',
+    });
+    await emulator.waitForExecution(name);
+    const [cancelled] = await clients.executions.getExecution({ name });
+    expect(completed(cancelled)).toMatchObject({
+      state: 'CONDITION_FAILED',
+      executionReason: 'CANCELLED',
+    });
+    expect(cancelled).toMatchObject({ cancelledCount: 1, failedCount: 0 });
+  });
+
   it('serves the operation and injected faults', async () => {
     const [operation] = await clients.jobs.runJob({ name: TEST_JOB });
     const latest = await clients.jobs.checkRunJobProgress(operation.name!);
