@@ -1,6 +1,7 @@
 import { status } from '@grpc/grpc-js';
 import type { protos, v2 } from '@google-cloud/run';
 import { grpcCode, isTransientGrpcError, toAdapterError } from '../../shared/gcp/grpc-failure';
+import type { Logger } from '../../shared/logging/logger';
 import type { RetryPolicy } from '../../shared/retry/backoff';
 import { withRetry } from '../../shared/retry/with-retry';
 import type { ExecutionReader, ExecutionSummary } from './execution-reader';
@@ -25,7 +26,13 @@ const isCompleted = (c: Condition) => c.type === 'Completed';
 export class CloudRunExecutionReader implements ExecutionReader {
   constructor(
     private readonly client: v2.ExecutionsClient,
-    private readonly options: { timeoutMs: number; retry: RetryPolicy; tasks?: v2.TasksClient },
+    private readonly options: {
+      timeoutMs: number;
+      retry: RetryPolicy;
+      /** Reads the failed task's last attempt; without it, failures are classified less finely. */
+      tasks?: v2.TasksClient;
+      logger?: Logger;
+    },
   ) {}
 
   async read(name: string): Promise<ExecutionSummary | undefined> {
@@ -94,12 +101,20 @@ export class CloudRunExecutionReader implements ExecutionReader {
       );
     } catch (error) {
       if (grpcCode(error) === status.NOT_FOUND) return undefined;
-      throw toAdapterError(error, {
+      const failure = toAdapterError(error, {
         service: 'Cloud Run',
         operation: 'ListTasks',
         resource: execution,
         identityHint: "the reporter's service account (roles/run.viewer on the job)",
       });
+      // Transient: Pub/Sub redelivers. Permanent (e.g. a missing permission): the task detail
+      // only refines the reason, so the execution is still reported, from its own conditions.
+      if (failure.kind === 'transient') throw failure;
+      this.options.logger?.warn(`Reporting without the task's exit code: ${failure.message}`, {
+        operation: 'list-tasks',
+        reason: failure.reason,
+      });
+      return undefined;
     }
     const task =
       tasks.find((t) => String(t.conditions?.find(isCompleted)?.state) === 'CONDITION_FAILED') ??

@@ -30,6 +30,7 @@ const cloudRunReader = lazily(async () => {
     timeoutMs: config.cloudRunTimeoutMs,
     retry: cloudRunRetry,
     tasks: new v2.TasksClient(options),
+    logger,
   });
 });
 const executions: ExecutionReader = {

@@ -1,7 +1,9 @@
 import { CloudRunExecutionReader } from '../../../functions/reporter/cloud-run-execution-reader';
 import { planFromExecution } from '../../../functions/reporter/report-outcomes';
 import { startCloudRunEmulator, type CloudRunEmulator } from '../../../emulators/cloud-run/server';
+import { AdapterError } from '../../../shared/errors';
 import { cloudRunClients, SCRIPTED_TASK, TEST_JOB } from '../../helpers/cloud-run';
+import { RecordingLogger } from '../../helpers/recording-logger';
 
 /**
  * The reporter's failure reasons come from the execution's conditions and its task's last attempt,
@@ -11,6 +13,7 @@ describe('reporter: execution failure reasons from Cloud Run conditions (emulato
   let emulator: CloudRunEmulator;
   let clients: ReturnType<typeof cloudRunClients>;
   let reader: CloudRunExecutionReader;
+  const logger = new RecordingLogger();
 
   beforeAll(async () => {
     emulator = await startCloudRunEmulator({
@@ -29,6 +32,7 @@ describe('reporter: execution failure reasons from Cloud Run conditions (emulato
       timeoutMs: 5000,
       retry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
       tasks: clients.tasks,
+      logger,
     });
   });
   afterAll(async () => {
@@ -92,6 +96,21 @@ describe('reporter: execution failure reasons from Cloud Run conditions (emulato
     expect(await reportFor(name)).toMatchObject({
       outcome: { kind: 'failed', executionReason: 'Cancelled', failureKind: 'transient' },
     });
+  });
+
+  it('ListTasks denied: reported from the execution conditions alone, with a warning; unavailable: retried later', async () => {
+    const name = await launch('exit-3');
+    await emulator.waitForExecution(name);
+    emulator.faults.add({ match: 'ListTasks', status: 'PERMISSION_DENIED' });
+    expect(planFromExecution((await reader.read(name))!)).toMatchObject({
+      outcome: { executionReason: 'NonZeroExit', reason: 'JobFailed', failureKind: 'transient' },
+    });
+    expect(JSON.stringify(logger.lines)).toContain("Reporting without the task's exit code");
+
+    emulator.faults.add({ match: 'ListTasks', status: 'UNAVAILABLE', count: 2 });
+    const failure = await reader.read(name).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(AdapterError);
+    expect((failure as AdapterError).kind).toBe('transient');
   });
 
   it('a success reads no tasks', async () => {
