@@ -1,17 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { condition, ts, type AttemptResult, type CompletedOutcome } from './conditions';
 import { parseJobName, type JobDefinition } from './job-definitions';
 
-/** How an execution ended, in Cloud Run's terms. */
-export type ExecutionEnd =
-  | { readonly kind: 'succeeded' }
-  | { readonly kind: 'failed'; readonly message: string; readonly reason: 'NON_ZERO_EXIT_CODE' }
-  | { readonly kind: 'cancelled'; readonly message: string };
-
-type Timestamp = { seconds: string; nanos: number };
-const ts = (date: Date): Timestamp => ({
-  seconds: String(Math.floor(date.getTime() / 1000)),
-  nanos: (date.getTime() % 1000) * 1_000_000,
-});
+/** How an execution ended: its Completed condition. */
+export type ExecutionEnd = CompletedOutcome;
 
 /** The mutable record of one execution; `toProto` renders google.cloud.run.v2.Execution. */
 export class ExecutionState {
@@ -25,8 +17,15 @@ export class ExecutionState {
   succeededCount = 0;
   failedCount = 0;
   cancelledCount = 0;
+  /** Tasks retried at least once (the API's retried_count): 0 or 1 with one task. */
   retriedCount = 0;
+  /** How often the task was retried (Task.retried). */
+  taskRetries = 0;
+  /** The last finished attempt of the task (Task.last_attempt_result). */
+  lastAttempt?: AttemptResult;
   end?: ExecutionEnd;
+  /** CancelExecution arrived; the task is being stopped (Completed shows CANCELLING until then). */
+  cancelRequested = false;
   /** PID of the running task attempt, for the admin API's kill. */
   pid?: number;
 
@@ -55,32 +54,71 @@ export class ExecutionState {
     this.updateTime = new Date();
   }
 
-  toProto(): Record<string, unknown> {
+  /** The name of the execution's only task, as Cloud Run names it. */
+  get taskName(): string {
+    return `${this.name}/tasks/${this.shortName}-task0`;
+  }
+
+  /** The execution's conditions: Completed first, then the ones that have happened. */
+  private conditions(): Record<string, unknown>[] {
+    const started = this.startTime;
     const completed =
       this.end === undefined
-        ? {
-            type: 'Completed',
-            state: 'CONDITION_PENDING',
-            message: this.runningCount > 0 ? 'Tasks are running' : 'Waiting for tasks',
-            last_transition_time: ts(this.updateTime),
-            severity: 'INFO',
-          }
-        : this.end.kind === 'succeeded'
-          ? {
-              type: 'Completed',
-              state: 'CONDITION_SUCCEEDED',
-              message: 'Execution completed successfully.',
-              last_transition_time: ts(this.completionTime ?? this.updateTime),
-              severity: 'INFO',
-            }
-          : {
-              type: 'Completed',
-              state: 'CONDITION_FAILED',
-              message: this.end.message,
-              last_transition_time: ts(this.completionTime ?? this.updateTime),
-              severity: 'ERROR',
-              execution_reason: this.end.kind === 'cancelled' ? 'CANCELLED' : this.end.reason,
-            };
+        ? this.cancelRequested
+          ? condition(
+              'Completed',
+              'CONDITION_RECONCILING',
+              'The execution is being cancelled.',
+              this.updateTime,
+              { execution_reason: 'CANCELLING' },
+            )
+          : condition(
+              'Completed',
+              started ? 'CONDITION_RECONCILING' : 'CONDITION_PENDING',
+              started ? 'Tasks are running.' : 'Waiting for tasks to start.',
+              this.updateTime,
+            )
+        : condition(
+            'Completed',
+            this.end.state,
+            this.end.message,
+            this.completionTime ?? this.updateTime,
+            this.end.executionReason ? { execution_reason: this.end.executionReason } : {},
+          );
+    if (!started) return [completed];
+    return [
+      completed,
+      condition(
+        'ResourcesAvailable',
+        'CONDITION_SUCCEEDED',
+        'Provisioned imported containers.',
+        started,
+      ),
+      condition('Started', 'CONDITION_SUCCEEDED', 'Started deployed execution.', started),
+      ...(this.taskRetries > 0
+        ? [
+            condition(
+              'Retry',
+              'CONDITION_SUCCEEDED',
+              `System will retry after 0:00:00 from lastTransitionTime for attempt ${this.taskRetries}.`,
+              this.updateTime,
+              { reason: 'IMMEDIATE_RETRY' },
+            ),
+          ]
+        : []),
+    ];
+  }
+
+  private container(): Record<string, unknown> {
+    return {
+      name: this.job.containerName,
+      image: 'local/pull-secret-job',
+      command: this.job.command,
+      env: Object.entries(this.env).map(([name, value]) => ({ name, value })),
+    };
+  }
+
+  toProto(): Record<string, unknown> {
     return {
       name: this.name,
       uid: this.uid,
@@ -94,25 +132,61 @@ export class ExecutionState {
       parallelism: 1,
       task_count: 1,
       template: {
-        containers: [
-          {
-            name: this.job.containerName,
-            image: 'local/pull-secret-job',
-            command: this.job.command,
-            env: Object.entries(this.env).map(([name, value]) => ({ name, value })),
-          },
-        ],
+        containers: [this.container()],
         max_retries: this.job.maxRetries,
         timeout: { seconds: String(this.timeoutSeconds), nanos: 0 },
       },
       reconciling: this.end === undefined,
-      conditions: [completed],
+      conditions: this.conditions(),
       observed_generation: '1',
       running_count: this.runningCount,
       succeeded_count: this.succeededCount,
       failed_count: this.failedCount,
       cancelled_count: this.cancelledCount,
       retried_count: this.retriedCount,
+      log_uri: `file://${this.job.logDir ?? '/dev/null'}/${this.shortName}.log`,
+      etag: `"${this.updateTime.getTime()}"`,
+    };
+  }
+
+  /** The execution's only task as google.cloud.run.v2.Task. */
+  taskProto(): Record<string, unknown> {
+    const taskState =
+      this.end?.state ?? (this.startTime ? 'CONDITION_RECONCILING' : 'CONDITION_PENDING');
+    const last = this.lastAttempt;
+    return {
+      name: this.taskName,
+      uid: `${this.uid}-0`,
+      generation: '1',
+      create_time: ts(this.createTime),
+      ...(this.startTime ? { start_time: ts(this.startTime) } : {}),
+      ...(this.completionTime ? { completion_time: ts(this.completionTime) } : {}),
+      update_time: ts(this.updateTime),
+      job: this.job.name,
+      execution: this.name,
+      containers: [this.container()],
+      max_retries: this.job.maxRetries,
+      timeout: { seconds: String(this.timeoutSeconds), nanos: 0 },
+      reconciling: this.end === undefined,
+      conditions: [
+        condition(
+          'Completed',
+          taskState,
+          this.end ? (last?.status.message ?? this.end.message) : 'The task is running.',
+          this.completionTime ?? this.updateTime,
+        ),
+      ],
+      observed_generation: '1',
+      index: 0,
+      retried: this.taskRetries,
+      ...(last
+        ? {
+            last_attempt_result: {
+              status: last.status,
+              ...(last.exitCode !== undefined ? { exit_code: last.exitCode } : {}),
+            },
+          }
+        : {}),
       log_uri: `file://${this.job.logDir ?? '/dev/null'}/${this.shortName}.log`,
       etag: `"${this.updateTime.getTime()}"`,
     };

@@ -11,8 +11,9 @@ import { parseJobName } from './job-definitions';
 export function executionFinishedEntry(execution: ExecutionState): Record<string, unknown> {
   const { project, location, job } = parseJobName(execution.job.name);
   const end = execution.end;
-  const failed = end !== undefined && end.kind !== 'succeeded';
-  const code = end?.kind === 'cancelled' ? 1 : failed ? 2 : 0;
+  const failed = end !== undefined && end.state !== 'CONDITION_SUCCEEDED';
+  // google.rpc.Code: CANCELLED for a cancelled execution, UNKNOWN for any other failure.
+  const code = end?.executionReason === 'CANCELLED' ? 1 : failed ? 2 : 0;
   const time = (execution.completionTime ?? new Date()).toISOString();
   return {
     insertId: randomBytes(8).toString('hex'),

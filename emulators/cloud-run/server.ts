@@ -22,6 +22,7 @@ import {
 } from './job-definitions';
 import { environmentFor, type RunJobOverrides } from './run-job-rules';
 import { TaskRunner, type InProcessTask } from './task-runner';
+import { taskHandlers } from './tasks-service';
 
 export interface CloudRunEmulatorOptions {
   readonly host?: string;
@@ -190,6 +191,7 @@ export async function startCloudRunEmulator(
     [
       'google/cloud/run/v2/job.proto',
       'google/cloud/run/v2/execution.proto',
+      'google/cloud/run/v2/task.proto',
       'google/longrunning/operations.proto',
     ],
     ['@google-cloud/run'],
@@ -228,6 +230,10 @@ export async function startCloudRunEmulator(
       },
       context,
     ),
+  );
+  server.addService(
+    lookupService(protos, 'google.cloud.run.v2.Tasks'),
+    unaryHandlers(taskHandlers(executions), context),
   );
   server.addService(
     lookupService(protos, 'google.longrunning.Operations'),

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { attemptResults, completedOutcome, type AttemptResult } from './conditions';
 import type { ExecutionState } from './execution-state';
 
 /** A task run in-process: receives the task's environment, resolves with its exit code. */
@@ -43,31 +44,24 @@ export class TaskRunner {
       const end = await this.attempt(attempt);
       execution.runningCount = 0;
       execution.pid = undefined;
+      execution.lastAttempt = this.resultOf(end);
       if (end.kind === 'cancelled') {
-        this.finish({ kind: 'cancelled', message: 'The execution was cancelled.' }, 'cancelled');
+        execution.cancelledCount = 1;
+        this.finish(true);
         return;
       }
       if (end.kind === 'exited' && end.code === 0) {
         execution.succeededCount = 1;
-        this.finish({ kind: 'succeeded' });
+        this.finish(false);
         return;
       }
       if (attempt < execution.job.maxRetries && !this.cancelled) {
-        execution.retriedCount += 1;
+        execution.taskRetries += 1;
+        execution.retriedCount = 1;
         continue;
       }
       execution.failedCount = 1;
-      this.finish({
-        kind: 'failed',
-        reason: 'NON_ZERO_EXIT_CODE',
-        message: describeFailure(
-          `${execution.shortName}-task0`,
-          end,
-          execution.timeoutSeconds,
-          execution.job.memoryLimitMiB,
-          attempt + 1,
-        ),
-      });
+      this.finish(false);
       return;
     }
   }
@@ -75,6 +69,10 @@ export class TaskRunner {
   /** Cancels the execution: the running attempt is terminated and no retry follows. */
   cancel(): void {
     this.cancelled = true;
+    if (!this.execution.done) {
+      this.execution.cancelRequested = true;
+      this.execution.touch();
+    }
     this.killCurrent?.('SIGTERM');
   }
 
@@ -85,11 +83,33 @@ export class TaskRunner {
     return true;
   }
 
-  private finish(end: NonNullable<ExecutionState['end']>, counter?: 'cancelled'): void {
-    if (counter === 'cancelled') this.execution.cancelledCount = 1;
-    this.execution.end = end;
-    this.execution.completionTime = new Date();
-    this.execution.touch();
+  private finish(cancelled: boolean): void {
+    const { execution } = this;
+    execution.completionTime = new Date();
+    execution.end = completedOutcome(
+      `${execution.shortName}-task0`,
+      execution.lastAttempt ?? attemptResults.cancelled(),
+      (execution.completionTime.getTime() -
+        (execution.startTime ?? execution.createTime).getTime()) /
+        1000,
+      cancelled,
+    );
+    execution.touch();
+  }
+
+  private resultOf(end: AttemptEnd): AttemptResult {
+    switch (end.kind) {
+      case 'exited':
+        return attemptResults.exited(end.code);
+      case 'signalled':
+        return attemptResults.signalled(end.signal);
+      case 'timeout':
+        return attemptResults.timeout();
+      case 'oom':
+        return attemptResults.oom(this.execution.job.memoryLimitMiB ?? 0, end.usedMiB);
+      case 'cancelled':
+        return attemptResults.cancelled();
+    }
   }
 
   /** The job's env with the overrides, plus the variables Cloud Run sets in every task. */
@@ -183,27 +203,5 @@ function residentMiB(pid: number | undefined): number | undefined {
     return Number.isFinite(kb) ? kb / 1024 : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function describeFailure(
-  task: string,
-  end: AttemptEnd,
-  timeoutSeconds: number,
-  limitMiB: number | undefined,
-  attempts: number,
-): string {
-  const tries = attempts > 1 ? ` (after ${attempts} attempts)` : '';
-  switch (end.kind) {
-    case 'exited':
-      return `Task ${task} failed with exit code ${end.code}${tries}.`;
-    case 'signalled':
-      return `Task ${task} was terminated by signal ${end.signal}${tries}.`;
-    case 'timeout':
-      return `Task ${task} timed out after ${timeoutSeconds} seconds${tries}.`;
-    case 'oom':
-      return `Task ${task} was killed: Memory limit of ${limitMiB} MiB exceeded with ${Math.round(end.usedMiB)} MiB used${tries}.`;
-    default:
-      return `Task ${task} failed${tries}.`;
   }
 }

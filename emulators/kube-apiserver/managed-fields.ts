@@ -200,3 +200,26 @@ export function renderManagedFields(entries: readonly ManagerEntry[]): Json[] {
     };
   });
 }
+
+/**
+ * The ownership records a request sets explicitly in `metadata.managedFields` (FieldsV1), as
+ * kubectl does when it migrates client-side apply to server-side apply. A `.` key (the map itself)
+ * and list element keys (`k:`, `v:`) make their parent the owned leaf.
+ */
+export function parseManagedFields(value: Json, fallbackTime: string): ManagerEntry[] {
+  if (!Array.isArray(value)) return [];
+  const paths = (node: Json, prefix: string[]): string[][] => {
+    const children = isObject(node) ? Object.keys(node).filter((k) => k.startsWith('f:')) : [];
+    if (children.length === 0) return prefix.length > 0 ? [prefix] : [];
+    return children.flatMap((k) =>
+      paths((node as { [key: string]: Json })[k]!, [...prefix, k.slice(2)]),
+    );
+  };
+  return value.flatMap((entry) => {
+    if (!isObject(entry) || typeof entry.manager !== 'string') return [];
+    const operation = entry.operation === 'Apply' ? 'Apply' : 'Update';
+    const fields = new Set(paths(entry.fieldsV1 ?? null, []).map((path) => key(path)));
+    const time = typeof entry.time === 'string' ? entry.time : fallbackTime;
+    return fields.size > 0 ? [{ manager: entry.manager, operation, time, fields }] : [];
+  });
+}

@@ -6,6 +6,8 @@ import { applyHttpFault } from '../common/http-faults';
 import { BodyError, readBody, sendJson } from '../common/http';
 import type { RequestLog } from '../common/request-log';
 import { discoveryDocument } from './discovery';
+import { enforceFieldValidation } from './field-validation';
+import { openApiDocument } from './openapi';
 import { isObject, type Json } from './merge-patch';
 import { isAllowed, type RbacTable } from './rbac';
 import type { KubeStore, PatchType } from './store';
@@ -30,6 +32,7 @@ export interface RouterContext {
 }
 
 const PATCH_TYPES: Record<string, PatchType> = {
+  'application/json-patch+json': 'json',
   'application/merge-patch+json': 'merge',
   'application/strategic-merge-patch+json': 'strategic',
   'application/apply-patch+yaml': 'apply',
@@ -88,7 +91,8 @@ export async function route(
     if (!who) throw unauthorized();
     identity = who.user;
 
-    const discovery = discoveryDocument(url.pathname, context.serverAddress);
+    const discovery =
+      discoveryDocument(url.pathname, context.serverAddress) ?? openApiDocument(url.pathname);
     if (discovery !== undefined) {
       answer(200, discovery);
       return;
@@ -107,6 +111,24 @@ export async function route(
       (req.headers['user-agent'] ?? 'unknown').split('/')[0] ??
       'unknown';
     const dryRun = url.searchParams.get('dryRun') === 'All';
+    const fieldValidation = url.searchParams.get('fieldValidation');
+    /** A create or update body, checked against the kind's fields when the caller asks for Strict. */
+    const bodyOf = async (kind: string) => {
+      const body = await objectBody(req);
+      enforceFieldValidation(fieldValidation, kind, body);
+      return body;
+    };
+    /** A PATCH body with its type and `force`, checked like a body. */
+    const patchOf = async (kind: string) => {
+      const type = PATCH_TYPES[(req.headers['content-type'] ?? '').split(';')[0]!.trim()];
+      if (!type) throw unsupportedMediaType(req.headers['content-type'] ?? 'none');
+      if (type === 'apply' && !url.searchParams.get('fieldManager'))
+        throw badRequest('PATCH, application/apply-patch+yaml requires fieldManager to be set');
+      const patch = await patchBody(req, type);
+      enforceFieldValidation(fieldValidation, kind, patch);
+      const force = url.searchParams.get('force') === 'true';
+      return { type, patch, options: { manager, force, dryRun } };
+    };
 
     if (first === 'secrets' && parts.length === 3) {
       collection('secrets', undefined, undefined);
@@ -116,17 +138,40 @@ export async function route(
     }
     if (first !== 'namespaces' || extra !== undefined) throw notServed(url.pathname);
     if (sub === undefined) {
+      // Authorization comes first (collection), so a caller without rights learns nothing, not
+      // even whether the namespace exists.
       const verb = collection('namespaces', undefined, namespace);
       if (!namespace) {
         if (verb === 'list')
           answer(200, context.store.listNamespaces(url.searchParams.get('labelSelector')));
         else if (verb === 'create')
-          answer(201, context.store.createNamespace(await objectBody(req), manager));
+          answer(201, context.store.createNamespace(await bodyOf('Namespace'), manager, dryRun));
         else throw methodNotAllowed(method);
-      } else if (verb === 'get') answer(200, context.store.getNamespace(namespace));
-      else if (verb === 'delete') answer(200, context.store.deleteNamespace(namespace));
-      else throw methodNotAllowed(method);
-      return;
+        return;
+      }
+      switch (verb) {
+        case 'get':
+          answer(200, context.store.getNamespace(namespace));
+          return;
+        case 'delete':
+          answer(200, context.store.deleteNamespace(namespace));
+          return;
+        case 'update':
+          answer(
+            200,
+            context.store.updateNamespace(namespace, await bodyOf('Namespace'), manager, dryRun),
+          );
+          return;
+        case 'patch': {
+          const { type, patch, options } = await patchOf('Namespace');
+          const existed = context.store.hasNamespace(namespace);
+          const patched = context.store.patchNamespace(namespace, type, patch, options);
+          answer(type === 'apply' && !existed ? 201 : 200, patched);
+          return;
+        }
+        default:
+          throw methodNotAllowed(method);
+      }
     }
     if (sub !== 'secrets' || !namespace) throw notServed(url.pathname);
     const verb = collection('secrets', namespace, name);
@@ -134,7 +179,7 @@ export async function route(
       if (verb === 'list')
         answer(200, context.store.listSecrets(namespace, url.searchParams.get('labelSelector')));
       else if (verb === 'create')
-        answer(201, context.store.createSecret(namespace, await objectBody(req), manager, dryRun));
+        answer(201, context.store.createSecret(namespace, await bodyOf('Secret'), manager, dryRun));
       else throw methodNotAllowed(method);
       return;
     }
@@ -145,24 +190,13 @@ export async function route(
       case 'update':
         answer(
           200,
-          context.store.replaceSecret(namespace, name, await objectBody(req), manager, dryRun),
+          context.store.replaceSecret(namespace, name, await bodyOf('Secret'), manager, dryRun),
         );
         return;
       case 'patch': {
-        const type = PATCH_TYPES[(req.headers['content-type'] ?? '').split(';')[0]!.trim()];
-        if (!type) throw unsupportedMediaType(req.headers['content-type'] ?? 'none');
-        const force = url.searchParams.get('force') === 'true';
-        if (type === 'apply' && !url.searchParams.get('fieldManager')) {
-          throw badRequest('PATCH, application/apply-patch+yaml requires fieldManager to be set');
-        }
+        const { type, patch, options } = await patchOf('Secret');
         const existed = safeExists(context.store, namespace, name);
-        const patched = context.store.patchSecret(
-          namespace,
-          name,
-          type,
-          await patchBody(req, type),
-          { manager, force, dryRun },
-        );
+        const patched = context.store.patchSecret(namespace, name, type, patch, options);
         answer(type === 'apply' && !existed ? 201 : 200, patched);
         return;
       }

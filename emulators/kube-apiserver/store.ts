@@ -1,69 +1,93 @@
-import { randomUUID } from 'node:crypto';
 import { parseLabelSelector } from './label-selector';
+import { isObject, type Json } from './merge-patch';
 import {
-  applyFields,
-  recordUpdate,
-  renderManagedFields,
-  type ManagerEntry,
-} from './managed-fields';
-import { isObject, jsonMergePatch, strategicMergePatch, type Json } from './merge-patch';
-import { alreadyExists, conflict, KubeError, notFound } from './status';
-import { normaliseSecret, validateNamespaceName } from './validation';
+  metadataOf,
+  ObjectBook,
+  type Obj,
+  type PatchOptions,
+  type PatchType,
+  type Stored,
+} from './object-book';
+import { alreadyExists, badRequest, conflict, KubeError, notFound } from './status';
+import { normaliseNamespace, normaliseSecret } from './validation';
 
-type Obj = { [key: string]: Json };
-
-/** How a PATCH body is to be interpreted (its Content-Type). */
-export type PatchType = 'merge' | 'strategic' | 'apply';
-
-interface Stored {
-  object: Obj;
-  managers: ManagerEntry[];
-}
-
-const metadataOf = (object: Obj): Obj => (isObject(object.metadata) ? object.metadata : {});
+export type { PatchOptions, PatchType } from './object-book';
 
 /**
  * Namespaces and Secrets with the API server's bookkeeping: a cluster-wide resourceVersion,
  * uid, creationTimestamp, optimistic concurrency on replace, and field ownership for apply.
  */
 export class KubeStore {
-  private revision = 1;
   private readonly namespaces = new Map<string, Stored>();
   private readonly secrets = new Map<string, Stored>();
 
-  constructor(private readonly now: () => Date = () => new Date()) {}
+  private readonly book: ObjectBook;
+
+  constructor(now: () => Date = () => new Date()) {
+    this.book = new ObjectBook(now);
+  }
 
   // ---- namespaces ---------------------------------------------------------------------------
 
-  createNamespace(body: Obj, manager: string): Obj {
-    const name = metadataOf(body).name;
-    const problem = validateNamespaceName(name);
-    if (problem) throw problem;
-    if (this.namespaces.has(name as string)) throw alreadyExists('namespaces', name as string);
-    const object: Obj = {
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: { ...metadataOf(body) },
-      spec: { finalizers: ['kubernetes'] },
-      status: { phase: 'Active' },
-    };
-    const stored = this.stamp(object, { object: {}, managers: [] }, manager, true);
-    this.namespaces.set(name as string, stored);
-    return this.render(stored);
+  createNamespace(body: Obj, manager: string, dryRun = false): Obj {
+    const object = normaliseNamespace(body);
+    const name = metadataOf(object).name as string;
+    if (this.namespaces.has(name)) throw alreadyExists('namespaces', name);
+    const stored = this.book.stamp(object, { object: {}, managers: [] }, manager, true, dryRun);
+    if (!dryRun) this.namespaces.set(name, stored);
+    return this.book.render(stored);
+  }
+
+  /** PUT: replaces labels, annotations and spec; status stays the server's. */
+  updateNamespace(name: string, body: Obj, manager: string, dryRun = false): Obj {
+    const previous = this.namespaces.get(name);
+    if (!previous) throw notFound('namespaces', name);
+    const meta = metadataOf(body);
+    if (meta.name !== undefined && meta.name !== name)
+      throw badRequest('the name of the object does not match the name on the URL');
+    const expected = meta.resourceVersion;
+    if (
+      typeof expected === 'string' &&
+      expected !== '' &&
+      expected !== metadataOf(previous.object).resourceVersion
+    )
+      throw conflict('namespaces', name);
+    const object = normaliseNamespace({ ...body, metadata: { ...meta, name } }, previous.object);
+    const stored = this.book.stamp(object, previous, manager, false, dryRun);
+    if (!dryRun) this.namespaces.set(name, stored);
+    return this.book.render(stored);
+  }
+
+  /** PATCH (merge, strategic, apply): `kubectl apply`, client- or server-side. */
+  patchNamespace(name: string, type: PatchType, patch: Json, options: PatchOptions): Obj {
+    const stored = this.book.patch(
+      this.namespaces.get(name),
+      'namespaces',
+      name,
+      type,
+      patch,
+      options,
+      {
+        base: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
+        normalise: (object, before) => normaliseNamespace(object, before),
+      },
+    );
+    if (!options.dryRun) this.namespaces.set(name, stored);
+    return this.book.render(stored);
   }
 
   getNamespace(name: string): Obj {
     const stored = this.namespaces.get(name);
     if (!stored) throw notFound('namespaces', name);
-    return this.render(stored);
+    return this.book.render(stored);
   }
 
   listNamespaces(selector?: string | null): Obj {
     const matches = parseLabelSelector(selector);
     const items = [...this.namespaces.values()]
       .filter((s) => matches(labelsOf(s.object)))
-      .map((s) => this.render(s));
-    return this.list('NamespaceList', items);
+      .map((s) => this.book.render(s));
+    return this.book.list('NamespaceList', items);
   }
 
   /** Deletes a namespace and everything in it (immediately; a real cluster finalizes first). */
@@ -73,8 +97,8 @@ export class KubeStore {
     this.namespaces.delete(name);
     for (const key of [...this.secrets.keys()])
       if (key.startsWith(`${name}/`)) this.secrets.delete(key);
-    this.revision++;
-    return { ...this.render(stored), status: { phase: 'Terminating' } };
+    this.book.bump();
+    return { ...this.book.render(stored), status: { phase: 'Terminating' } };
   }
 
   hasNamespace(name: string): boolean {
@@ -86,7 +110,7 @@ export class KubeStore {
   getSecret(namespace: string, name: string): Obj {
     const stored = this.secrets.get(`${namespace}/${name}`);
     if (!stored) throw notFound('secrets', name);
-    return this.render(stored);
+    return this.book.render(stored);
   }
 
   listSecrets(namespace: string | undefined, selector?: string | null): Obj {
@@ -94,8 +118,8 @@ export class KubeStore {
     const items = [...this.secrets.entries()]
       .filter(([key]) => namespace === undefined || key.startsWith(`${namespace}/`))
       .filter(([, s]) => matches(labelsOf(s.object)))
-      .map(([, s]) => this.render(s));
-    return this.list('SecretList', items);
+      .map(([, s]) => this.book.render(s));
+    return this.book.list('SecretList', items);
   }
 
   createSecret(namespace: string, body: Obj, manager: string, dryRun = false): Obj {
@@ -103,9 +127,9 @@ export class KubeStore {
     const secret = normaliseSecret(this.withNamespace(body, namespace));
     const name = metadataOf(secret).name as string;
     if (this.secrets.has(`${namespace}/${name}`)) throw alreadyExists('secrets', name);
-    const stored = this.stamp(secret, { object: {}, managers: [] }, manager, true, dryRun);
+    const stored = this.book.stamp(secret, { object: {}, managers: [] }, manager, true, dryRun);
     if (!dryRun) this.secrets.set(`${namespace}/${name}`, stored);
-    return this.render(stored);
+    return this.book.render(stored);
   }
 
   replaceSecret(namespace: string, name: string, body: Obj, manager: string, dryRun = false): Obj {
@@ -133,9 +157,9 @@ export class KubeStore {
       this.withNamespace({ ...body, metadata: { ...meta, name } }, namespace),
       previous.object,
     );
-    const stored = this.stamp(secret, previous, manager, false, dryRun);
+    const stored = this.book.stamp(secret, previous, manager, false, dryRun);
     if (!dryRun) this.secrets.set(key, stored);
-    return this.render(stored);
+    return this.book.render(stored);
   }
 
   patchSecret(
@@ -143,66 +167,17 @@ export class KubeStore {
     name: string,
     type: PatchType,
     patch: Json,
-    options: { manager: string; force: boolean; dryRun?: boolean },
+    options: PatchOptions,
   ): Obj {
     const key = `${namespace}/${name}`;
     const previous = this.secrets.get(key);
-    if (type === 'apply') {
-      if (!previous) this.requireNamespace(namespace);
-      const base = previous?.object ?? {
-        apiVersion: 'v1',
-        kind: 'Secret',
-        metadata: { name, namespace },
-      };
-      const time = this.timestamp();
-      const applied = applyFields(
-        base,
-        previous?.managers ?? [],
-        options.manager,
-        patch,
-        options.force,
-        time,
-      );
-      if (applied.conflicts.length > 0) {
-        throw new KubeError({
-          ...conflict('secrets', name).status,
-          message: `Apply failed with ${applied.conflicts.length} conflict${applied.conflicts.length === 1 ? '' : 's'}: ${applied.conflicts.map((c) => `conflict with "${c.manager}": ${c.field}`).join(', ')}`,
-          details: {
-            name,
-            kind: 'secrets',
-            causes: applied.conflicts.map((c) => ({
-              reason: 'FieldManagerConflict',
-              message: `conflict with "${c.manager}"`,
-              field: c.field,
-            })),
-          },
-        });
-      }
-      const secret = normaliseSecret(
-        this.withNamespace(applied.object, namespace),
-        previous?.object,
-      );
-      const stored = this.stamp(
-        secret,
-        { object: base, managers: applied.entries },
-        options.manager,
-        !previous,
-        options.dryRun,
-        false,
-      );
-      if (!options.dryRun) this.secrets.set(key, stored);
-      return this.render(stored);
-    }
-    if (!previous) throw notFound('secrets', name);
-    const merged = (type === 'merge' ? jsonMergePatch : strategicMergePatch)(
-      previous.object,
-      patch,
-    );
-    if (!isObject(merged)) throw notFound('secrets', name);
-    const secret = normaliseSecret(this.withNamespace(merged, namespace), previous.object);
-    const stored = this.stamp(secret, previous, options.manager, false, options.dryRun);
+    if (type === 'apply' && !previous) this.requireNamespace(namespace);
+    const stored = this.book.patch(previous, 'secrets', name, type, patch, options, {
+      base: { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace } },
+      normalise: (object, before) => normaliseSecret(this.withNamespace(object, namespace), before),
+    });
     if (!options.dryRun) this.secrets.set(key, stored);
-    return this.render(stored);
+    return this.book.render(stored);
   }
 
   deleteSecret(
@@ -225,7 +200,7 @@ export class KubeStore {
       );
     }
     this.secrets.delete(key);
-    this.revision++;
+    this.book.bump();
     return {
       kind: 'Status',
       apiVersion: 'v1',
@@ -253,49 +228,6 @@ export class KubeStore {
       });
     }
     return { ...body, metadata: { ...meta, namespace } };
-  }
-
-  /** Sets server-managed metadata; records an Update for `manager` unless an apply already did. */
-  private stamp(
-    object: Obj,
-    previous: Stored,
-    manager: string,
-    create: boolean,
-    dryRun = false,
-    recordAsUpdate = true,
-  ): Stored {
-    const meta = { ...metadataOf(object) };
-    const old = metadataOf(previous.object);
-    const time = this.timestamp();
-    delete meta.managedFields;
-    meta.uid = create ? randomUUID() : (old.uid as string);
-    meta.creationTimestamp = create ? time : (old.creationTimestamp as string);
-    meta.resourceVersion = String(dryRun ? this.revision : ++this.revision);
-    for (const empty of ['labels', 'annotations'])
-      if (isObject(meta[empty]) && Object.keys(meta[empty]).length === 0) delete meta[empty];
-    const stamped = { ...object, metadata: meta };
-    const managers = recordAsUpdate
-      ? recordUpdate(previous.managers, manager, previous.object, stamped, time)
-      : previous.managers;
-    return { object: stamped, managers };
-  }
-
-  private render(stored: Stored): Obj {
-    const meta = {
-      ...metadataOf(stored.object),
-      managedFields: renderManagedFields(stored.managers),
-    };
-    return structuredClone({ ...stored.object, metadata: meta });
-  }
-
-  private list(kind: string, items: Obj[]): Obj {
-    return { kind, apiVersion: 'v1', metadata: { resourceVersion: String(this.revision) }, items };
-  }
-
-  private timestamp(): string {
-    return this.now()
-      .toISOString()
-      .replace(/\.\d{3}Z$/, 'Z');
   }
 }
 

@@ -1,5 +1,7 @@
 import { isObject, type Json } from './merge-patch';
-import { badRequest, invalid, type KubeError } from './status';
+import { metadataCauses } from './metadata-rules';
+import type { KubeError } from './status';
+import { badRequest, invalid } from './status';
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -30,6 +32,30 @@ export function validateNamespaceName(name: unknown): KubeError | undefined {
     ]);
   }
   return undefined;
+}
+
+/**
+ * Normalises and validates a Namespace: a DNS-1123 label name, valid labels and annotations;
+ * `spec.finalizers` defaults to ["kubernetes"] and `status` is the server's (phase Active).
+ */
+export function normaliseNamespace(
+  body: { [key: string]: Json },
+  previous?: { [key: string]: Json },
+): { [key: string]: Json } {
+  const metadata = isObject(body.metadata) ? body.metadata : {};
+  const name = metadata.name;
+  const problem = validateNamespaceName(name);
+  if (problem) throw problem;
+  const causes = metadataCauses(metadata);
+  if (causes.length > 0) throw invalid('Namespace', name as string, causes);
+  const spec = isObject(body.spec) ? body.spec : {};
+  return {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { ...metadata },
+    spec: { finalizers: ['kubernetes'], ...spec },
+    status: previous && isObject(previous.status) ? previous.status : { phase: 'Active' },
+  };
 }
 
 /**
@@ -73,6 +99,7 @@ export function normaliseSecret(
       field: 'metadata.name',
       message: `Invalid value: "${name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.'`,
     });
+  causes.push(...metadataCauses(metadata));
   let size = 0;
   for (const [k, v] of Object.entries(data)) {
     if (!DATA_KEY.test(k))

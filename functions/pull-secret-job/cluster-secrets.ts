@@ -26,7 +26,7 @@ export class NamespaceMissingError extends Error {
   }
 }
 
-/** Someone else wrote first: a create found the Secret, or a replace carried a stale resourceVersion. */
+/** Someone else wrote first: a create found the Secret, or an update carried a stale resourceVersion. */
 export class WriteConflictError extends Error {}
 
 /**
@@ -36,8 +36,12 @@ export class WriteConflictError extends Error {}
 export interface ClusterSecrets {
   get(namespace: string, name: string): Promise<ClusterSecret | undefined>;
   create(secret: DesiredClusterSecret): Promise<ClusterSecret>;
-  /** Replaces the Secret if it is still at `resourceVersion`. */
-  replace(secret: DesiredClusterSecret, resourceVersion: string): Promise<ClusterSecret>;
+  /**
+   * Writes the desired labels, annotations and data key into the Secret if it is still at
+   * `resourceVersion`, keeping every field another actor owns (ownerReferences, finalizers,
+   * foreign labels, annotations and data keys).
+   */
+  update(secret: DesiredClusterSecret, resourceVersion: string): Promise<ClusterSecret>;
   /** Deletes the Secret if it is still at `resourceVersion`; false when it was already gone. */
   delete(namespace: string, name: string, resourceVersion: string): Promise<boolean>;
 }

@@ -13,6 +13,8 @@ import {
 
 const DOCKER_CONFIG_JSON = '.dockerconfigjson';
 const SECRET_TYPE = 'kubernetes.io/dockerconfigjson';
+/** Our name in `metadata.managedFields`, so a cluster's users can see which fields we wrote. */
+export const FIELD_MANAGER = 'pullsecret-job';
 
 /** The parts of a Kubernetes API error the job acts on. */
 interface ApiFailure {
@@ -65,7 +67,11 @@ export class KubernetesClusterSecrets implements ClusterSecrets {
     try {
       return toClusterSecret(
         await this.call('create', secret.namespace, secret.name, () =>
-          this.api.createNamespacedSecret({ namespace: secret.namespace, body: toBody(secret) }),
+          this.api.createNamespacedSecret({
+            namespace: secret.namespace,
+            body: toBody(secret),
+            fieldManager: FIELD_MANAGER,
+          }),
         ),
       );
     } catch (error) {
@@ -78,15 +84,28 @@ export class KubernetesClusterSecrets implements ClusterSecrets {
     }
   }
 
-  async replace(secret: DesiredClusterSecret, resourceVersion: string): Promise<ClusterSecret> {
+  /**
+   * A JSON merge patch of only the fields we own (our labels and annotations, the
+   * `.dockerconfigjson` key, the type), with `metadata.resourceVersion` as a precondition: the API
+   * server answers 409 if the Secret changed since we read it. Everything else another actor put
+   * there (ownerReferences, finalizers, other labels, annotations and data keys, `immutable`)
+   * is left as it is, which a full replace would only keep by copying it and racing its writers.
+   */
+  async update(secret: DesiredClusterSecret, resourceVersion: string): Promise<ClusterSecret> {
+    const { PatchStrategy, setHeaderOptions } = await import('@kubernetes/client-node');
+    const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
     try {
       return toClusterSecret(
         await this.call('update', secret.namespace, secret.name, () =>
-          this.api.replaceNamespacedSecret({
-            name: secret.name,
-            namespace: secret.namespace,
-            body: toBody(secret, resourceVersion),
-          }),
+          this.api.patchNamespacedSecret(
+            {
+              name: secret.name,
+              namespace: secret.namespace,
+              body: toMergePatch(secret, resourceVersion),
+              fieldManager: FIELD_MANAGER,
+            },
+            mergePatch,
+          ),
         ),
       );
     } catch (error) {
@@ -203,7 +222,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-function toBody(secret: DesiredClusterSecret, resourceVersion?: string): k8s.V1Secret {
+function toBody(secret: DesiredClusterSecret): k8s.V1Secret {
   return {
     apiVersion: 'v1',
     kind: 'Secret',
@@ -212,7 +231,19 @@ function toBody(secret: DesiredClusterSecret, resourceVersion?: string): k8s.V1S
       namespace: secret.namespace,
       labels: { ...secret.labels },
       annotations: { ...secret.annotations },
-      ...(resourceVersion ? { resourceVersion } : {}),
+    },
+    type: SECRET_TYPE,
+    data: { [DOCKER_CONFIG_JSON]: secret.dockerConfigJson.toString('base64') },
+  };
+}
+
+/** The merge patch of the fields we own; maps merge key by key, so other keys stay. */
+function toMergePatch(secret: DesiredClusterSecret, resourceVersion: string): object {
+  return {
+    metadata: {
+      resourceVersion,
+      labels: { ...secret.labels },
+      annotations: { ...secret.annotations },
     },
     type: SECRET_TYPE,
     data: { [DOCKER_CONFIG_JSON]: secret.dockerConfigJson.toString('base64') },

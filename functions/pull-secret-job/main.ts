@@ -9,6 +9,7 @@ import { HyperFleetClient } from '../../shared/hyperfleet/client';
 import { authProviderFor } from '../../shared/hyperfleet/config';
 import { RESULT_LINE_KEY, type JobResult } from '../../shared/job-result';
 import { createLogger } from '../../shared/logging/logger';
+import { redactStream } from '../../shared/logging/redacting-output';
 import { SecretRedactor } from '../../shared/logging/secret-redactor';
 import { loadJobConfig } from './config';
 import { GoogleSecretStore } from './google-secret-store';
@@ -24,6 +25,11 @@ const USAGE = `Usage:
   pull-secret version                           print the version
 See README.md, "The pull secret job", for the environment variables and exit codes.`;
 
+/** Every secret the run learns; stdout, stderr, the log and the published result all pass through it. */
+const redactor = new SecretRedactor();
+redactStream(process.stdout, redactor);
+redactStream(process.stderr, redactor);
+
 async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   const [command, jobName, ...flags] = argv;
   if (command === 'version' || command === '--version') {
@@ -36,7 +42,6 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
     return 2;
   }
   const dryRun = flags.includes('--dry-run');
-  const redactor = new SecretRedactor();
   if (env.PULL_SECRET_DATA) redactor.registerPullSecret(env.PULL_SECRET_DATA);
 
   let config;
@@ -98,6 +103,7 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
           retry: { attempts: 4, baseDelayMs: 500, maxDelayMs: 5000 },
           logger,
           timeoutMs: config.apiTimeoutMs,
+          redactor,
         },
       );
       await publisher.publish(result);

@@ -1,18 +1,29 @@
 import type { PubSub, Topic } from '@google-cloud/pubsub';
 import type { Logger } from '../../shared/logging/logger';
+import type { SecretRedactor } from '../../shared/logging/secret-redactor';
 import type { RetryPolicy } from '../../shared/retry/backoff';
 import { withRetry } from '../../shared/retry/with-retry';
 import { RESULT_MESSAGE_TYPE, type JobResult } from '../../shared/job-result';
 import type { ResultPublisher } from './result-publisher';
 
-/** ResultPublisher over @google-cloud/pubsub; failures are logged and never change the exit code. */
+/**
+ * ResultPublisher over @google-cloud/pubsub; failures are logged and never change the exit code.
+ * The message is redacted like the log lines: a failure message may quote a library error that
+ * echoed secret material, and the topic's subscribers (the reporter, a DLQ, a debugging tap) must
+ * never receive it.
+ */
 export class PubSubResultPublisher implements ResultPublisher {
   private readonly topic: Topic;
 
   constructor(
     private readonly pubsub: PubSub,
     topicName: string,
-    private readonly options: { retry: RetryPolicy; logger: Logger; timeoutMs: number },
+    private readonly options: {
+      retry: RetryPolicy;
+      logger: Logger;
+      timeoutMs: number;
+      redactor: SecretRedactor;
+    },
   ) {
     this.topic = pubsub.topic(topicName, {
       batching: { maxMessages: 1 },
@@ -20,7 +31,8 @@ export class PubSubResultPublisher implements ResultPublisher {
     });
   }
 
-  async publish(result: JobResult): Promise<boolean> {
+  async publish(unredacted: JobResult): Promise<boolean> {
+    const result = this.options.redactor.redact(unredacted);
     try {
       const id = await withRetry(
         () =>

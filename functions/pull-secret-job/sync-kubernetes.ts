@@ -79,7 +79,7 @@ export async function syncKubernetesSecret(
     }
     try {
       const written = existing
-        ? await secrets.replace(target, existing.resourceVersion)
+        ? await secrets.update(target, existing.resourceVersion)
         : await secrets.create(target);
       const outcome = existing ? 'updated' : 'created';
       log.info(`Kubernetes Secret ${outcome}`, {
@@ -133,7 +133,10 @@ function assertOwned(existing: ClusterSecret): void {
   }
 }
 
-/** The annotations to write; `created-at` survives updates, other foreign annotations and labels are kept. */
+/**
+ * The labels and annotations we own; `created-at` survives updates. Other actors' labels and
+ * annotations are not copied: the update is a patch of our keys, so theirs stay as they are.
+ */
 function withAnnotations(
   desired: Omit<DesiredClusterSecret, 'annotations'> & { gcpSecretPath: string },
   existing: ClusterSecret | undefined,
@@ -143,9 +146,8 @@ function withAnnotations(
     namespace: desired.namespace,
     name: desired.name,
     dockerConfigJson: desired.dockerConfigJson,
-    labels: { ...(existing?.labels ?? {}), ...desired.labels },
+    labels: { ...desired.labels },
     annotations: {
-      ...(existing?.annotations ?? {}),
       [ANNOTATIONS.gcpSecretPath]: desired.gcpSecretPath,
       [ANNOTATIONS.createdBy]: 'pullsecret-adapter',
       [ANNOTATIONS.createdAt]: existing?.annotations[ANNOTATIONS.createdAt] ?? now().toISOString(),

@@ -1,6 +1,7 @@
 import { status } from '@grpc/grpc-js';
-import type { v2 } from '@google-cloud/run';
+import type { protos, v2 } from '@google-cloud/run';
 import { grpcCode, isTransientGrpcError, toAdapterError } from '../../shared/gcp/grpc-failure';
+import type { Logger } from '../../shared/logging/logger';
 import type { RetryPolicy } from '../../shared/retry/backoff';
 import { withRetry } from '../../shared/retry/with-retry';
 import type { ExecutionReader, ExecutionSummary } from './execution-reader';
@@ -13,11 +14,25 @@ const iso = (t: Timestamp) =>
       ).toISOString()
     : undefined;
 
-/** ExecutionReader over the real ExecutionsClient (Cloud Run or its emulator). */
+type Condition = NonNullable<protos.google.cloud.run.v2.IExecution['conditions']>[number];
+const isCompleted = (c: Condition) => c.type === 'Completed';
+
+/**
+ * ExecutionReader over the real ExecutionsClient (Cloud Run or its emulator). How an execution
+ * ended comes from its Completed condition (state, execution reason); for a failed one, the
+ * task's last attempt result (exit code, status) is read with ListTasks, one extra call that only
+ * failures pay. Message texts are carried for people and never parsed.
+ */
 export class CloudRunExecutionReader implements ExecutionReader {
   constructor(
     private readonly client: v2.ExecutionsClient,
-    private readonly options: { timeoutMs: number; retry: RetryPolicy },
+    private readonly options: {
+      timeoutMs: number;
+      retry: RetryPolicy;
+      /** Reads the failed task's last attempt; without it, failures are classified less finely. */
+      tasks?: v2.TasksClient;
+      logger?: Logger;
+    },
   ) {}
 
   async read(name: string): Promise<ExecutionSummary | undefined> {
@@ -36,7 +51,11 @@ export class CloudRunExecutionReader implements ExecutionReader {
         identityHint: "the reporter's service account (roles/run.viewer on the job)",
       });
     }
-    const completed = execution.conditions?.find((c) => c.type === 'Completed');
+    const completed = execution.conditions?.find(isCompleted);
+    const state = String(completed?.state ?? '');
+    const executionReason = completed?.executionReason
+      ? String(completed.executionReason)
+      : undefined;
     const env = Object.fromEntries(
       (execution.template?.containers?.[0]?.env ?? []).flatMap((v) =>
         v.name ? [[v.name, v.value ?? '']] : [],
@@ -45,18 +64,68 @@ export class CloudRunExecutionReader implements ExecutionReader {
     const startTime =
       iso(execution.startTime as Timestamp) ?? iso(execution.createTime as Timestamp);
     const completionTime = iso(execution.completionTime as Timestamp);
+    const cancelled = executionReason === 'CANCELLED' || executionReason === 'CANCELLING';
+    const succeeded = completed
+      ? state === 'CONDITION_SUCCEEDED'
+      : Number(execution.succeededCount ?? 0) > 0 && Number(execution.failedCount ?? 0) === 0;
+    const failed = completionTime !== undefined && !succeeded && !cancelled;
+    const lastAttempt = failed ? await this.lastAttempt(name) : undefined;
     return {
       name,
       env,
       ...(startTime ? { startTime } : {}),
       ...(completionTime ? { completionTime } : {}),
-      succeeded:
-        Number(execution.succeededCount ?? 0) > 0 && Number(execution.failedCount ?? 0) === 0,
-      cancelled:
-        Number(execution.cancelledCount ?? 0) > 0 ||
-        String(completed?.executionReason ?? '') === 'CANCELLED',
+      succeeded,
+      cancelled,
       message: completed?.message ?? '',
-      ...(completed?.executionReason ? { executionReason: String(completed.executionReason) } : {}),
+      ...(executionReason && executionReason !== 'EXECUTION_REASON_UNDEFINED'
+        ? { executionReason }
+        : {}),
+      ...(lastAttempt ? { lastAttempt } : {}),
+    };
+  }
+
+  /** The failed task's last attempt (the execution's only task, or the first failed one). */
+  private async lastAttempt(execution: string): Promise<ExecutionSummary['lastAttempt']> {
+    const tasksClient = this.options.tasks;
+    if (!tasksClient) return undefined;
+    let tasks;
+    try {
+      [tasks] = await withRetry(
+        () =>
+          tasksClient.listTasks(
+            { parent: execution },
+            { timeout: this.options.timeoutMs, retry: null, autoPaginate: true },
+          ),
+        { policy: this.options.retry, isRetryable: isTransientGrpcError },
+      );
+    } catch (error) {
+      if (grpcCode(error) === status.NOT_FOUND) return undefined;
+      const failure = toAdapterError(error, {
+        service: 'Cloud Run',
+        operation: 'ListTasks',
+        resource: execution,
+        identityHint: "the reporter's service account (roles/run.viewer on the job)",
+      });
+      // Transient: Pub/Sub redelivers. Permanent (e.g. a missing permission): the task detail
+      // only refines the reason, so the execution is still reported, from its own conditions.
+      if (failure.kind === 'transient') throw failure;
+      this.options.logger?.warn(`Reporting without the task's exit code: ${failure.message}`, {
+        operation: 'list-tasks',
+        reason: failure.reason,
+      });
+      return undefined;
+    }
+    const task =
+      tasks.find((t) => String(t.conditions?.find(isCompleted)?.state) === 'CONDITION_FAILED') ??
+      tasks[0];
+    const result = task?.lastAttemptResult;
+    if (!result) return undefined;
+    return {
+      ...(result.exitCode ? { exitCode: Number(result.exitCode) } : {}),
+      ...(result.status?.code !== undefined && result.status.code !== null
+        ? { statusCode: Number(result.status.code) }
+        : {}),
     };
   }
 }

@@ -25,10 +25,12 @@ const logger = createLogger({
 const cloudRunRetry = { attempts: 3, baseDelayMs: 500, maxDelayMs: 5000 };
 const cloudRunReader = lazily(async () => {
   const { v2 } = await import('@google-cloud/run');
-  const client = new v2.ExecutionsClient(googleClientOptions(config.cloudRunEmulatorHost));
-  return new CloudRunExecutionReader(client, {
+  const options = googleClientOptions(config.cloudRunEmulatorHost);
+  return new CloudRunExecutionReader(new v2.ExecutionsClient(options), {
     timeoutMs: config.cloudRunTimeoutMs,
     retry: cloudRunRetry,
+    tasks: new v2.TasksClient(options),
+    logger,
   });
 });
 const executions: ExecutionReader = {

@@ -1,6 +1,7 @@
 import type { JobResult } from '../../shared/job-result';
 import type { StatusOutcome } from '../../shared/hyperfleet/outcome';
 import type { ExecutionSummary } from './execution-reader';
+import { classifyExecutionFailure } from './execution-failure';
 import { kubernetesSecretName, secretManagerSecretId } from '../../shared/pull-secret/names';
 
 /** A status to write: for which cluster and generation, and when it was observed. */
@@ -15,16 +16,6 @@ export interface PlannedReport {
 export interface SkippedReport {
   readonly skip: string;
   readonly decision?: 'duplicate';
-}
-
-/** Why an execution failed, in the words of the status contract. */
-export type ExecutionFailureReason = 'Cancelled' | 'Timeout' | 'OOMKilled' | 'NonZeroExit';
-
-export function classifyExecutionFailure(summary: ExecutionSummary): ExecutionFailureReason {
-  if (summary.cancelled) return 'Cancelled';
-  if (/timed out|timeout|deadline/i.test(summary.message)) return 'Timeout';
-  if (/memory limit|out of memory|oom/i.test(summary.message)) return 'OOMKilled';
-  return 'NonZeroExit';
 }
 
 /**
@@ -125,17 +116,18 @@ export function planFromExecution(summary: ExecutionSummary): PlannedReport | { 
     observedAt,
   });
   if (!summary.succeeded) {
-    const reason = classifyExecutionFailure(summary);
+    const failure = classifyExecutionFailure(summary);
+    const exit = failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : '';
     return plan({
       kind: 'failed',
       operation,
       execution: summary.name,
-      reason: 'JobFailed',
-      message: `Execution ${summary.name.split('/').pop()} failed (${reason}): ${summary.message || 'no message from Cloud Run'}`,
-      failureKind: 'transient',
+      reason: failure.reason,
+      message: `Execution ${summary.name.split('/').pop()} failed (${failure.executionReason}${exit}): ${summary.message || 'no message from Cloud Run'}`,
+      failureKind: failure.failureKind,
       attempt: Number(summary.env.LAUNCH_ATTEMPT) || 1,
       timing,
-      executionReason: reason,
+      executionReason: failure.executionReason,
     });
   }
   if (operation === 'delete')

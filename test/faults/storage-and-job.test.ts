@@ -90,14 +90,14 @@ describe('fault matrix: Secret Manager, Kubernetes, the job', () => {
     const rotated = canaryPullSecret('kube-409-rotated');
     canaries.push(rotated);
     await stack.fault('kube-apiserver', {
-      match: `PUT /api/v1/namespaces/clusters-${id}/secrets/${id}-pull-secret`,
+      match: `PATCH /api/v1/namespaces/clusters-${id}/secrets/${id}-pull-secret`,
       count: 1,
       status: 409,
     });
     await stack.api.patchCluster(id, { spec: { pullSecret: { data: rotated.text } } });
     await stack.converged(id, 2);
     expect(await stack.versions(id)).toEqual(['2:ENABLED', '1:ENABLED']);
-    expect((await stack.kubeWrites(id)).map((w) => w.method)).toEqual(['POST', 'PUT']);
+    expect((await stack.kubeWrites(id)).map((w) => w.method)).toEqual(['POST', 'PATCH']);
   });
 
   it('a management namespace created late is waited for, then the cluster converges', async () => {

@@ -10,8 +10,13 @@ export const SCRIPTED_TASK = path.join(ROOT, 'test/fixtures/jobs/scripted-task.j
 export function cloudRunClients(endpoint: string): {
   jobs: v2.JobsClient;
   executions: v2.ExecutionsClient;
+  tasks: v2.TasksClient;
 } {
   process.env.METADATA_SERVER_DETECTION = 'none';
   const options = googleClientOptions(endpoint, 'demo-project');
-  return { jobs: new v2.JobsClient(options), executions: new v2.ExecutionsClient(options) };
+  return {
+    jobs: new v2.JobsClient(options),
+    executions: new v2.ExecutionsClient(options),
+    tasks: new v2.TasksClient(options),
+  };
 }

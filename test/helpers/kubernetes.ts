@@ -23,18 +23,34 @@ export function coreApi(
   return config.makeApiClient(k8s.CoreV1Api);
 }
 
+/** The `details` of a failure Status (422 Invalid: the causes, each with its field path). */
+export interface FailureDetails {
+  name?: string;
+  kind?: string;
+  causes?: { reason: string; message: string; field: string }[];
+}
+
 /** The HTTP status and Status reason of a failed client-node call. */
 export async function failureOf(
   promise: Promise<unknown>,
-): Promise<{ code: number; reason: string; message: string }> {
+): Promise<{ code: number; reason: string; message: string; details?: FailureDetails }> {
   try {
     await promise;
   } catch (error) {
     const e = error as { code: number; body: string };
     // client-node's generated code drops the body of some answers (401): keep the code alone.
     if (typeof e.body !== 'string') return { code: e.code, reason: '', message: '' };
-    const body = JSON.parse(e.body) as { reason: string; message: string };
-    return { code: e.code, reason: body.reason, message: body.message };
+    const body = JSON.parse(e.body) as {
+      reason: string;
+      message: string;
+      details?: FailureDetails;
+    };
+    return {
+      code: e.code,
+      reason: body.reason,
+      message: body.message,
+      ...(body.details ? { details: body.details } : {}),
+    };
   }
   throw new Error('expected the call to fail');
 }

@@ -40,6 +40,7 @@ describe('Cloud Run Jobs emulator through the real JobsClient and ExecutionsClie
   afterAll(async () => {
     await clients.jobs.close();
     await clients.executions.close();
+    await clients.tasks.close();
     await emulator.stop();
   });
 
@@ -63,6 +64,15 @@ describe('Cloud Run Jobs emulator through the real JobsClient and ExecutionsClie
     const [execution] = await clients.executions.getExecution({ name });
     return execution;
   };
+  /** The execution's only task, listed as the reporter lists it. */
+  const taskOf = async (execution: { name?: string | null }) => {
+    const [tasks] = await clients.tasks.listTasks({ parent: execution.name! });
+    expect(tasks).toHaveLength(1);
+    return tasks[0]!;
+  };
+  type Condition = { type?: string | null; executionReason?: unknown; message?: string | null };
+  const completed = (resource: { conditions?: Condition[] | null }) =>
+    resource.conditions?.find((c) => c.type === 'Completed');
 
   it('GetJob and ListJobs describe the declared jobs; unknown jobs are NOT_FOUND', async () => {
     const [job] = await clients.jobs.getJob({ name: TEST_JOB });
@@ -88,10 +98,28 @@ describe('Cloud Run Jobs emulator through the real JobsClient and ExecutionsClie
       reconciling: false,
     });
     expect(execution.completionTime?.seconds).toBeTruthy();
-    expect(execution.conditions?.[0]).toMatchObject({
-      type: 'Completed',
-      state: 'CONDITION_SUCCEEDED',
+    expect(execution.conditions?.map((c) => `${c.type}:${c.state}`)).toEqual([
+      'Completed:CONDITION_SUCCEEDED',
+      'ResourcesAvailable:CONDITION_SUCCEEDED',
+      'Started:CONDITION_SUCCEEDED',
+    ]);
+    expect(completed(execution)).toMatchObject({
+      message: expect.stringMatching(/^Execution completed successfully in \d+\.\ds\.$/),
     });
+    expect(completed(execution)?.executionReason).toBeUndefined();
+    const task = await taskOf(execution);
+    expect(task.name).toBe(`${execution.name}/tasks/${execution.name?.split('/').pop()}-task0`);
+    expect(task).toMatchObject({
+      execution: execution.name,
+      index: 0,
+      retried: 0,
+      lastAttemptResult: { exitCode: 0, status: { code: 0 } },
+    });
+    const [byName] = await clients.tasks.getTask({ name: task.name! });
+    expect(byName.uid).toBe(task.uid);
+    await expect(
+      clients.tasks.getTask({ name: `${execution.name}/tasks/missing-task0` }),
+    ).rejects.toMatchObject({ code: status.NOT_FOUND });
     expect(execution.template?.containers?.[0]?.env).toEqual(
       expect.arrayContaining([expect.objectContaining({ name: 'CLUSTER_ID', value: 'cls-1' })]),
     );
@@ -106,15 +134,28 @@ describe('Cloud Run Jobs emulator through the real JobsClient and ExecutionsClie
     expect(entry.resource.type).toBe('cloud_run_job');
   });
 
-  it('retries a failed task up to max_retries', async () => {
+  it('retries a failed task up to max_retries; counts tasks, the task counts its retries', async () => {
     const retried = await run('fail-once');
-    expect(retried).toMatchObject({ succeededCount: 1, retriedCount: 1 });
+    expect(retried).toMatchObject({ succeededCount: 1, failedCount: 0, retriedCount: 1 });
+    expect(retried.conditions?.map((c) => c.type)).toContain('Retry');
+    expect(retried.conditions?.find((c) => c.type === 'Retry')).toMatchObject({
+      state: 'CONDITION_SUCCEEDED',
+      reason: 'IMMEDIATE_RETRY',
+    });
+    expect(await taskOf(retried)).toMatchObject({
+      retried: 1,
+      lastAttemptResult: { exitCode: 0, status: { code: 0 } },
+    });
     const failed = await run('fail');
     expect(failed).toMatchObject({ succeededCount: 0, failedCount: 1, retriedCount: 1 });
-    expect(failed.conditions?.[0]).toMatchObject({
+    expect(completed(failed)).toMatchObject({
       state: 'CONDITION_FAILED',
       executionReason: 'NON_ZERO_EXIT_CODE',
-      message: expect.stringContaining('failed with exit code 3 (after 2 attempts)'),
+      message: `Task ${failed.name?.split('/').pop()}-task0 failed with message: The container exited with an error.`,
+    });
+    expect(await taskOf(failed)).toMatchObject({
+      retried: 1,
+      lastAttemptResult: { exitCode: 3, status: { code: status.UNKNOWN } },
     });
     expect(
       (finished.at(-1) as { protoPayload: { status: { code: number } } }).protoPayload.status.code,
@@ -126,8 +167,9 @@ describe('Cloud Run Jobs emulator through the real JobsClient and ExecutionsClie
       'succeed',
       'projects/demo-project/locations/us-central1/jobs/missing-entrypoint',
     );
-    expect(failed).toMatchObject({ succeededCount: 0, failedCount: 1 });
-    expect(failed.conditions?.[0]?.message).toContain('failed with exit code 127');
+    expect(failed).toMatchObject({ succeededCount: 0, failedCount: 1, retriedCount: 0 });
+    expect(completed(failed)?.executionReason).toBe('NON_ZERO_EXIT_CODE');
+    expect((await taskOf(failed)).lastAttemptResult?.exitCode).toBe(127);
   });
 
   it('kills a task that exceeds its timeout or its memory limit', async () => {
@@ -135,9 +177,25 @@ describe('Cloud Run Jobs emulator through the real JobsClient and ExecutionsClie
       'hang',
       'projects/demo-project/locations/us-central1/jobs/no-retries',
     );
-    expect(timedOut.conditions?.[0]?.message).toContain('timed out after 1 seconds');
+    // The service stopped the task: no exit code, hence no NON_ZERO_EXIT_CODE; the task says why.
+    expect(completed(timedOut)).toMatchObject({
+      state: 'CONDITION_FAILED',
+      message: expect.stringContaining('failed with message: The configured timeout was reached.'),
+    });
+    expect(completed(timedOut)?.executionReason).toBeUndefined();
+    expect((await taskOf(timedOut)).lastAttemptResult).toMatchObject({
+      exitCode: 0,
+      status: { code: status.DEADLINE_EXCEEDED },
+    });
     const oom = await run('hog');
-    expect(oom.conditions?.[0]?.message).toMatch(/Memory limit of 200 MiB exceeded/);
+    expect(completed(oom)).toMatchObject({
+      executionReason: 'NON_ZERO_EXIT_CODE',
+      message: expect.stringMatching(/Memory limit of 200 MiB exceeded/),
+    });
+    expect((await taskOf(oom)).lastAttemptResult).toMatchObject({
+      exitCode: 137,
+      status: { code: status.RESOURCE_EXHAUSTED },
+    });
   });
 
   it('reports a task killed by SIGKILL, and cancels executions', async () => {
@@ -154,15 +212,49 @@ describe('Cloud Run Jobs emulator through the real JobsClient and ExecutionsClie
     await clients.executions.cancelExecution({ name });
     await emulator.waitForExecution(name);
     const [cancelled] = await clients.executions.getExecution({ name });
-    expect(cancelled).toMatchObject({ cancelledCount: 1, retriedCount: 1 });
-    expect(cancelled.conditions?.[0]).toMatchObject({
+    expect(cancelled).toMatchObject({
+      cancelledCount: 1,
+      failedCount: 0,
+      succeededCount: 0,
+      retriedCount: 1,
+    });
+    expect(completed(cancelled)).toMatchObject({
       state: 'CONDITION_FAILED',
       executionReason: 'CANCELLED',
+    });
+    expect(await taskOf(cancelled)).toMatchObject({
+      retried: 1,
+      lastAttemptResult: { status: { code: status.CANCELLED } },
     });
 
     emulator.killNext(1, 0);
     const killed = await run('hang', 'projects/demo-project/locations/us-central1/jobs/no-retries');
-    expect(killed.conditions?.[0]?.message).toContain('terminated by signal SIGKILL');
+    expect(completed(killed)?.executionReason).toBe('NON_ZERO_EXIT_CODE');
+    expect((await taskOf(killed)).lastAttemptResult?.exitCode).toBe(128 + 9);
+  });
+
+  it('shows CANCELLING while a cancelled task is still stopping, then CANCELLED', async () => {
+    const [operation] = await clients.jobs.runJob({
+      name: TEST_JOB,
+      overrides: { containerOverrides: [{ env: [{ name: 'TASK_BEHAVIOUR', value: 'stubborn' }] }] },
+    });
+    const name = (operation.metadata as { name: string }).name;
+    while (!emulator.executions.get(name)?.pid) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 200)); // let the task install its SIGTERM handler
+    await clients.executions.cancelExecution({ name });
+    const [cancelling] = await clients.executions.getExecution({ name });
+    expect(cancelling.reconciling).toBe(true);
+    expect(completed(cancelling)).toMatchObject({
+      state: 'CONDITION_RECONCILING',
+      executionReason: 'CANCELLING',
+    });
+    await emulator.waitForExecution(name);
+    const [cancelled] = await clients.executions.getExecution({ name });
+    expect(completed(cancelled)).toMatchObject({
+      state: 'CONDITION_FAILED',
+      executionReason: 'CANCELLED',
+    });
+    expect(cancelled).toMatchObject({ cancelledCount: 1, failedCount: 0 });
   });
 
   it('serves the operation and injected faults', async () => {

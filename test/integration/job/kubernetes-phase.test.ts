@@ -100,12 +100,95 @@ describe('pull secret job, Kubernetes phase (CLI process against both emulators)
       PULL_SECRET_DATA: samplePullSecret('rotated', 'rotated-password'),
     });
     expect(changed.result.kubernetes?.outcome).toBe('updated');
-    expect(kubeCalls()).toEqual(['GET 200', 'PUT 200']);
+    expect(kubeCalls()).toEqual(['GET 200', 'PATCH 200']);
     const secret = await coreApi(kube).readNamespacedSecret({ namespace: NS, name: NAME });
     expect(secret.metadata?.annotations?.['hyperfleet.io/gcp-secret-path']).toMatch(
       /\/versions\/2$/,
     );
     expect(secret.metadata?.annotations?.['hyperfleet.io/created-at']).toBe(createdAt);
+  });
+
+  it('an update keeps what another actor added: owner references, finalizers, labels, annotations, data keys', async () => {
+    await runJob(env);
+    const api = coreApi(kube);
+    const k8s = await import('@kubernetes/client-node');
+    // Another controller decorates our Secret (as HyperShift or a backup tool would).
+    const decorated = await api.patchNamespacedSecret(
+      {
+        namespace: NS,
+        name: NAME,
+        fieldManager: 'hypershift-operator',
+        body: {
+          metadata: {
+            ownerReferences: [
+              {
+                apiVersion: 'hypershift.openshift.io/v1beta1',
+                kind: 'HostedCluster',
+                name: 'my-cluster',
+                uid: '2f6c1d3e-0000-4000-8000-000000000001',
+              },
+            ],
+            finalizers: ['hypershift.openshift.io/pull-secret'],
+            labels: { 'hypershift.openshift.io/owned': 'true' },
+            annotations: { 'backup.example.com/last': '2026-11-23T00:00:00Z' },
+          },
+          data: { 'extra.json': Buffer.from('{}').toString('base64') },
+        },
+      },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+    );
+
+    kube.requests.clear();
+    const rotated = samplePullSecret('rotated', 'rotated-password');
+    const run = await runJob({ ...env, PULL_SECRET_DATA: rotated });
+    expect(run.result.kubernetes?.outcome).toBe('updated');
+    expect(kubeCalls()).toEqual(['GET 200', 'PATCH 200']);
+
+    const secret = await api.readNamespacedSecret({ namespace: NS, name: NAME });
+    expect(Buffer.from(secret.data?.['.dockerconfigjson'] ?? '', 'base64').toString()).toBe(
+      rotated,
+    );
+    expect(secret.data?.['extra.json']).toBe(Buffer.from('{}').toString('base64'));
+    expect(secret.metadata?.ownerReferences).toEqual(decorated.metadata?.ownerReferences);
+    expect(secret.metadata?.finalizers).toEqual(['hypershift.openshift.io/pull-secret']);
+    expect(secret.metadata?.labels).toMatchObject({
+      'hypershift.openshift.io/owned': 'true',
+      'managed-by': 'hyperfleet',
+    });
+    expect(secret.metadata?.annotations).toMatchObject({
+      'backup.example.com/last': '2026-11-23T00:00:00Z',
+      'hyperfleet.io/gcp-secret-path': expect.stringMatching(/\/versions\/2$/),
+    });
+    // The job's write is attributed to its field manager; the decorator keeps its own fields.
+    const managers = (secret.metadata?.managedFields ?? []).map((m) => m.manager);
+    expect(managers).toEqual(expect.arrayContaining(['pullsecret-job', 'hypershift-operator']));
+  });
+
+  it('a patch carrying a stale resourceVersion is a 409 Conflict (the emulator enforces it)', async () => {
+    await runJob(env);
+    const api = coreApi(kube);
+    const k8s = await import('@kubernetes/client-node');
+    const merge = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
+    const current = await api.readNamespacedSecret({ namespace: NS, name: NAME });
+    await api.patchNamespacedSecret(
+      { namespace: NS, name: NAME, body: { metadata: { labels: { touched: 'yes' } } } },
+      merge,
+    );
+    await expect(
+      api.patchNamespacedSecret(
+        {
+          namespace: NS,
+          name: NAME,
+          body: {
+            metadata: {
+              resourceVersion: current.metadata?.resourceVersion,
+              labels: { late: 'yes' },
+            },
+          },
+        },
+        merge,
+      ),
+    ).rejects.toMatchObject({ code: 409 });
   });
 
   it('refuses to overwrite a Secret it does not own', async () => {
@@ -183,7 +266,7 @@ describe('pull secret job, Kubernetes phase (CLI process against both emulators)
 
   it('resolves a 409 on update by reading again, and retries 503s', async () => {
     await runJob(env);
-    kube.faults.add({ match: `PUT /api/v1/namespaces/${NS}/secrets/${NAME}`, status: 409 });
+    kube.faults.add({ match: `PATCH /api/v1/namespaces/${NS}/secrets/${NAME}`, status: 409 });
     kube.faults.add({
       match: `GET /api/v1/namespaces/${NS}/secrets/${NAME}`,
       count: 2,
@@ -196,7 +279,14 @@ describe('pull secret job, Kubernetes phase (CLI process against both emulators)
     });
     expect(run.code).toBe(EXIT_CODES.success);
     expect(run.result.kubernetes?.outcome).toBe('updated');
-    expect(kubeCalls()).toEqual(['GET 503', 'GET 503', 'GET 200', 'PUT 409', 'GET 200', 'PUT 200']);
+    expect(kubeCalls()).toEqual([
+      'GET 503',
+      'GET 503',
+      'GET 200',
+      'PATCH 409',
+      'GET 200',
+      'PATCH 200',
+    ]);
   });
 
   it('SKIP_KUBERNETES=true runs the Secret Manager phase alone', async () => {

@@ -1,10 +1,6 @@
 import { decodeReport } from '../../../functions/reporter/decode-report';
 import type { ExecutionSummary } from '../../../functions/reporter/execution-reader';
-import {
-  classifyExecutionFailure,
-  planFromExecution,
-  planFromJobResult,
-} from '../../../functions/reporter/report-outcomes';
+import { planFromExecution, planFromJobResult } from '../../../functions/reporter/report-outcomes';
 import { buildStatus } from '../../../shared/hyperfleet/status-builder';
 import type { JobResult } from '../../../shared/job-result';
 
@@ -152,34 +148,39 @@ describe('planFromJobResult', () => {
 });
 
 describe('planFromExecution', () => {
-  it.each<[Partial<ExecutionSummary>, string]>([
-    [{ cancelled: true, message: 'The execution was cancelled.' }, 'Cancelled'],
-    [{ message: 'Task pullsecret-job-abc12-task0 timed out after 600 seconds.' }, 'Timeout'],
+  it.each<[Partial<ExecutionSummary>, string, string, string]>([
+    [{ cancelled: true, executionReason: 'CANCELLED' }, 'Cancelled', 'JobFailed', 'transient'],
+    [{ lastAttempt: { statusCode: 4 } }, 'Timeout', 'JobFailed', 'transient'],
+    [{ lastAttempt: { exitCode: 137, statusCode: 8 } }, 'OOMKilled', 'JobFailed', 'transient'],
+    [{ lastAttempt: { exitCode: 4, statusCode: 2 } }, 'NonZeroExit', 'JobFailed', 'transient'],
+    [{ lastAttempt: { exitCode: 3, statusCode: 2 } }, 'NonZeroExit', 'JobFailed', 'permanent'],
     [
-      { message: 'Task x was killed: Memory limit of 512 MiB exceeded with 530 MiB used.' },
-      'OOMKilled',
+      { lastAttempt: { exitCode: 2, statusCode: 2 } },
+      'NonZeroExit',
+      'InvalidConfiguration',
+      'permanent',
     ],
-    [{ message: 'Task x failed with exit code 4.' }, 'NonZeroExit'],
-    [{ message: 'Task x was terminated by signal SIGKILL.' }, 'NonZeroExit'],
-  ])('classifies %j as %s and reports JobFailed, observed at the start', (overrides, reason) => {
-    const failed = summary({ succeeded: false, ...overrides });
-    expect(classifyExecutionFailure(failed)).toBe(reason);
-    const plan = planFromExecution(failed);
-    expect(plan).toMatchObject({
-      observedAt: '2026-11-22T10:00:00.000Z',
-      outcome: {
-        kind: 'failed',
-        reason: 'JobFailed',
-        executionReason: reason,
-        failureKind: 'transient',
-        attempt: 3,
-      },
-    });
-    expect(conditions(plan)).toMatchObject({
-      Available: 'False/JobFailed',
-      Health: 'False/JobFailed',
-    });
-  });
+    [{ lastAttempt: { exitCode: 137, statusCode: 2 } }, 'Killed', 'JobFailed', 'transient'],
+  ])(
+    'reports %j as %s (%s, %s), observed at the start, whatever the message says',
+    (overrides, executionReason, reason, failureKind) => {
+      // A misleading message: classification must come from the structured fields.
+      const failed = summary({
+        succeeded: false,
+        message: 'timed out: out of memory',
+        ...overrides,
+      });
+      const plan = planFromExecution(failed);
+      expect(plan).toMatchObject({
+        observedAt: '2026-11-22T10:00:00.000Z',
+        outcome: { kind: 'failed', reason, executionReason, failureKind, attempt: 3 },
+      });
+      expect(conditions(plan)).toMatchObject({
+        Available: `False/${reason}`,
+        Health: `False/${reason}`,
+      });
+    },
+  );
 
   it('reports a bare success with the deterministic names, earlier than any job result', () => {
     const plan = planFromExecution(summary());
