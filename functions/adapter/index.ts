@@ -39,7 +39,13 @@ const cloudRun = lazily(async () => {
     }),
     lookup: new CloudRunExecutionLookup(
       executions,
-      new CloudRunExecutionReader(executions, { ...timeouts, retry: config.cloudRunRetry }),
+      new CloudRunExecutionReader(executions, {
+        ...timeouts,
+        retry: config.cloudRunRetry,
+        // The same failure reasons as the reporter's (exit code, timeout, OOM) for silent executions.
+        tasks: new v2.TasksClient(options),
+        logger,
+      }),
       config.cloudRunJob,
       timeouts,
     ),
