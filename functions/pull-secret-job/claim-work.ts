@@ -26,8 +26,14 @@ export type ClaimOutcome =
   | { readonly kind: 'claimed'; readonly secret: 'created' | 'reused'; readonly how: string }
   /** Nothing to claim: a delete found no secret, or the secret is not ours (the phases refuse it). */
   | { readonly kind: 'unclaimed'; readonly why: 'absent' | 'foreign' }
-  /** Another execution holds the claim for the same or newer work: write nothing. */
-  | { readonly kind: 'duplicate' | 'superseded'; readonly holder: Claim };
+  /**
+   * Another execution holds the claim for the same or newer work: write nothing (more). No holder
+   * when the secret was deleted under us (a newer delete) between the claim and a later write.
+   */
+  | { readonly kind: 'duplicate' | 'superseded'; readonly holder?: Claim };
+
+/** A claim this execution does not hold: it stops and reports nothing. */
+export type LostClaim = Extract<ClaimOutcome, { kind: 'duplicate' | 'superseded' }>;
 
 // Each conflict means another execution wrote the claim meanwhile; a few rounds settle any race.
 const MAX_ROUNDS = 5;
@@ -116,6 +122,29 @@ async function claimByCreating(
     : 'retry';
 }
 
+/**
+ * Re-reads the claim just before a later write (the Kubernetes phase may start long after the
+ * claim): a relaunch or a newer generation may have taken it over meanwhile, and this execution
+ * must then stop rather than overwrite newer work. Read-only: a fence never writes the claim.
+ */
+export async function fenceClaim(
+  store: SecretStore,
+  secretPath: string,
+  mine: Claim,
+  log: Logger,
+): Promise<LostClaim | undefined> {
+  const current = await store.getSecret(secretPath);
+  const stored = claimFromAnnotations(current?.annotations);
+  if (stored && decideClaim(stored, mine).kind === 'hold') return undefined;
+  log.warn(
+    stored
+      ? `Superseded before the next write: ${describeClaim(stored)} holds the claim now`
+      : 'Superseded before the next write: the secret was deleted meanwhile',
+    { phase: 'claim', operation: 'fence', claim: 'superseded' },
+  );
+  return { kind: 'superseded', ...(stored ? { holder: stored } : {}) };
+}
+
 function logOutcome(log: Logger, outcome: ClaimOutcome, mine: Claim): void {
   if (outcome.kind === 'claimed')
     log.info(`Claimed ${describeClaim(mine)} (${outcome.how})`, { claim: 'claimed' });
@@ -123,7 +152,7 @@ function logOutcome(log: Logger, outcome: ClaimOutcome, mine: Claim): void {
     log.info(`Nothing to claim: the secret is ${outcome.why}`, { claim: 'unclaimed' });
   else
     log.info(
-      `${outcome.kind === 'duplicate' ? 'Duplicate' : 'Superseded'} execution: ${describeClaim(outcome.holder)} holds the claim, so this one writes nothing`,
-      { claim: outcome.kind, claimed_by: outcome.holder.execution },
+      `${outcome.kind === 'duplicate' ? 'Duplicate' : 'Superseded'} execution: ${outcome.holder ? describeClaim(outcome.holder) : 'nobody'} holds the claim, so this one writes nothing`,
+      { claim: outcome.kind, claimed_by: outcome.holder?.execution ?? '' },
     );
 }

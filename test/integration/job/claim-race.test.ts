@@ -8,7 +8,14 @@ import {
   type SecretManagerEmulator,
 } from '../../../emulators/secret-manager/server';
 import { EXIT_CODES } from '../../../shared/job-result';
-import { CLAIM_ANNOTATIONS } from '../../../shared/pull-secret/claim';
+import { fenceClaim } from '../../../functions/pull-secret-job/claim-work';
+import { GoogleSecretStore } from '../../../functions/pull-secret-job/google-secret-store';
+import { nullLogger } from '../../../shared/logging/null-logger';
+import {
+  CLAIM_ANNOTATIONS,
+  annotationsWithClaim,
+  type Claim,
+} from '../../../shared/pull-secret/claim';
 import { runJob, samplePullSecret, type JobRun } from '../../helpers/job';
 import { secretManagerClient } from '../../helpers/secret-manager';
 
@@ -184,4 +191,37 @@ describe('pull secret job, two executions racing for the same work (claim in Sec
     });
     expect(await versions()).toEqual(['1:ENABLED']);
   }, 60_000);
+
+  it('the fence before the Kubernetes write stops an execution whose claim was taken over meanwhile', async () => {
+    const store = new GoogleSecretStore(client, {
+      timeoutMs: 5000,
+      retry: { attempts: 1, baseDelayMs: 10, maxDelayMs: 10 },
+      logger: nullLogger,
+    });
+    const mine: Claim = { generation: 1, operation: 'apply', attempt: 1, execution: 'exec-a' };
+    const setClaim = async (claim: Claim) => {
+      const [secret] = await client.getSecret({ name: SECRET });
+      await client.updateSecret({
+        secret: { name: SECRET, etag: secret.etag, annotations: annotationsWithClaim({}, claim) },
+        updateMask: { paths: ['annotations'] },
+      });
+    };
+    await client.createSecret({
+      parent: 'projects/demo-project',
+      secretId: 'hyperfleet-cls-race-pull-secret',
+      secret: { replication: { automatic: {} }, labels: { 'managed-by': 'hyperfleet' } },
+    });
+    await setClaim(mine);
+    expect(await fenceClaim(store, SECRET, mine, nullLogger)).toBeUndefined();
+
+    const relaunch = { ...mine, attempt: 2, execution: 'exec-b' };
+    await setClaim(relaunch);
+    expect(await fenceClaim(store, SECRET, mine, nullLogger)).toEqual({
+      kind: 'superseded',
+      holder: relaunch,
+    });
+
+    await client.deleteSecret({ name: SECRET });
+    expect(await fenceClaim(store, SECRET, mine, nullLogger)).toEqual({ kind: 'superseded' });
+  });
 });
