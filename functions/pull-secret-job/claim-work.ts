@@ -7,8 +7,7 @@ import {
   describeClaim,
   type Claim,
 } from '../../shared/pull-secret/claim';
-import type { RetryPolicy } from '../../shared/retry/backoff';
-import { withRetry } from '../../shared/retry/with-retry';
+import { backoffDelayMs, type RetryPolicy } from '../../shared/retry/backoff';
 import { isOwnedByHyperfleet } from './labels';
 import type { Replication, SecretMetadata, SecretStore } from './secret-store';
 
@@ -56,62 +55,66 @@ export async function claimWork(
     operation: 'claim',
     secret_name: target.secretId,
   });
-  return withRetry(
-    async () => {
-      for (let round = 1; round <= MAX_ROUNDS; round++) {
-        const current = await store.getSecret(secretPath);
-        const outcome = current
-          ? await claimExisting(store, secretPath, current, mine)
-          : await claimByCreating(store, target, mine);
-        if (outcome === 'retry') {
-          log.info('The claim changed while we wrote ours; reading it again', { round });
-          continue;
-        }
-        logOutcome(log, outcome, mine);
-        return outcome;
-      }
-      throw new TransientError(
-        `Could not claim ${secretPath} for ${describeClaim(mine)}: it kept changing under ${MAX_ROUNDS} rounds of read and write. The next execution will try again.`,
-        'ClaimContention',
-      );
-    },
-    {
-      policy: options.retry,
-      isRetryable: (error) => isFailureKind(error, 'transient'),
-      onRetry: ({ retry, delayMs }) =>
-        log.warn('Claiming failed, reading the claim again before retrying', {
-          retry,
-          delay_ms: delayMs,
-        }),
-    },
+  for (let round = 1; round <= MAX_ROUNDS; round++) {
+    // GetSecret and CreateSecret retry transient failures themselves (GoogleSecretStore).
+    const current = await store.getSecret(secretPath);
+    const outcome = current
+      ? await claimExisting(store, secretPath, current, mine)
+      : await claimByCreating(store, target, mine);
+    if (typeof outcome !== 'string') {
+      logOutcome(log, outcome, mine);
+      return outcome;
+    }
+    log.info(
+      outcome === 'conflict'
+        ? 'The claim changed while we wrote ours; reading it again'
+        : 'Writing the claim failed without an answer; reading it again (it may have been applied)',
+      { round },
+    );
+    if (outcome === 'no-answer') await sleep(backoffDelayMs(round, options.retry));
+  }
+  throw new TransientError(
+    `Could not claim ${secretPath} for ${describeClaim(mine)} in ${MAX_ROUNDS} rounds of read and write (it kept changing, or Secret Manager did not answer). The next execution will try again.`,
+    'ClaimContention',
   );
 }
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 async function claimExisting(
   store: SecretStore,
   secretPath: string,
   current: SecretMetadata,
   mine: Claim,
-): Promise<ClaimOutcome | 'retry'> {
+): Promise<ClaimOutcome | 'conflict' | 'no-answer'> {
   // A foreign secret is never annotated: the phases refuse (apply) or leave (delete) it.
   if (!isOwnedByHyperfleet(current.labels)) return { kind: 'unclaimed', why: 'foreign' };
   const decision = decideClaim(claimFromAnnotations(current.annotations), mine);
   if (decision.kind === 'duplicate' || decision.kind === 'superseded') return decision;
   if (decision.kind === 'hold')
     return { kind: 'claimed', secret: 'reused', how: 'already held by this execution' };
-  const written = await store.updateAnnotations(
-    secretPath,
-    annotationsWithClaim(current.annotations, mine),
-    current.etag,
-  );
-  return written === 'updated' ? { kind: 'claimed', secret: 'reused', how: decision.why } : 'retry';
+  let written;
+  try {
+    written = await store.updateAnnotations(
+      secretPath,
+      annotationsWithClaim(current.annotations, mine),
+      current.etag,
+    );
+  } catch (error) {
+    // Not retried blindly: the update may have been applied; the next read tells.
+    if (isFailureKind(error, 'transient')) return 'no-answer';
+    throw error;
+  }
+  return written === 'updated'
+    ? { kind: 'claimed', secret: 'reused', how: decision.why }
+    : 'conflict';
 }
 
 async function claimByCreating(
   store: SecretStore,
   target: ClaimTarget,
   mine: Claim,
-): Promise<ClaimOutcome | 'retry'> {
+): Promise<ClaimOutcome | 'conflict'> {
   if (!target.create) return { kind: 'unclaimed', why: 'absent' };
   const created = await store.createSecret(target.projectId, target.secretId, {
     ...target.create,
@@ -119,7 +122,7 @@ async function claimByCreating(
   });
   return created === 'created'
     ? { kind: 'claimed', secret: 'created', how: 'created the secret with the claim' }
-    : 'retry';
+    : 'conflict';
 }
 
 /**

@@ -224,4 +224,27 @@ describe('pull secret job, two executions racing for the same work (claim in Sec
     await client.deleteSecret({ name: SECRET });
     expect(await fenceClaim(store, SECRET, mine, nullLogger)).toEqual({ kind: 'superseded' });
   });
+
+  it('a claim write whose answer is lost is not retried blindly: the claim is read again and the run goes on', async () => {
+    expect((await runJob({ ...env, CLOUD_RUN_EXECUTION: 'pull-secret-gen-1' })).code).toBe(0);
+    sm.requests.clear();
+    // The emulator applies the update after the client has given up (GCP_API_TIMEOUT=1s).
+    sm.faults.add({ match: 'UpdateSecret', count: 1, delayMs: 1500 });
+    const run = await runJob({
+      ...env,
+      GENERATION: '2',
+      GCP_API_TIMEOUT: '1s',
+      CLOUD_RUN_EXECUTION: 'pull-secret-gen-2',
+      PULL_SECRET_DATA: samplePullSecret('v2', 'password-2'),
+    });
+    expect(run.code).toBe(EXIT_CODES.success);
+    expect(run.lines.map((line) => String(line.message))).toContainEqual(
+      expect.stringMatching(/Writing the claim failed without an answer/),
+    );
+    expect(run.result.secret_manager).toMatchObject({ version: 'added' });
+    expect(await versions()).toEqual(['2:ENABLED', '1:ENABLED']);
+    const [secret] = await client.getSecret({ name: SECRET });
+    expect(secret.annotations?.[CLAIM_ANNOTATIONS.execution]).toBe('pull-secret-gen-2');
+    expect(secret.annotations?.[CLAIM_ANNOTATIONS.generation]).toBe('2');
+  }, 30_000);
 });
