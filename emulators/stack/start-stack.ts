@@ -187,6 +187,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       HYPERFLEET_API_BASE_URL: hyperfleetUrl,
       CLOUD_RUN_JOB: JOB_NAME,
       CLOUD_RUN_EMULATOR_HOST: cloudRun.info.endpoint as string,
+      SECRET_MANAGER_EMULATOR_HOST: secretManager.info.endpoint as string,
       LOG_FORMAT: 'json',
       LOG_LEVEL: options.logLevel ?? 'info',
     };

@@ -7,8 +7,7 @@ import {
   describeClaim,
   type Claim,
 } from '../../shared/pull-secret/claim';
-import type { RetryPolicy } from '../../shared/retry/backoff';
-import { withRetry } from '../../shared/retry/with-retry';
+import { backoffDelayMs, type RetryPolicy } from '../../shared/retry/backoff';
 import { isOwnedByHyperfleet } from './labels';
 import type { Replication, SecretMetadata, SecretStore } from './secret-store';
 
@@ -26,8 +25,14 @@ export type ClaimOutcome =
   | { readonly kind: 'claimed'; readonly secret: 'created' | 'reused'; readonly how: string }
   /** Nothing to claim: a delete found no secret, or the secret is not ours (the phases refuse it). */
   | { readonly kind: 'unclaimed'; readonly why: 'absent' | 'foreign' }
-  /** Another execution holds the claim for the same or newer work: write nothing. */
-  | { readonly kind: 'duplicate' | 'superseded'; readonly holder: Claim };
+  /**
+   * Another execution holds the claim for the same or newer work: write nothing (more). No holder
+   * when the secret was deleted under us (a newer delete) between the claim and a later write.
+   */
+  | { readonly kind: 'duplicate' | 'superseded'; readonly holder?: Claim };
+
+/** A claim this execution does not hold: it stops and reports nothing. */
+export type LostClaim = Extract<ClaimOutcome, { kind: 'duplicate' | 'superseded' }>;
 
 // Each conflict means another execution wrote the claim meanwhile; a few rounds settle any race.
 const MAX_ROUNDS = 5;
@@ -50,62 +55,66 @@ export async function claimWork(
     operation: 'claim',
     secret_name: target.secretId,
   });
-  return withRetry(
-    async () => {
-      for (let round = 1; round <= MAX_ROUNDS; round++) {
-        const current = await store.getSecret(secretPath);
-        const outcome = current
-          ? await claimExisting(store, secretPath, current, mine)
-          : await claimByCreating(store, target, mine);
-        if (outcome === 'retry') {
-          log.info('The claim changed while we wrote ours; reading it again', { round });
-          continue;
-        }
-        logOutcome(log, outcome, mine);
-        return outcome;
-      }
-      throw new TransientError(
-        `Could not claim ${secretPath} for ${describeClaim(mine)}: it kept changing under ${MAX_ROUNDS} rounds of read and write. The next execution will try again.`,
-        'ClaimContention',
-      );
-    },
-    {
-      policy: options.retry,
-      isRetryable: (error) => isFailureKind(error, 'transient'),
-      onRetry: ({ retry, delayMs }) =>
-        log.warn('Claiming failed, reading the claim again before retrying', {
-          retry,
-          delay_ms: delayMs,
-        }),
-    },
+  for (let round = 1; round <= MAX_ROUNDS; round++) {
+    // GetSecret and CreateSecret retry transient failures themselves (GoogleSecretStore).
+    const current = await store.getSecret(secretPath);
+    const outcome = current
+      ? await claimExisting(store, secretPath, current, mine)
+      : await claimByCreating(store, target, mine);
+    if (typeof outcome !== 'string') {
+      logOutcome(log, outcome, mine);
+      return outcome;
+    }
+    log.info(
+      outcome === 'conflict'
+        ? 'The claim changed while we wrote ours; reading it again'
+        : 'Writing the claim failed without an answer; reading it again (it may have been applied)',
+      { round },
+    );
+    if (outcome === 'no-answer') await sleep(backoffDelayMs(round, options.retry));
+  }
+  throw new TransientError(
+    `Could not claim ${secretPath} for ${describeClaim(mine)} in ${MAX_ROUNDS} rounds of read and write (it kept changing, or Secret Manager did not answer). The next execution will try again.`,
+    'ClaimContention',
   );
 }
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 async function claimExisting(
   store: SecretStore,
   secretPath: string,
   current: SecretMetadata,
   mine: Claim,
-): Promise<ClaimOutcome | 'retry'> {
+): Promise<ClaimOutcome | 'conflict' | 'no-answer'> {
   // A foreign secret is never annotated: the phases refuse (apply) or leave (delete) it.
   if (!isOwnedByHyperfleet(current.labels)) return { kind: 'unclaimed', why: 'foreign' };
   const decision = decideClaim(claimFromAnnotations(current.annotations), mine);
   if (decision.kind === 'duplicate' || decision.kind === 'superseded') return decision;
   if (decision.kind === 'hold')
     return { kind: 'claimed', secret: 'reused', how: 'already held by this execution' };
-  const written = await store.updateAnnotations(
-    secretPath,
-    annotationsWithClaim(current.annotations, mine),
-    current.etag,
-  );
-  return written === 'updated' ? { kind: 'claimed', secret: 'reused', how: decision.why } : 'retry';
+  let written;
+  try {
+    written = await store.updateAnnotations(
+      secretPath,
+      annotationsWithClaim(current.annotations, mine),
+      current.etag,
+    );
+  } catch (error) {
+    // Not retried blindly: the update may have been applied; the next read tells.
+    if (isFailureKind(error, 'transient')) return 'no-answer';
+    throw error;
+  }
+  return written === 'updated'
+    ? { kind: 'claimed', secret: 'reused', how: decision.why }
+    : 'conflict';
 }
 
 async function claimByCreating(
   store: SecretStore,
   target: ClaimTarget,
   mine: Claim,
-): Promise<ClaimOutcome | 'retry'> {
+): Promise<ClaimOutcome | 'conflict'> {
   if (!target.create) return { kind: 'unclaimed', why: 'absent' };
   const created = await store.createSecret(target.projectId, target.secretId, {
     ...target.create,
@@ -113,7 +122,30 @@ async function claimByCreating(
   });
   return created === 'created'
     ? { kind: 'claimed', secret: 'created', how: 'created the secret with the claim' }
-    : 'retry';
+    : 'conflict';
+}
+
+/**
+ * Re-reads the claim just before a later write (the Kubernetes phase may start long after the
+ * claim): a relaunch or a newer generation may have taken it over meanwhile, and this execution
+ * must then stop rather than overwrite newer work. Read-only: a fence never writes the claim.
+ */
+export async function fenceClaim(
+  store: SecretStore,
+  secretPath: string,
+  mine: Claim,
+  log: Logger,
+): Promise<LostClaim | undefined> {
+  const current = await store.getSecret(secretPath);
+  const stored = claimFromAnnotations(current?.annotations);
+  if (stored && decideClaim(stored, mine).kind === 'hold') return undefined;
+  log.warn(
+    stored
+      ? `Superseded before the next write: ${describeClaim(stored)} holds the claim now`
+      : 'Superseded before the next write: the secret was deleted meanwhile',
+    { phase: 'claim', operation: 'fence', claim: 'superseded' },
+  );
+  return { kind: 'superseded', ...(stored ? { holder: stored } : {}) };
 }
 
 function logOutcome(log: Logger, outcome: ClaimOutcome, mine: Claim): void {
@@ -123,7 +155,7 @@ function logOutcome(log: Logger, outcome: ClaimOutcome, mine: Claim): void {
     log.info(`Nothing to claim: the secret is ${outcome.why}`, { claim: 'unclaimed' });
   else
     log.info(
-      `${outcome.kind === 'duplicate' ? 'Duplicate' : 'Superseded'} execution: ${describeClaim(outcome.holder)} holds the claim, so this one writes nothing`,
-      { claim: outcome.kind, claimed_by: outcome.holder.execution },
+      `${outcome.kind === 'duplicate' ? 'Duplicate' : 'Superseded'} execution: ${outcome.holder ? describeClaim(outcome.holder) : 'nobody'} holds the claim, so this one writes nothing`,
+      { claim: outcome.kind, claimed_by: outcome.holder?.execution ?? '' },
     );
 }

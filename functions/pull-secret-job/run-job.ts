@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { HyperFleetApi } from '../../shared/hyperfleet/port';
 import type { JobResult } from '../../shared/job-result';
 import type { Logger } from '../../shared/logging/logger';
 import type { SecretRedactor } from '../../shared/logging/secret-redactor';
-import { describeClaim } from '../../shared/pull-secret/claim';
 import { pullSecretFingerprint } from '../../shared/pull-secret/fingerprint';
 import { pullSecretBytes } from '../../shared/pull-secret/merge';
 import { parsePullSecret } from '../../shared/pull-secret/validate';
@@ -14,7 +12,7 @@ import {
   deleteSecretManagerSecret,
   type DeleteOutcome,
 } from './delete-pull-secret';
-import { claimWork, type ClaimOutcome } from './claim-work';
+import { claimFor, fence, isLost, lostClaimResult, type LostClaim } from './job-claim';
 import { describeFailure } from './job-outcome';
 import { kubernetesLabels, secretManagerLabels } from './labels';
 import { resolvePullSecret } from './resolve-pull-secret';
@@ -92,7 +90,8 @@ export async function runPullSecretJob(
       config.operation === 'delete'
         ? await removePullSecret(config, deps, options, log, progress)
         : await applyPullSecret(config, deps, options, log, progress);
-    if (typeof done !== 'string') return finish(lostClaim(done));
+    if (typeof done !== 'string')
+      return finish(lostClaimResult(done, progress.stored !== undefined));
     log.info(done, {
       phase: 'completed',
       operation: 'completed',
@@ -150,10 +149,14 @@ async function applyPullSecret(
   });
 
   const labels = secretManagerLabels(config);
-  const claim = await claimFor(config, deps, options, log, progress, {
-    labels,
-    replication: config.replication,
-  });
+  const claimStarted = Date.now();
+  const claim = await claimFor(
+    config,
+    deps.secretStore,
+    { dryRun: options.dryRun, logger: log },
+    { labels, replication: config.replication },
+  );
+  progress.durations.claim = Date.now() - claimStarted;
   if (isLost(claim)) return claim;
   const smStarted = Date.now();
   progress.phases.push('secret-manager');
@@ -178,6 +181,9 @@ async function applyPullSecret(
   progress.durations.secret_manager = Date.now() - smStarted;
 
   if (config.kubernetes) {
+    const fenced =
+      claim?.kind === 'claimed' ? await fence(config, deps.secretStore, log) : undefined;
+    if (fenced) return fenced;
     const k8sStarted = Date.now();
     progress.phases.push('kubernetes');
     progress.pushed = await syncKubernetesSecret(
@@ -209,7 +215,9 @@ async function removePullSecret(
   log: Logger,
   progress: Progress,
 ): Promise<string | LostClaim> {
-  const claim = await claimFor(config, deps, options, log, progress);
+  const claimStarted = Date.now();
+  const claim = await claimFor(config, deps.secretStore, { dryRun: options.dryRun, logger: log });
+  progress.durations.claim = Date.now() - claimStarted;
   if (isLost(claim)) return claim;
   let kubernetes: DeleteOutcome['kubernetes'];
   if (config.kubernetes) {
@@ -239,54 +247,6 @@ async function removePullSecret(
     ? `Kubernetes Secret ${kubernetes.namespace}/${kubernetes.name}: ${kubernetes.outcome}; `
     : '';
   return `${options.dryRun ? 'Dry run: ' : ''}Pull secret cleanup: ${k8s}Secret Manager secret ${secretManager.secretPath}: ${secretManager.outcome}${secretManager.outcome === 'retained' ? ` (${secretManager.disabledVersions.length} versions disabled)` : ''}.`;
-}
-
-type LostClaim = Extract<ClaimOutcome, { kind: 'duplicate' | 'superseded' }>;
-const isLost = (claim: ClaimOutcome | undefined): claim is LostClaim =>
-  claim?.kind === 'duplicate' || claim?.kind === 'superseded';
-
-/** Names direct runs (no CLOUD_RUN_EXECUTION) in a claim; unique per process. */
-const DIRECT_RUN = `direct-run-${randomUUID().slice(0, 8)}`;
-
-/**
- * Claims this execution's work before the first write (claim-work.ts). Only executions launched by
- * the adapter (GENERATION set) claim: direct runs and dry runs have no generation to order by.
- */
-async function claimFor(
-  config: JobConfig,
-  deps: JobDependencies,
-  options: { dryRun: boolean },
-  log: Logger,
-  progress: Progress,
-  create?: { labels: Record<string, string>; replication: JobConfig['replication'] },
-): Promise<ClaimOutcome | undefined> {
-  if (options.dryRun || config.generation === undefined) return undefined;
-  const started = Date.now();
-  const claim = await claimWork(
-    deps.secretStore,
-    { projectId: config.projectId, secretId: config.secretId, ...(create ? { create } : {}) },
-    {
-      generation: config.generation,
-      operation: config.operation,
-      attempt: config.attempt ?? 1,
-      execution: config.execution ?? DIRECT_RUN,
-    },
-    { logger: log, retry: config.retry },
-  );
-  progress.durations.claim = Date.now() - started;
-  return claim;
-}
-
-/** The result of an execution that stood aside: succeeded in spirit, reported by nobody. */
-function lostClaim(
-  lost: LostClaim,
-): Pick<JobResult, 'outcome' | 'reason' | 'message' | 'claim_holder'> {
-  return {
-    outcome: 'duplicate',
-    reason: lost.kind === 'duplicate' ? 'DuplicateExecution' : 'SupersededExecution',
-    message: `${lost.kind === 'duplicate' ? 'Duplicate' : 'Superseded'} execution: the pull secret claim is held for ${describeClaim(lost.holder)}, so this execution wrote nothing.`,
-    claim_holder: { ...lost.holder },
-  };
 }
 
 function removalSummary(removed: DeleteOutcome): Pick<JobResult, 'secret_manager' | 'kubernetes'> {

@@ -24,6 +24,7 @@ export const reporterEnvSchema = z.object({
     ),
   CLOUD_RUN_EMULATOR_HOST: hostPort.optional(),
   CLOUD_RUN_API_TIMEOUT: duration('30s'),
+  SECRET_MANAGER_EMULATOR_HOST: hostPort.optional(),
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
@@ -37,6 +38,7 @@ export interface ReporterConfig {
   readonly cloudRunJob: string;
   readonly cloudRunEmulatorHost?: string;
   readonly cloudRunTimeoutMs: number;
+  readonly secretManagerEmulatorHost?: string;
   readonly logLevel: LogLevel;
   readonly logFormat: LogFormat;
   readonly projectId?: string;
@@ -49,6 +51,9 @@ export function loadReporterConfig(env: Env): ReporterConfig {
     cloudRunJob: e.CLOUD_RUN_JOB,
     ...(e.CLOUD_RUN_EMULATOR_HOST ? { cloudRunEmulatorHost: e.CLOUD_RUN_EMULATOR_HOST } : {}),
     cloudRunTimeoutMs: e.CLOUD_RUN_API_TIMEOUT,
+    ...(e.SECRET_MANAGER_EMULATOR_HOST
+      ? { secretManagerEmulatorHost: e.SECRET_MANAGER_EMULATOR_HOST }
+      : {}),
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     ...(e.GOOGLE_CLOUD_PROJECT ? { projectId: e.GOOGLE_CLOUD_PROJECT } : {}),

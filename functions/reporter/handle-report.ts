@@ -5,10 +5,13 @@ import type { HyperFleetApi } from '../../shared/hyperfleet/port';
 import { buildStatus } from '../../shared/hyperfleet/status-builder';
 import type { Logger } from '../../shared/logging/logger';
 import { decodeReport } from './decode-report';
-import type { ExecutionReader } from './execution-reader';
+import type { ClaimReader } from './claim-reader';
+import type { ExecutionReader, ExecutionSummary } from './execution-reader';
 import {
   planFromExecution,
   planFromJobResult,
+  secretPathOf,
+  skipUnclaimedSuccess,
   type PlannedReport,
   type SkippedReport,
 } from './report-outcomes';
@@ -16,6 +19,8 @@ import {
 export interface ReporterDependencies {
   readonly hyperfleet: HyperFleetApi;
   readonly executions: ExecutionReader;
+  /** Tells duplicates from claim holders on execution-finished events; absent: no check. */
+  readonly claims?: ClaimReader;
   /** projects/P/locations/L/jobs/J: only this job's executions are reported. */
   readonly jobName: string;
   readonly logger: Logger;
@@ -56,7 +61,7 @@ export function createReporterHandler(
       else {
         const summary = await deps.executions.read(decoded.execution);
         plan = summary
-          ? planFromExecution(summary)
+          ? await planExecutionReport(summary, deps)
           : { skip: `execution ${decoded.execution} no longer exists` };
       }
       const source = decoded.kind === 'job-result' ? 'job-result' : 'execution-finished';
@@ -79,6 +84,30 @@ export function createReporterHandler(
       throw error;
     }
   };
+}
+
+/**
+ * The report for a finished execution; a success is first checked against the claim, since a
+ * duplicate also exits 0. If the claim cannot be read for a permanent reason (missing permission),
+ * the report is written anyway: losing it would be worse, and the job result still decides.
+ */
+async function planExecutionReport(
+  summary: ExecutionSummary,
+  deps: ReporterDependencies,
+): Promise<PlannedReport | SkippedReport> {
+  const plan = planFromExecution(summary);
+  const secretPath = secretPathOf(summary);
+  if ('skip' in plan || plan.outcome.kind === 'failed' || !deps.claims || !secretPath) return plan;
+  try {
+    return skipUnclaimedSuccess(summary, await deps.claims.read(secretPath)) ?? plan;
+  } catch (error) {
+    if (!(error instanceof AdapterError && error.kind === 'permanent')) throw error;
+    deps.logger.warn(`Could not check the claim, reporting anyway: ${error.message}`, {
+      reason: error.reason,
+      decision: 'claim-unchecked',
+    });
+    return plan;
+  }
 }
 
 async function report(

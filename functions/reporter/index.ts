@@ -1,6 +1,6 @@
 // Entry point of the reporter Cloud Run function: subscribed to the job results topic and to the
 // execution-finished topic (log sink). Wiring only; configuration is validated at load. The Cloud
-// Run client loads on the first execution-finished event (job results need none).
+// Run and Secret Manager clients load on the first execution-finished event (job results need none).
 import * as functions from '@google-cloud/functions-framework';
 import type { CloudEventV1 } from 'cloudevents';
 import { googleClientOptions } from '../../shared/gcp/client-options';
@@ -9,7 +9,9 @@ import { HyperFleetClient } from '../../shared/hyperfleet/client';
 import { authProviderFor } from '../../shared/hyperfleet/config';
 import { createLogger } from '../../shared/logging/logger';
 import { CloudRunExecutionReader } from './cloud-run-execution-reader';
+import { SecretManagerClaimReader } from './secret-manager-claim-reader';
 import { loadReporterConfig } from './config';
+import type { ClaimReader } from './claim-reader';
 import type { ExecutionReader } from './execution-reader';
 import { createReporterHandler } from './handle-report';
 
@@ -37,6 +39,21 @@ const executions: ExecutionReader = {
   read: async (name) => (await cloudRunReader()).read(name),
 };
 
+// Read only for successful execution-finished events, to tell duplicates from claim holders.
+const secretManagerReader = lazily(async () => {
+  const { SecretManagerServiceClient } = await import('@google-cloud/secret-manager');
+  const client = new SecretManagerServiceClient(
+    googleClientOptions(config.secretManagerEmulatorHost),
+  );
+  return new SecretManagerClaimReader(client, {
+    timeoutMs: config.cloudRunTimeoutMs,
+    retry: cloudRunRetry,
+  });
+});
+const claims: ClaimReader = {
+  read: async (secretPath) => (await secretManagerReader()).read(secretPath),
+};
+
 let handler: ReturnType<typeof createReporterHandler> | undefined;
 function instanceHandler(): ReturnType<typeof createReporterHandler> {
   handler ??= createReporterHandler({
@@ -45,6 +62,7 @@ function instanceHandler(): ReturnType<typeof createReporterHandler> {
       logger,
     }),
     executions,
+    claims,
     jobName: config.cloudRunJob,
     logger,
   });

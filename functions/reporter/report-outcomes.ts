@@ -1,4 +1,5 @@
 import type { JobResult } from '../../shared/job-result';
+import { describeClaim, type Claim } from '../../shared/pull-secret/claim';
 import type { StatusOutcome } from '../../shared/hyperfleet/outcome';
 import type { ExecutionSummary } from './execution-reader';
 import { classifyExecutionFailure } from './execution-failure';
@@ -156,4 +157,31 @@ export function planFromExecution(summary: ExecutionSummary): PlannedReport | { 
     },
     timing,
   });
+}
+
+/** The Secret Manager secret an adapter-launched execution worked on (from its overrides). */
+export function secretPathOf(summary: ExecutionSummary): string | undefined {
+  const clusterId = summary.env.CLUSTER_ID;
+  const project = summary.env.GCP_PROJECT_ID;
+  if (!clusterId || !project) return undefined;
+  return `projects/${project}/secrets/${summary.env.SECRET_NAME ?? secretManagerSecretId(clusterId)}`;
+}
+
+/**
+ * A successful execution that does not hold the claim on its secret, for its generation or a newer
+ * one, stood aside as a duplicate (or was superseded) and wrote nothing: its success must not be
+ * reported, because it could overwrite the holder's report. No claim at all (a delete that found
+ * nothing, a secret from before claims existed) decides nothing.
+ */
+export function skipUnclaimedSuccess(
+  summary: ExecutionSummary,
+  claim: Claim | undefined,
+): SkippedReport | undefined {
+  const execution = summary.name.split('/').pop() ?? summary.name;
+  if (!claim || claim.execution === execution) return undefined;
+  if (claim.generation < Number(summary.env.GENERATION)) return undefined;
+  return {
+    skip: `execution ${execution} succeeded without holding the claim (held for ${describeClaim(claim)}): it was a duplicate and wrote nothing`,
+    decision: 'duplicate',
+  };
 }

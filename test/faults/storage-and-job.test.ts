@@ -1,6 +1,7 @@
 import { canaryPullSecret, type Canary } from '../helpers/canary';
+import { cloudRunClients } from '../helpers/cloud-run';
 import { scanForCanaries } from '../helpers/secret-scan';
-import { startTestStack, type TestStack } from '../helpers/stack';
+import { CUSTOMER_PROJECT, startTestStack, type TestStack } from '../helpers/stack';
 
 /**
  * Fault matrix, storage side: Secret Manager and Kubernetes faults and a job killed mid-run. Every
@@ -146,6 +147,52 @@ describe('fault matrix: Secret Manager, Kubernetes, the job', () => {
     const id = await create('killed-mid-run');
     await convergedOnce(id);
     expect((await stack.executionsFor(id)).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a second execution for the same generation racing the first: one writes, the duplicate exits 0 and is never reported', async () => {
+    // Hold both executions' claim writes so that they overlap: the race is forced, not hoped for.
+    await stack.fault('secret-manager', { match: 'CreateSecret', count: 2, delayMs: 4000 });
+    const id = await create('racing-executions');
+    const [first] = await stack.waitFor('the adapter launched an execution', async () => {
+      const launched = await stack.executionsFor(id);
+      return launched.length > 0 ? launched : undefined;
+    });
+    // What a second adapter instance, or a redelivery the launcher did not catch, would launch.
+    const run = cloudRunClients(stack.d.endpoints.cloudRun);
+    try {
+      await run.jobs.runJob({
+        name: stack.d.job,
+        overrides: {
+          containerOverrides: [
+            {
+              env: Object.entries(first!.env)
+                .filter(([name]) => !/^(CLOUD_RUN_|K_)|^PORT$/.test(name))
+                .map(([name, value]) => ({ name, value })),
+            },
+          ],
+        },
+      });
+    } finally {
+      await run.jobs.close();
+      await run.executions.close();
+    }
+    await convergedOnce(id);
+    const executions = await stack.waitFor('both executions finished', async () => {
+      const all = await stack.executionsFor(id);
+      return all.length === 2 && all.every((e) => e.done) ? all : undefined;
+    });
+    const outcomes = (await stack.requests('secret-manager'))
+      .filter((r) => r.method === 'CreateSecret' && r.target === `projects/${CUSTOMER_PROJECT}`)
+      .map((r) => r.outcome);
+    expect(outcomes).toEqual(expect.arrayContaining(['OK', 'ALREADY_EXISTS']));
+    // The status names the claim holder; the duplicate's success changed nothing, even later.
+    await new Promise((r) => setTimeout(r, 3000));
+    const own = await stack.own(id);
+    const holder = own?.data.execution ?? '';
+    expect(executions.map((e) => e.name)).toContain(holder);
+    expect(own?.available).toBe('True');
+    expect(stack.logText()).toMatch(/"decision":"duplicate"/);
+    expect(await stack.versions(id)).toEqual(['1:ENABLED']);
   });
 
   it('leaves the dead-letter topics empty and no canary anywhere', async () => {

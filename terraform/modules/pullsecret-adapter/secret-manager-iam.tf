@@ -62,3 +62,17 @@ resource "google_secret_manager_secret_iam_member" "job_reads_default_pull_secre
   role      = "roles/secretmanager.secretAccessor"
   member    = "serviceAccount:${google_service_account.job.email}"
 }
+
+# The reporter reads the claim annotations of hyperfleet-* secrets (metadata, never payloads) to
+# tell a duplicate execution's success from the claim holder's.
+resource "google_project_iam_member" "reporter_secret_viewer" {
+  for_each = toset(var.target_project_ids)
+  project  = each.key
+  role     = "roles/secretmanager.viewer"
+  member   = "serviceAccount:${google_service_account.reporter.email}"
+  condition {
+    title       = "hyperfleet-secrets-only"
+    description = "Only secrets whose id starts with hyperfleet-."
+    expression  = "resource.name.startsWith(\"projects/${data.google_project.target[each.key].number}/secrets/hyperfleet-\")"
+  }
+}

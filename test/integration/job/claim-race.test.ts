@@ -8,7 +8,14 @@ import {
   type SecretManagerEmulator,
 } from '../../../emulators/secret-manager/server';
 import { EXIT_CODES } from '../../../shared/job-result';
-import { CLAIM_ANNOTATIONS } from '../../../shared/pull-secret/claim';
+import { fenceClaim } from '../../../functions/pull-secret-job/claim-work';
+import { GoogleSecretStore } from '../../../functions/pull-secret-job/google-secret-store';
+import { nullLogger } from '../../../shared/logging/null-logger';
+import {
+  CLAIM_ANNOTATIONS,
+  annotationsWithClaim,
+  type Claim,
+} from '../../../shared/pull-secret/claim';
 import { runJob, samplePullSecret, type JobRun } from '../../helpers/job';
 import { secretManagerClient } from '../../helpers/secret-manager';
 
@@ -184,4 +191,60 @@ describe('pull secret job, two executions racing for the same work (claim in Sec
     });
     expect(await versions()).toEqual(['1:ENABLED']);
   }, 60_000);
+
+  it('the fence before the Kubernetes write stops an execution whose claim was taken over meanwhile', async () => {
+    const store = new GoogleSecretStore(client, {
+      timeoutMs: 5000,
+      retry: { attempts: 1, baseDelayMs: 10, maxDelayMs: 10 },
+      logger: nullLogger,
+    });
+    const mine: Claim = { generation: 1, operation: 'apply', attempt: 1, execution: 'exec-a' };
+    const setClaim = async (claim: Claim) => {
+      const [secret] = await client.getSecret({ name: SECRET });
+      await client.updateSecret({
+        secret: { name: SECRET, etag: secret.etag, annotations: annotationsWithClaim({}, claim) },
+        updateMask: { paths: ['annotations'] },
+      });
+    };
+    await client.createSecret({
+      parent: 'projects/demo-project',
+      secretId: 'hyperfleet-cls-race-pull-secret',
+      secret: { replication: { automatic: {} }, labels: { 'managed-by': 'hyperfleet' } },
+    });
+    await setClaim(mine);
+    expect(await fenceClaim(store, SECRET, mine, nullLogger)).toBeUndefined();
+
+    const relaunch = { ...mine, attempt: 2, execution: 'exec-b' };
+    await setClaim(relaunch);
+    expect(await fenceClaim(store, SECRET, mine, nullLogger)).toEqual({
+      kind: 'superseded',
+      holder: relaunch,
+    });
+
+    await client.deleteSecret({ name: SECRET });
+    expect(await fenceClaim(store, SECRET, mine, nullLogger)).toEqual({ kind: 'superseded' });
+  });
+
+  it('a claim write whose answer is lost is not retried blindly: the claim is read again and the run goes on', async () => {
+    expect((await runJob({ ...env, CLOUD_RUN_EXECUTION: 'pull-secret-gen-1' })).code).toBe(0);
+    sm.requests.clear();
+    // The emulator applies the update after the client has given up (GCP_API_TIMEOUT=1s).
+    sm.faults.add({ match: 'UpdateSecret', count: 1, delayMs: 1500 });
+    const run = await runJob({
+      ...env,
+      GENERATION: '2',
+      GCP_API_TIMEOUT: '1s',
+      CLOUD_RUN_EXECUTION: 'pull-secret-gen-2',
+      PULL_SECRET_DATA: samplePullSecret('v2', 'password-2'),
+    });
+    expect(run.code).toBe(EXIT_CODES.success);
+    expect(run.lines.map((line) => String(line.message))).toContainEqual(
+      expect.stringMatching(/Writing the claim failed without an answer/),
+    );
+    expect(run.result.secret_manager).toMatchObject({ version: 'added' });
+    expect(await versions()).toEqual(['2:ENABLED', '1:ENABLED']);
+    const [secret] = await client.getSecret({ name: SECRET });
+    expect(secret.annotations?.[CLAIM_ANNOTATIONS.execution]).toBe('pull-secret-gen-2');
+    expect(secret.annotations?.[CLAIM_ANNOTATIONS.generation]).toBe('2');
+  }, 30_000);
 });

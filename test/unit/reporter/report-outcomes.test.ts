@@ -1,6 +1,12 @@
 import { decodeReport } from '../../../functions/reporter/decode-report';
 import type { ExecutionSummary } from '../../../functions/reporter/execution-reader';
-import { planFromExecution, planFromJobResult } from '../../../functions/reporter/report-outcomes';
+import {
+  planFromExecution,
+  planFromJobResult,
+  secretPathOf,
+  skipUnclaimedSuccess,
+} from '../../../functions/reporter/report-outcomes';
+import type { Claim } from '../../../shared/pull-secret/claim';
 import { buildStatus } from '../../../shared/hyperfleet/status-builder';
 import type { JobResult } from '../../../shared/job-result';
 
@@ -202,6 +208,44 @@ describe('planFromExecution', () => {
   it('skips executions not launched by the adapter, or not finished', () => {
     expect(planFromExecution(summary({ env: {} }))).toHaveProperty('skip');
     expect(planFromExecution(summary({ completionTime: undefined }))).toHaveProperty('skip');
+  });
+});
+
+describe('skipUnclaimedSuccess (execution-finished events of successful executions)', () => {
+  const held = (overrides: Partial<Claim> = {}): Claim => ({
+    generation: 2,
+    operation: 'apply',
+    attempt: 1,
+    execution: 'pullsecret-job-abc12',
+    ...overrides,
+  });
+  it.each<[string, Claim | undefined, boolean]>([
+    ['the holder itself is reported', held(), false],
+    ['no claim (secret gone, or older job) decides nothing', undefined, false],
+    [
+      'another execution holding the same generation: a duplicate',
+      held({ execution: 'pullsecret-job-zzz99' }),
+      true,
+    ],
+    [
+      'another execution holding a newer generation: superseded',
+      held({ generation: 3, execution: 'pullsecret-job-zzz99' }),
+      true,
+    ],
+    [
+      'an older generation held by another execution cannot have beaten it',
+      held({ generation: 1, execution: 'pullsecret-job-zzz99' }),
+      false,
+    ],
+  ])('%s', (_name, claim, skipped) => {
+    const decision = skipUnclaimedSuccess(summary(), claim);
+    expect(decision !== undefined).toBe(skipped);
+    if (decision) expect(decision).toMatchObject({ decision: 'duplicate' });
+  });
+
+  it('names the secret from the overrides', () => {
+    expect(secretPathOf(summary())).toBe('projects/demo/secrets/hyperfleet-cls-1-pull-secret');
+    expect(secretPathOf(summary({ env: { CLUSTER_ID: 'cls-1' } }))).toBeUndefined();
   });
 });
 
