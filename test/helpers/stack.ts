@@ -100,8 +100,13 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
     ...overrides,
   });
   const d = stack.description;
+  // Tests act as a user (a tenant) with the stack's token: the local API runs JWT and tenancy on.
   const api = localHyperFleetClient(d.endpoints.hyperfleetApi, new RecordingLogger(), {
     retryAttempts: 3,
+    caller: 'tenant',
+    ...(d.env.HYPERFLEET_API_AUTH_TOKEN_PATH
+      ? { tokenFile: d.env.HYPERFLEET_API_AUTH_TOKEN_PATH }
+      : {}),
   });
   const kube = new KubeReader(d.kubeconfig);
   const sm = secretManagerClient(d.endpoints.secretManager);
