@@ -9,6 +9,10 @@ export const faultRuleSchema = z.object({
   status: z.union([z.string(), z.number()]).optional(),
   delayMs: z.number().int().min(0).optional(),
   message: z.string().optional(),
+  /** HTTP only: the error code of the problem body (e.g. `HYPERFLEET-NTF-000`, a router 404). */
+  code: z.string().optional(),
+  /** HTTP only: headers a proxy in front would add (e.g. `{"retry-after": "1"}` on a 429). */
+  headers: z.record(z.string(), z.string()).optional(),
 });
 export type FaultRule = z.output<typeof faultRuleSchema>;
 export type FaultRuleInput = z.input<typeof faultRuleSchema>;
@@ -18,6 +22,8 @@ export interface Fault {
   readonly status?: string | number;
   readonly delayMs?: number;
   readonly message?: string;
+  readonly code?: string;
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -43,8 +49,8 @@ export class FaultInjector {
     const entry = this.rules[index]!;
     entry.remaining -= 1;
     if (entry.remaining <= 0) this.rules.splice(index, 1);
-    const { status, delayMs, message } = entry.rule;
-    return { status, delayMs, message };
+    const { status, delayMs, message, code, headers } = entry.rule;
+    return { status, delayMs, message, code, headers };
   }
 
   pending(): number {

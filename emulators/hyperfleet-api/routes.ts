@@ -71,11 +71,17 @@ export async function serveApi(
   try {
     const fault = context.faults.take(`${method} ${url.pathname}`);
     if (fault?.delayMs) await sleep(fault.delayMs);
-    if (fault?.status !== undefined)
+    if (fault?.status !== undefined) {
+      for (const [name, value] of Object.entries(fault.headers ?? {})) res.setHeader(name, value);
       throw new Problem(
         Number(fault.status),
         fault.message ?? `injected fault: HTTP ${fault.status}`,
+        undefined,
+        fault.code
+          ? { type: 'injected-fault', title: `Injected fault ${fault.code}`, code: fault.code }
+          : undefined,
       );
+    }
 
     // The API's order (access-rules.ts): router (404 NTF-000, 405), JWT (401), tenancy (403).
     const route = matchRoute(method, url.pathname);
