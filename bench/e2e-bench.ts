@@ -26,8 +26,17 @@ export async function benchEndToEnd(clusters: number): Promise<EndToEndFigures> 
   const sentinel = { pollInterval: '1s', notReadyInterval: '3s', readyInterval: '60s' };
   const stack = await startStack({ root: path.join(__dirname, '../..'), workDir, sentinel });
   const d = stack.description;
-  const api = localHyperFleetClient(d.endpoints.hyperfleetApi, nullLogger);
-  const placement = new PlacementSimulator(api, new KubeReader(d.kubeconfig));
+  const tokenOption = d.env.HYPERFLEET_API_AUTH_TOKEN_PATH
+    ? { tokenFile: d.env.HYPERFLEET_API_AUTH_TOKEN_PATH }
+    : {};
+  const api = localHyperFleetClient(d.endpoints.hyperfleetApi, nullLogger, {
+    caller: 'tenant',
+    ...tokenOption,
+  });
+  const placement = new PlacementSimulator(
+    localHyperFleetClient(d.endpoints.hyperfleetApi, nullLogger, tokenOption),
+    new KubeReader(d.kubeconfig),
+  );
   let running = true;
   const loop = (async () => {
     while (running) {

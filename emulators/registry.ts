@@ -3,7 +3,11 @@ import fs from 'node:fs';
 import { createFinishedPublisher } from './cloud-run/finished-publisher';
 import { jobDefinitionsSchema } from './cloud-run/job-definitions';
 import { startCloudRunEmulator } from './cloud-run/server';
-import { LOCAL_SIMULATED_ADAPTERS, startHyperFleetApiEmulator } from './hyperfleet-api/server';
+import {
+  DEV_TENANCY,
+  LOCAL_SIMULATED_ADAPTERS,
+  startHyperFleetApiEmulator,
+} from './hyperfleet-api/server';
 import { startKubeApiServerEmulator } from './kube-apiserver/server';
 import { startSecretManagerEmulator } from './secret-manager/server';
 import { startSentinel } from './sentinel/start-sentinel';
@@ -19,6 +23,13 @@ export interface EmulatorArgs {
   /** Positional arguments after the emulator name (e.g. namespaces to seed). */
   readonly rest: readonly string[];
   readonly options: Readonly<Record<string, string | undefined>>;
+}
+
+/** A bearer token kept in a file (never on a command line, where `ps` would show it). */
+function readTokenFile(file: string): string {
+  const token = fs.readFileSync(file, 'utf8').trim();
+  if (token === '') throw new Error(`--token-file ${file} is empty`);
+  return token;
 }
 
 /** Every emulator `npm run emulators -- <name>` can start, by name. */
@@ -39,9 +50,15 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
       ...(args.dataDir ? { stateDir: args.dataDir } : {}),
     }),
   // --required-adapters a,b,c; --simulate-adapters (validation, dns and placement report by themselves);
-  // --token TOKEN=identity turns authentication on.
+  // --token-file FILE (or --token TOKEN=identity) turns JWT authentication on; --tenancy requires
+  // the dev config's tenancy headers; --spec-schema gcp validates cluster specs (default any).
   'hyperfleet-api': (args) =>
     startHyperFleetApiEmulator({
+      ...(args.options['token-file']
+        ? { tokens: { [readTokenFile(args.options['token-file'])]: 'local-stack' } }
+        : {}),
+      ...(args.options.tenancy !== undefined ? { tenancy: DEV_TENANCY } : {}),
+      ...(args.options['spec-schema'] === 'gcp' ? { clusterSpecSchema: 'gcp' as const } : {}),
       host: args.host,
       port: args.port,
       ...(args.options['required-adapters']
@@ -102,7 +119,7 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
       },
     };
   },
-  // --hyperfleet URL --topic projects/P/topics/T [--poll-interval 1s --not-ready-interval 10s --ready-interval 30m]; needs PUBSUB_EMULATOR_HOST.
+  // --hyperfleet URL [--hyperfleet-token-file FILE] --topic projects/P/topics/T [--poll-interval 1s --not-ready-interval 10s --ready-interval 30m]; needs PUBSUB_EMULATOR_HOST.
   sentinel: async (args) => {
     const need = (name: string) => {
       const value = args.options[name];
@@ -118,6 +135,9 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
       );
     return startSentinel({
       hyperfleetBaseUrl: need('hyperfleet'),
+      ...(args.options['hyperfleet-token-file']
+        ? { hyperfleetTokenFile: args.options['hyperfleet-token-file'] }
+        : {}),
       topic: need('topic'),
       pubsubEmulatorHost: emulatorHost,
       pollMs: duration('poll-interval', '1s'),

@@ -17,6 +17,10 @@ export const faultRuleSchema = z
     message: z.string().optional(),
     /** Perform the request, then answer with `status` instead of its result. */
     after: z.boolean().default(false),
+    /** HTTP only: the error code of the problem body (e.g. `HYPERFLEET-NTF-000`, a router 404). */
+    code: z.string().optional(),
+    /** HTTP only: headers a proxy in front would add (e.g. `{"retry-after": "1"}` on a 429). */
+    headers: z.record(z.string(), z.string()).optional(),
   })
   .refine((rule) => !rule.after || rule.status !== undefined, {
     message: '"after": true needs a "status" to answer with once the request was performed',
@@ -32,6 +36,8 @@ export interface Fault {
   readonly message?: string;
   /** Perform the request first, then answer with `status`. */
   readonly after: boolean;
+  readonly code?: string;
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -57,8 +63,8 @@ export class FaultInjector {
     const entry = this.rules[index]!;
     entry.remaining -= 1;
     if (entry.remaining <= 0) this.rules.splice(index, 1);
-    const { status, delayMs, message, after } = entry.rule;
-    return { status, delayMs, message, after };
+    const { status, delayMs, message, after, code, headers } = entry.rule;
+    return { status, delayMs, message, after, code, headers };
   }
 
   pending(): number {

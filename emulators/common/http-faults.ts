@@ -5,6 +5,8 @@ import { sleep, type FaultInjector } from './fault-injector';
 export interface HttpFailure {
   readonly status: number;
   readonly message?: string;
+  /** The service's error code for the body (e.g. `HYPERFLEET-NTF-000`), where it has one. */
+  readonly code?: string;
 }
 
 /**
@@ -26,9 +28,20 @@ export async function applyHttpFault(
   const failure: HttpFailure = {
     status: Number(fault.status),
     ...(fault.message !== undefined ? { message: fault.message } : {}),
+    ...(fault.code !== undefined ? { code: fault.code } : {}),
   };
-  if (!fault.after) return failure;
-  answerLaterWithError(res, () => renderError(failure));
+  // Headers a proxy in front would add (e.g. Retry-After) go on the error answer.
+  const setProxyHeaders = () => {
+    for (const [name, value] of Object.entries(fault.headers ?? {})) res.setHeader(name, value);
+  };
+  if (!fault.after) {
+    setProxyHeaders();
+    return failure;
+  }
+  answerLaterWithError(res, () => {
+    setProxyHeaders();
+    renderError(failure);
+  });
   return undefined;
 }
 

@@ -16,20 +16,28 @@ export interface FieldError {
   message: string;
 }
 
+/** The API's problem type, title and code per status (pkg/errors of hyperfleet-api). */
 const KINDS = {
-  400: { type: 'validation-error', title: 'Validation Failed', code: 'HYPERFLEET-VAL-001' },
+  400: { type: 'validation-error', title: 'Validation Failed', code: 'HYPERFLEET-VAL-000' },
   401: {
-    type: 'authentication-required',
+    type: 'authentication-error',
     title: 'Authentication Required',
     code: 'HYPERFLEET-AUT-001',
   },
-  403: { type: 'permission-denied', title: 'Permission Denied', code: 'HYPERFLEET-AUZ-001' },
-  404: { type: 'resource-not-found', title: 'Resource Not Found', code: 'HYPERFLEET-NTF-001' },
+  403: { type: 'authorization-error', title: 'Unauthorized', code: 'HYPERFLEET-AUZ-001' },
+  404: { type: 'not-found', title: 'Resource Not Found', code: 'HYPERFLEET-NTF-001' },
   405: { type: 'method-not-allowed', title: 'Method Not Allowed', code: 'HYPERFLEET-MTH-001' },
-  409: { type: 'resource-conflict', title: 'Resource Conflict', code: 'HYPERFLEET-CNF-001' },
+  409: { type: 'conflict', title: 'Resource Conflict', code: 'HYPERFLEET-CNF-001' },
   500: { type: 'internal-error', title: 'Internal Server Error', code: 'HYPERFLEET-INT-001' },
-  503: { type: 'service-unavailable', title: 'Service Unavailable', code: 'HYPERFLEET-INT-002' },
+  503: { type: 'service-unavailable', title: 'Service Unavailable', code: 'HYPERFLEET-SVC-001' },
 } as const;
+
+/** Overrides of the status's usual kind, e.g. the router's `endpoint-not-found` (NTF-000). */
+export interface ProblemKind {
+  readonly type: string;
+  readonly title: string;
+  readonly code: string;
+}
 
 /** An RFC 9457 problem the emulator answers with (application/problem+json). */
 export class Problem extends Error {
@@ -37,16 +45,18 @@ export class Problem extends Error {
     readonly status: number,
     readonly detail: string,
     readonly errors?: FieldError[],
+    readonly kind?: ProblemKind,
   ) {
     super(detail);
   }
 
   body(instance: string): Record<string, unknown> {
-    const kind = KINDS[this.status as keyof typeof KINDS] ?? {
-      type: 'error',
-      title: 'Error',
-      code: `HYPERFLEET-INT-${this.status}`,
-    };
+    const kind = this.kind ??
+      KINDS[this.status as keyof typeof KINDS] ?? {
+        type: 'error',
+        title: 'Error',
+        code: `HYPERFLEET-INT-${this.status}`,
+      };
     return {
       type: `https://api.hyperfleet.io/errors/${kind.type}`,
       title: kind.title,
@@ -65,3 +75,11 @@ export const invalid = (detail: string, errors?: FieldError[]) => new Problem(40
 export const notFound = (what: string, id: string) =>
   new Problem(404, `${what} with id='${id}' not found`);
 export const conflict = (detail: string) => new Problem(409, detail);
+
+/** The router's answer for a path no route matches (wrong base path or version), before auth. */
+export const endpointNotFound = (path: string) =>
+  new Problem(404, `The requested endpoint '${path}' does not exist`, undefined, {
+    type: 'endpoint-not-found',
+    title: 'Endpoint Not Found',
+    code: 'HYPERFLEET-NTF-000',
+  });

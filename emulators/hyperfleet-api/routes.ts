@@ -1,12 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FaultInjector } from '../common/fault-injector';
-import { applyHttpFault } from '../common/http-faults';
+import { applyHttpFault, type HttpFailure } from '../common/http-faults';
 import { BodyError, readJson, sendJson } from '../common/http';
 import type { RequestLog } from '../common/request-log';
+import { authenticate, matchRoute, resolveTenant, type TenancyRules } from './access-rules';
 import { Problem } from './problem';
 import type { HyperFleetStore } from './store';
-
-export const BASE_PATH = '/api/hyperfleet/v1';
 
 /** One exchange, kept only when the emulator records bodies (contract tests). */
 export interface RecordedExchange {
@@ -23,6 +22,8 @@ export interface RoutesContext {
   readonly requests: RequestLog;
   /** Static bearer tokens -> identity; authentication is off when empty. */
   readonly tokens: Readonly<Record<string, string>>;
+  /** Tenancy header rules; off when undefined. */
+  readonly tenancy?: TenancyRules;
   readonly exchanges?: RecordedExchange[];
 }
 
@@ -39,7 +40,7 @@ function pagination(url: URL): { page: number; size: number } {
   return { page, size };
 }
 
-/** Serves the HyperFleet API under /api/hyperfleet/v1 with auth, faults and the request log. */
+/** Serves the HyperFleet API under /api/hyperfleet/v1 with its access rules, faults and the request log. */
 export async function serveApi(
   req: IncomingMessage,
   res: ServerResponse,
@@ -69,33 +70,36 @@ export async function serveApi(
     } else sendJson(res, status, body, type);
   };
   try {
+    const injected = (f: HttpFailure) =>
+      new Problem(
+        f.status,
+        f.message ?? `injected fault: HTTP ${f.status}`,
+        undefined,
+        f.code
+          ? { type: 'injected-fault', title: `Injected fault ${f.code}`, code: f.code }
+          : undefined,
+      );
     const fault = await applyHttpFault(context.faults, `${method} ${url.pathname}`, res, (f) => {
-      const problem = new Problem(f.status, f.message ?? `injected fault: HTTP ${f.status}`);
+      const problem = injected(f);
       sendJson(res, problem.status, problem.body(url.pathname), PROBLEM);
     });
-    if (fault)
-      throw new Problem(fault.status, fault.message ?? `injected fault: HTTP ${fault.status}`);
+    if (fault) throw injected(fault);
 
-    if (Object.keys(context.tokens).length > 0) {
-      const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-      identity = token ? context.tokens[token] : undefined;
-      if (!identity) throw new Problem(401, 'Account authentication could not be verified');
-    }
-    const by = identity ?? 'anonymous@hyperfleet.local';
-    if (!url.pathname.startsWith(`${BASE_PATH}/clusters`))
-      throw new Problem(404, `No route for ${url.pathname}`);
-    const [id, sub, ...rest] = url.pathname
-      .slice(`${BASE_PATH}/clusters`.length)
-      .split('/')
-      .filter(Boolean);
-    if (rest.length > 0) throw new Problem(404, `No route for ${url.pathname}`);
+    // The API's order (access-rules.ts): router (404 NTF-000, 405), JWT (401), tenancy (403).
+    const route = matchRoute(method, url.pathname);
+    identity = authenticate(req.headers, context.tokens);
+    const tenant = resolveTenant(req.headers, method, route, context.tenancy);
+    const by =
+      identity ??
+      (tenant && !tenant.system ? `${tenant.org}@hyperfleet.local` : 'anonymous@hyperfleet.local');
     const store = context.store;
+    const id = route.clusterId ?? '';
     const body = async () => {
       requestBody = await readJson(req);
       return requestBody;
     };
 
-    if (!id) {
+    if (route.name === 'clusters') {
       if (method === 'GET') {
         const { page, size } = pagination(url);
         return answer(
@@ -108,34 +112,27 @@ export async function serveApi(
           }),
         );
       }
-      if (method === 'POST') return answer(201, store.createCluster(await body(), by));
-    } else if (!sub) {
+      return answer(201, store.createCluster(await body(), by));
+    }
+    if (route.name === 'cluster') {
       if (method === 'GET') return answer(200, store.getCluster(id));
       if (method === 'PATCH') return answer(200, store.patchCluster(id, await body(), by));
-      if (method === 'DELETE') return answer(202, store.deleteCluster(id, by));
-    } else if (sub === 'statuses') {
+      return answer(202, store.deleteCluster(id, by));
+    }
+    if (route.name === 'statuses') {
       if (method === 'GET') {
         const { page, size } = pagination(url);
         return answer(200, store.listStatuses(id, page, size));
       }
-      if (method === 'PUT') {
-        const result = store.putStatus(id, await body());
-        if (!result.stored) {
-          res.setHeader('x-hyperfleet-discard-reason', result.cause);
-          return answer(204);
-        }
-        const { observed_time: _observed, ...status } = result.status;
-        return answer(201, status);
-      }
-      // POST was removed from the API: it answers 405, as the real service does.
-      if (method === 'POST')
-        throw new Problem(405, 'POST on statuses was removed; use PUT /clusters/{id}/statuses');
-    } else if (sub === 'force-delete' && method === 'POST') {
-      const request = (await body()) as { reason?: unknown } | undefined;
-      store.forceDelete(id, request?.reason);
-      return answer(204);
+      const result = store.putStatus(id, await body());
+      // A discard is a bare 204, as the API answers: no header or body says why.
+      if (!result.stored) return answer(204);
+      const { observed_time: _observed, ...status } = result.status;
+      return answer(201, status);
     }
-    throw new Problem(405, `${method} is not allowed on ${url.pathname}`);
+    const request = (await body()) as { reason?: unknown } | undefined;
+    store.forceDelete(id, request?.reason);
+    return answer(204);
   } catch (error) {
     const problem =
       error instanceof Problem

@@ -7,6 +7,8 @@ import type { RunningEmulator } from '../common/emulator';
 import { FaultInjector } from '../common/fault-injector';
 import { readJson, sendJson } from '../common/http';
 import { RequestLog } from '../common/request-log';
+import type { TenancyRules } from './access-rules';
+import type { ClusterSpecSchema } from './cluster-spec-schema';
 import { Problem } from './problem';
 import { serveApi, type RecordedExchange } from './routes';
 import { HyperFleetStore, type SimulatedAdapter } from './store';
@@ -33,6 +35,10 @@ export interface HyperFleetApiEmulatorOptions {
   readonly simulatedAdapters?: Readonly<Record<string, SimulatedAdapter>>;
   /** Bearer token -> identity; when empty, the API runs without authentication (development mode). */
   readonly tokens?: Readonly<Record<string, string>>;
+  /** Tenancy headers required (as in the API's dev config); off when undefined. */
+  readonly tenancy?: TenancyRules;
+  /** Provider schema for `spec` on create/patch: `any` (default, the core API) or `gcp`. */
+  readonly clusterSpecSchema?: ClusterSpecSchema;
   /** Keep request and response bodies (for contract tests; never in the local stack). */
   readonly recordBodies?: boolean;
   readonly now?: () => Date;
@@ -62,6 +68,7 @@ export async function startHyperFleetApiEmulator(
     requiredAdapters: options.requiredAdapters ?? DEFAULT_REQUIRED_ADAPTERS,
     ...(options.simulatedAdapters ? { simulatedAdapters: options.simulatedAdapters } : {}),
     ...(options.now ? { now: options.now } : {}),
+    ...(options.clusterSpecSchema ? { clusterSpecSchema: options.clusterSpecSchema } : {}),
   });
   const faults = new FaultInjector();
   const requests = new RequestLog();
@@ -107,6 +114,7 @@ export async function startHyperFleetApiEmulator(
         faults,
         requests,
         tokens: options.tokens ?? {},
+        ...(options.tenancy ? { tenancy: options.tenancy } : {}),
         ...(options.recordBodies ? { exchanges } : {}),
       });
     })();
@@ -136,3 +144,9 @@ export async function startHyperFleetApiEmulator(
       }),
   };
 }
+
+/** The header names of the API's dev config, which the local stack enables. */
+export const DEV_TENANCY: TenancyRules = {
+  systemHeader: 'X-HyperFleet-System',
+  orgHeader: 'X-HyperFleet-Org',
+};

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { aggregateConditions } from './aggregation';
+import { validateClusterSpec, type ClusterSpecSchema } from './cluster-spec-schema';
 import type { StoredAdapterStatus, StoredCluster } from './model';
 import { conflict, invalid, notFound, type FieldError } from './problem';
 import { parseSearch } from './search';
@@ -40,6 +41,8 @@ export interface HyperFleetStoreOptions {
   /** Adapters the emulator plays itself: they report at every new generation unless held. */
   readonly simulatedAdapters?: Readonly<Record<string, SimulatedAdapter>>;
   readonly now?: () => Date;
+  /** The provider schema `spec` must fit on create and patch (default `any`, as the core API). */
+  readonly clusterSpecSchema?: ClusterSpecSchema;
 }
 
 /** The outcome of a PUT /statuses: stored (201) or discarded (204). */
@@ -77,6 +80,7 @@ export class HyperFleetStore {
     const parsed = createSchema.safeParse(body);
     if (!parsed.success) throw zodProblem(parsed.error, 'cluster');
     const request = parsed.data;
+    validateClusterSpec(request.spec, this.options.clusterSpecSchema ?? 'any');
     if ([...this.clusters.values()].some((c) => c.name === request.name))
       throw conflict(`This Cluster already exists: name '${request.name}' is taken`);
     const id = request.id ?? uuid7(this.now().getTime());
@@ -156,6 +160,7 @@ export class HyperFleetStore {
     if (cluster.deleted_time)
       throw conflict(`Cluster '${id}' is being deleted and cannot be changed`);
     const spec = parsed.data.spec ? mergePatch(cluster.spec, parsed.data.spec) : cluster.spec;
+    validateClusterSpec(spec, this.options.clusterSpecSchema ?? 'any');
     const labels = parsed.data.labels
       ? (mergePatch(cluster.labels, parsed.data.labels) as Record<string, string>)
       : cluster.labels;

@@ -7,6 +7,8 @@ import { localHyperFleetClient } from '../common/local-hyperfleet-client';
 
 export interface SentinelOptions {
   readonly hyperfleetBaseUrl: string;
+  /** The API's bearer token file, when JWT is on. */
+  readonly hyperfleetTokenFile?: string;
   /** projects/P/topics/T on the Pub/Sub emulator (PUBSUB_EMULATOR_HOST). */
   readonly topic: string;
   readonly pubsubEmulatorHost: string;
@@ -25,7 +27,10 @@ export async function startSentinel(options: SentinelOptions): Promise<RunningEm
     emulatorMode: true,
   });
   const topic = pubsub.topic(topicId, { batching: { maxMessages: 1 } });
-  const api = localHyperFleetClient(options.hyperfleetBaseUrl, options.logger);
+  // Sentinel is a system component: it lists every tenant's clusters with the system header.
+  const api = localHyperFleetClient(options.hyperfleetBaseUrl, options.logger, {
+    ...(options.hyperfleetTokenFile ? { tokenFile: options.hyperfleetTokenFile } : {}),
+  });
   const sentinel = new Sentinel(
     api,
     async (event) => {

@@ -13,7 +13,7 @@ import { LogTailer } from './log-tailer';
 import { PlacementSimulator } from './placement';
 import { startStack, type Stack } from './start-stack';
 import { formatEvent, timelineEvents, type TimelineEvent } from './timeline';
-import { localHyperFleetClient } from '../common/local-hyperfleet-client';
+import { LOCAL_ORG, localHyperFleetClient } from '../common/local-hyperfleet-client';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -122,7 +122,15 @@ interface RunOptions {
 async function run(d: Stack['description'], o: RunOptions): Promise<number> {
   const { json, timeoutMs, started, say, stop } = o;
 
-  const api = localHyperFleetClient(d.endpoints.hyperfleetApi, nullLogger);
+  // A user creates the demo cluster (a tenant); placement is a system adapter.
+  const tokenFile = d.env.HYPERFLEET_API_AUTH_TOKEN_PATH;
+  const api = localHyperFleetClient(d.endpoints.hyperfleetApi, nullLogger, {
+    caller: 'tenant',
+    ...(tokenFile ? { tokenFile } : {}),
+  });
+  const system = localHyperFleetClient(d.endpoints.hyperfleetApi, nullLogger, {
+    ...(tokenFile ? { tokenFile } : {}),
+  });
   const kube = new KubeReader(d.kubeconfig);
   const names = new Map<string, string>();
   const tailer = new LogTailer(
@@ -132,7 +140,7 @@ async function run(d: Stack['description'], o: RunOptions): Promise<number> {
   const watcher = new ConditionWatcher();
   const print = (event: TimelineEvent) =>
     process.stdout.write(`${formatEvent(event, Date.now() - started, json, names)}\n`);
-  const placement = new PlacementSimulator(api, kube, (id, namespace) =>
+  const placement = new PlacementSimulator(system, kube, (id, namespace) =>
     print({
       component: 'placement',
       clusterId: id,
@@ -258,8 +266,9 @@ function printSummary(
       '',
       'Look for yourself:',
       `  kubectl --kubeconfig ${rel(d.kubeconfig)} get secret -n ${namespace} ${clusterId}-pull-secret -o yaml`,
-      `  curl -s ${d.endpoints.hyperfleetApi}/api/hyperfleet/v1/clusters/${clusterId}/statuses`,
-      `  curl -s ${d.endpoints.hyperfleetApi}/api/hyperfleet/v1/clusters/${clusterId}`,
+      // The local API runs with JWT and tenancy on, like its dev config.
+      `  curl -s -H "Authorization: Bearer $(cat ${rel(d.env.HYPERFLEET_API_AUTH_TOKEN_PATH ?? '')})" -H 'X-HyperFleet-System: true' ${d.endpoints.hyperfleetApi}/api/hyperfleet/v1/clusters/${clusterId}/statuses`,
+      `  curl -s -H "Authorization: Bearer $(cat ${rel(d.env.HYPERFLEET_API_AUTH_TOKEN_PATH ?? '')})" -H 'X-HyperFleet-Org: ${LOCAL_ORG}' ${d.endpoints.hyperfleetApi}/api/hyperfleet/v1/clusters/${clusterId}`,
       `  cat ${rel(path.join(d.workDir, 'stack.json'))}      # every endpoint and the environment for clients`,
       `  ls ${rel(d.logDir)}                      # one log per component, jobs/ per execution`,
       '',

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startReadyProcess, type ReadyProcess } from '../common/child-process';
@@ -135,10 +136,21 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       '--data-dir',
       path.join(options.workDir, 'kube'),
     ]);
+    // The API as its dev config runs it: JWT and tenancy on, so every run exercises our bearer
+    // token and tenancy headers; GCP cluster specs validated as the GCP provider schema says.
+    const hyperfleetToken = path.join(options.workDir, 'hyperfleet-api-token');
+    fs.writeFileSync(hyperfleetToken, `${randomBytes(24).toString('base64url')}\n`, {
+      mode: 0o600,
+    });
     const hyperfleet = await emulator('hyperfleet-api', [
       '--required-adapters',
       'validation,dns,placement,pullsecret',
       '--simulate-adapters',
+      '--token-file',
+      hyperfleetToken,
+      '--tenancy',
+      '--spec-schema',
+      'gcp',
     ]);
     const hyperfleetUrl = hyperfleet.info.endpoint as string;
     const kubeconfig = kube.info.kubeconfig as string;
@@ -163,6 +175,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
             SECRET_MANAGER_EMULATOR_HOST: secretManager.info.endpoint as string,
             KUBECONFIG: kubeconfig,
             HYPERFLEET_API_BASE_URL: hyperfleetUrl,
+            HYPERFLEET_API_AUTH_TOKEN_PATH: hyperfleetToken,
             RESULTS_TOPIC: topicPath(TOPICS.results),
             PUBSUB_EMULATOR_HOST: pubsub.endpoint,
             LOG_FORMAT: 'json',
@@ -185,6 +198,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const functionEnv = {
       ...baseEnv,
       HYPERFLEET_API_BASE_URL: hyperfleetUrl,
+      HYPERFLEET_API_AUTH_TOKEN_PATH: hyperfleetToken,
       CLOUD_RUN_JOB: JOB_NAME,
       CLOUD_RUN_EMULATOR_HOST: cloudRun.info.endpoint as string,
       SECRET_MANAGER_EMULATOR_HOST: secretManager.info.endpoint as string,
@@ -270,6 +284,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       [
         '--hyperfleet',
         hyperfleetUrl,
+        '--hyperfleet-token-file',
+        hyperfleetToken,
         '--topic',
         topicPath(TOPICS.sentinel),
         '--poll-interval',
@@ -320,6 +336,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         SECRET_MANAGER_EMULATOR_HOST: secretManager.info.endpoint as string,
         CLOUD_RUN_EMULATOR_HOST: cloudRun.info.endpoint as string,
         HYPERFLEET_API_BASE_URL: hyperfleetUrl,
+        HYPERFLEET_API_AUTH_TOKEN_PATH: hyperfleetToken,
         KUBECONFIG: kubeconfig,
         METADATA_SERVER_DETECTION: 'none',
       },

@@ -3,6 +3,7 @@ import { AdapterError } from '../../shared/errors';
 import { decodeIncomingEvent, type IncomingCloudEvent } from '../../shared/events/decode';
 import type { ClusterEvent } from '../../shared/events/sentinel-event';
 import { HyperFleetNotFoundError } from '../../shared/hyperfleet/errors';
+import { logIfApiMisconfigured } from '../../shared/hyperfleet/misconfiguration';
 import type { HyperFleetApi } from '../../shared/hyperfleet/port';
 import { readOwnStatus } from '../../shared/hyperfleet/pullsecret-status';
 import type { AdapterStatus } from '../../shared/hyperfleet/schemas';
@@ -85,6 +86,7 @@ export function createAdapterHandler(
           });
           return;
         }
+        if (logIfApiMisconfigured(error, log)) throw error;
         log.warn(
           `Event handling failed transiently and will be redelivered: ${error instanceof Error ? error.message : String(error)}`,
           { decision: 'retry' },

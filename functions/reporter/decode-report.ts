@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PUBSUB_MESSAGE_PUBLISHED, type IncomingCloudEvent } from '../../shared/events/decode';
+import { describeFirstIssue } from '../../shared/zod-issue';
 import { jobResultSchema, RESULT_MESSAGE_TYPE, type JobResult } from '../../shared/job-result';
 
 /** What arrived on one of the reporter's topics. */
@@ -44,12 +45,18 @@ export function decodeReport(incoming: IncomingCloudEvent, jobName: string): Dec
     };
   const envelope = envelopeSchema.safeParse(incoming.data);
   if (!envelope.success)
-    return { kind: 'malformed', problem: 'invalid Pub/Sub envelope: message.data is missing' };
+    return {
+      kind: 'malformed',
+      problem: `invalid Pub/Sub envelope: ${describeFirstIssue(envelope.error)}`,
+    };
   let json: unknown;
   try {
     json = JSON.parse(Buffer.from(envelope.data.message.data, 'base64').toString('utf8'));
   } catch {
-    return { kind: 'malformed', problem: 'message data is not base64-encoded JSON' };
+    return {
+      kind: 'malformed',
+      problem: 'message.data: not base64-encoded JSON (expected a job result or a log entry)',
+    };
   }
   if (
     envelope.data.message.attributes?.type === RESULT_MESSAGE_TYPE ||
@@ -59,7 +66,7 @@ export function decodeReport(incoming: IncomingCloudEvent, jobName: string): Dec
     if (!result.success)
       return {
         kind: 'malformed',
-        problem: `invalid job result: ${result.error.issues[0]?.path.join('.') ?? ''}: ${result.error.issues[0]?.message ?? 'invalid'}`,
+        problem: `invalid job result: ${describeFirstIssue(result.error)}`,
       };
     return { kind: 'job-result', result: result.data };
   }
@@ -67,7 +74,7 @@ export function decodeReport(incoming: IncomingCloudEvent, jobName: string): Dec
   if (!entry.success)
     return {
       kind: 'malformed',
-      problem: 'message is neither a job result nor a Cloud Run audit log entry',
+      problem: `message.data: neither a job result nor a Cloud Run audit log entry (as a log entry: ${describeFirstIssue(entry.error)})`,
     };
   const { protoPayload, resource } = entry.data;
   if (resource.type !== 'cloud_run_job' || protoPayload.methodName !== '/Jobs.RunJob')

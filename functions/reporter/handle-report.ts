@@ -1,12 +1,15 @@
 import { AdapterError } from '../../shared/errors';
 import type { IncomingCloudEvent } from '../../shared/events/decode';
 import { HyperFleetNotFoundError } from '../../shared/hyperfleet/errors';
+import { logIfApiMisconfigured } from '../../shared/hyperfleet/misconfiguration';
 import type { HyperFleetApi } from '../../shared/hyperfleet/port';
+import { readOwnStatus } from '../../shared/hyperfleet/pullsecret-status';
 import { buildStatus } from '../../shared/hyperfleet/status-builder';
 import type { Logger } from '../../shared/logging/logger';
 import { decodeReport } from './decode-report';
 import type { ClaimReader } from './claim-reader';
 import type { ExecutionReader, ExecutionSummary } from './execution-reader';
+import { decideLateReport, reportTiming } from './late-report';
 import {
   planFromExecution,
   planFromJobResult,
@@ -26,10 +29,6 @@ export interface ReporterDependencies {
   readonly logger: Logger;
   readonly now?: () => Date;
 }
-
-// The API accepts observed_time up to 30 min in the past and 5 min in the future; stay inside.
-const PAST_LIMIT_MS = 29 * 60_000;
-const FUTURE_LIMIT_MS = 4 * 60_000;
 
 /**
  * Builds the reporter's CloudEvent handler for both topics. Idempotent and order-independent per
@@ -81,6 +80,7 @@ export function createReporterHandler(
         });
         return;
       }
+      logIfApiMisconfigured(error, deps.logger);
       throw error;
     }
   };
@@ -116,17 +116,15 @@ async function report(
   deps: ReporterDependencies,
   now: Date,
 ): Promise<void> {
-  const observed = Math.min(
-    Math.max(Date.parse(plan.observedAt), now.getTime() - PAST_LIMIT_MS),
-    now.getTime() + FUTURE_LIMIT_MS,
-  );
-  const body = buildStatus(plan.outcome, plan.generation, new Date(observed));
   const log = deps.logger.child({
     cluster_id: plan.clusterId,
     generation: plan.generation,
     source,
   });
   try {
+    const observed = await observedTimeFor(plan, deps, now, log);
+    if (!observed) return;
+    const body = buildStatus(plan.outcome, plan.generation, observed);
     const outcome = await deps.hyperfleet.putStatus(plan.clusterId, body);
     const available = body.conditions.find((c) => c.type === 'Available');
     log.info(`Reported ${plan.outcome.kind} (${available?.reason ?? ''}): status ${outcome}`, {
@@ -142,4 +140,32 @@ async function report(
     }
     throw error;
   }
+}
+
+/**
+ * The observed_time to report with, or undefined when the report is dropped. Only a report
+ * outside the API's observed_time window costs a status read (see late-report.ts).
+ */
+async function observedTimeFor(
+  plan: PlannedReport,
+  deps: ReporterDependencies,
+  now: Date,
+  log: Logger,
+): Promise<Date | undefined> {
+  const timing = reportTiming(plan, now);
+  if (timing.kind === 'as-observed') return timing.observedAt;
+  const own = readOwnStatus(await deps.hyperfleet.listStatuses(plan.clusterId));
+  const late = decideLateReport(plan, own, now);
+  if (late.kind === 'drop') {
+    log.warn(
+      `Dropped a late report (observed ${plan.observedAt}, outside the API's observed_time window): ${late.reason}`,
+      { decision: 'late-report-dropped', observed_at: plan.observedAt },
+    );
+    return undefined;
+  }
+  log.info(
+    `Re-derived a late report (observed ${plan.observedAt}) as observed now: ${late.reason}`,
+    { decision: 'late-report-re-derived', observed_at: plan.observedAt },
+  );
+  return late.observedAt;
 }

@@ -6,6 +6,7 @@ import {
   sentinelClusterDataSchema,
   type ClusterEvent,
 } from './sentinel-event';
+import { describeFirstIssue } from '../zod-issue';
 
 /** What arrived: a cluster event to handle, something to ignore, or something that can never succeed. */
 export type DecodedEvent =
@@ -22,13 +23,18 @@ const pubsubEnvelopeSchema = z.looseObject({
     {
       data: z
         .string({
-          message: 'message.data is missing (the Sentinel event must be in the message body)',
+          message:
+            'expected the Sentinel event as a base64 string (the event must be in the message body)',
         })
-        .min(1, 'message.data is empty'),
-      attributes: z.record(z.string(), z.string()).optional(),
+        .min(1, 'is empty (expected the Sentinel event as a base64 string)'),
+      // Publishers without attributes may send null; it means none.
+      attributes: z.preprocess(
+        (value) => (value === null ? undefined : value),
+        z.record(z.string(), z.string()).optional(),
+      ),
       messageId: z.string().optional(),
     },
-    { message: 'message is missing from the Pub/Sub envelope' },
+    { message: 'expected the Pub/Sub message object {data, attributes, messageId}' },
   ),
   subscription: z.string().optional(),
 });
@@ -59,23 +65,26 @@ function decodePubSub(data: unknown): DecodedEvent {
   if (!envelope.success)
     return {
       kind: 'malformed',
-      problem: `invalid Pub/Sub envelope: ${firstIssue(envelope.error)}`,
+      problem: `invalid Pub/Sub envelope: ${describeFirstIssue(envelope.error)}`,
     };
   const encoded = envelope.data.message.data;
   if (encoded.length > (MAX_MESSAGE_BYTES * 4) / 3 + 4)
-    return { kind: 'malformed', problem: 'Pub/Sub message data is larger than 1 MiB' };
+    return { kind: 'malformed', problem: 'message.data: larger than 1 MiB (the Pub/Sub limit)' };
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded) || encoded.length % 4 !== 0)
-    return { kind: 'malformed', problem: 'Pub/Sub message data is not base64' };
+    return {
+      kind: 'malformed',
+      problem: 'message.data: not base64 (expected the Sentinel event, base64-encoded)',
+    };
   const json = safeJson(Buffer.from(encoded, 'base64').toString('utf8'));
   if (json === undefined)
     return {
       kind: 'malformed',
-      problem: "Pub/Sub message data is not JSON (expected Sentinel's structured CloudEvent)",
+      problem: "message.data: not JSON (expected Sentinel's structured CloudEvent JSON)",
     };
   if (json === null || typeof json !== 'object' || Array.isArray(json))
     return {
       kind: 'malformed',
-      problem: 'Pub/Sub message data is not a JSON object (expected a structured CloudEvent)',
+      problem: 'message.data: not a JSON object (expected a structured CloudEvent)',
     };
   return decodeSentinelEvent(json as IncomingCloudEvent, 'pubsub');
 }
@@ -90,7 +99,7 @@ function decodeSentinelEvent(
     if (typeof value !== 'string' || value === '')
       return {
         kind: 'malformed',
-        problem: `not a valid CloudEvent: the required attribute ${attribute} is missing`,
+        problem: `not a valid CloudEvent: ${attribute}: the required attribute is missing or empty (expected a non-empty string)`,
       };
   }
   let event: CloudEvent<unknown>;
@@ -111,7 +120,7 @@ function decodeSentinelEvent(
   if (event.specversion !== '1.0')
     return {
       kind: 'malformed',
-      problem: `not a valid CloudEvent: specversion ${JSON.stringify(event.specversion)} is not supported (Sentinel sends 1.0)`,
+      problem: `not a valid CloudEvent: specversion: ${JSON.stringify(event.specversion)} is not supported (expected 1.0, what Sentinel sends)`,
     };
   const type = event.type;
 
@@ -128,7 +137,7 @@ function decodeSentinelEvent(
   if (!data.success)
     return {
       kind: 'malformed',
-      problem: `invalid Sentinel event ${event.id} (${type}): ${firstIssue(data.error)}`,
+      problem: `invalid Sentinel event ${event.id} (${type}): ${describeFirstIssue(data.error, 'data')}`,
     };
   return {
     kind: 'cluster',
@@ -141,13 +150,6 @@ function decodeSentinelEvent(
       ...(data.data.generation !== undefined ? { generation: data.data.generation } : {}),
     },
   };
-}
-
-function firstIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'invalid';
-  const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-  return `${where}${issue.message}`;
 }
 
 function safeJson(text: string): unknown {

@@ -17,22 +17,39 @@ export const isNodePoolEventType = (type: string) => /nodepool/i.test(type);
 
 const INT32_MAX = 2_147_483_647;
 
-/** `data` of a Sentinel cluster event: `{id, kind: "Cluster", href, generation}`. */
-export const sentinelClusterDataSchema = z.looseObject({
-  id: z
-    .string()
-    .min(1, 'data.id must not be empty')
-    .max(253, 'data.id is longer than 253 characters'),
-  kind: z.literal('Cluster', { message: 'data.kind must be "Cluster"' }).optional(),
-  href: z.string().optional(),
-  generation: z
-    .number({ message: 'data.generation must be a number' })
+/**
+ * Sentinel builds `data` from configurable expressions (`message_data`), so a generation can
+ * arrive as a decimal string (`"5"`, from `string(resource.generation)` or a Go template), and a
+ * field whose expression had no value as `null`. Both are read as what they mean; anything else
+ * is refused with the field's path and what was expected.
+ */
+const generationSchema = z.preprocess(
+  (value) => (typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value),
+  z
+    .number({ message: 'expected an integer >= 1 (a number or a decimal string such as "5")' })
     // Range first: 2^53 and beyond are not safe integers, and "must be at most" is the useful message.
-    .min(1, 'data.generation must be >= 1')
-    .max(INT32_MAX, `data.generation must be at most ${INT32_MAX}`)
-    .refine(Number.isInteger, 'data.generation must be a whole number')
-    .optional(),
-});
+    .min(1, 'must be >= 1')
+    .max(INT32_MAX, `must be at most ${INT32_MAX}`)
+    .refine(Number.isInteger, 'must be a whole number'),
+);
+
+/** Optional fields may be absent or null (both mean "not given"). */
+const absentAsUndefined = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === null ? undefined : value), schema.optional());
+
+/** `data` of a Sentinel cluster event: `{id, kind: "Cluster", href, generation}`. */
+export const sentinelClusterDataSchema = z.looseObject(
+  {
+    id: z
+      .string({ message: 'expected the cluster id (a non-empty string)' })
+      .min(1, 'must not be empty (expected the cluster id)')
+      .max(253, 'is longer than 253 characters'),
+    kind: absentAsUndefined(z.literal('Cluster', { message: 'must be "Cluster"' })),
+    href: absentAsUndefined(z.string({ message: 'expected a string (the cluster href)' })),
+    generation: absentAsUndefined(generationSchema),
+  },
+  { message: 'expected an object {id, kind, href, generation}' },
+);
 
 /** A cluster event, decoded and validated. */
 export interface ClusterEvent {

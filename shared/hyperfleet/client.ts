@@ -1,8 +1,10 @@
 import type { z } from 'zod';
 import type { Logger } from '../logging/logger';
+import { describeIssue } from '../zod-issue';
+import { parseRetryAfter } from '../retry/retry-after';
 import { withRetry } from '../retry/with-retry';
 import type { AuthHeaderProvider } from './auth';
-import type { HyperFleetApiConfig } from './config';
+import { callerHeaders, type HyperFleetApiConfig } from './config';
 import {
   errorForStatus,
   HyperFleetNotFoundError,
@@ -58,7 +60,10 @@ export class HyperFleetClient {
     return this.request('GET', `/clusters/${encodeURIComponent(id)}`, clusterSchema);
   }
 
-  /** The cluster, or undefined when the API answers 404 (gone or never existed). */
+  /**
+   * The cluster, or undefined when the API answers 404 HYPERFLEET-NTF-001 (gone or never existed).
+   * Any other 404 (an unknown route: wrong base URL or version) throws HyperFleetEndpointError.
+   */
   async findCluster(id: string): Promise<Cluster | undefined> {
     try {
       return await this.getCluster(id);
@@ -127,7 +132,10 @@ export class HyperFleetClient {
     }
   }
 
-  /** PUT a status report. A 204 discard is success too; it is logged at debug with its likely cause. */
+  /**
+   * PUT a status report. A 204 discard is success too; it is logged at debug with its likely
+   * causes (the API says nothing more, so nothing is read from the response but its status).
+   */
   async putStatus(clusterId: string, body: AdapterStatusRequest): Promise<PutStatusOutcome> {
     const response = await this.send(
       'PUT',
@@ -139,7 +147,6 @@ export class HyperFleetClient {
         cluster_id: clusterId,
         observed_generation: body.observed_generation,
         likely_cause:
-          response.headers.get('x-hyperfleet-discard-reason') ??
           'a newer report is already stored, the generation is newer than the cluster, or Available=Unknown after a first report',
       });
       return 'discarded';
@@ -162,7 +169,7 @@ export class HyperFleetClient {
         method,
         path,
         status: 400,
-        detail: `unexpected response body (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'}); is HYPERFLEET_API_BASE_URL the HyperFleet API?`,
+        detail: `unexpected response body (${issue ? describeIssue(issue) : 'invalid'}); is HYPERFLEET_API_BASE_URL the HyperFleet API?`,
       });
     }
     return parsed.data;
@@ -184,6 +191,7 @@ export class HyperFleetClient {
               headers: {
                 accept: 'application/json',
                 ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+                ...callerHeaders(this.config.caller),
                 ...(authorization ? { authorization } : {}),
               },
               ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
@@ -195,10 +203,16 @@ export class HyperFleetClient {
             );
           }
           if (answer.ok) return answer;
+          const retryAfterMs =
+            answer.status === 429 || answer.status === 503
+              ? parseRetryAfter(answer.headers.get('retry-after'), new Date())
+              : undefined;
           throw errorForStatus({
             method,
             path: path.split('?')[0]!,
+            url: url.split('?')[0]!,
             status: answer.status,
+            ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
             ...(await problemOf(answer)),
           });
         },
@@ -210,6 +224,8 @@ export class HyperFleetClient {
           },
           isRetryable: (error) =>
             error instanceof NoAnswerError || error instanceof HyperFleetUnavailableError,
+          requestedDelayMs: (error) =>
+            error instanceof HyperFleetUnavailableError ? error.retryAfterMs : undefined,
           ...(this.deps.sleep ? { sleep: this.deps.sleep } : {}),
           onRetry: ({ error, retry, delayMs }) =>
             this.deps.logger.warn('HyperFleet API call failed, retrying', {
@@ -240,6 +256,10 @@ export class HyperFleetClient {
   }
 }
 
+/**
+ * The RFC 9457 problem of an error answer, when it is one. A body that is not a problem (a proxy's
+ * HTML page, an empty 404) yields no code, which is how a 404 from elsewhere is told apart.
+ */
 async function problemOf(response: Response): Promise<{ code?: string; detail?: string }> {
   try {
     const problem = problemSchema.safeParse(await response.json());

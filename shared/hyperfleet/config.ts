@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { duration, positiveIntWithDefault } from '../config/durations';
 import { GoogleIdTokenAuth, NoAuth, TokenFileAuth, type AuthHeaderProvider } from './auth';
 
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
+/** The API's rule for tenant dimension values. */
+const TENANT_VALUE = /^[A-Za-z0-9._-]{1,63}$/;
+
 /** HyperFleet's own names for the API settings; compose into a component's env schema. */
 export const hyperFleetApiEnvShape = {
   HYPERFLEET_API_BASE_URL: z.url({
@@ -16,6 +20,19 @@ export const hyperFleetApiEnvShape = {
   HYPERFLEET_API_RETRY_ATTEMPTS: positiveIntWithDefault(3),
   HYPERFLEET_API_AUTH_TOKEN_PATH: z.string().optional(),
   HYPERFLEET_API_AUDIENCE: z.string().optional(),
+  // `none` sends no tenancy header (an empty value counts as unset, like every variable).
+  HYPERFLEET_API_SYSTEM_HEADER: z
+    .string()
+    .regex(HEADER_NAME, 'must be an HTTP header name such as X-HyperFleet-System, or none')
+    .default('X-HyperFleet-System'),
+  HYPERFLEET_API_ORG_HEADER: z
+    .string()
+    .regex(HEADER_NAME, 'must be an HTTP header name such as X-HyperFleet-Org')
+    .default('X-HyperFleet-Org'),
+  HYPERFLEET_API_ORG: z
+    .string()
+    .regex(TENANT_VALUE, 'must be 1-63 characters of letters, digits, ".", "_" or "-"')
+    .optional(),
 };
 
 type Shape = z.output<z.ZodObject<typeof hyperFleetApiEnvShape>>;
@@ -30,6 +47,24 @@ export interface HyperFleetApiConfig {
     | { kind: 'none' }
     | { kind: 'token-file'; path: string }
     | { kind: 'google-id-token'; audience: string };
+  /** Who we are to the API's tenancy check; sent on every call (the API ignores it when off). */
+  readonly caller: CallerIdentity;
+}
+
+/**
+ * A system component (`<header>: true`; may GET/list and PUT statuses), a tenant (`<header>: org`),
+ * or no tenancy header at all (HYPERFLEET_API_SYSTEM_HEADER=none).
+ */
+export type CallerIdentity =
+  | { readonly kind: 'system'; readonly header: string }
+  | { readonly kind: 'org'; readonly header: string; readonly org: string }
+  | { readonly kind: 'none' };
+
+/** The tenancy headers for a caller. */
+export function callerHeaders(caller: CallerIdentity): Record<string, string> {
+  if (caller.kind === 'system') return { [caller.header]: 'true' };
+  if (caller.kind === 'org') return { [caller.header]: caller.org };
+  return {};
 }
 
 export function toHyperFleetApiConfig(env: Shape): HyperFleetApiConfig {
@@ -43,6 +78,11 @@ export function toHyperFleetApiConfig(env: Shape): HyperFleetApiConfig {
       : env.HYPERFLEET_API_AUDIENCE
         ? { kind: 'google-id-token', audience: env.HYPERFLEET_API_AUDIENCE }
         : { kind: 'none' },
+    caller: env.HYPERFLEET_API_ORG
+      ? { kind: 'org', header: env.HYPERFLEET_API_ORG_HEADER, org: env.HYPERFLEET_API_ORG }
+      : env.HYPERFLEET_API_SYSTEM_HEADER === 'none'
+        ? { kind: 'none' }
+        : { kind: 'system', header: env.HYPERFLEET_API_SYSTEM_HEADER },
   };
 }
 

@@ -5,31 +5,42 @@ export const conditionStatusSchema = z.enum(['True', 'False', 'Unknown']);
 export type ConditionStatus = z.infer<typeof conditionStatusSchema>;
 
 const INT32_MAX = 2_147_483_647;
+
+/**
+ * An optional field the API may also send as JSON null: the Go API marshals a nil map or pointer
+ * as `null` (e.g. `data` of an adapter that sent none). Null reads as absent.
+ */
+const nullable = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === null ? undefined : value), schema.optional());
 const generationSchema = z.number().int().min(1).max(INT32_MAX);
 
 /** A cluster condition (ResourceCondition). */
 export const clusterConditionSchema = z.looseObject({
   type: z.string(),
   status: conditionStatusSchema,
-  reason: z.string().optional(),
-  message: z.string().optional(),
-  observed_generation: z.number().int().optional(),
-  last_updated_time: z.string().optional(),
-  last_transition_time: z.string().optional(),
+  reason: nullable(z.string()),
+  message: nullable(z.string()),
+  observed_generation: nullable(z.number().int()),
+  last_updated_time: nullable(z.string()),
+  last_transition_time: nullable(z.string()),
 });
 export type ClusterCondition = z.infer<typeof clusterConditionSchema>;
 
 /** GET /clusters/{id}: only what the adapter relies on is checked; the rest passes through. */
 export const clusterSchema = z.looseObject({
   id: z.string().min(1),
-  kind: z.string().optional(),
+  kind: nullable(z.string()),
   name: z.string(),
-  href: z.string().optional(),
-  labels: z.record(z.string(), z.string()).optional(),
+  href: nullable(z.string()),
+  labels: nullable(z.record(z.string(), z.string())),
   generation: generationSchema,
   spec: z.record(z.string(), z.unknown()),
   deleted_time: z.string().nullish(),
-  status: z.looseObject({ conditions: z.array(clusterConditionSchema) }).optional(),
+  status: nullable(
+    z.looseObject({
+      conditions: z.preprocess((value) => value ?? [], z.array(clusterConditionSchema)),
+    }),
+  ),
 });
 export type Cluster = z.infer<typeof clusterSchema>;
 
@@ -45,20 +56,20 @@ export type ClusterList = z.infer<typeof clusterListSchema>;
 export const adapterConditionSchema = z.looseObject({
   type: z.string(),
   status: conditionStatusSchema,
-  reason: z.string().optional(),
-  message: z.string().optional(),
-  last_transition_time: z.string().optional(),
+  reason: nullable(z.string()),
+  message: nullable(z.string()),
+  last_transition_time: nullable(z.string()),
 });
 
 /** One adapter's status on a cluster (AdapterStatus). */
 export const adapterStatusSchema = z.looseObject({
   adapter: z.string(),
   observed_generation: z.number().int(),
-  conditions: z.array(adapterConditionSchema),
-  data: z.record(z.string(), z.unknown()).optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-  created_time: z.string().optional(),
-  last_report_time: z.string().optional(),
+  conditions: z.preprocess((value) => value ?? [], z.array(adapterConditionSchema)),
+  data: nullable(z.record(z.string(), z.unknown())),
+  metadata: nullable(z.record(z.string(), z.unknown())),
+  created_time: nullable(z.string()),
+  last_report_time: nullable(z.string()),
 });
 export type AdapterStatus = z.infer<typeof adapterStatusSchema>;
 

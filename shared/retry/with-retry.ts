@@ -7,6 +7,13 @@ export interface RetryOptions {
   readonly isRetryable: (error: unknown) => boolean;
   /** Called before each wait, e.g. to log the retry. */
   readonly onRetry?: (info: { error: unknown; retry: number; delayMs: number }) => void;
+  /**
+   * The delay the other side asked for (e.g. Retry-After), if any. It replaces the backoff when
+   * longer; when it exceeds `policy.maxDelayMs` the error is rethrown at once instead: waiting
+   * minutes inside a request would hold a function instance and outlast the message's ack
+   * deadline, while the caller's own redelivery (Pub/Sub backoff) waits without holding anything.
+   */
+  readonly requestedDelayMs?: (error: unknown) => number | undefined;
   /** Injectable for tests. */
   readonly sleep?: (ms: number) => Promise<void>;
   readonly random?: () => number;
@@ -28,7 +35,10 @@ export async function withRetry<T>(
       return await operation(attempt);
     } catch (error) {
       if (attempt >= options.policy.attempts || !options.isRetryable(error)) throw error;
-      const delayMs = backoffDelayMs(attempt, options.policy, options.random);
+      const requested = options.requestedDelayMs?.(error);
+      if (requested !== undefined && requested > options.policy.maxDelayMs) throw error;
+      const backoff = backoffDelayMs(attempt, options.policy, options.random);
+      const delayMs = requested === undefined ? backoff : Math.max(requested, backoff);
       options.onRetry?.({ error, retry: attempt, delayMs });
       await sleep(delayMs);
     }

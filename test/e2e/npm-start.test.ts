@@ -100,7 +100,8 @@ describe('npm start (the local stack entry point)', () => {
       /kubectl --kubeconfig \S+ get secret -n clusters-\S+ \S+-pull-secret/,
     );
     expect(String(summary?.event)).toMatch(
-      /curl -s http:\/\/127\.0\.0\.1:\d+\/api\/hyperfleet\/v1\/clusters\/\S+\/statuses/,
+      // The local API runs with JWT and tenancy on: the hint carries the token and the header.
+      /curl -s -H "Authorization: Bearer \$\(cat \S+hyperfleet-api-token\)" -H 'X-HyperFleet-System: true' http:\/\/127\.0\.0\.1:\d+\/api\/hyperfleet\/v1\/clusters\/\S+\/statuses/,
     );
     expect(fs.existsSync(path.join(run.workDir, 'stack.json'))).toBe(false);
     expect(Object.values(state.processes).filter(alive)).toEqual([]);

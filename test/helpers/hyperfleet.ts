@@ -1,6 +1,7 @@
 import type { HyperFleetApiEmulator } from '../../emulators/hyperfleet-api/server';
 import { NoAuth, type AuthHeaderProvider } from '../../shared/hyperfleet/auth';
 import { HyperFleetClient } from '../../shared/hyperfleet/client';
+import type { CallerIdentity } from '../../shared/hyperfleet/config';
 import { RecordingLogger } from './recording-logger';
 
 /** A real HyperFleetClient against the emulator, with fast retries. */
@@ -11,6 +12,7 @@ export function hyperFleetClient(
     timeoutMs?: number;
     retryAttempts?: number;
     logger?: RecordingLogger;
+    caller?: CallerIdentity;
   } = {},
 ): HyperFleetClient {
   return new HyperFleetClient(
@@ -20,6 +22,7 @@ export function hyperFleetClient(
       timeoutMs: options.timeoutMs ?? 2000,
       retryAttempts: options.retryAttempts ?? 3,
       auth: { kind: 'none' },
+      caller: options.caller ?? { kind: 'system', header: 'X-HyperFleet-System' },
     },
     {
       auth: options.auth ?? new NoAuth(),

@@ -100,8 +100,14 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
     ...overrides,
   });
   const d = stack.description;
+  // Tests act as a user (a tenant) with the stack's token: the local API runs JWT and tenancy on.
+  const tokenOption = d.env.HYPERFLEET_API_AUTH_TOKEN_PATH
+    ? { tokenFile: d.env.HYPERFLEET_API_AUTH_TOKEN_PATH }
+    : {};
   const api = localHyperFleetClient(d.endpoints.hyperfleetApi, new RecordingLogger(), {
     retryAttempts: 3,
+    caller: 'tenant',
+    ...tokenOption,
   });
   const kube = new KubeReader(d.kubeconfig);
   const sm = secretManagerClient(d.endpoints.secretManager);
@@ -134,7 +140,11 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
   };
   await openTaps();
 
-  const placement = new PlacementSimulator(api, kube);
+  const placement = new PlacementSimulator(
+    // Placement is a system adapter: it PUTs its status with the system header, not as a tenant.
+    localHyperFleetClient(d.endpoints.hyperfleetApi, new RecordingLogger(), tokenOption),
+    kube,
+  );
   let placing = true;
   let placementPaused = false;
   const placementLoop = (async () => {

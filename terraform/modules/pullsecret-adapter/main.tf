@@ -28,7 +28,11 @@ locals {
       HYPERFLEET_API_VERSION        = var.hyperfleet_api.version
       HYPERFLEET_API_TIMEOUT        = var.hyperfleet_api.timeout
       HYPERFLEET_API_RETRY_ATTEMPTS = tostring(var.hyperfleet_api.retry_attempts)
+      # Tenancy header names are API configuration (server.tenant); sent on every call.
+      HYPERFLEET_API_SYSTEM_HEADER = var.hyperfleet_api.system_header
+      HYPERFLEET_API_ORG_HEADER    = var.hyperfleet_api.org_header
     },
+    var.hyperfleet_api.org == null ? {} : { HYPERFLEET_API_ORG = var.hyperfleet_api.org },
     var.hyperfleet_api.auth_token_secret == null ? {} : { HYPERFLEET_API_AUTH_TOKEN_PATH = local.token_path },
     var.hyperfleet_api.audience == null ? {} : { HYPERFLEET_API_AUDIENCE = var.hyperfleet_api.audience },
   )

@@ -99,6 +99,54 @@ resource "google_logging_metric" "status_writes" {
   }
 }
 
+# A 404 that is not "cluster gone" (HYPERFLEET-NTF-000, or no HyperFleet problem body) means the
+# functions call the wrong URL or API version. They log it at ERROR with this decision and nack the
+# message, so Pub/Sub redelivers once the configuration is fixed; this counts it for the alert below.
+resource "google_logging_metric" "hyperfleet_api_misconfigured" {
+  for_each = local.monitoring
+  project  = var.project_id
+  name     = "${local.metric_prefix}_hyperfleet_api_misconfigured"
+  filter   = "${local.function_log_filter} AND severity>=ERROR AND jsonPayload.metadata.decision=\"hyperfleet-api-misconfigured\""
+  metric_descriptor {
+    metric_kind  = "DELTA"
+    value_type   = "INT64"
+    display_name = "HyperFleet API configuration errors"
+    labels {
+      key         = "service"
+      description = "the function that called a URL the API does not serve (adapter or reporter)"
+    }
+  }
+  label_extractors = {
+    service = "EXTRACT(resource.labels.service_name)"
+  }
+}
+
+resource "google_monitoring_alert_policy" "hyperfleet_api_misconfigured" {
+  for_each              = local.monitoring
+  project               = var.project_id
+  display_name          = "Pull secret functions call a HyperFleet API URL that does not exist"
+  combiner              = "OR"
+  notification_channels = var.alert_notification_channels
+  conditions {
+    display_name = "HyperFleet API endpoint errors (404 that is not a missing cluster)"
+    condition_threshold {
+      filter          = "resource.type=\"cloud_run_revision\" AND metric.type=\"logging.googleapis.com/user/${google_logging_metric.hyperfleet_api_misconfigured["enabled"].name}\""
+      comparison      = "COMPARISON_GT"
+      threshold_value = 0
+      duration        = "0s"
+      aggregations {
+        alignment_period     = "300s"
+        per_series_aligner   = "ALIGN_SUM"
+        cross_series_reducer = "REDUCE_SUM"
+      }
+    }
+  }
+  documentation {
+    content   = "The adapter or the reporter got a 404 that does not mean \"cluster gone\" (HYPERFLEET-NTF-000 from the API's router, or a 404 without a HyperFleet problem body). Check HYPERFLEET_API_BASE_URL and HYPERFLEET_API_VERSION (the URL is in the ERROR log line, jsonPayload.metadata.url). Events are redelivered, not lost; see README, Troubleshooting."
+    mime_type = "text/markdown"
+  }
+}
+
 resource "google_monitoring_alert_policy" "job_failure_rate" {
   for_each              = local.monitoring
   project               = var.project_id

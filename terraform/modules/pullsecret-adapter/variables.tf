@@ -80,7 +80,7 @@ variable "function_source_archives" {
 }
 
 variable "hyperfleet_api" {
-  description = "How the functions and the job reach the HyperFleet API. auth_token_secret: a Secret Manager secret id in project_id holding a bearer token (mounted as a file, re-read when it rotates); audience: send a Google ID token instead."
+  description = "How the functions and the job reach the HyperFleet API. auth_token_secret: a Secret Manager secret id in project_id holding a bearer token (mounted as a file, re-read when it rotates); audience: send a Google ID token instead. system_header / org_header: the API's tenancy header names (none sends no tenancy header); org: call as this tenant instead of as a system component."
   type = object({
     base_url          = string
     version           = optional(string, "v1")
@@ -88,11 +88,18 @@ variable "hyperfleet_api" {
     retry_attempts    = optional(number, 3)
     auth_token_secret = optional(string)
     audience          = optional(string)
+    system_header     = optional(string, "X-HyperFleet-System")
+    org_header        = optional(string, "X-HyperFleet-Org")
+    org               = optional(string)
   })
   nullable = false
   validation {
     condition     = can(regex("^https?://", var.hyperfleet_api.base_url))
     error_message = "hyperfleet_api.base_url must be the API's base URL, e.g. https://hyperfleet-api.example.com."
+  }
+  validation {
+    condition     = var.hyperfleet_api.org == null || can(regex("^[A-Za-z0-9._-]{1,63}$", var.hyperfleet_api.org))
+    error_message = "hyperfleet_api.org must be 1-63 letters, digits, \".\", \"_\" or \"-\" (the API's rule for tenant values)."
   }
   validation {
     condition     = var.hyperfleet_api.auth_token_secret == null || var.hyperfleet_api.audience == null

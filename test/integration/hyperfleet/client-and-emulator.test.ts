@@ -94,7 +94,7 @@ describe('HyperFleet client against the HyperFleet API emulator', () => {
       HyperFleetInvalidRequestError,
     );
     await expect(client.createCluster({ name: 'X', spec: {} })).rejects.toThrow(
-      /400 HYPERFLEET-VAL-001/,
+      /400 HYPERFLEET-VAL-000/,
     );
   });
 
@@ -122,7 +122,7 @@ describe('HyperFleet client against the HyperFleet API emulator', () => {
     expect(missing).toMatchObject({
       status: 400,
       type: 'application/problem+json',
-      body: { code: 'HYPERFLEET-VAL-001', status: 400 },
+      body: { code: 'HYPERFLEET-VAL-000', status: 400 },
     });
     expect(String(missing.body?.detail)).toContain('condition Available is mandatory');
     const cases: [string, unknown][] = [

@@ -64,6 +64,31 @@ describe('decodeIncomingEvent', () => {
     });
   });
 
+  it.each([
+    ['a decimal string generation (Sentinel templates render numbers as text)', '5', 5],
+    ['a decimal string generation with spaces', ' 7 ', 7],
+    ['a numeric generation', 5, 5],
+  ])('accepts %s', (_name, generation, expected) => {
+    expect(
+      decodeIncomingEvent(pubsub(sentinel({ data: { id: 'cls-1', generation } }))),
+    ).toMatchObject({ kind: 'cluster', event: { clusterId: 'cls-1', generation: expected } });
+  });
+
+  it('reads null optional fields (kind, href, generation) and null attributes as absent', () => {
+    const event = pubsub(
+      sentinel({ data: { id: 'cls-1', kind: null, href: null, generation: null } }),
+    );
+    const decoded = decodeIncomingEvent({
+      ...event,
+      data: {
+        ...(event.data as object),
+        message: { ...(event.data as { message: object }).message, attributes: null },
+      },
+    } as never);
+    expect(decoded).toMatchObject({ kind: 'cluster', event: { clusterId: 'cls-1' } });
+    expect((decoded as { event: { generation?: number } }).event.generation).toBeUndefined();
+  });
+
   it('accepts older events without a generation', () => {
     expect(
       decodeIncomingEvent(sentinel({ type: 'cluster.create', data: { id: 'cls-1' } })),
@@ -84,15 +109,19 @@ describe('decodeIncomingEvent', () => {
     [
       'an envelope without message',
       { ...pubsub(sentinel()), data: { subscription: 's' } },
-      /message is missing/,
+      /^invalid Pub\/Sub envelope: message: expected the Pub\/Sub message object/,
     ],
-    ['message data that is not base64', pubsub(undefined, '%%%not-base64%%%'), /not base64/],
+    [
+      'message data that is not base64',
+      pubsub(undefined, '%%%not-base64%%%'),
+      /message\.data: not base64/,
+    ],
     [
       'message data that is not JSON',
       pubsub(undefined, Buffer.from('{truncated').toString('base64')),
-      /not JSON/,
+      /message\.data: not JSON/,
     ],
-    ['message data that is a JSON array', pubsub([1, 2]), /not a JSON object/],
+    ['message data that is a JSON array', pubsub([1, 2]), /message\.data: not a JSON object/],
     [
       'a CloudEvent without source',
       pubsub({ ...sentinel(), source: undefined }),
@@ -109,24 +138,39 @@ describe('decodeIncomingEvent', () => {
       /data.id|id/,
     ],
     [
-      'a generation that is a string',
-      pubsub(sentinel({ data: { id: 'c', generation: '2' } })),
-      /generation must be a number/,
+      'a generation that is a word',
+      pubsub(sentinel({ data: { id: 'c', generation: 'two' } })),
+      /data\.generation: expected an integer >= 1 \(a number or a decimal string/,
+    ],
+    [
+      'a generation that is a decimal string with a fraction',
+      pubsub(sentinel({ data: { id: 'c', generation: '2.5' } })),
+      /data\.generation: expected an integer >= 1/,
+    ],
+    [
+      'data that is null',
+      pubsub(sentinel({ data: null })),
+      /data: expected an object \{id, kind, href, generation\}/,
+    ],
+    [
+      'an id that is null',
+      pubsub(sentinel({ data: { id: null, generation: 1 } })),
+      /data\.id: expected the cluster id/,
     ],
     [
       'a negative generation',
       pubsub(sentinel({ data: { id: 'c', generation: -1 } })),
-      /generation must be >= 1/,
+      /data\.generation: must be >= 1/,
     ],
     [
       'a huge generation',
       pubsub(sentinel({ data: { id: 'c', generation: 2 ** 40 } })),
-      /generation must be at most/,
+      /data\.generation: must be at most 2147483647/,
     ],
     [
       'a wrong kind',
       pubsub(sentinel({ data: { id: 'c', kind: 'NodePool', generation: 1 } })),
-      /kind must be "Cluster"/,
+      /data\.kind: must be "Cluster"/,
     ],
   ])('reports %s as malformed, saying what was wrong', (_name, incoming, problem) => {
     const decoded = decodeIncomingEvent(incoming as never);

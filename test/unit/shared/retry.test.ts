@@ -1,4 +1,5 @@
 import { backoffDelayMs } from '../../../shared/retry/backoff';
+import { parseRetryAfter } from '../../../shared/retry/retry-after';
 import { withRetry } from '../../../shared/retry/with-retry';
 
 const policy = { attempts: 4, baseDelayMs: 100, maxDelayMs: 1000 };
@@ -65,5 +66,64 @@ describe('withRetry', () => {
     ).rejects.toThrow('attempt 4');
     expect(calls).toBe(4);
     expect(delays).toEqual([75, 150, 300]);
+  });
+});
+
+describe('withRetry with a requested delay (Retry-After)', () => {
+  const failing = (requested: number | undefined) => {
+    const delays: number[] = [];
+    let calls = 0;
+    const run = withRetry(
+      async () => {
+        calls++;
+        throw new Error('busy');
+      },
+      {
+        policy,
+        isRetryable: () => true,
+        requestedDelayMs: () => requested,
+        onRetry: ({ delayMs }) => delays.push(delayMs),
+        sleep: async () => undefined,
+        random: () => 0.5,
+      },
+    );
+    return { run, delays, calls: () => calls };
+  };
+
+  it('waits what the server asked when longer than the backoff', async () => {
+    const { run, delays } = failing(800);
+    await expect(run).rejects.toThrow('busy');
+    expect(delays).toEqual([800, 800, 800]);
+  });
+
+  it('never waits less than its own backoff (jitter as usual)', async () => {
+    const { run, delays } = failing(0);
+    await expect(run).rejects.toThrow('busy');
+    expect(delays).toEqual([75, 150, 300]);
+  });
+
+  it('gives up at once when the server asks for more than the policy allows', async () => {
+    const { run, delays, calls } = failing(1001);
+    await expect(run).rejects.toThrow('busy');
+    expect(calls()).toBe(1);
+    expect(delays).toEqual([]);
+  });
+});
+
+describe('parseRetryAfter', () => {
+  const now = new Date('2026-11-23T12:00:00Z');
+  it.each<[string | null, number | undefined]>([
+    ['3', 3000],
+    [' 0 ', 0],
+    ['Mon, 23 Nov 2026 12:00:07 GMT', 7000],
+    ['Mon, 23 Nov 2026 11:59:00 GMT', 0],
+    [null, undefined],
+    ['', undefined],
+    ['-1', undefined],
+    ['1.5', undefined],
+    ['soon', undefined],
+    ['2026-11-23T12:00:07Z', undefined],
+  ])('%j -> %j ms', (value, expected) => {
+    expect(parseRetryAfter(value, now)).toBe(expected);
   });
 });

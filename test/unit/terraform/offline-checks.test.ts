@@ -15,6 +15,9 @@ const SAMPLE_VALUES: Record<string, string> = {
   HYPERFLEET_API_RETRY_ATTEMPTS: '3',
   HYPERFLEET_API_AUTH_TOKEN_PATH: '/var/secrets/hyperfleet/token',
   HYPERFLEET_API_AUDIENCE: 'https://hyperfleet-api.example.com',
+  HYPERFLEET_API_SYSTEM_HEADER: 'X-HyperFleet-System',
+  HYPERFLEET_API_ORG_HEADER: 'X-HyperFleet-Org',
+  HYPERFLEET_API_ORG: 'acme',
   CLOUD_RUN_JOB: 'projects/platform-project/locations/us-central1/jobs/pullsecret-job',
   RESYNC_INTERVAL: '6h',
   EXECUTION_TIMEOUT: '900s',
@@ -169,7 +172,7 @@ describe('terraform/, checked offline', () => {
     const keys = envKeys(adapterModule(), local);
     expect(keys.filter((k) => !(k in shape))).toEqual([]);
     const withAllOptional = sample(keys);
-    const minimal = sample(keys.filter((k) => !['HYPERFLEET_API_AUTH_TOKEN_PATH', 'HYPERFLEET_API_AUDIENCE', 'PRECONDITIONS', 'DEFAULT_PULL_SECRET_VERSION'].includes(k)));
+    const minimal = sample(keys.filter((k) => !['HYPERFLEET_API_AUTH_TOKEN_PATH', 'HYPERFLEET_API_AUDIENCE', 'PRECONDITIONS', 'DEFAULT_PULL_SECRET_VERSION', 'HYPERFLEET_API_ORG'].includes(k)));
     expect(() => load(minimal)).not.toThrow();
     expect(() => load({ ...withAllOptional, HYPERFLEET_API_AUDIENCE: '' })).not.toThrow();
   });
@@ -190,7 +193,7 @@ describe('terraform/, checked offline', () => {
       pullSecret: { source: 'cluster-spec', specPath: 'spec.pullSecret.data', additionalSpecPath: 'spec.pullSecret.additional' },
     });
     expect(Object.keys(overrides).filter((k) => !(k in jobEnvSchema.shape))).toEqual([]);
-    const base = sample(keys.filter((k) => !['HYPERFLEET_API_AUTH_TOKEN_PATH', 'HYPERFLEET_API_AUDIENCE', 'SECRET_VERSION_RETENTION', 'KMS_KEY_NAME', 'MANAGEMENT_CLUSTER_CA_CERT'].includes(k)));
+    const base = sample(keys.filter((k) => !['HYPERFLEET_API_AUTH_TOKEN_PATH', 'HYPERFLEET_API_AUDIENCE', 'SECRET_VERSION_RETENTION', 'KMS_KEY_NAME', 'MANAGEMENT_CLUSTER_CA_CERT', 'HYPERFLEET_API_ORG'].includes(k)));
     const config = loadJobConfig({ ...base, ...overrides, CLOUD_RUN_EXECUTION: 'pullsecret-job-abc12' });
     expect(config.kubernetes?.access).toEqual({ kind: 'google', endpoint: SAMPLE_VALUES.MANAGEMENT_CLUSTER_ENDPOINT });
     expect(config.pullSecretSource).toEqual({ kind: 'cluster-spec', specPath: 'spec.pullSecret.data' });
