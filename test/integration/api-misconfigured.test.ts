@@ -91,6 +91,7 @@ describe('HyperFleet API misconfiguration: loud, counted and redelivered', () =>
         hyperfleet: api,
         launcher,
         lookup: new NoLookup(),
+        launchRetry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
         preconditions: compilePreconditions(DEFAULT_PRECONDITIONS),
         settings: {
           resyncIntervalMs: 3600_000,
