@@ -69,6 +69,10 @@ export async function startRoundRobinProxy(options: {
   const server = http.createServer((req, res) => {
     const started = Date.now();
     const chunks: Buffer[] = [];
+    // Pub/Sub giving up on a push (its deadline) resets the connection: nothing to answer then,
+    // and the stack's process must not die of an unhandled 'error' event.
+    req.on('error', () => undefined);
+    res.on('error', () => undefined);
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks);

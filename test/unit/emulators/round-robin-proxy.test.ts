@@ -121,13 +121,29 @@ describe('round-robin proxy in front of the adapter instances', () => {
       'a ',
     ]);
 
+    cleanup.splice(cleanup.indexOf(up.close), 1);
     await up.close();
-    cleanup.pop();
     const none = await push(proxy);
     expect(none.status).toBe(502);
     expect(await none.text()).toMatch(
       /no instance reachable \(b, a\)|no instance reachable \(a, b\)/,
     );
+  });
+
+  it('survives a client that gives up mid-request (Pub/Sub past its push deadline)', async () => {
+    const up = await instance('a');
+    cleanup.push(up.close);
+    const proxy = await startRoundRobinProxy({ targets: [up] });
+    cleanup.push(proxy.close);
+    await new Promise<void>((resolve) => {
+      const request = http.request(`${proxy.endpoint}/projects/p/topics/t`, {
+        method: 'POST',
+        headers: { 'content-length': '1000' },
+      });
+      request.on('error', () => resolve());
+      request.write('{"partial":', () => setTimeout(() => request.destroy(), 50));
+    });
+    expect((await push(proxy)).status).toBe(204);
   });
 
   it('answers 502 (Pub/Sub redelivers) when an instance drops the connection after taking the request', async () => {
