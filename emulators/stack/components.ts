@@ -1,6 +1,7 @@
 /** A started part of the stack. */
 export interface ComponentHandle {
-  readonly pid: number;
+  /** Absent for a part that runs inside the stack's own process (the adapter proxy). */
+  readonly pid?: number;
   stop(): Promise<void>;
 }
 
@@ -17,7 +18,7 @@ export class Components {
 
   add(name: string, handle: ComponentHandle, restart?: () => Promise<ComponentHandle>): void {
     this.entries.set(name, { handle, ...(restart ? { restart } : {}) });
-    this.pids[name] = handle.pid;
+    if (handle.pid !== undefined) this.pids[name] = handle.pid;
   }
 
   /** Stops the component and starts it again the same way (same port, same environment). */
@@ -26,7 +27,7 @@ export class Components {
     if (!entry?.restart) throw new Error(`component ${name} cannot be restarted`);
     await entry.handle.stop();
     entry.handle = await entry.restart();
-    this.pids[name] = entry.handle.pid;
+    if (entry.handle.pid !== undefined) this.pids[name] = entry.handle.pid;
   }
 
   async stopAll(): Promise<void> {

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { parseDurationMs } from '../../shared/config/durations';
 import type { HyperFleetClient } from '../../shared/hyperfleet/client';
 import { nullLogger } from '../../shared/logging/null-logger';
+import { loadLocalStackConfig } from './config';
 import { ConditionWatcher } from './condition-watcher';
 import { createDemoCluster } from './demo';
 import { KubeReader } from './kube-admin';
@@ -36,6 +37,7 @@ async function main(): Promise<number> {
     );
     return 0;
   }
+  const config = loadLocalStackConfig(process.env);
   const json = values.json || !process.stdout.isTTY;
   const timeoutMs = parseDurationMs(values.timeout) ?? 180_000;
   const workDir = path.resolve(values['work-dir'] ?? path.join(ROOT, '.local'));
@@ -77,6 +79,7 @@ async function main(): Promise<number> {
   stack = await startStack({
     root: ROOT,
     workDir,
+    adapterInstances: config.adapterInstances,
     onProgress: (component, info) =>
       say(`  started ${component.padEnd(15)} ${String(info.endpoint ?? '')}`, {
         component,
@@ -134,7 +137,11 @@ async function run(d: Stack['description'], o: RunOptions): Promise<number> {
   const kube = new KubeReader(d.kubeconfig);
   const names = new Map<string, string>();
   const tailer = new LogTailer(
-    ['sentinel', 'adapter', 'reporter'].map((c) => path.join(d.logDir, `${c}.log`)),
+    [
+      path.join(d.logDir, 'sentinel.log'),
+      ...d.adapters.instances.map((i) => i.logFile),
+      path.join(d.logDir, 'reporter.log'),
+    ],
     [path.join(d.logDir, 'jobs')],
   );
   const watcher = new ConditionWatcher();

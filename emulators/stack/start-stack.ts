@@ -5,6 +5,7 @@ import { startReadyProcess, type ReadyProcess } from '../common/child-process';
 import { freePort } from '../common/free-port';
 import { startPubSubEmulator, type PubSubEmulator } from '../pubsub/pubsub-emulator';
 import { wirePubSub } from '../pubsub/wiring';
+import { startAdapterInstances, type AdapterInstances } from './adapter-instances';
 import { Components } from './components';
 import { startFunctionProcess } from './function-process';
 import { DELIVERY, JOB_NAME, LOCAL_PROJECT, SUBSCRIPTIONS, TOPICS, topicPath } from './layout';
@@ -22,6 +23,11 @@ export interface StackOptions {
   readonly reporterEnv?: Record<string, string>;
   readonly jobEnv?: Record<string, string>;
   readonly jobTimeoutSeconds?: number;
+  /**
+   * Adapter processes behind the round-robin proxy (default 2): Cloud Run scales the function out,
+   * so duplicate deliveries reach different processes at once (PULLSECRET_ADAPTER_INSTANCES).
+   */
+  readonly adapterInstances?: number;
   /** Called as each component becomes ready. */
   readonly onProgress?: (component: string, info: Record<string, unknown>) => void;
 }
@@ -45,9 +51,12 @@ export interface StackDescription {
     readonly hyperfleetApi: string;
     readonly cloudRun: string;
     readonly cloudRunAdmin: string;
+    /** Where Pub/Sub pushes adapter events: the round-robin proxy in front of the instances. */
     readonly adapter: string;
     readonly reporter: string;
   };
+  /** The adapter instances (each its own process, port and log file) and the proxy before them. */
+  readonly adapters: AdapterInstances['description'];
   readonly topics: Record<string, string>;
   readonly subscriptions: Record<
     string,
@@ -57,10 +66,13 @@ export interface StackDescription {
   readonly env: Record<string, string>;
 }
 
+/** A restartable component: `adapter` is every adapter instance at once, `adapter-2` only that one. */
+export type RestartableComponent = 'adapter' | `adapter-${number}` | 'reporter' | 'pubsub';
+
 export interface Stack {
   readonly description: StackDescription;
   /** Restarts a component the way an operator would (same port); the Pub/Sub emulator is re-wired. */
-  restart(component: 'adapter' | 'reporter' | 'pubsub'): Promise<void>;
+  restart(component: RestartableComponent): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -205,33 +217,36 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       LOG_FORMAT: 'json',
       LOG_LEVEL: options.logLevel ?? 'info',
     };
-    const adapterPort = await freePort();
-    const startAdapter = () =>
-      startFunctionProcess({
-        root: options.root,
-        nodeArgs: watchdog,
-        target: 'adapter',
-        port: adapterPort,
-        logFile: log('adapter'),
-        env: {
-          ...functionEnv,
-          RESYNC_INTERVAL: '30m',
-          EXECUTION_TIMEOUT: `${(options.jobTimeoutSeconds ?? 120) + 30}s`,
-          RETRY_BACKOFF_BASE: '2s',
-          RETRY_BACKOFF_MAX: '30s',
-          PERMANENT_FAILURE_RETRY_INTERVAL: '10m',
-          STATUS_HEARTBEAT_INTERVAL: '1m',
-          ...options.adapterEnv,
-        },
-      });
     const functionHandle = async (start: () => Promise<ReadyProcess>) => {
       const started = await start();
       return { pid: started.child.pid ?? -1, stop: () => started.stop() };
     };
-    components.add('adapter', await functionHandle(startAdapter), () =>
-      functionHandle(startAdapter),
-    );
-    options.onProgress?.('adapter', { endpoint: `http://127.0.0.1:${adapterPort}/` });
+    const adapters = await startAdapterInstances({
+      count: options.adapterInstances ?? 2,
+      components,
+      logFile: log,
+      start: (port, logFile) =>
+        functionHandle(() =>
+          startFunctionProcess({
+            root: options.root,
+            nodeArgs: watchdog,
+            target: 'adapter',
+            port,
+            logFile,
+            env: {
+              ...functionEnv,
+              RESYNC_INTERVAL: '30m',
+              EXECUTION_TIMEOUT: `${(options.jobTimeoutSeconds ?? 120) + 30}s`,
+              RETRY_BACKOFF_BASE: '2s',
+              RETRY_BACKOFF_MAX: '30s',
+              PERMANENT_FAILURE_RETRY_INTERVAL: '10m',
+              STATUS_HEARTBEAT_INTERVAL: '1m',
+              ...options.adapterEnv,
+            },
+          }),
+        ),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    });
     const reporterPort = await freePort();
     const startReporter = () =>
       startFunctionProcess({
@@ -247,7 +262,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     );
     options.onProgress?.('reporter', { endpoint: `http://127.0.0.1:${reporterPort}/` });
 
-    const adapterUrl = `http://127.0.0.1:${adapterPort}`;
+    const adapterUrl = adapters.description.proxy.endpoint;
     const reporterUrl = `http://127.0.0.1:${reporterPort}`;
     const push = (base: string, topic: string) =>
       `${base}/projects/${LOCAL_PROJECT}/topics/${topic}`;
@@ -318,6 +333,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         adapter: adapterUrl,
         reporter: reporterUrl,
       },
+      adapters: adapters.description,
       topics: Object.fromEntries(Object.entries(TOPICS).map(([k, t]) => [k, topicPath(t)])),
       subscriptions: Object.fromEntries(
         Object.entries(subscriptions).map(([k, s]) => [
@@ -341,7 +357,12 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         METADATA_SERVER_DETECTION: 'none',
       },
     };
-    return { description, stop: stopAll, restart: (component) => components.restart(component) };
+    return {
+      description,
+      stop: stopAll,
+      restart: (component) =>
+        component === 'adapter' ? adapters.restartAll() : components.restart(component),
+    };
   } catch (error) {
     await stopAll();
     throw error;

@@ -7,21 +7,35 @@ export interface TimelineEvent {
   readonly component: 'sentinel' | 'adapter' | 'job' | 'reporter' | 'hyperfleet' | 'placement';
   readonly text: string;
   readonly clusterId?: string;
+  /** Which adapter instance logged it (the local stack runs several, see layout.ts). */
+  readonly instance?: number;
 }
 
 type Fields = Record<string, unknown>;
+/** `adapter-2.log`: the log file of adapter instance 2. */
+const ADAPTER_LOG = /^adapter-(\d+)$/;
 const str = (value: unknown) =>
   typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
 
 /** Turns the components' JSON log lines into timeline events; most lines are not events. */
 export function timelineEvents(line: TailedLine): TimelineEvent[] {
   const file = path.basename(line.source, '.log');
-  const component = line.source.includes(`${path.sep}jobs${path.sep}`) ? 'job' : file;
+  const adapterInstance = ADAPTER_LOG.exec(file)?.[1];
+  const component = line.source.includes(`${path.sep}jobs${path.sep}`)
+    ? 'job'
+    : adapterInstance
+      ? 'adapter'
+      : file;
   const message = str(line.json.message);
   const fields = (line.json.metadata as Fields | undefined) ?? {};
   const clusterId = str(fields.cluster_id) || undefined;
   const event = (c: TimelineEvent['component'], text: string, id = clusterId): TimelineEvent[] => [
-    { component: c, text, ...(id ? { clusterId: id } : {}) },
+    {
+      component: c,
+      text,
+      ...(id ? { clusterId: id } : {}),
+      ...(adapterInstance ? { instance: Number(adapterInstance) } : {}),
+    },
   ];
   const decision = str(fields.decision);
 
@@ -93,9 +107,11 @@ export function formatEvent(
       time: new Date().toISOString(),
       elapsed_ms: elapsedMs,
       component: event.component,
+      ...(event.instance ? { instance: event.instance } : {}),
       cluster: cluster || undefined,
       cluster_id: event.clusterId,
       event: event.text,
     });
-  return `+${(elapsedMs / 1000).toFixed(1).padStart(6)}s  ${event.component.padEnd(10)} ${cluster ? `[${cluster}] ` : ''}${event.text}`;
+  const who = event.instance ? `${event.component}#${event.instance}` : event.component;
+  return `+${(elapsedMs / 1000).toFixed(1).padStart(6)}s  ${who.padEnd(10)} ${cluster ? `[${cluster}] ` : ''}${event.text}`;
 }

@@ -36,6 +36,33 @@ describe('end to end on the local stack: lifecycle', () => {
     ).toString();
   const smAdds = async () =>
     (await stack.requests('secret-manager')).filter((r) => r.method === 'AddSecretVersion');
+  const smDeletes = async (id: string) =>
+    (await stack.requests('secret-manager')).filter(
+      (r) =>
+        r.method === 'DeleteSecret' &&
+        r.outcome === 'OK' &&
+        r.target.endsWith(`/hyperfleet-${id}-pull-secret`),
+    );
+  /**
+   * Executions per generation, e.g. `{"1": 1}`. The stack runs two adapter instances (as Cloud Run
+   * scales out), and a delivery taken by each at once can launch a second execution for a
+   * generation: the HyperFleet API has no compare-and-set to stop that. What must be exactly-once
+   * are the effects (versions, Kubernetes writes, deletions), asserted beside each count.
+   */
+  const executionsByGeneration = async (id: string, operation = 'apply') => {
+    const counts: Record<string, number> = {};
+    for (const e of await stack.executionsFor(id))
+      if ((e.env.OPERATION ?? 'apply') === operation)
+        counts[e.env.GENERATION ?? '?'] = (counts[e.env.GENERATION ?? '?'] ?? 0) + 1;
+    return counts;
+  };
+  const atLeastOneEach = (counts: Record<string, number>, generations: number[]) => {
+    expect(Object.keys(counts).sort()).toEqual(generations.map(String).sort());
+    if (Object.values(counts).some((n) => n > 1))
+      console.log(
+        `more than one execution for a generation (effects checked): ${JSON.stringify(counts)}`,
+      );
+  };
   const decisions = (id: string, decision: string) =>
     (
       stack
@@ -45,12 +72,13 @@ describe('end to end on the local stack: lifecycle', () => {
 
   let id: string;
 
-  it('1. a new ready cluster converges: one execution, one version, the Secret, all conditions True', async () => {
+  it('1. a new ready cluster converges: one version, one Kubernetes write, the Secret, all conditions True', async () => {
     const first = canary('lifecycle-1');
     id = await stack.createCluster('e2e-lifecycle', first.text);
     await stack.converged(id, 1);
-    expect(await stack.executionsFor(id)).toHaveLength(1);
+    atLeastOneEach(await executionsByGeneration(id), [1]);
     expect(await stack.versions(id)).toEqual(['1:ENABLED']);
+    expect((await stack.kubeWrites(id)).map((w) => w.method)).toEqual(['POST']);
     expect(await latest(id)).toBe(first.text);
     expect(await k8sSecret(id)).toMatchObject({
       type: 'kubernetes.io/dockerconfigjson',
@@ -92,7 +120,7 @@ describe('end to end on the local stack: lifecycle', () => {
     expect(await stack.versions(id)).toEqual(['2:ENABLED', '1:ENABLED']);
     expect((await stack.kubeWrites(id)).length).toBe(writesBefore);
     expect((await smAdds()).length).toBe(addsBefore);
-    expect(await stack.executionsFor(id)).toHaveLength(3);
+    atLeastOneEach(await executionsByGeneration(id), [1, 2, 3]);
   });
 
   it('3. twenty duplicate events and a running Sentinel cause no further executions, versions or writes', async () => {
@@ -169,9 +197,9 @@ describe('end to end on the local stack: lifecycle', () => {
       }),
     ).rejects.toMatchObject({ code: 5 });
     expect(await k8sSecret(id)).toBeUndefined();
-    expect(
-      (await stack.executionsFor(id)).filter((e) => e.env.OPERATION === 'delete'),
-    ).toHaveLength(1);
+    atLeastOneEach(await executionsByGeneration(id, 'delete'), [4]);
+    expect(await smDeletes(id)).toHaveLength(1);
+    expect((await stack.kubeWrites(id)).filter((w) => w.method === 'DELETE')).toHaveLength(1);
     expect(decisions(id, 'report-finalized')).toBeGreaterThanOrEqual(1);
   }, 40_000);
 

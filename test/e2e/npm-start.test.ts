@@ -55,10 +55,15 @@ describe('npm start (the local stack entry point)', () => {
       endpoints: Record<string, string>;
       env: Record<string, string>;
       topics: Record<string, string>;
-      subscriptions: Record<string, unknown>;
+      subscriptions: Record<string, { pushEndpoint: string }>;
+      adapters: {
+        proxy: { endpoint: string; logFile: string };
+        instances: { name: string; endpoint: string; port: number; logFile: string }[];
+      };
     };
     expect(Object.keys(state.processes).sort()).toEqual([
-      'adapter',
+      'adapter-1',
+      'adapter-2',
       'cloud-run',
       'hyperfleet-api',
       'kube-apiserver',
@@ -77,6 +82,13 @@ describe('npm start (the local stack entry point)', () => {
       ]),
     );
     expect(Object.keys(state.subscriptions).sort()).toEqual(['adapter', 'finished', 'results']);
+    // Two adapter instances by default, behind the proxy Pub/Sub pushes to (path kept for the CloudEvent source).
+    expect(state.adapters.instances.map((i) => i.name)).toEqual(['adapter-1', 'adapter-2']);
+    expect(new Set(state.adapters.instances.map((i) => i.port)).size).toBe(2);
+    expect(state.subscriptions.adapter?.pushEndpoint).toBe(
+      `${state.adapters.proxy.endpoint}/projects/demo-hyperfleet/topics/hyperfleet-system-clusters`,
+    );
+    expect(state.endpoints.adapter).toBe(state.adapters.proxy.endpoint);
     expect(await run.exited).toBe(0);
 
     const events = run.lines.map((l) => `${String(l.component ?? '')}: ${String(l.event)}`);
@@ -106,7 +118,9 @@ describe('npm start (the local stack entry point)', () => {
     expect(fs.existsSync(path.join(run.workDir, 'stack.json'))).toBe(false);
     expect(Object.values(state.processes).filter(alive)).toEqual([]);
     expect(fs.readdirSync(path.join(run.workDir, 'logs')).sort()).toEqual([
-      'adapter.log',
+      'adapter-1.log',
+      'adapter-2.log',
+      'adapter-proxy.log',
       'cloud-run.log',
       'hyperfleet-api.log',
       'jobs',

@@ -7,10 +7,12 @@ import type { FaultRuleInput } from '../../emulators/common/fault-injector';
 import type { RequestRecord } from '../../emulators/common/request-log';
 import { demoClusterSpec } from '../../emulators/stack/demo';
 import { KubeReader } from '../../emulators/stack/kube-admin';
+import { loadLocalStackConfig } from '../../emulators/stack/config';
 import { TOPICS } from '../../emulators/stack/layout';
 import { PlacementSimulator } from '../../emulators/stack/placement';
 import {
   startStack,
+  type RestartableComponent,
   type Stack,
   type StackDescription,
   type StackOptions,
@@ -66,7 +68,8 @@ export interface TestStack {
   ): Promise<void>;
   /** Stops creating management namespaces for newly placed clusters until resumed. */
   pausePlacement(paused: boolean): void;
-  restart(component: 'adapter' | 'reporter' | 'pubsub'): Promise<void>;
+  /** `adapter` restarts every adapter instance; `adapter-2` only that one. */
+  restart(component: RestartableComponent): Promise<void>;
   /** Messages waiting in the three dead-letter topics. */
   deadLetters(): Promise<number>;
   /** Every message published on the system's topics so far (for secret scans). */
@@ -89,6 +92,8 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
   const stack: Stack = await startStack({
     root: ROOT,
     workDir,
+    // As `npm start`: PULLSECRET_ADAPTER_INSTANCES (default 2) unless the test file says otherwise.
+    adapterInstances: loadLocalStackConfig(process.env).adapterInstances,
     sentinel: { pollInterval: '500ms', notReadyInterval: '1s', readyInterval: '2s' },
     adapterEnv: {
       RETRY_BACKOFF_BASE: '1s',

@@ -7,6 +7,7 @@ import { adapterEnvSchema } from '../../functions/adapter/config';
 import { compilePreconditions, evaluatePreconditions } from '../../functions/adapter/preconditions';
 import { jobEnvSchema } from '../../functions/pull-secret-job/config';
 import { reporterEnvSchema } from '../../functions/reporter/config';
+import { localStackEnvSchema } from '../../emulators/stack/config';
 import { hyperFleetApiEnvShape } from '../../shared/hyperfleet/config';
 import { EXIT_CODES } from '../../shared/job-result';
 import YAML from 'yaml';
@@ -100,6 +101,12 @@ describe('README configuration reference', () => {
     expect(names.sort()).toEqual(Object.keys(jobEnvSchema.shape).sort());
     for (const name of Object.keys(hyperFleetApiEnvShape)) documented.delete(name);
     expectDefaultsMatch(jobEnvSchema.shape, new Map([...documented, ...inherited]));
+  });
+
+  it('documents exactly the variables the local stack reads, with their real defaults', () => {
+    const documented = documentedVariables(tableAfter('### Local stack'));
+    expect([...documented.keys()].sort()).toEqual(Object.keys(localStackEnvSchema.shape).sort());
+    expectDefaultsMatch(localStackEnvSchema.shape, documented);
   });
 
   it('lists the job exit codes the code uses', () => {

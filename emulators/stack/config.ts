@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { parseEnv, type Env } from '../../shared/config/parse-env';
+
+// Each instance is a functions-framework process (~60 MB); more than this only slows a laptop down.
+const MAX_ADAPTER_INSTANCES = 16;
+
+/** Environment of the local stack itself (`npm start`, the e2e tests); keys are the variable names. */
+export const localStackEnvSchema = z.object({
+  PULLSECRET_ADAPTER_INSTANCES: z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number of adapter instances, e.g. 2')
+    .transform(Number)
+    .refine(
+      (n) => n >= 1 && n <= MAX_ADAPTER_INSTANCES,
+      `must be between 1 and ${MAX_ADAPTER_INSTANCES} (1 turns the round-robin proxy's cross-instance races off)`,
+    )
+    .default(2),
+});
+
+/** Validated local stack configuration. */
+export interface LocalStackConfig {
+  /** Adapter processes behind the round-robin proxy on the push endpoint, as Cloud Run scales out. */
+  readonly adapterInstances: number;
+}
+
+/** Reads and validates the local stack's environment; throws ConfigError naming the variable. */
+export function loadLocalStackConfig(env: Env): LocalStackConfig {
+  const e = parseEnv(localStackEnvSchema, env, 'local stack');
+  return { adapterInstances: e.PULLSECRET_ADAPTER_INSTANCES };
+}

@@ -1,0 +1,30 @@
+import { loadLocalStackConfig } from '../../../emulators/stack/config';
+import { ConfigError } from '../../../shared/errors';
+
+describe('local stack configuration', () => {
+  it('runs two adapter instances unless told otherwise', () => {
+    expect(loadLocalStackConfig({})).toEqual({ adapterInstances: 2 });
+    expect(loadLocalStackConfig({ PULLSECRET_ADAPTER_INSTANCES: '' })).toEqual({
+      adapterInstances: 2,
+    });
+    expect(loadLocalStackConfig({ PULLSECRET_ADAPTER_INSTANCES: ' 3 ' })).toEqual({
+      adapterInstances: 3,
+    });
+    expect(loadLocalStackConfig({ PULLSECRET_ADAPTER_INSTANCES: '1' })).toEqual({
+      adapterInstances: 1,
+    });
+  });
+
+  it.each([
+    ['0', /PULLSECRET_ADAPTER_INSTANCES: must be between 1 and 16/],
+    ['17', /PULLSECRET_ADAPTER_INSTANCES: must be between 1 and 16/],
+    ['two', /PULLSECRET_ADAPTER_INSTANCES: must be a whole number of adapter instances/],
+    ['1.5', /PULLSECRET_ADAPTER_INSTANCES: must be a whole number of adapter instances/],
+    ['-1', /PULLSECRET_ADAPTER_INSTANCES: must be a whole number of adapter instances/],
+  ])('refuses %j with a message naming the variable', (value, message) => {
+    const load = () => loadLocalStackConfig({ PULLSECRET_ADAPTER_INSTANCES: value });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(message);
+    expect(load).toThrow(/Invalid local stack configuration/);
+  });
+});
