@@ -71,7 +71,7 @@ describe('fault mode "perform, then fail" (after: true)', () => {
     });
     expect(response.status).toBe(503);
     expect(response.headers.get('content-type')).toContain('application/problem+json');
-    expect(await response.json()).toMatchObject({ code: 'HYPERFLEET-INT-002' });
+    expect(await response.json()).toMatchObject({ code: 'HYPERFLEET-SVC-001' });
     const list = (await (
       await fetch(`${hyperfleet.baseUrl}/api/hyperfleet/v1/clusters`)
     ).json()) as {

@@ -126,7 +126,7 @@ describe('pull secret job, two executions racing for the same work (claim in Sec
     );
 
     expect(await versions()).toEqual(['2:ENABLED', '1:ENABLED']);
-    expect(kubeWrites()).toEqual(['PUT 200']);
+    expect(kubeWrites()).toEqual(['PATCH 200']);
     expect(winner.result.secret_manager).toMatchObject({ version: 'added' });
     expect(duplicate.result).toMatchObject({
       reason: 'DuplicateExecution',
