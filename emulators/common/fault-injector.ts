@@ -9,6 +9,11 @@ export const faultRuleSchema = z
   .object({
     /** gRPC method name (e.g. `AddSecretVersion`) or an HTTP `METHOD /path` prefix (e.g. `GET /api/v1`). */
     match: z.string().min(1),
+    /**
+     * gRPC only: a prefix of the request's resource name (e.g. one cluster's secret), so a fault
+     * meant for one cluster's work is not taken by another's request for the same method.
+     */
+    target: z.string().min(1).optional(),
     count: z.number().int().min(1).default(1),
     /** gRPC code name/number or HTTP status; absent means delay only. */
     status: z.union([z.string(), z.number()]).optional(),
@@ -56,9 +61,15 @@ export class FaultInjector {
     this.rules.length = 0;
   }
 
-  /** Takes the fault for a request, if any; `key` is the method name or `METHOD /path`. */
-  take(key: string): Fault | undefined {
-    const index = this.rules.findIndex(({ rule }) => key.startsWith(rule.match));
+  /**
+   * Takes the fault for a request, if any; `key` is the method name or `METHOD /path`, `target`
+   * the gRPC request's resource name.
+   */
+  take(key: string, target = ''): Fault | undefined {
+    const index = this.rules.findIndex(
+      ({ rule }) =>
+        key.startsWith(rule.match) && (rule.target === undefined || target.startsWith(rule.target)),
+    );
     if (index < 0) return undefined;
     const entry = this.rules[index]!;
     entry.remaining -= 1;

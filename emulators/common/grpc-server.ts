@@ -30,7 +30,7 @@ export function unaryHandlers(
       const record = (outcome: string | number) =>
         context.requests.add({ method, target, outcome });
       try {
-        const fault = context.faults.take(method);
+        const fault = context.faults.take(method, target);
         if (fault?.delayMs) await sleep(fault.delayMs);
         const injected = () => {
           const code = parseGrpcCode(fault!.status!);

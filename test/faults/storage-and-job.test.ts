@@ -62,13 +62,18 @@ describe('fault matrix: Secret Manager, Kubernetes, the job', () => {
   );
 
   it('Secret Manager PERMISSION_DENIED is reported (Health=False, PermissionDenied) and not retried forever', async () => {
+    // Placement held until the fault is set for this cluster's secret only: the reporter also
+    // reads secrets (the claim), and a late report of an earlier case must not take the fault.
+    stack.pausePlacement(true);
+    const id = await create('sm-permission-denied');
     await stack.fault('secret-manager', {
       match: 'GetSecret',
+      target: `projects/${CUSTOMER_PROJECT}/secrets/hyperfleet-${id}-pull-secret`,
       count: 1,
       status: 'PERMISSION_DENIED',
       message: "Permission 'secretmanager.secrets.get' denied",
     });
-    const id = await create('sm-permission-denied');
+    stack.pausePlacement(false);
     await reportedPermanently(id, 'PermissionDenied');
     expect(await stack.versions(id).catch(() => [])).toEqual([]);
   });

@@ -17,6 +17,18 @@ describe('FaultInjector', () => {
     expect(faults.pending()).toBe(0);
   });
 
+  it('a rule with a target is taken only by requests on that resource', () => {
+    const faults = new FaultInjector();
+    const mine = 'projects/p/secrets/hyperfleet-c1-pull-secret';
+    faults.add({ match: 'GetSecret', target: mine, status: 'PERMISSION_DENIED' });
+    expect(
+      faults.take('GetSecret', 'projects/p/secrets/hyperfleet-c0-pull-secret'),
+    ).toBeUndefined();
+    expect(faults.take('GetSecret')).toBeUndefined();
+    expect(faults.take('GetSecret', mine)).toMatchObject({ status: 'PERMISSION_DENIED' });
+    expect(faults.pending()).toBe(0);
+  });
+
   it('"perform, then fail" needs a status to answer with, and says so', () => {
     const parsed = faultRuleSchema.safeParse({ match: 'RunJob', after: true, delayMs: 10 });
     expect(parsed.success).toBe(false);
