@@ -33,13 +33,23 @@ export async function benchJobRuns(runs: number): Promise<JobRunFigures[]> {
   const kube = await startKubeApiServerEmulator({ namespaces });
   const results: JobRunFigures[] = [];
   try {
-    const envFor = (cluster: number, secret: number): NodeJS.ProcessEnv => ({
+    // As the adapter launches it: a first run at generation 1, a resync of the same generation
+    // (the next attempt takes over the claim), and generation 2 with a new pull secret.
+    const launchOf = {
+      first: { generation: 1, attempt: 1 },
+      unchanged: { generation: 1, attempt: 2 },
+      changed: { generation: 2, attempt: 1 },
+    } as const;
+    const envFor = (cluster: number, kind: keyof typeof launchOf): NodeJS.ProcessEnv => ({
       PATH: process.env.PATH,
       METADATA_SERVER_DETECTION: 'none',
       SECRET_MANAGER_EMULATOR_HOST: sm.endpoint,
       GCP_PROJECT_ID: 'demo-bench',
       CLUSTER_ID: `bench-${cluster}`,
-      PULL_SECRET_DATA: pullSecret(secret),
+      PULL_SECRET_DATA: pullSecret(kind === 'changed' ? 2 : 1),
+      GENERATION: String(launchOf[kind].generation),
+      LAUNCH_ATTEMPT: String(launchOf[kind].attempt),
+      CLOUD_RUN_EXECUTION: `bench-job-${kind}-${cluster}`,
       KUBECONFIG: kube.kubeconfigPath,
       MANAGEMENT_NAMESPACE: `clusters-bench-${cluster}`,
       LOG_LEVEL: 'warn',
@@ -52,11 +62,7 @@ export async function benchJobRuns(runs: number): Promise<JobRunFigures[]> {
       for (let i = 0; i < runs; i++) {
         const before = sm.requests.list().length;
         const kubeBefore = kube.requests.list().length;
-        const m = await measureNodeProcess(
-          JOB,
-          ['run-job', 'pull-secret'],
-          envFor(i, kind === 'changed' ? 2 : 1),
-        );
+        const m = await measureNodeProcess(JOB, ['run-job', 'pull-secret'], envFor(i, kind));
         if (m.code !== 0)
           throw new Error(`job exited ${m.code} during the ${kind} bench:\n${m.stdout}`);
         walls.push(m.wallMs);
