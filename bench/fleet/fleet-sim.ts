@@ -231,7 +231,7 @@ export async function simulateFleet(count: number, changedFraction = 0.05): Prom
       .list()
       .filter(
         (r) =>
-          (r.method === 'POST' || r.method === 'PUT') &&
+          ['POST', 'PUT', 'PATCH'].includes(r.method) &&
           Number(r.outcome) < 300 &&
           r.target.includes('/secrets'),
       ).length,
