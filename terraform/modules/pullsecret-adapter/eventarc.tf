@@ -37,6 +37,14 @@ resource "google_eventarc_trigger" "delivery" {
     }
   }
 
+  lifecycle {
+    # Eventarc's Pub/Sub transport uses a topic of the trigger's own project.
+    precondition {
+      condition     = startswith(each.value.topic, "projects/${var.project_id}/topics/")
+      error_message = "delivery.mode = eventarc needs the ${each.key} topic (${each.value.topic}) in project_id (${var.project_id}); for a Sentinel topic in another project use delivery.mode = push-subscription."
+    }
+  }
+
   depends_on = [
     google_project_service.apis,
     google_cloud_run_service_iam_member.trigger_invoker,

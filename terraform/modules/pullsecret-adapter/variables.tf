@@ -252,8 +252,8 @@ variable "name_prefix" {
   default     = "pullsecret"
   nullable    = false
   validation {
-    condition     = can(regex("^[a-z][a-z0-9-]{2,14}$", var.name_prefix))
-    error_message = "name_prefix must be 3-15 lowercase letters, digits or hyphens, starting with a letter (service account ids are limited to 30 characters)."
+    condition     = can(regex("^[a-z][a-z0-9-]{1,13}[a-z0-9]$", var.name_prefix))
+    error_message = "name_prefix must be 3-15 lowercase letters, digits or hyphens, starting with a letter and not ending with a hyphen (service account ids are limited to 30 characters)."
   }
 }
 
