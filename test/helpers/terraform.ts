@@ -85,17 +85,6 @@ export interface SchemaBlock {
   blocks: Record<string, SchemaBlock>;
 }
 
-export function loadProviderSchema(): {
-  source: string;
-  provider: { version?: string };
-  resources: Record<string, SchemaBlock>;
-  data_sources: Record<string, SchemaBlock>;
-} {
-  return JSON.parse(
-    fs.readFileSync(path.join(TERRAFORM_ROOT, 'schema', 'google-provider.schema.json'), 'utf8'),
-  ) as ReturnType<typeof loadProviderSchema>;
-}
-
 export interface ProviderSchema {
   source: string;
   provider: { name?: string; version?: string };
