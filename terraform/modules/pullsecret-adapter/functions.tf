@@ -53,7 +53,7 @@ resource "google_cloudfunctions2_function" "adapter" {
     service_account_email            = google_service_account.adapter.email
     environment_variables            = local.adapter_env
     vpc_connector                    = local.vpc_connector
-    vpc_connector_egress_settings    = local.vpc_connector == null ? null : var.network.egress
+    vpc_connector_egress_settings    = local.vpc_connector == null ? null : try(var.network.egress, null)
 
     dynamic "secret_volumes" {
       for_each = var.hyperfleet_api.auth_token_secret == null ? [] : [var.hyperfleet_api.auth_token_secret]
@@ -111,7 +111,7 @@ resource "google_cloudfunctions2_function" "reporter" {
     service_account_email            = google_service_account.reporter.email
     environment_variables            = local.reporter_env
     vpc_connector                    = local.vpc_connector
-    vpc_connector_egress_settings    = local.vpc_connector == null ? null : var.network.egress
+    vpc_connector_egress_settings    = local.vpc_connector == null ? null : try(var.network.egress, null)
 
     dynamic "secret_volumes" {
       for_each = var.hyperfleet_api.auth_token_secret == null ? [] : [var.hyperfleet_api.auth_token_secret]
