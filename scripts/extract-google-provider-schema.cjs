@@ -1,11 +1,15 @@
 #!/usr/bin/env node
-// Extracts a schema snapshot of the Terraform google provider from the generated bindings in
-// @cdktf/provider-google: for every resource and data source, its argument names and its nested
-// block names (recursively). The snapshot lets CI check terraform/ offline, where the provider
-// itself cannot be downloaded. Run by hand (the bindings are ~30 MB):
+// Extracts a schema snapshot of a Terraform provider from its generated CDKTF bindings
+// (@cdktf/provider-google, -kubernetes, -time, -random): for every resource and data source, its
+// argument names and its nested block names (recursively). The snapshots let CI check terraform/
+// offline, where the providers themselves cannot be downloaded. Run by hand, once per provider
+// (the bindings are not dependencies of the project; the google ones are ~30 MB):
 //
 //   npm pack @cdktf/provider-google@16.12.1 && tar xzf cdktf-provider-google-16.12.1.tgz
 //   node scripts/extract-google-provider-schema.cjs package > terraform/schema/google-provider.schema.json
+//   (likewise @cdktf/provider-kubernetes@12.1.1 -> kubernetes-provider.schema.json,
+//    @cdktf/provider-time@11.0.1 -> time-provider.schema.json,
+//    @cdktf/provider-random@12.0.1 -> random-provider.schema.json)
 //
 // The bindings state which provider version they were generated from (package.json `cdktf`).
 const fs = require('node:fs');
@@ -90,5 +94,5 @@ for (const dir of fs.readdirSync(lib).sort()) {
 }
 process.stdout.write(`${JSON.stringify(out)}\n`);
 console.error(
-  `extracted ${Object.keys(out.resources).length} resources and ${Object.keys(out.data_sources).length} data sources from ${out.source} (google provider ${out.provider.version ?? '?'})`,
+  `extracted ${Object.keys(out.resources).length} resources and ${Object.keys(out.data_sources).length} data sources from ${out.source} (${out.provider.name ?? 'provider'} ${out.provider.version ?? '?'})`,
 );

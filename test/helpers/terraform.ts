@@ -85,18 +85,53 @@ export interface SchemaBlock {
   blocks: Record<string, SchemaBlock>;
 }
 
-export function loadProviderSchema(): {
+export interface ProviderSchema {
   source: string;
-  provider: { version?: string };
+  provider: { name?: string; version?: string };
   resources: Record<string, SchemaBlock>;
   data_sources: Record<string, SchemaBlock>;
-} {
-  return JSON.parse(
-    fs.readFileSync(path.join(TERRAFORM_ROOT, 'schema', 'google-provider.schema.json'), 'utf8'),
-  ) as ReturnType<typeof loadProviderSchema>;
+  provider_config?: SchemaBlock;
 }
 
-const META_ARGUMENTS = new Set(['count', 'for_each', 'depends_on', 'lifecycle', 'provider']);
+/** Every committed provider snapshot (terraform/schema/NAME-provider.schema.json), by provider name. */
+export function loadProviderSchemas(): Record<string, ProviderSchema> {
+  const dir = path.join(TERRAFORM_ROOT, 'schema');
+  return Object.fromEntries(
+    fs
+      .readdirSync(dir)
+      .filter((file) => file.endsWith('-provider.schema.json'))
+      .map((file) => [
+        file.replace('-provider.schema.json', ''),
+        JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as ProviderSchema,
+      ]),
+  );
+}
+
+/** Terraform's built-in terraform_data resource (no provider); its provisioners are not checked. */
+const BUILTIN_RESOURCES: Record<string, SchemaBlock> = {
+  terraform_data: { attributes: ['input', 'triggers_replace'], blocks: {} },
+};
+
+/** The schema of a resource or data source type, from the provider its name prefix names. */
+export function schemaOf(
+  schemas: Record<string, ProviderSchema>,
+  kind: 'resources' | 'data_sources',
+  type: string,
+): SchemaBlock | undefined {
+  if (kind === 'resources' && BUILTIN_RESOURCES[type]) return BUILTIN_RESOURCES[type];
+  const provider = type.split('_')[0]!;
+  return schemas[provider]?.[kind][type];
+}
+
+const META_ARGUMENTS = new Set([
+  'count',
+  'for_each',
+  'depends_on',
+  'lifecycle',
+  'provider',
+  'provisioner',
+  'connection',
+]);
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -146,6 +181,8 @@ export function references(strings: readonly string[]) {
     locals: collect(/\blocal\.([A-Za-z_][\w-]*)/g),
     modules: collect(/\bmodule\.([A-Za-z_][\w-]*)\.([A-Za-z_][\w-]*)/g),
     data: collect(/\bdata\.([a-z][a-z0-9_]*)\.([A-Za-z_][\w-]*)/g),
-    resources: collect(/(?<![.\w])(google_[a-z0-9_]+)\.([A-Za-z_][\w-]*)/g),
+    resources: collect(
+      /(?<![.\w])((?:google|kubernetes|time|random)_[a-z0-9_]+|terraform_data)\.([A-Za-z_][\w-]*)/g,
+    ),
   };
 }

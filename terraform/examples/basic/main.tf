@@ -14,4 +14,6 @@ module "pullsecret_adapter" {
   workload_identity           = var.workload_identity
   alert_notification_channels = var.alert_notification_channels
   labels                      = var.labels
+  delivery                    = var.delivery
+  network                     = var.network
 }

@@ -111,3 +111,35 @@ variable "workload_identity" {
   })
   default = {}
 }
+
+variable "delivery" {
+  description = "Event delivery: mode (eventarc or push-subscription), the code's retry bound (max_event_age, max_event_failures) and the opt-in attach_dead_letter (see the module's variables)."
+  type = object({
+    mode                  = optional(string, "eventarc")
+    max_event_age         = optional(string, "1h")
+    max_event_failures    = optional(number, 10)
+    attach_dead_letter    = optional(bool, false)
+    max_delivery_attempts = optional(number, 5)
+    minimum_backoff       = optional(string, "10s")
+    maximum_backoff       = optional(string, "600s")
+    ack_deadline_seconds  = optional(number, 120)
+  })
+  default = {}
+}
+
+variable "manage_cluster_rbac" {
+  description = "Apply the job's Kubernetes RBAC to the management cluster with Terraform (kubernetes provider, your Google credentials) instead of printing it for kubectl."
+  type        = bool
+  default     = false
+}
+
+variable "network" {
+  description = "Optional VPC egress for the functions and the job (see the module's variables)."
+  type = object({
+    connector  = optional(string)
+    network    = optional(string)
+    subnetwork = optional(string)
+    egress     = optional(string, "PRIVATE_RANGES_ONLY")
+  })
+  default = null
+}

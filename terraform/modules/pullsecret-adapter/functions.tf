@@ -1,3 +1,7 @@
+locals {
+  vpc_connector = try(var.network.connector, null)
+}
+
 resource "google_storage_bucket" "sources" {
   project                     = var.project_id
   name                        = "${var.project_id}-${var.name_prefix}-sources"
@@ -5,6 +9,7 @@ resource "google_storage_bucket" "sources" {
   uniform_bucket_level_access = true
   public_access_prevention    = "enforced"
   labels                      = var.labels
+  depends_on                  = [google_project_service.apis]
 }
 
 # Object names carry the archive's hash, so a new build redeploys the function.
@@ -25,6 +30,9 @@ resource "google_cloudfunctions2_function" "adapter" {
   build_config {
     runtime     = "nodejs22"
     entry_point = "adapter"
+    # A dedicated build identity: the default (the Compute Engine or legacy Cloud Build account)
+    # is deprecated for builds and far too broad.
+    service_account = google_service_account.build.id
     source {
       storage_source {
         bucket = google_storage_bucket.sources.name
@@ -44,6 +52,8 @@ resource "google_cloudfunctions2_function" "adapter" {
     all_traffic_on_latest_revision   = true
     service_account_email            = google_service_account.adapter.email
     environment_variables            = local.adapter_env
+    vpc_connector                    = local.vpc_connector
+    vpc_connector_egress_settings    = local.vpc_connector == null ? null : try(var.network.egress, null)
 
     dynamic "secret_volumes" {
       for_each = var.hyperfleet_api.auth_token_secret == null ? [] : [var.hyperfleet_api.auth_token_secret]
@@ -59,7 +69,13 @@ resource "google_cloudfunctions2_function" "adapter" {
     }
   }
 
-  depends_on = [google_project_service.apis]
+  # The token secret is mounted at deploy time: the revision fails to start if the accessor grant
+  # does not exist yet. The build account must hold its role before the build starts.
+  depends_on = [
+    google_project_service.apis,
+    google_secret_manager_secret_iam_member.hyperfleet_token,
+    google_project_iam_member.build,
+  ]
 }
 
 resource "google_cloudfunctions2_function" "reporter" {
@@ -72,6 +88,9 @@ resource "google_cloudfunctions2_function" "reporter" {
   build_config {
     runtime     = "nodejs22"
     entry_point = "reporter"
+    # A dedicated build identity: the default (the Compute Engine or legacy Cloud Build account)
+    # is deprecated for builds and far too broad.
+    service_account = google_service_account.build.id
     source {
       storage_source {
         bucket = google_storage_bucket.sources.name
@@ -91,6 +110,8 @@ resource "google_cloudfunctions2_function" "reporter" {
     all_traffic_on_latest_revision   = true
     service_account_email            = google_service_account.reporter.email
     environment_variables            = local.reporter_env
+    vpc_connector                    = local.vpc_connector
+    vpc_connector_egress_settings    = local.vpc_connector == null ? null : try(var.network.egress, null)
 
     dynamic "secret_volumes" {
       for_each = var.hyperfleet_api.auth_token_secret == null ? [] : [var.hyperfleet_api.auth_token_secret]
@@ -106,12 +127,20 @@ resource "google_cloudfunctions2_function" "reporter" {
     }
   }
 
-  depends_on = [google_project_service.apis]
+  # The token secret is mounted at deploy time: the revision fails to start if the accessor grant
+  # does not exist yet. The build account must hold its role before the build starts.
+  depends_on = [
+    google_project_service.apis,
+    google_secret_manager_secret_iam_member.hyperfleet_token,
+    google_project_iam_member.build,
+  ]
 }
 
-# Only the push invoker may call the functions: no public invoker, ingress internal only.
+# Only the delivery identity may call the functions: no public invoker, ingress internal only.
+# Push mode: the one push invoker account (the OIDC identity of the push subscriptions).
+# Eventarc mode: each trigger's own account, on its own function only.
 resource "google_cloud_run_service_iam_member" "invoker" {
-  for_each = {
+  for_each = local.eventarc ? {} : {
     adapter  = google_cloudfunctions2_function.adapter.name
     reporter = google_cloudfunctions2_function.reporter.name
   }
@@ -119,10 +148,23 @@ resource "google_cloud_run_service_iam_member" "invoker" {
   location = var.region
   service  = each.value
   role     = "roles/run.invoker"
-  member   = "serviceAccount:${google_service_account.invoker.email}"
+  member   = "serviceAccount:${google_service_account.invoker[0].email}"
 }
 
-# The HyperFleet API token secret is readable by the three components that call the API.
+resource "google_cloud_run_service_iam_member" "trigger_invoker" {
+  for_each = local.eventarc ? {
+    adapter  = google_cloudfunctions2_function.adapter.name
+    reporter = google_cloudfunctions2_function.reporter.name
+  } : {}
+  project  = var.project_id
+  location = var.region
+  service  = each.value
+  role     = "roles/run.invoker"
+  member   = "serviceAccount:${google_service_account.trigger[each.key].email}"
+}
+
+# The HyperFleet API token secret is readable by the three components that call the API. The
+# functions and the job mount it, so they depend on these grants.
 resource "google_secret_manager_secret_iam_member" "hyperfleet_token" {
   for_each = var.hyperfleet_api.auth_token_secret == null ? {} : {
     adapter  = google_service_account.adapter.email
@@ -133,4 +175,13 @@ resource "google_secret_manager_secret_iam_member" "hyperfleet_token" {
   secret_id = var.hyperfleet_api.auth_token_secret
   role      = "roles/secretmanager.secretAccessor"
   member    = "serviceAccount:${each.value}"
+}
+
+# The build account of the two functions: what a Cloud Functions build does (read the source
+# object, write the image to the gcf-artifacts repository, write build logs).
+resource "google_project_iam_member" "build" {
+  for_each = toset(["roles/cloudbuild.builds.builder"])
+  project  = var.project_id
+  role     = each.key
+  member   = "serviceAccount:${google_service_account.build.email}"
 }

@@ -25,6 +25,23 @@ resource "google_cloud_run_v2_job" "pull_secret" {
       # 0 by default: the adapter retries failed executions with backoff, from the reported status.
       max_retries = var.job.max_retries
 
+      # Optional VPC egress (a private GKE control plane or HyperFleet API): Direct VPC when a
+      # network is given, else the Serverless VPC Access connector.
+      dynamic "vpc_access" {
+        for_each = var.network == null ? [] : [var.network]
+        content {
+          connector = vpc_access.value.network == null ? vpc_access.value.connector : null
+          egress    = vpc_access.value.egress
+          dynamic "network_interfaces" {
+            for_each = vpc_access.value.network == null ? [] : [vpc_access.value]
+            content {
+              network    = network_interfaces.value.network
+              subnetwork = network_interfaces.value.subnetwork
+            }
+          }
+        }
+      }
+
       containers {
         image = var.job.image
         args  = ["run-job", "pull-secret"]
@@ -69,7 +86,11 @@ resource "google_cloud_run_v2_job" "pull_secret" {
     }
   }
 
-  depends_on = [google_project_service.apis]
+  # The token secret is mounted: the accessor grant must exist before the job is created.
+  depends_on = [
+    google_project_service.apis,
+    google_secret_manager_secret_iam_member.hyperfleet_token,
+  ]
 }
 
 # The adapter may run this job, with overrides, and read its executions; nothing else.
@@ -82,8 +103,9 @@ resource "google_cloud_run_v2_job_iam_member" "adapter_runs_job" {
 }
 
 # Reading this job's executions (run.executions.get/list), the narrowest predefined role that has
-# them, granted on the job only: the adapter lists executions to adopt one whose RunJob answer was
-# lost and gets an execution that has been silent too long; the reporter reads finished ones.
+# them, granted on the job only. The adapter keeps it on purpose: it calls ListExecutions to adopt
+# an execution whose RunJob answer was lost (launch id) and GetExecution on one that has been silent
+# too long (functions/adapter/cloud-run-execution-lookup.ts); the reporter reads finished ones.
 resource "google_cloud_run_v2_job_iam_member" "reads_executions" {
   for_each = {
     adapter  = google_service_account.adapter.email

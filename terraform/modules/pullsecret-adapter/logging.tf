@@ -6,6 +6,7 @@ resource "google_logging_project_sink" "execution_finished" {
   name                   = "${var.name_prefix}-execution-finished"
   destination            = "pubsub.googleapis.com/${google_pubsub_topic.execution_finished.id}"
   unique_writer_identity = true
+  depends_on             = [google_project_service.apis]
   filter = join(" AND ", [
     "resource.type=\"cloud_run_job\"",
     "resource.labels.job_name=\"${local.job_name}\"",

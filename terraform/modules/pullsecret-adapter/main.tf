@@ -4,6 +4,7 @@ locals {
     "cloudbuild.googleapis.com",
     "cloudfunctions.googleapis.com",
     "container.googleapis.com",
+    "eventarc.googleapis.com",
     "iam.googleapis.com",
     "logging.googleapis.com",
     "monitoring.googleapis.com",
@@ -17,6 +18,17 @@ locals {
   job_name          = "${var.name_prefix}-job"
   job_id            = "projects/${var.project_id}/locations/${var.region}/jobs/${local.job_name}"
   pubsub_agent      = "serviceAccount:service-${data.google_project.platform.number}@gcp-sa-pubsub.iam.gserviceaccount.com"
+  eventarc          = var.delivery.mode == "eventarc"
+
+  # The code's own retry bound, read by the adapter and the reporter in both delivery modes: an
+  # event older than the age, or seen failing this many times, is acknowledged and logged as
+  # retry-bound-exceeded (counted by a log-based metric that alerts). Eventarc's subscription has
+  # no dead-letter policy unless delivery.attach_dead_letter adds one, so this is what stops a
+  # poison event from being retried for the subscription's whole retention (24 h).
+  delivery_env = {
+    EVENT_MAX_AGE      = var.delivery.max_event_age
+    EVENT_MAX_FAILURES = tostring(var.delivery.max_event_failures)
+  }
 
   # The HyperFleet API token, when configured, is mounted as a file: the code re-reads it when it rotates.
   token_dir  = "/var/secrets/hyperfleet"
@@ -37,7 +49,7 @@ locals {
     var.hyperfleet_api.audience == null ? {} : { HYPERFLEET_API_AUDIENCE = var.hyperfleet_api.audience },
   )
 
-  adapter_env = merge(local.hyperfleet_env, {
+  adapter_env = merge(local.hyperfleet_env, local.delivery_env, {
     CLOUD_RUN_JOB                    = local.job_id
     RESYNC_INTERVAL                  = var.adapter.resync_interval
     EXECUTION_TIMEOUT                = "${var.job.timeout_seconds * (var.job.max_retries + 1) + 300}s"
@@ -55,7 +67,7 @@ locals {
     var.default_pull_secret_version == null ? {} : { DEFAULT_PULL_SECRET_VERSION = var.default_pull_secret_version },
   )
 
-  reporter_env = merge(local.hyperfleet_env, {
+  reporter_env = merge(local.hyperfleet_env, local.delivery_env, {
     CLOUD_RUN_JOB        = local.job_id
     LOG_LEVEL            = var.adapter.log_level
     LOG_FORMAT           = "json"
@@ -81,6 +93,9 @@ data "google_project" "platform" {
   project_id = var.project_id
 }
 
+# Everything that calls an API on first apply depends on this (service accounts, topics, the sink,
+# functions, the job, triggers): a fresh project otherwise races the enablement and fails with
+# SERVICE_DISABLED on some of them.
 resource "google_project_service" "apis" {
   for_each           = var.enable_apis ? local.apis : toset([])
   project            = var.project_id

@@ -121,6 +121,69 @@ resource "google_logging_metric" "hyperfleet_api_misconfigured" {
   }
 }
 
+# An event the functions acknowledged without processing because it exceeded the retry bound
+# (EVENT_MAX_AGE or EVENT_MAX_FAILURES): logged at ERROR with this decision. Under Eventarc, without
+# an attached dead-letter topic, this is the only trace such an event leaves.
+resource "google_logging_metric" "retry_bound_exceeded" {
+  for_each = local.monitoring
+  project  = var.project_id
+  name     = "${local.metric_prefix}_retry_bound_exceeded"
+  filter   = "${local.function_log_filter} AND severity>=ERROR AND jsonPayload.metadata.decision=\"retry-bound-exceeded\""
+  metric_descriptor {
+    metric_kind  = "DELTA"
+    value_type   = "INT64"
+    display_name = "Events dropped after the retry bound"
+    labels {
+      key         = "service"
+      description = "the function that gave up on the event (adapter or reporter)"
+    }
+  }
+  label_extractors = {
+    service = "EXTRACT(resource.labels.service_name)"
+  }
+}
+
+# A new log-based metric is not usable in an alert filter for a while after it is created
+# (hashicorp/terraform-provider-google #11102: "Cannot find metric(s) that match type"); every
+# alert policy on a log-based metric waits for this.
+resource "time_sleep" "metrics_propagation" {
+  for_each        = local.monitoring
+  create_duration = var.monitoring.metric_propagation_wait
+  triggers = {
+    job_outcomes                 = google_logging_metric.job_outcomes[each.key].id
+    job_duration                 = google_logging_metric.job_duration[each.key].id
+    hyperfleet_api_misconfigured = google_logging_metric.hyperfleet_api_misconfigured[each.key].id
+    retry_bound_exceeded         = google_logging_metric.retry_bound_exceeded[each.key].id
+  }
+}
+
+resource "google_monitoring_alert_policy" "retry_bound_exceeded" {
+  for_each              = local.monitoring
+  project               = var.project_id
+  display_name          = "Pull secret functions dropped events after the retry bound"
+  combiner              = "OR"
+  notification_channels = var.alert_notification_channels
+  conditions {
+    display_name = "events acknowledged as retry-bound-exceeded"
+    condition_threshold {
+      filter          = "resource.type=\"cloud_run_revision\" AND metric.type=\"logging.googleapis.com/user/${google_logging_metric.retry_bound_exceeded["enabled"].name}\""
+      comparison      = "COMPARISON_GT"
+      threshold_value = 0
+      duration        = "0s"
+      aggregations {
+        alignment_period     = "300s"
+        per_series_aligner   = "ALIGN_SUM"
+        cross_series_reducer = "REDUCE_SUM"
+      }
+    }
+  }
+  documentation {
+    content   = "An event failed for longer than delivery.max_event_age (${var.delivery.max_event_age}) or more than delivery.max_event_failures (${var.delivery.max_event_failures}) times and was acknowledged without being processed. The ERROR log line (jsonPayload.metadata.decision = retry-bound-exceeded) carries the reason and the cluster; the next Sentinel reconcile event or the resync reprocesses the cluster once the cause is fixed. See README, Troubleshooting."
+    mime_type = "text/markdown"
+  }
+  depends_on = [time_sleep.metrics_propagation]
+}
+
 resource "google_monitoring_alert_policy" "hyperfleet_api_misconfigured" {
   for_each              = local.monitoring
   project               = var.project_id
@@ -145,6 +208,7 @@ resource "google_monitoring_alert_policy" "hyperfleet_api_misconfigured" {
     content   = "The adapter or the reporter got a 404 that does not mean \"cluster gone\" (HYPERFLEET-NTF-000 from the API's router, or a 404 without a HyperFleet problem body). Check HYPERFLEET_API_BASE_URL and HYPERFLEET_API_VERSION (the URL is in the ERROR log line, jsonPayload.metadata.url). Events are redelivered, not lost; see README, Troubleshooting."
     mime_type = "text/markdown"
   }
+  depends_on = [time_sleep.metrics_propagation]
 }
 
 resource "google_monitoring_alert_policy" "job_failure_rate" {
@@ -165,10 +229,11 @@ resource "google_monitoring_alert_policy" "job_failure_rate" {
     content   = "Pull secret executions are failing. Read the reason label and the job logs (jsonPayload.pullsecret_job_result.reason); see README, Troubleshooting."
     mime_type = "text/markdown"
   }
+  depends_on = [time_sleep.metrics_propagation]
 }
 
 resource "google_monitoring_alert_policy" "dead_letters" {
-  for_each              = local.monitoring
+  for_each              = length(local.dead_letter_route) > 0 ? local.monitoring : {}
   project               = var.project_id
   display_name          = "Pull secret dead-letter topics are not empty"
   combiner              = "OR"
@@ -212,8 +277,12 @@ resource "google_monitoring_alert_policy" "job_duration" {
       }
     }
   }
+  depends_on = [time_sleep.metrics_propagation]
 }
 
+# The dashboard JSON is written as the API returns it, so the plan shows no perpetual diff: no
+# zero-valued or empty fields (the API drops xPos = 0, yPos = 0 and empty groupByFields), and the
+# defaults the API fills in (targetAxis, minAlignmentPeriod, yAxis scale, chartOptions) are set.
 resource "google_monitoring_dashboard" "overview" {
   for_each = local.monitoring
   project  = var.project_id
@@ -223,34 +292,42 @@ resource "google_monitoring_dashboard" "overview" {
       columns = 12
       tiles = [for index, widget in [
         { title = "Job outcomes by reason", metric = google_logging_metric.job_outcomes["enabled"].name, aligner = "ALIGN_RATE", group = ["metric.label.outcome", "metric.label.reason"] },
-        { title = "Job duration p50 / p99 (ms)", metric = google_logging_metric.job_duration["enabled"].name, aligner = "ALIGN_PERCENTILE_99", group = [] },
+        { title = "Job duration p99 (ms)", metric = google_logging_metric.job_duration["enabled"].name, aligner = "ALIGN_PERCENTILE_99", group = [] },
         { title = "Adapter decisions", metric = google_logging_metric.adapter_decisions["enabled"].name, aligner = "ALIGN_RATE", group = ["metric.label.decision"] },
         { title = "Status writes (stored / discarded)", metric = google_logging_metric.status_writes["enabled"].name, aligner = "ALIGN_RATE", group = ["metric.label.status_write"] },
-        ] : {
-        xPos   = (index % 2) * 6
-        yPos   = floor(index / 2) * 4
-        width  = 6
-        height = 4
-        widget = {
-          title = widget.title
-          xyChart = {
-            dataSets = [{
-              timeSeriesQuery = {
-                timeSeriesFilter = {
-                  filter = "metric.type=\"logging.googleapis.com/user/${widget.metric}\""
-                  aggregation = {
-                    alignmentPeriod    = "60s"
-                    perSeriesAligner   = widget.aligner
-                    crossSeriesReducer = "REDUCE_SUM"
-                    groupByFields      = widget.group
+        { title = "Events dropped after the retry bound", metric = google_logging_metric.retry_bound_exceeded["enabled"].name, aligner = "ALIGN_RATE", group = ["metric.label.service"] },
+        ] : merge(
+        { for key, value in { xPos = (index % 2) * 6, yPos = floor(index / 2) * 4 } : key => value if value != 0 },
+        {
+          width  = 6
+          height = 4
+          widget = {
+            title = widget.title
+            xyChart = {
+              chartOptions = { mode = "COLOR" }
+              yAxis        = { scale = "LINEAR" }
+              dataSets = [{
+                minAlignmentPeriod = "60s"
+                plotType           = "LINE"
+                targetAxis         = "Y1"
+                timeSeriesQuery = {
+                  timeSeriesFilter = {
+                    filter = "metric.type=\"logging.googleapis.com/user/${widget.metric}\""
+                    aggregation = merge(
+                      {
+                        alignmentPeriod    = "60s"
+                        perSeriesAligner   = widget.aligner
+                        crossSeriesReducer = widget.aligner == "ALIGN_PERCENTILE_99" ? "REDUCE_MAX" : "REDUCE_SUM"
+                      },
+                      { for key, value in { groupByFields = widget.group } : key => value if length(value) > 0 },
+                    )
                   }
                 }
-              }
-              plotType = "LINE"
-            }]
+              }]
+            }
           }
-        }
-      }]
+        },
+      )]
     }
   })
 }

@@ -1,5 +1,5 @@
 output "adapter_url" {
-  description = "URL of the adapter function (internal ingress; invoked by the push subscription)."
+  description = "URL of the adapter function (internal ingress; invoked by its Eventarc trigger or push subscription)."
   value       = google_cloudfunctions2_function.adapter.service_config[0].uri
 }
 
@@ -9,7 +9,7 @@ output "artifact_registry_repository" {
 }
 
 output "dead_letter_subscriptions" {
-  description = "Pull subscriptions holding dead-lettered messages, by source subscription."
+  description = "Pull subscriptions holding dead-lettered messages, by route (push mode, or eventarc with attach_dead_letter)."
   value       = { for key, subscription in google_pubsub_subscription.dead_letter_inspect : key => subscription.id }
 }
 
@@ -24,24 +24,44 @@ output "management_cluster_rbac" {
 }
 
 output "reporter_url" {
-  description = "URL of the reporter function (internal ingress; invoked by the push subscriptions)."
+  description = "URL of the reporter function (internal ingress; invoked by its Eventarc triggers or push subscriptions)."
   value       = google_cloudfunctions2_function.reporter.service_config[0].uri
 }
 
 output "service_accounts" {
   description = "Email of each service account, by role."
   value = {
-    adapter  = google_service_account.adapter.email
-    invoker  = google_service_account.invoker.email
-    job      = google_service_account.job.email
-    reader   = google_service_account.reader.email
-    reporter = google_service_account.reporter.email
+    adapter          = google_service_account.adapter.email
+    build            = google_service_account.build.email
+    invoker          = length(google_service_account.invoker) > 0 ? google_service_account.invoker[0].email : null
+    job              = google_service_account.job.email
+    reader           = google_service_account.reader.email
+    reporter         = google_service_account.reporter.email
+    trigger_adapter  = try(google_service_account.trigger["adapter"].email, null)
+    trigger_reporter = try(google_service_account.trigger["reporter"].email, null)
   }
 }
 
 output "subscriptions" {
-  description = "Push subscriptions, by role (adapter, results, finished)."
-  value       = { for key, subscription in google_pubsub_subscription.push : key => subscription.id }
+  description = "The subscription delivering each route (adapter, results, finished): the push subscription, or the one Eventarc created for the trigger."
+  value = merge(
+    { for key, subscription in google_pubsub_subscription.push : key => subscription.id },
+    { for key, trigger in google_eventarc_trigger.delivery : key => trigger.transport[0].pubsub[0].subscription },
+  )
+}
+
+output "eventarc_triggers" {
+  description = "Eventarc triggers by route (delivery.mode = eventarc)."
+  value       = { for key, trigger in google_eventarc_trigger.delivery : key => trigger.id }
+}
+
+output "management_cluster_rbac_inputs" {
+  description = "What the pullsecret-cluster-rbac module needs: the job's Google service account (the Kubernetes user), the namespaces and whether to bind cluster-wide."
+  value = {
+    job_service_account = google_service_account.job.email
+    namespaces          = var.management_cluster.namespaces
+    cluster_wide        = var.management_cluster.cluster_wide_rbac
+  }
 }
 
 output "topics" {

@@ -1,52 +1,69 @@
 locals {
-  # Three push subscriptions, each with its own dead-letter topic. Push endpoints use the
-  # /projects/P/topics/T path so functions-framework builds the messagePublished CloudEvent.
-  subscriptions = {
+  # The three event routes: source topic -> function. Push endpoints use the /projects/P/topics/T
+  # path so functions-framework builds the messagePublished CloudEvent; Eventarc sends a binary
+  # CloudEvent and needs no path.
+  routes = {
     adapter = {
       topic    = local.sentinel_topic_id
+      function = "adapter"
       endpoint = "${google_cloudfunctions2_function.adapter.service_config[0].uri}/${local.sentinel_topic_id}"
       audience = google_cloudfunctions2_function.adapter.service_config[0].uri
     }
     results = {
       topic    = google_pubsub_topic.results.id
+      function = "reporter"
       endpoint = "${google_cloudfunctions2_function.reporter.service_config[0].uri}/${google_pubsub_topic.results.id}"
       audience = google_cloudfunctions2_function.reporter.service_config[0].uri
     }
     finished = {
       topic    = google_pubsub_topic.execution_finished.id
+      function = "reporter"
       endpoint = "${google_cloudfunctions2_function.reporter.service_config[0].uri}/${google_pubsub_topic.execution_finished.id}"
       audience = google_cloudfunctions2_function.reporter.service_config[0].uri
     }
   }
+  subscriptions     = local.eventarc ? {} : local.routes
+  triggers          = local.eventarc ? local.routes : {}
+  attached_dlq      = local.eventarc && var.delivery.attach_dead_letter ? local.routes : {}
+  dead_letter_route = local.eventarc && !var.delivery.attach_dead_letter ? {} : local.routes
 }
 
 resource "google_pubsub_topic" "results" {
-  project = var.project_id
-  name    = "${var.name_prefix}-job-results"
-  labels  = var.labels
+  project    = var.project_id
+  name       = "${var.name_prefix}-job-results"
+  labels     = var.labels
+  depends_on = [google_project_service.apis]
 }
 
 resource "google_pubsub_topic" "execution_finished" {
-  project = var.project_id
-  name    = "${var.name_prefix}-execution-finished"
-  labels  = var.labels
+  project    = var.project_id
+  name       = "${var.name_prefix}-execution-finished"
+  labels     = var.labels
+  depends_on = [google_project_service.apis]
 }
 
+# Dead-letter topics: always in push mode; in eventarc mode only with delivery.attach_dead_letter.
 resource "google_pubsub_topic" "dead_letter" {
-  for_each = local.subscriptions
-  project  = var.project_id
-  name     = "${var.name_prefix}-${each.key}-dead-letter"
-  labels   = var.labels
+  for_each   = local.dead_letter_route
+  project    = var.project_id
+  name       = "${var.name_prefix}-${each.key}-dead-letter"
+  labels     = var.labels
+  depends_on = [google_project_service.apis]
 }
 
-# Keeps dead-lettered messages for inspection; the alert fires when it is not empty.
+# Keeps dead-lettered messages for inspection; the alert fires when it is not empty. Never expires:
+# the default expiration (31 days without activity) would delete it exactly when it matters.
 resource "google_pubsub_subscription" "dead_letter_inspect" {
-  for_each                   = local.subscriptions
+  for_each                   = local.dead_letter_route
   project                    = var.project_id
   name                       = "${var.name_prefix}-${each.key}-dead-letter-inspect"
   topic                      = google_pubsub_topic.dead_letter[each.key].id
   message_retention_duration = "604800s"
   labels                     = var.labels
+
+  expiration_policy {
+    ttl = ""
+  }
 }
 
 resource "google_pubsub_subscription" "push" {
@@ -60,7 +77,7 @@ resource "google_pubsub_subscription" "push" {
   push_config {
     push_endpoint = each.value.endpoint
     oidc_token {
-      service_account_email = google_service_account.invoker.email
+      service_account_email = google_service_account.invoker[0].email
       audience              = each.value.audience
     }
   }
@@ -75,13 +92,17 @@ resource "google_pubsub_subscription" "push" {
     max_delivery_attempts = var.delivery.max_delivery_attempts
   }
 
+  expiration_policy {
+    ttl = ""
+  }
+
   depends_on = [google_pubsub_topic_iam_member.dead_letter_publisher]
 }
 
 # Dead-lettering runs as the Pub/Sub service agent: it publishes to the dead-letter topics and
-# must be able to acknowledge on the source subscriptions.
+# must be able to acknowledge on the source subscriptions (push ones here, Eventarc's in eventarc.tf).
 resource "google_pubsub_topic_iam_member" "dead_letter_publisher" {
-  for_each = local.subscriptions
+  for_each = local.dead_letter_route
   project  = var.project_id
   topic    = google_pubsub_topic.dead_letter[each.key].name
   role     = "roles/pubsub.publisher"
@@ -98,7 +119,8 @@ resource "google_pubsub_subscription_iam_member" "dead_letter_subscriber" {
 
 # The service agent mints the OIDC tokens of the push subscriptions as the invoker.
 resource "google_service_account_iam_member" "invoker_token_creator" {
-  service_account_id = google_service_account.invoker.name
+  count              = local.eventarc ? 0 : 1
+  service_account_id = google_service_account.invoker[0].name
   role               = "roles/iam.serviceAccountTokenCreator"
   member             = local.pubsub_agent
 }

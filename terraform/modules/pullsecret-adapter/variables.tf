@@ -24,6 +24,14 @@ variable "adapter" {
     condition     = var.adapter.concurrency >= 1 && var.adapter.concurrency <= 1000
     error_message = "adapter.concurrency must be between 1 and 1000 requests per instance."
   }
+  validation {
+    condition     = var.adapter.max_instances >= 1 && var.adapter.max_instances <= 1000
+    error_message = "adapter.max_instances must be between 1 and 1000."
+  }
+  validation {
+    condition     = can(regex("^[0-9]+(Mi|Gi)$", var.adapter.memory))
+    error_message = "adapter.memory must be a size like 512Mi or 1Gi."
+  }
 }
 
 variable "alert_notification_channels" {
@@ -44,8 +52,12 @@ variable "default_pull_secret_version" {
 }
 
 variable "delivery" {
-  description = "Pub/Sub push delivery: retry backoff and the attempts before a message goes to its dead-letter topic."
+  description = "How events reach the functions. mode: eventarc (Eventarc triggers, the default) or push-subscription (Pub/Sub push subscriptions with dead-letter topics). max_event_age / max_event_failures: the code's own retry bound (an event older than the age, or seen failing that many times in an instance, is acknowledged and logged as retry-bound-exceeded). attach_dead_letter: eventarc mode only, attach the dead-letter topics to the triggers' subscriptions with gcloud (see README, Deployment). max_delivery_attempts, minimum_backoff, maximum_backoff, ack_deadline_seconds: the push subscriptions (and the attached dead-letter policy)."
   type = object({
+    mode                  = optional(string, "eventarc")
+    max_event_age         = optional(string, "1h")
+    max_event_failures    = optional(number, 10)
+    attach_dead_letter    = optional(bool, false)
     max_delivery_attempts = optional(number, 5)
     minimum_backoff       = optional(string, "10s")
     maximum_backoff       = optional(string, "600s")
@@ -54,8 +66,28 @@ variable "delivery" {
   default  = {}
   nullable = false
   validation {
+    condition     = contains(["eventarc", "push-subscription"], var.delivery.mode)
+    error_message = "delivery.mode must be eventarc or push-subscription."
+  }
+  validation {
+    condition     = can(regex("^[0-9]+(s|m|h)$", var.delivery.max_event_age))
+    error_message = "delivery.max_event_age must be a duration like 30m, 1h or 3600s."
+  }
+  validation {
+    condition     = var.delivery.max_event_failures >= 1 && var.delivery.max_event_failures <= 1000
+    error_message = "delivery.max_event_failures must be between 1 and 1000."
+  }
+  validation {
+    condition     = !var.delivery.attach_dead_letter || var.delivery.mode == "eventarc"
+    error_message = "delivery.attach_dead_letter applies to delivery.mode = eventarc only (push subscriptions always have their dead-letter policy)."
+  }
+  validation {
     condition     = var.delivery.max_delivery_attempts >= 5 && var.delivery.max_delivery_attempts <= 100
     error_message = "delivery.max_delivery_attempts must be between 5 and 100 (Pub/Sub's limits)."
+  }
+  validation {
+    condition     = var.delivery.ack_deadline_seconds >= 10 && var.delivery.ack_deadline_seconds <= 600
+    error_message = "delivery.ack_deadline_seconds must be between 10 and 600 (Pub/Sub's limits)."
   }
 }
 
@@ -127,6 +159,18 @@ variable "job" {
     error_message = "job.on_delete must be delete or retain."
   }
   validation {
+    condition     = can(regex("^[0-9]+(Mi|Gi)$", var.job.memory)) && can(regex("^([1248]|[0-9]+m)$", var.job.cpu))
+    error_message = "job.memory must be a size like 512Mi or 2Gi, and job.cpu 1, 2, 4, 8 or millicores like 500m."
+  }
+  validation {
+    condition     = var.job.timeout_seconds >= 60 && var.job.timeout_seconds <= 86400
+    error_message = "job.timeout_seconds must be between 60 and 86400 (Cloud Run's task timeout limit is 24 h)."
+  }
+  validation {
+    condition     = var.job.kms_key_name == null || can(regex("^projects/[^/]+/locations/[^/]+/keyRings/[^/]+/cryptoKeys/[^/]+$", var.job.kms_key_name))
+    error_message = "job.kms_key_name must look like projects/P/locations/L/keyRings/R/cryptoKeys/K."
+  }
+  validation {
     condition     = var.job.max_retries >= 0 && var.job.max_retries <= 10
     error_message = "job.max_retries must be between 0 and 10; 0 lets the adapter retry with backoff instead."
   }
@@ -144,7 +188,7 @@ variable "labels" {
 }
 
 variable "management_cluster" {
-  description = "The management cluster the job pushes Secrets to: GKE endpoint (with its base64 CA) or a Connect Gateway URL (no CA), its project, and the namespaces to bind RBAC in (or cluster-wide)."
+  description = "The management cluster the job pushes Secrets to: GKE endpoint (with its base64 CA) or a Connect Gateway URL (no CA), its project (which also owns its Workload Identity pool), and the namespaces to bind RBAC in (or cluster-wide)."
   type = object({
     endpoint          = string
     ca_certificate    = optional(string)
@@ -154,20 +198,52 @@ variable "management_cluster" {
   })
   nullable = false
   validation {
+    condition     = can(regex("^[a-z][a-z0-9-]{4,28}[a-z0-9]$", var.management_cluster.project_id))
+    error_message = "management_cluster.project_id must be a GCP project id."
+  }
+  validation {
     condition     = startswith(var.management_cluster.endpoint, "https://")
     error_message = "management_cluster.endpoint must be an https:// URL (GKE control plane or Connect Gateway)."
   }
 }
 
 variable "monitoring" {
-  description = "Log-based metrics, alert policies and the dashboard."
+  description = "Log-based metrics, alert policies and the dashboard. metric_propagation_wait: how long the alert policies wait after their log-based metrics are created (new metrics are not immediately usable in alert filters)."
   type = object({
-    enabled              = optional(bool, true)
-    job_failure_ratio    = optional(number, 0.1)
-    job_duration_seconds = optional(number, 300)
+    enabled                 = optional(bool, true)
+    job_failure_ratio       = optional(number, 0.1)
+    job_duration_seconds    = optional(number, 300)
+    metric_propagation_wait = optional(string, "90s")
   })
   default  = {}
   nullable = false
+  validation {
+    condition     = var.monitoring.job_failure_ratio > 0 && var.monitoring.job_failure_ratio <= 1
+    error_message = "monitoring.job_failure_ratio must be in (0, 1]."
+  }
+  validation {
+    condition     = can(regex("^[0-9]+s$", var.monitoring.metric_propagation_wait))
+    error_message = "monitoring.metric_propagation_wait must be seconds, like 90s."
+  }
+}
+
+variable "network" {
+  description = "Optional VPC egress for the functions and the job, e.g. to reach a private GKE control plane or a private HyperFleet API. connector: a Serverless VPC Access connector (projects/P/locations/R/connectors/C), used by the functions, and by the job when no network is given; network/subnetwork: Direct VPC egress for the job; egress: PRIVATE_RANGES_ONLY or ALL_TRAFFIC. null: no VPC egress."
+  type = object({
+    connector  = optional(string)
+    network    = optional(string)
+    subnetwork = optional(string)
+    egress     = optional(string, "PRIVATE_RANGES_ONLY")
+  })
+  default = null
+  validation {
+    condition     = var.network == null || try(contains(["PRIVATE_RANGES_ONLY", "ALL_TRAFFIC"], var.network.egress), false)
+    error_message = "network.egress must be PRIVATE_RANGES_ONLY or ALL_TRAFFIC."
+  }
+  validation {
+    condition     = var.network == null || try(var.network.connector != null || var.network.network != null, false)
+    error_message = "network needs a connector (functions and job) or a network (Direct VPC, job only; the functions then have no VPC egress)."
+  }
 }
 
 variable "name_prefix" {
@@ -176,8 +252,8 @@ variable "name_prefix" {
   default     = "pullsecret"
   nullable    = false
   validation {
-    condition     = can(regex("^[a-z][a-z0-9-]{2,14}$", var.name_prefix))
-    error_message = "name_prefix must be 3-15 lowercase letters, digits or hyphens, starting with a letter (service account ids are limited to 30 characters)."
+    condition     = can(regex("^[a-z][a-z0-9-]{1,13}[a-z0-9]$", var.name_prefix))
+    error_message = "name_prefix must be 3-15 lowercase letters, digits or hyphens, starting with a letter and not ending with a hyphen (service account ids are limited to 30 characters)."
   }
 }
 
@@ -192,9 +268,13 @@ variable "project_id" {
 }
 
 variable "region" {
-  description = "Region of the functions, the job and the Artifact Registry repository."
+  description = "Region of the functions, the job, the Eventarc triggers and the Artifact Registry repository."
   type        = string
   nullable    = false
+  validation {
+    condition     = can(regex("^[a-z]+-[a-z]+[0-9]+$", var.region))
+    error_message = "region must be a Google Cloud region such as us-central1 or europe-west4 (not a zone, not global)."
+  }
 }
 
 variable "sentinel_topic" {

@@ -1,0 +1,27 @@
+variable "job_service_account" {
+  description = "Email of the pull secret job's Google service account: the Kubernetes user GKE authenticates it as."
+  type        = string
+  nullable    = false
+  validation {
+    condition     = can(regex("^[a-z0-9-]+@[a-z0-9-]+\\.iam\\.gserviceaccount\\.com$", var.job_service_account))
+    error_message = "job_service_account must be a service account email (NAME@PROJECT.iam.gserviceaccount.com)."
+  }
+}
+
+variable "namespaces" {
+  description = "Namespaces where the job may write Secrets (a RoleBinding each)."
+  type        = list(string)
+  default     = []
+  nullable    = false
+  validation {
+    condition     = alltrue([for namespace in var.namespaces : can(regex("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$", namespace))])
+    error_message = "namespaces must be Kubernetes namespace names (DNS labels)."
+  }
+}
+
+variable "cluster_wide" {
+  description = "Bind the role cluster-wide (a ClusterRoleBinding) instead of per namespace."
+  type        = bool
+  default     = false
+  nullable    = false
+}

@@ -1,0 +1,161 @@
+// Issue 16 §2, "a first terraform apply that succeeds": each review finding is asserted on the parsed
+// HCL of the module, so none can silently regress. Only terraform fmt runs here (no provider
+// download), so these are the structural guarantees that plan/apply would otherwise reveal late.
+import path from 'node:path';
+import { loadModules, TERRAFORM_ROOT, type TfModule } from '../../helpers/terraform';
+
+type Body = Record<string, unknown>;
+const block = (body: Body, name: string): Body => (body[name] as Body[] | undefined)?.[0] ?? {};
+const dependsOn = (body: Body): string[] =>
+  ((body.depends_on as string[] | undefined) ?? []).map((d) => d.replace(/^\$\{|\}$/g, ''));
+
+describe('terraform/modules/pullsecret-adapter: the first apply on an empty project', () => {
+  let m: TfModule;
+  const resources = (type: string) => m.resources.filter((r) => r.type === type);
+  const resource = (type: string, name: string) => {
+    const found = m.resources.find((r) => r.type === type && r.name === name);
+    if (!found) throw new Error(`${type}.${name} is not in the module`);
+    return found.body;
+  };
+
+  beforeAll(async () => {
+    const modules = await loadModules();
+    m = modules.find((x) => x.dir === path.join(TERRAFORM_ROOT, 'modules/pullsecret-adapter'))!;
+  });
+
+  it('mounts the HyperFleet token only after its accessor grant exists (both functions and the job)', () => {
+    const grant = 'google_secret_manager_secret_iam_member.hyperfleet_token';
+    for (const fn of resources('google_cloudfunctions2_function')) expect(dependsOn(fn.body)).toContain(grant);
+    expect(dependsOn(resource('google_cloud_run_v2_job', 'pull_secret'))).toContain(grant);
+  });
+
+  it('waits for the APIs: service accounts, topics, the sink, the bucket, functions, job, triggers', () => {
+    const apis = 'google_project_service.apis';
+    const types = [
+      'google_service_account',
+      'google_pubsub_topic',
+      'google_logging_project_sink',
+      'google_storage_bucket',
+      'google_cloudfunctions2_function',
+      'google_cloud_run_v2_job',
+      'google_eventarc_trigger',
+      'google_artifact_registry_repository',
+    ];
+    const missing = m.resources
+      .filter((r) => types.includes(r.type) && !dependsOn(r.body).includes(apis))
+      .map((r) => `${r.type}.${r.name}`);
+    expect(missing).toEqual([]);
+    expect(String(m.locals.apis)).toContain('eventarc.googleapis.com');
+  });
+
+  it('puts the Workload Identity pools in the management cluster project', () => {
+    expect(resource('google_iam_workload_identity_pool', 'management').project).toBe('${var.management_cluster.project_id}');
+    expect(resource('google_iam_workload_identity_pool_provider', 'management').project).toBe('${var.management_cluster.project_id}');
+    expect(String(m.locals.gke_pool_project)).toContain('var.management_cluster.project_id');
+    expect(String(m.locals.gke_pool_project)).not.toContain('var.project_id');
+  });
+
+  it('creates every alert on a log-based metric after a wait for its metrics (provider #11102)', () => {
+    const sleep = resource('time_sleep', 'metrics_propagation');
+    const triggers = JSON.stringify(sleep.triggers);
+    const metrics = resources('google_logging_metric').map((r) => r.name);
+    for (const alert of resources('google_monitoring_alert_policy')) {
+      const used = metrics.filter((name) => JSON.stringify(alert.body).includes(`google_logging_metric.${name}[`));
+      if (used.length === 0) continue;
+      expect({ alert: alert.name, waits: dependsOn(alert.body) }).toEqual({ alert: alert.name, waits: ['time_sleep.metrics_propagation'] });
+      for (const name of used) expect(triggers).toContain(`google_logging_metric.${name}[`);
+    }
+    expect(resources('google_monitoring_alert_policy').filter((a) => dependsOn(a.body).length > 0).length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('never lets a subscription expire (expiration_policy ttl = "")', () => {
+    const subscriptions = resources('google_pubsub_subscription');
+    expect(subscriptions.map((s) => s.name).sort()).toEqual(['dead_letter_inspect', 'push']);
+    for (const s of subscriptions) expect(block(s.body, 'expiration_policy')).toEqual({ ttl: '' });
+  });
+
+  it('offers VPC egress to the functions and the job, off by default', () => {
+    expect(m.variables.network?.default).toBeNull();
+    for (const fn of resources('google_cloudfunctions2_function')) {
+      const service = block(fn.body, 'service_config');
+      expect(service.vpc_connector).toBe('${local.vpc_connector}');
+      expect(String(service.vpc_connector_egress_settings)).toContain('var.network.egress');
+    }
+    const template = block(block(resource('google_cloud_run_v2_job', 'pull_secret'), 'template'), 'template');
+    const vpc = (template.dynamic as Body).vpc_access as Body[];
+    expect(String(vpc[0]!.for_each)).toBe('${var.network == null ? [] : [var.network]}');
+  });
+
+  it('grants the job exactly the Secret Manager calls it makes, conditioned to hyperfleet-*', () => {
+    const role = resource('google_project_iam_custom_role', 'secret_manager');
+    expect(role.permissions).toEqual([
+      'secretmanager.secrets.create',
+      'secretmanager.secrets.delete',
+      'secretmanager.secrets.get',
+      'secretmanager.secrets.update', // UpdateSecret: the claim annotations (claim-work.ts)
+      'secretmanager.versions.access',
+      'secretmanager.versions.add',
+      'secretmanager.versions.destroy',
+      'secretmanager.versions.disable',
+      'secretmanager.versions.list',
+    ]);
+    const condition = String(block(resource('google_project_iam_member', 'job_secret_manager'), 'condition').expression);
+    // The Project clause is only for CreateSecret, which Secret Manager checks on the project.
+    expect(condition).toContain('resource.type == "cloudresourcemanager.googleapis.com/Project"');
+    expect(condition).toContain('/secrets/hyperfleet-');
+  });
+
+  it('gives custom roles an id that cannot collide (prefix + random suffix)', () => {
+    for (const role of resources('google_project_iam_custom_role')) {
+      expect(String(role.body.role_id)).toContain('var.name_prefix');
+      expect(String(role.body.role_id)).toContain('${random_id.role_suffix.hex}');
+    }
+    expect(resource('random_id', 'role_suffix').keepers).toEqual({ name_prefix: '${var.name_prefix}' });
+  });
+
+  it('builds the functions as a dedicated build account', () => {
+    for (const fn of resources('google_cloudfunctions2_function'))
+      expect(block(fn.body, 'build_config').service_account).toBe('${google_service_account.build.id}');
+    expect(resource('google_service_account', 'build')).toBeTruthy();
+    expect(String(resource('google_project_iam_member', 'build').for_each)).toContain('roles/cloudbuild.builds.builder');
+  });
+
+  it('grants the Secret Manager service agent of each target project the CMEK key, only when a key is given', () => {
+    const grant = resource('google_kms_crypto_key_iam_member', 'secret_manager_agent');
+    expect(grant.for_each).toBe('${var.job.kms_key_name == null ? toset([]) : toset(var.target_project_ids)}');
+    expect(grant.role).toBe('roles/cloudkms.cryptoKeyEncrypterDecrypter');
+    expect(grant.member).toBe('serviceAccount:service-${data.google_project.target[each.key].number}@gcp-sa-secretmanager.iam.gserviceaccount.com');
+  });
+
+  it('keeps run.viewer on the job for the adapter (ListExecutions / GetExecution) and says why', () => {
+    const viewer = resource('google_cloud_run_v2_job_iam_member', 'reads_executions');
+    expect(viewer.role).toBe('roles/run.viewer');
+    expect(Object.keys(viewer.for_each as Body)).toContain('adapter');
+  });
+
+  it('grants no primitive role anywhere', () => {
+    const roles = m.resources.map((r) => String(r.body.role ?? '')).concat(m.resources.map((r) => String(r.body.for_each ?? '')));
+    expect(roles.filter((r) => /roles\/(owner|editor|viewer)\b/.test(r))).toEqual([]);
+  });
+
+  it('validates name_prefix, regions and sizes', () => {
+    const conditions = (variable: string) =>
+      ((m.variables[variable]?.validation as Body[] | undefined) ?? []).map((v) => String(v.condition));
+    expect(conditions('name_prefix').join()).toMatch(/regex/);
+    expect(conditions('region').join()).toMatch(/regex/);
+    expect(conditions('adapter').join()).toMatch(/max_instances/);
+    expect(conditions('adapter').join()).toMatch(/memory/);
+    expect(conditions('job').join()).toMatch(/var\.job\.memory/);
+    expect(conditions('job').join()).toMatch(/timeout_seconds/);
+    expect(conditions('delivery').join()).toMatch(/var\.delivery\.mode/);
+    expect(conditions('delivery').join()).toMatch(/ack_deadline_seconds/);
+    expect(conditions('network').join()).toMatch(/egress/);
+  });
+
+  it('writes dashboard tiles as the API returns them (no zero positions, no empty lists)', () => {
+    const json = String(resource('google_monitoring_dashboard', 'overview').dashboard_json);
+    expect(json).toMatch(/key => value if value != 0/);
+    expect(json).toMatch(/groupByFields = widget\.group \} : key => value if length\(value\) > 0/);
+    for (const field of ['targetAxis', 'minAlignmentPeriod', 'chartOptions', 'yAxis']) expect(json).toContain(field);
+  });
+});
