@@ -1,5 +1,6 @@
 import { freePort } from '../common/free-port';
 import type { ComponentHandle, Components } from './components';
+import type { DeliveryMode } from './eventarc-conversion';
 import { startRoundRobinProxy } from './round-robin-proxy';
 
 /** `adapter-1`, `adapter-2`…: component, process and log file name of each adapter instance. */
@@ -27,6 +28,8 @@ export interface AdapterInstances {
  */
 export async function startAdapterInstances(options: {
   readonly count: number;
+  /** `eventarc`: the proxy converts each push to Eventarc's binary content mode. */
+  readonly delivery?: DeliveryMode;
   readonly components: Components;
   /** The log file of a component name. */
   readonly logFile: (name: string) => string;
@@ -63,7 +66,11 @@ export async function startAdapterInstances(options: {
   if (failed) throw failed.reason;
 
   const proxyLog = options.logFile('adapter-proxy');
-  const proxy = await startRoundRobinProxy({ targets: instances, logFile: proxyLog });
+  const proxy = await startRoundRobinProxy({
+    targets: instances,
+    logFile: proxyLog,
+    delivery: options.delivery ?? 'push',
+  });
   options.components.add('adapter-proxy', { stop: () => proxy.close() });
   options.onProgress?.('adapter-proxy', {
     endpoint: `${proxy.endpoint}/`,

@@ -80,6 +80,7 @@ async function main(): Promise<number> {
     root: ROOT,
     workDir,
     adapterInstances: config.adapterInstances,
+    delivery: config.delivery,
     onProgress: (component, info) =>
       say(`  started ${component.padEnd(15)} ${String(info.endpoint ?? '')}`, {
         component,

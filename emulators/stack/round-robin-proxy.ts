@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pushToEventarc, type DeliveryMode } from './eventarc-conversion';
 
 /** One instance behind the proxy. */
 export interface ProxyTarget {
@@ -19,6 +20,8 @@ export interface ProxyRecord {
   /** Instances that refused the connection (down) and were skipped. */
   readonly skipped: readonly string[];
   readonly ms: number;
+  /** Set in eventarc mode: the request was forwarded in binary content mode with this `ce-id`. */
+  readonly eventarc?: { readonly ceId: string; readonly ceSource: string };
 }
 
 export interface RoundRobinProxy {
@@ -51,13 +54,16 @@ class Unreachable extends Error {}
  * reached it, so sending it to the next one cannot duplicate anything, just as Cloud Run routes only
  * to live instances. When every instance refuses, or one fails after accepting the request (it may
  * have acted on it), the answer is 502 and Pub/Sub redelivers: at-least-once, as in production.
- * The path is kept, so functions-framework still derives the CloudEvent source from
- * `/projects/P/topics/T`.
+ * In push mode the path is kept, so functions-framework still derives the CloudEvent source from
+ * `/projects/P/topics/T`. In eventarc mode each push is converted to what Eventarc sends (binary
+ * content mode, see eventarc-conversion.ts) before it is forwarded; the instance's status code
+ * flows back either way, so a non-2xx answer still makes Pub/Sub redeliver.
  */
 export async function startRoundRobinProxy(options: {
   readonly targets: readonly ProxyTarget[];
   readonly port?: number;
   readonly logFile?: string;
+  readonly delivery?: DeliveryMode;
 }): Promise<RoundRobinProxy> {
   if (options.targets.length === 0) throw new Error('the proxy needs at least one target');
   const log = options.logFile
@@ -78,7 +84,8 @@ export async function startRoundRobinProxy(options: {
       const body = Buffer.concat(chunks);
       const first = next;
       next = (next + 1) % options.targets.length;
-      void route(req, body, first).then(({ status, headers, payload, instance, skipped }) => {
+      void route(req, body, first).then((answer) => {
+        const { status, headers, payload, instance, skipped } = answer;
         res.writeHead(status, headers);
         res.end(payload);
         const record: ProxyRecord = {
@@ -89,6 +96,7 @@ export async function startRoundRobinProxy(options: {
           status,
           skipped,
           ms: Date.now() - started,
+          ...('eventarc' in answer && answer.eventarc ? { eventarc: answer.eventarc } : {}),
         };
         records.push(record);
         log?.write(`${JSON.stringify(record)}\n`);
@@ -98,11 +106,24 @@ export async function startRoundRobinProxy(options: {
 
   const route = async (req: http.IncomingMessage, body: Buffer, first: number) => {
     const skipped: string[] = [];
+    let outgoing: Outgoing = { path: req.url ?? '/', headers: req.headers, body };
+    let eventarc: ProxyRecord['eventarc'];
+    if (options.delivery === 'eventarc') {
+      const converted = pushToEventarc(req.url ?? '/', body);
+      // Not a push from Pub/Sub: nothing Eventarc would ever send, so nothing to forward.
+      if (!converted.ok)
+        return failure(400, `cannot deliver as Eventarc: ${converted.problem}`, []);
+      outgoing = converted.request;
+      eventarc = {
+        ceId: converted.request.headers['ce-id']!,
+        ceSource: converted.request.headers['ce-source']!,
+      };
+    }
     for (let i = 0; i < options.targets.length; i++) {
       const target = options.targets[(first + i) % options.targets.length]!;
       try {
-        const answer = await forward(target, req, body);
-        return { ...answer, instance: target.name, skipped };
+        const answer = await forward(target, req.method ?? 'POST', outgoing);
+        return { ...answer, instance: target.name, skipped, eventarc };
       } catch (error) {
         if (error instanceof Unreachable) {
           skipped.push(target.name);
@@ -141,14 +162,21 @@ function failure(status: number, message: string, skipped: string[]) {
   };
 }
 
+/** What is forwarded: the request as received, or its Eventarc form. */
+interface Outgoing {
+  readonly path: string;
+  readonly headers: http.IncomingHttpHeaders | Readonly<Record<string, string>>;
+  readonly body: Buffer;
+}
+
 /** Sends the request to one instance and buffers its answer. */
 function forward(
   target: ProxyTarget,
-  req: http.IncomingMessage,
-  body: Buffer,
+  method: string,
+  { path, headers: incoming, body }: Outgoing,
 ): Promise<{ status: number; headers: http.OutgoingHttpHeaders; payload: Buffer }> {
   const headers: http.OutgoingHttpHeaders = {};
-  for (const [name, value] of Object.entries(req.headers))
+  for (const [name, value] of Object.entries(incoming))
     if (!HOP_BY_HOP.has(name) && value !== undefined) headers[name] = value;
   headers['content-length'] = String(body.length);
   headers.host = `127.0.0.1:${target.port}`;
@@ -157,8 +185,8 @@ function forward(
       {
         host: '127.0.0.1',
         port: target.port,
-        method: req.method,
-        path: req.url,
+        method,
+        path,
         headers,
         agent: false,
       },

@@ -7,7 +7,9 @@ import { startPubSubEmulator, type PubSubEmulator } from '../pubsub/pubsub-emula
 import { wirePubSub } from '../pubsub/wiring';
 import { startAdapterInstances, type AdapterInstances } from './adapter-instances';
 import { Components } from './components';
+import type { DeliveryMode } from './eventarc-conversion';
 import { startFunctionProcess } from './function-process';
+import { startRoundRobinProxy } from './round-robin-proxy';
 import { DELIVERY, JOB_NAME, LOCAL_PROJECT, SUBSCRIPTIONS, TOPICS, topicPath } from './layout';
 
 export interface StackOptions {
@@ -28,6 +30,11 @@ export interface StackOptions {
    * so duplicate deliveries reach different processes at once (PULLSECRET_ADAPTER_INSTANCES).
    */
   readonly adapterInstances?: number;
+  /**
+   * `push` (default): push subscriptions post to the functions. `eventarc`: the pushes pass through
+   * a converter that delivers them as Eventarc does (binary-mode CloudEvents), as LOCAL_DELIVERY says.
+   */
+  readonly delivery?: DeliveryMode;
   /** Called as each component becomes ready. */
   readonly onProgress?: (component: string, info: Record<string, unknown>) => void;
 }
@@ -41,6 +48,10 @@ export interface StackDescription {
   readonly logDir: string;
   readonly kubeconfig: string;
   readonly job: string;
+  /** How Pub/Sub messages reach the functions: push subscriptions, or converted to Eventarc's form. */
+  readonly delivery: DeliveryMode;
+  /** In eventarc mode, the converter in front of the reporter and its log (one JSON line per request). */
+  readonly reporterConverter?: { readonly endpoint: string; readonly logFile: string };
   /** PID of every process the stack started, by component. */
   readonly processes: Record<string, number>;
   readonly endpoints: {
@@ -221,8 +232,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       const started = await start();
       return { pid: started.child.pid ?? -1, stop: () => started.stop() };
     };
+    const delivery = options.delivery ?? 'push';
     const adapters = await startAdapterInstances({
       count: options.adapterInstances ?? 2,
+      delivery,
       components,
       logFile: log,
       start: (port, logFile) =>
@@ -262,8 +275,21 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     );
     options.onProgress?.('reporter', { endpoint: `http://127.0.0.1:${reporterPort}/` });
 
+    // Eventarc mode: the reporter too receives what Eventarc sends, through a one-target converter.
+    let reporterConverter: StackDescription['reporterConverter'];
+    if (delivery === 'eventarc') {
+      const logFile = log('reporter-converter');
+      const converter = await startRoundRobinProxy({
+        targets: [{ name: 'reporter', port: reporterPort }],
+        logFile,
+        delivery,
+      });
+      components.add('reporter-converter', { stop: () => converter.close() });
+      reporterConverter = { endpoint: converter.endpoint, logFile };
+      options.onProgress?.('reporter-converter', { endpoint: `${converter.endpoint}/` });
+    }
     const adapterUrl = adapters.description.proxy.endpoint;
-    const reporterUrl = `http://127.0.0.1:${reporterPort}`;
+    const reporterUrl = reporterConverter?.endpoint ?? `http://127.0.0.1:${reporterPort}`;
     const push = (base: string, topic: string) =>
       `${base}/projects/${LOCAL_PROJECT}/topics/${topic}`;
     const subscriptions = {
@@ -321,6 +347,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       logDir,
       kubeconfig,
       job: JOB_NAME,
+      delivery,
+      ...(reporterConverter ? { reporterConverter } : {}),
       processes: components.pids,
       endpoints: {
         pubsub: pubsub.endpoint,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import YAML from 'yaml';
 import { z } from 'zod';
-import { duration } from '../../shared/config/durations';
+import { duration, positiveIntWithDefault } from '../../shared/config/durations';
 import { hostPort } from '../../shared/config/gcp-names';
 import { parseEnv, type Env } from '../../shared/config/parse-env';
 import { ConfigError } from '../../shared/errors';
@@ -16,6 +16,7 @@ import {
   type LogFormat,
   type LogLevel,
 } from '../../shared/logging/logger';
+import type { RetryBoundSettings } from '../../shared/events/retry-bound';
 import { OBJECT_PATH } from '../../shared/object-path';
 import type { RetryPolicy } from '../../shared/retry/backoff';
 import type { DecisionSettings } from './decide';
@@ -49,6 +50,9 @@ export const adapterEnvSchema = z.object({
   RETRY_BACKOFF_MAX: duration('30m'),
   PERMANENT_FAILURE_RETRY_INTERVAL: duration('1h'),
   STATUS_HEARTBEAT_INTERVAL: duration('5m'),
+  // Sentinel re-sends a cluster's event every few seconds until it is reconciled: an old one is worthless.
+  EVENT_MAX_AGE: duration('30m'),
+  EVENT_MAX_FAILURES: positiveIntWithDefault(10),
   PRECONDITIONS_FILE: z.string().optional(),
   PRECONDITIONS: z.string().optional(),
   PULL_SECRET_SPEC_PATH: objectPath('spec.pullSecret.data'),
@@ -76,6 +80,8 @@ export interface AdapterConfig {
   /** RunJob is retried a little in-process (after looking for the execution); Pub/Sub does the rest. */
   readonly cloudRunRetry: RetryPolicy;
   readonly decision: DecisionSettings;
+  /** When a failing event stops being retried (Eventarc's subscription has no dead-letter policy). */
+  readonly retryBounds: RetryBoundSettings;
   readonly preconditions: readonly PreconditionSpec[];
   readonly pullSecretSpecPath: string;
   readonly pullSecretAdditionalSpecPath: string;
@@ -116,6 +122,7 @@ export function loadAdapterConfig(env: Env): AdapterConfig {
       executionCheckAfterMs: e.EXECUTION_CHECK_AFTER,
       launchGraceMs: launchGraceMs(e.CLOUD_RUN_API_TIMEOUT, CLOUD_RUN_RETRY),
     },
+    retryBounds: { maxAgeMs: e.EVENT_MAX_AGE, maxFailures: e.EVENT_MAX_FAILURES },
     preconditions: loadPreconditions(e.PRECONDITIONS_FILE, e.PRECONDITIONS),
     pullSecretSpecPath: e.PULL_SECRET_SPEC_PATH,
     pullSecretAdditionalSpecPath: e.PULL_SECRET_ADDITIONAL_SPEC_PATH,

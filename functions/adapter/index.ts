@@ -3,6 +3,8 @@
 // and the Cloud Run clients only when an event needs Cloud Run.
 import * as functions from '@google-cloud/functions-framework';
 import type { CloudEventV1 } from 'cloudevents';
+import { withBoundedRetries } from '../../shared/events/bounded-retries';
+import { decodeIncomingEvent } from '../../shared/events/decode';
 import { googleClientOptions } from '../../shared/gcp/client-options';
 import { lazily } from '../../shared/lazily';
 import { HyperFleetClient } from '../../shared/hyperfleet/client';
@@ -83,4 +85,14 @@ function instanceHandler(): ReturnType<typeof createAdapterHandler> {
   return handler;
 }
 
-functions.cloudEvent('adapter', (event: CloudEventV1<unknown>) => instanceHandler()(event));
+// Retries stay bounded even where the subscription has no dead-letter policy (Eventarc's).
+const bounded = withBoundedRetries((event) => instanceHandler()(event), {
+  settings: config.retryBounds,
+  logger,
+  describe: (event) => {
+    const decoded = decodeIncomingEvent(event);
+    return decoded.kind === 'cluster' ? { cluster_id: decoded.event.clusterId } : {};
+  },
+});
+
+functions.cloudEvent('adapter', (event: CloudEventV1<unknown>) => bounded(event));

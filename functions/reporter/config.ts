@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { duration } from '../../shared/config/durations';
+import { duration, positiveIntWithDefault } from '../../shared/config/durations';
+import type { RetryBoundSettings } from '../../shared/events/retry-bound';
 import { hostPort } from '../../shared/config/gcp-names';
 import { parseEnv, type Env } from '../../shared/config/parse-env';
 import {
@@ -25,6 +26,10 @@ export const reporterEnvSchema = z.object({
   CLOUD_RUN_EMULATOR_HOST: hostPort.optional(),
   CLOUD_RUN_API_TIMEOUT: duration('30s'),
   SECRET_MANAGER_EMULATOR_HOST: hostPort.optional(),
+  // Longer than the adapter's: a late report is still applied safely (late-report.ts), and after
+  // an hour the adapter's in-flight check (EXECUTION_TIMEOUT 25m) has read the outcome itself.
+  EVENT_MAX_AGE: duration('1h'),
+  EVENT_MAX_FAILURES: positiveIntWithDefault(10),
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
@@ -39,6 +44,8 @@ export interface ReporterConfig {
   readonly cloudRunEmulatorHost?: string;
   readonly cloudRunTimeoutMs: number;
   readonly secretManagerEmulatorHost?: string;
+  /** When a failing message stops being retried (Eventarc's subscription has no dead-letter policy). */
+  readonly retryBounds: RetryBoundSettings;
   readonly logLevel: LogLevel;
   readonly logFormat: LogFormat;
   readonly projectId?: string;
@@ -54,6 +61,7 @@ export function loadReporterConfig(env: Env): ReporterConfig {
     ...(e.SECRET_MANAGER_EMULATOR_HOST
       ? { secretManagerEmulatorHost: e.SECRET_MANAGER_EMULATOR_HOST }
       : {}),
+    retryBounds: { maxAgeMs: e.EVENT_MAX_AGE, maxFailures: e.EVENT_MAX_FAILURES },
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     ...(e.GOOGLE_CLOUD_PROJECT ? { projectId: e.GOOGLE_CLOUD_PROJECT } : {}),

@@ -3,6 +3,7 @@
 // Run and Secret Manager clients load on the first execution-finished event (job results need none).
 import * as functions from '@google-cloud/functions-framework';
 import type { CloudEventV1 } from 'cloudevents';
+import { withBoundedRetries } from '../../shared/events/bounded-retries';
 import { googleClientOptions } from '../../shared/gcp/client-options';
 import { lazily } from '../../shared/lazily';
 import { HyperFleetClient } from '../../shared/hyperfleet/client';
@@ -13,6 +14,7 @@ import { SecretManagerClaimReader } from './secret-manager-claim-reader';
 import { loadReporterConfig } from './config';
 import type { ClaimReader } from './claim-reader';
 import type { ExecutionReader } from './execution-reader';
+import { decodeReport } from './decode-report';
 import { createReporterHandler } from './handle-report';
 
 const config = loadReporterConfig(process.env);
@@ -69,4 +71,16 @@ function instanceHandler(): ReturnType<typeof createReporterHandler> {
   return handler;
 }
 
-functions.cloudEvent('reporter', (event: CloudEventV1<unknown>) => instanceHandler()(event));
+// Retries stay bounded even where the subscription has no dead-letter policy (Eventarc's).
+const bounded = withBoundedRetries((event) => instanceHandler()(event), {
+  settings: config.retryBounds,
+  logger,
+  describe: (event) => {
+    const decoded = decodeReport(event, config.cloudRunJob);
+    if (decoded.kind === 'job-result') return { cluster_id: decoded.result.cluster_id };
+    if (decoded.kind === 'execution-finished') return { execution: decoded.execution };
+    return {};
+  },
+});
+
+functions.cloudEvent('reporter', (event: CloudEventV1<unknown>) => bounded(event));

@@ -45,6 +45,8 @@ export interface IncomingCloudEvent {
   readonly type?: string;
   readonly source?: string;
   readonly specversion?: string;
+  /** For a Pub/Sub messagePublished event, the message's publishTime (push and Eventarc alike). */
+  readonly time?: string;
   readonly data?: unknown;
   readonly data_base64?: string;
 }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+import { loadLocalStackConfig } from '../../emulators/stack/config';
 import { ROOT } from '../helpers/run-process';
 
 const MAIN = path.join(ROOT, 'dist/emulators/stack/main.js');
@@ -52,6 +53,7 @@ describe('npm start (the local stack entry point)', () => {
     await run.until((l) => String(l.event).trim().startsWith('Everything is up'));
     const state = JSON.parse(fs.readFileSync(path.join(run.workDir, 'stack.json'), 'utf8')) as {
       processes: Record<string, number>;
+      delivery: string;
       endpoints: Record<string, string>;
       env: Record<string, string>;
       topics: Record<string, string>;
@@ -61,6 +63,7 @@ describe('npm start (the local stack entry point)', () => {
         instances: { name: string; endpoint: string; port: number; logFile: string }[];
       };
     };
+    expect(state.delivery).toBe(loadLocalStackConfig(process.env).delivery);
     expect(Object.keys(state.processes).sort()).toEqual([
       'adapter-1',
       'adapter-2',
@@ -126,6 +129,10 @@ describe('npm start (the local stack entry point)', () => {
       'jobs',
       'kube-apiserver.log',
       'pubsub.log',
+      // LOCAL_DELIVERY=eventarc (inherited by npm start) puts a converter before the reporter.
+      ...(loadLocalStackConfig(process.env).delivery === 'eventarc'
+        ? ['reporter-converter.log']
+        : []),
       'reporter.log',
       'secret-manager.log',
       'sentinel.log',

@@ -94,6 +94,8 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
     workDir,
     // As `npm start`: PULLSECRET_ADAPTER_INSTANCES (default 2) unless the test file says otherwise.
     adapterInstances: loadLocalStackConfig(process.env).adapterInstances,
+    // LOCAL_DELIVERY=eventarc runs any e2e file with Eventarc-style delivery.
+    delivery: loadLocalStackConfig(process.env).delivery,
     sentinel: { pollInterval: '500ms', notReadyInterval: '1s', readyInterval: '2s' },
     adapterEnv: {
       RETRY_BACKOFF_BASE: '1s',

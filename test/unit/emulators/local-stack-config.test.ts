@@ -3,14 +3,14 @@ import { ConfigError } from '../../../shared/errors';
 
 describe('local stack configuration', () => {
   it('runs two adapter instances unless told otherwise', () => {
-    expect(loadLocalStackConfig({})).toEqual({ adapterInstances: 2 });
-    expect(loadLocalStackConfig({ PULLSECRET_ADAPTER_INSTANCES: '' })).toEqual({
+    expect(loadLocalStackConfig({})).toEqual({ adapterInstances: 2, delivery: 'push' });
+    expect(loadLocalStackConfig({ PULLSECRET_ADAPTER_INSTANCES: '' })).toMatchObject({
       adapterInstances: 2,
     });
-    expect(loadLocalStackConfig({ PULLSECRET_ADAPTER_INSTANCES: ' 3 ' })).toEqual({
+    expect(loadLocalStackConfig({ PULLSECRET_ADAPTER_INSTANCES: ' 3 ' })).toMatchObject({
       adapterInstances: 3,
     });
-    expect(loadLocalStackConfig({ PULLSECRET_ADAPTER_INSTANCES: '1' })).toEqual({
+    expect(loadLocalStackConfig({ PULLSECRET_ADAPTER_INSTANCES: '1' })).toMatchObject({
       adapterInstances: 1,
     });
   });
@@ -26,5 +26,13 @@ describe('local stack configuration', () => {
     expect(load).toThrow(ConfigError);
     expect(load).toThrow(message);
     expect(load).toThrow(/Invalid local stack configuration/);
+  });
+
+  it('delivers through push subscriptions unless LOCAL_DELIVERY=eventarc', () => {
+    expect(loadLocalStackConfig({ LOCAL_DELIVERY: 'eventarc' }).delivery).toBe('eventarc');
+    expect(loadLocalStackConfig({ LOCAL_DELIVERY: 'push' }).delivery).toBe('push');
+    const load = () => loadLocalStackConfig({ LOCAL_DELIVERY: 'cloudevents' });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(/LOCAL_DELIVERY: must be push .* or eventarc/);
   });
 });
