@@ -116,7 +116,7 @@ variable "delivery" {
   description = "Event delivery: mode (eventarc or push-subscription), the code's retry bound (max_event_age, max_event_failures) and the opt-in attach_dead_letter (see the module's variables)."
   type = object({
     mode                  = optional(string, "eventarc")
-    max_event_age         = optional(string, "1h")
+    max_event_age         = optional(string)
     max_event_failures    = optional(number, 10)
     attach_dead_letter    = optional(bool, false)
     max_delivery_attempts = optional(number, 5)

@@ -25,10 +25,11 @@ locals {
   # retry-bound-exceeded (counted by a log-based metric that alerts). Eventarc's subscription has
   # no dead-letter policy unless delivery.attach_dead_letter adds one, so this is what stops a
   # poison event from being retried for the subscription's whole retention (24 h).
-  delivery_env = {
-    EVENT_MAX_AGE      = var.delivery.max_event_age
-    EVENT_MAX_FAILURES = tostring(var.delivery.max_event_failures)
-  }
+  # Unset max_event_age keeps each function's own default (adapter 30m, reporter 1h).
+  delivery_env = merge(
+    { EVENT_MAX_FAILURES = tostring(var.delivery.max_event_failures) },
+    var.delivery.max_event_age == null ? {} : { EVENT_MAX_AGE = var.delivery.max_event_age },
+  )
 
   # The HyperFleet API token, when configured, is mounted as a file: the code re-reads it when it rotates.
   token_dir  = "/var/secrets/hyperfleet"

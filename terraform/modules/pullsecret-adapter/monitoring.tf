@@ -178,7 +178,7 @@ resource "google_monitoring_alert_policy" "retry_bound_exceeded" {
     }
   }
   documentation {
-    content   = "An event failed for longer than delivery.max_event_age (${var.delivery.max_event_age}) or more than delivery.max_event_failures (${var.delivery.max_event_failures}) times and was acknowledged without being processed. The ERROR log line (jsonPayload.metadata.decision = retry-bound-exceeded) carries the reason and the cluster; the next Sentinel reconcile event or the resync reprocesses the cluster once the cause is fixed. See README, Troubleshooting."
+    content   = "An event failed for longer than delivery.max_event_age (${coalesce(var.delivery.max_event_age, "adapter 30m, reporter 1h")}) or more than delivery.max_event_failures (${var.delivery.max_event_failures}) times and was acknowledged without being processed. The ERROR log line (jsonPayload.metadata.decision = retry-bound-exceeded) carries the reason and the cluster; the next Sentinel reconcile event or the resync reprocesses the cluster once the cause is fixed. See README, Troubleshooting."
     mime_type = "text/markdown"
   }
   depends_on = [time_sleep.metrics_propagation]

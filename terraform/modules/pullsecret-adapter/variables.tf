@@ -52,10 +52,10 @@ variable "default_pull_secret_version" {
 }
 
 variable "delivery" {
-  description = "How events reach the functions. mode: eventarc (Eventarc triggers, the default) or push-subscription (Pub/Sub push subscriptions with dead-letter topics). max_event_age / max_event_failures: the code's own retry bound (an event older than the age, or seen failing that many times in an instance, is acknowledged and logged as retry-bound-exceeded). attach_dead_letter: eventarc mode only, attach the dead-letter topics to the triggers' subscriptions with gcloud (see README, Deployment). max_delivery_attempts, minimum_backoff, maximum_backoff, ack_deadline_seconds: the push subscriptions (and the attached dead-letter policy)."
+  description = "How events reach the functions. mode: eventarc (Eventarc triggers, the default) or push-subscription (Pub/Sub push subscriptions with dead-letter topics). max_event_age (unset: the adapter's 30m and the reporter's 1h) / max_event_failures: the code's own retry bound (an event older than the age, or seen failing that many times in an instance, is acknowledged and logged as retry-bound-exceeded). attach_dead_letter: eventarc mode only, attach the dead-letter topics to the triggers' subscriptions with gcloud (see README, Deployment). max_delivery_attempts, minimum_backoff, maximum_backoff, ack_deadline_seconds: the push subscriptions (and the attached dead-letter policy)."
   type = object({
     mode                  = optional(string, "eventarc")
-    max_event_age         = optional(string, "1h")
+    max_event_age         = optional(string)
     max_event_failures    = optional(number, 10)
     attach_dead_letter    = optional(bool, false)
     max_delivery_attempts = optional(number, 5)
@@ -70,7 +70,7 @@ variable "delivery" {
     error_message = "delivery.mode must be eventarc or push-subscription."
   }
   validation {
-    condition     = can(regex("^[0-9]+(s|m|h)$", var.delivery.max_event_age))
+    condition     = var.delivery.max_event_age == null || can(regex("^[0-9]+(s|m|h)$", var.delivery.max_event_age))
     error_message = "delivery.max_event_age must be a duration like 30m, 1h or 3600s."
   }
   validation {
