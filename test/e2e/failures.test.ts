@@ -46,7 +46,7 @@ describe('end to end on the local stack: preconditions, invalid input, faults', 
       body: JSON.stringify({ available: 'True', hold: false }),
     });
     await stack.converged(id);
-    expect(await stack.executionsFor(id)).toHaveLength(1);
+    expect(await stack.workingExecutionsFor(id)).toHaveLength(1);
   });
 
   it('5. an invalid pull secret reports InvalidPullSecret with Health=False, writes nothing, and is not retried endlessly', async () => {
@@ -75,7 +75,7 @@ describe('end to end on the local stack: preconditions, invalid input, faults', 
     ).toBeUndefined();
     // Sentinel keeps sending (every second here); nothing more is launched for this generation.
     await new Promise((r) => setTimeout(r, 5000));
-    expect(await stack.executionsFor(id)).toHaveLength(1);
+    expect(await stack.workingExecutionsFor(id)).toHaveLength(1);
     expect(stack.logText()).toMatch(
       new RegExp(`"cluster_id":"${id}"[^\\n]*"decision":"failed-permanently"`),
     );

@@ -76,7 +76,7 @@ describe('fault matrix: HyperFleet API, Cloud Run, delivery', () => {
     await stack.fault('cloud-run', { match: 'RunJob', count: 3, status: 'UNAVAILABLE' });
     const id = await create('run-unavailable');
     await convergedOnce(id);
-    expect(await stack.executionsFor(id)).toHaveLength(1);
+    expect(await stack.workingExecutionsFor(id)).toHaveLength(1);
     expect(stack.logText()).toMatch(/"decision":"retry"/);
   });
 

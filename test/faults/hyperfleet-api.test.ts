@@ -30,7 +30,7 @@ describe('fault matrix: HyperFleet API answers', () => {
     await stack.converged(id, undefined, 45_000);
     expect(await stack.versions(id)).toEqual(['1:ENABLED']);
     expect((await stack.kubeWrites(id)).map((w) => w.method)).toEqual(['POST']);
-    expect(await stack.executionsFor(id)).toHaveLength(1);
+    expect(await stack.workingExecutionsFor(id)).toHaveLength(1);
   };
 
   it('GET cluster answering 404 HYPERFLEET-NTF-000 twice: ERROR naming the URL, nacked, redelivered, converges', async () => {

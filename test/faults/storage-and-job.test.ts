@@ -40,7 +40,7 @@ describe('fault matrix: Secret Manager, Kubernetes, the job', () => {
       data: { failure_kind: 'permanent' },
     });
     await new Promise((r) => setTimeout(r, 4000));
-    expect(await stack.executionsFor(id)).toHaveLength(1);
+    expect(await stack.workingExecutionsFor(id)).toHaveLength(1);
     return status;
   };
 
@@ -117,7 +117,7 @@ describe('fault matrix: Secret Manager, Kubernetes, the job', () => {
     );
     stack.pausePlacement(false);
     await convergedOnce(id);
-    expect(await stack.executionsFor(id)).toHaveLength(1);
+    expect(await stack.workingExecutionsFor(id)).toHaveLength(1);
   });
 
   it('Kubernetes 403 is reported as PermissionDenied naming identity, verb and namespace, and not retried forever', async () => {

@@ -50,6 +50,15 @@ export interface TestStack {
   executionsFor(
     id: string,
   ): Promise<{ name: string; done: boolean; env: Record<string, string> }[]>;
+  /**
+   * The cluster's executions that did the work: all but those whose job result says `duplicate`
+   * (an execution that lost the Secret Manager claim to another and wrote nothing). With two
+   * adapter instances a duplicate delivery can launch a second execution; what must be one is
+   * the execution that works, and the effects.
+   */
+  workingExecutionsFor(
+    id: string,
+  ): Promise<{ name: string; done: boolean; env: Record<string, string> }[]>;
   /** Writes (POST/PUT/PATCH/DELETE) the Kubernetes emulator saw on a cluster's Secret. */
   kubeWrites(id: string): Promise<RequestRecord[]>;
   /** Injects a fault into an emulator through its admin API. */
@@ -89,6 +98,8 @@ export interface TestStack {
 export async function startTestStack(overrides: Partial<StackOptions> = {}): Promise<TestStack> {
   process.env.METADATA_SERVER_DETECTION = 'none';
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pullsecret-e2e-'));
+  // A test's adapterEnv adds to the defaults below (it used to replace them, spread last).
+  const { adapterEnv, ...rest } = overrides;
   const stack: Stack = await startStack({
     root: ROOT,
     workDir,
@@ -101,10 +112,10 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
       RETRY_BACKOFF_BASE: '1s',
       RETRY_BACKOFF_MAX: '5s',
       STATUS_HEARTBEAT_INTERVAL: '10s',
-      ...overrides.adapterEnv,
+      ...adapterEnv,
     },
     jobTimeoutSeconds: 60,
-    ...overrides,
+    ...rest,
   });
   const d = stack.description;
   // Tests act as a user (a tenant) with the stack's token: the local API runs JWT and tenancy on.
@@ -257,6 +268,14 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
       return list.map((v) => `${v.name?.split('/').pop()}:${v.state}`);
     },
     executionsFor: async (id) => (await executions()).filter((e) => e.env.CLUSTER_ID === id),
+    workingExecutionsFor: async (id) => {
+      // A duplicate may finish after the holder converged the cluster: wait until all have ended.
+      const all = await waitFor(`every execution of ${id} to end`, async () => {
+        const mine = (await executions()).filter((e) => e.env.CLUSTER_ID === id);
+        return mine.every((e) => e.done) ? mine : undefined;
+      });
+      return all.filter((e) => jobOutcome(d.logDir, e.name) !== 'duplicate');
+    },
     kubeWrites: async (id) =>
       (await requests('kube-apiserver')).filter(
         (r) =>
@@ -336,4 +355,22 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
       await stack.stop();
     },
   };
+}
+
+/** The outcome in an execution's last job result line (its log file), if it wrote one. */
+function jobOutcome(logDir: string, execution: string): string | undefined {
+  const file = path.join(logDir, 'jobs', `${execution.split('/').pop()}.log`);
+  if (!fs.existsSync(file)) return undefined;
+  const line = fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .reverse()
+    .find((l) => l.includes('"pullsecret_job_result"'));
+  if (!line) return undefined;
+  try {
+    const parsed = JSON.parse(line) as { pullsecret_job_result?: { outcome?: string } };
+    return parsed.pullsecret_job_result?.outcome;
+  } catch {
+    return undefined;
+  }
 }
