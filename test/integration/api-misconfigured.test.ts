@@ -24,6 +24,7 @@ import { TEST_JOB } from '../helpers/cloud-run';
 import { pushPubSub, sentinelEvent } from '../helpers/events';
 import { seedReadyCluster } from '../helpers/hyperfleet';
 import { RecordingLogger } from '../helpers/recording-logger';
+import { TEST_DECISION_SETTINGS, TEST_PULL_SECRET_PATHS } from '../helpers/adapter';
 
 /** Records launches; none may happen when the API cannot be read. */
 class RecordingLauncher implements JobLauncher {
@@ -93,20 +94,8 @@ describe('HyperFleet API misconfiguration: loud, counted and redelivered', () =>
         lookup: new NoLookup(),
         launchRetry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
         preconditions: compilePreconditions(DEFAULT_PRECONDITIONS),
-        settings: {
-          resyncIntervalMs: 3600_000,
-          executionTimeoutMs: 600_000,
-          retryBackoffBaseMs: 30_000,
-          retryBackoffMaxMs: 600_000,
-          permanentFailureRetryMs: 3600_000,
-          heartbeatMs: 300_000,
-          executionCheckAfterMs: 180_000,
-          launchGraceMs: 60_000,
-        },
-        pullSecret: {
-          specPath: 'spec.pullSecret.data',
-          additionalSpecPath: 'spec.pullSecret.additional',
-        },
+        settings: TEST_DECISION_SETTINGS,
+        pullSecret: TEST_PULL_SECRET_PATHS,
         logger,
       }),
     );

@@ -6,8 +6,6 @@ import * as functions from '@google-cloud/functions-framework';
 import { getTestServer } from '@google-cloud/functions-framework/testing';
 import type { CloudEventV1 } from 'cloudevents';
 import { z } from 'zod';
-import { CloudRunExecutionLookup } from '../../functions/adapter/cloud-run-execution-lookup';
-import { CloudRunJobLauncher } from '../../functions/adapter/cloud-run-job-launcher';
 import { createAdapterHandler } from '../../functions/adapter/handle-event';
 import { compilePreconditions, DEFAULT_PRECONDITIONS } from '../../functions/adapter/preconditions';
 import { CloudRunExecutionReader } from '../../functions/reporter/cloud-run-execution-reader';
@@ -30,6 +28,11 @@ import { hyperFleetClient } from '../helpers/hyperfleet';
 import { runJob } from '../helpers/job';
 import { RecordingLogger } from '../helpers/recording-logger';
 import { ROOT } from '../helpers/run-process';
+import {
+  TEST_DECISION_SETTINGS,
+  TEST_PULL_SECRET_PATHS,
+  cloudRunAdapterPorts,
+} from '../helpers/adapter';
 
 const DIR = path.join(ROOT, 'test/fixtures/bad-inputs');
 const caseSchema = z.object({
@@ -81,35 +84,11 @@ describe('bad input corpus (test/fixtures/bad-inputs): a specific reason, no cra
       'bad-inputs-adapter',
       createAdapterHandler({
         hyperfleet: api,
-        launcher: new CloudRunJobLauncher(clients.jobs, TEST_JOB, {
-          timeoutMs: 5000,
-          logger,
-        }),
-        lookup: new CloudRunExecutionLookup(
-          clients.executions,
-          new CloudRunExecutionReader(clients.executions, {
-            timeoutMs: 5000,
-            retry: { attempts: 1, baseDelayMs: 10, maxDelayMs: 10 },
-          }),
-          TEST_JOB,
-          { timeoutMs: 5000 },
-        ),
+        ...cloudRunAdapterPorts(clients, logger),
         launchRetry: { attempts: 1, baseDelayMs: 10, maxDelayMs: 10 },
         preconditions: compilePreconditions(DEFAULT_PRECONDITIONS),
-        settings: {
-          resyncIntervalMs: 3600_000,
-          executionTimeoutMs: 600_000,
-          retryBackoffBaseMs: 30_000,
-          retryBackoffMaxMs: 600_000,
-          permanentFailureRetryMs: 3600_000,
-          heartbeatMs: 300_000,
-          executionCheckAfterMs: 180_000,
-          launchGraceMs: 60_000,
-        },
-        pullSecret: {
-          specPath: 'spec.pullSecret.data',
-          additionalSpecPath: 'spec.pullSecret.additional',
-        },
+        settings: TEST_DECISION_SETTINGS,
+        pullSecret: TEST_PULL_SECRET_PATHS,
         logger,
       }),
     );

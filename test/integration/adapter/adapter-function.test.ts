@@ -3,9 +3,6 @@ import type { Server } from 'node:http';
 import * as functions from '@google-cloud/functions-framework';
 import { getTestServer } from '@google-cloud/functions-framework/testing';
 import type { CloudEventV1 } from 'cloudevents';
-import { CloudRunExecutionLookup } from '../../../functions/adapter/cloud-run-execution-lookup';
-import { CloudRunExecutionReader } from '../../../functions/reporter/cloud-run-execution-reader';
-import { CloudRunJobLauncher } from '../../../functions/adapter/cloud-run-job-launcher';
 import { createAdapterHandler } from '../../../functions/adapter/handle-event';
 import {
   compilePreconditions,
@@ -21,6 +18,11 @@ import { cloudRunClients, SCRIPTED_TASK, TEST_JOB } from '../../helpers/cloud-ru
 import { postBinary, postStructured, pushPubSub, sentinelEvent } from '../../helpers/events';
 import { hyperFleetClient, readySpec, seedReadyCluster } from '../../helpers/hyperfleet';
 import { RecordingLogger } from '../../helpers/recording-logger';
+import {
+  TEST_DECISION_SETTINGS,
+  TEST_PULL_SECRET_PATHS,
+  cloudRunAdapterPorts,
+} from '../../helpers/adapter';
 
 describe('adapter function through functions-framework, against the HyperFleet and Cloud Run emulators', () => {
   let hyperfleet: HyperFleetApiEmulator;
@@ -47,35 +49,11 @@ describe('adapter function through functions-framework, against the HyperFleet a
     logger = new RecordingLogger();
     const handler = createAdapterHandler({
       hyperfleet: hyperFleetClient(hyperfleet, { logger, retryAttempts: 2 }),
-      launcher: new CloudRunJobLauncher(clients.jobs, TEST_JOB, {
-        timeoutMs: 5000,
-        logger,
-      }),
-      lookup: new CloudRunExecutionLookup(
-        clients.executions,
-        new CloudRunExecutionReader(clients.executions, {
-          timeoutMs: 5000,
-          retry: { attempts: 1, baseDelayMs: 10, maxDelayMs: 10 },
-        }),
-        TEST_JOB,
-        { timeoutMs: 5000 },
-      ),
+      ...cloudRunAdapterPorts(clients, logger),
       launchRetry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
       preconditions: compilePreconditions(DEFAULT_PRECONDITIONS),
-      settings: {
-        resyncIntervalMs: 3600_000,
-        executionTimeoutMs: 600_000,
-        retryBackoffBaseMs: 30_000,
-        retryBackoffMaxMs: 600_000,
-        permanentFailureRetryMs: 3600_000,
-        heartbeatMs: 300_000,
-        executionCheckAfterMs: 180_000,
-        launchGraceMs: 60_000,
-      },
-      pullSecret: {
-        specPath: 'spec.pullSecret.data',
-        additionalSpecPath: 'spec.pullSecret.additional',
-      },
+      settings: TEST_DECISION_SETTINGS,
+      pullSecret: TEST_PULL_SECRET_PATHS,
       logger,
     });
     functions.cloudEvent('adapter-under-test', (event: CloudEventV1<unknown>) => handler(event));

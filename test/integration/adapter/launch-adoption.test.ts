@@ -3,14 +3,11 @@ import type { Server } from 'node:http';
 import * as functions from '@google-cloud/functions-framework';
 import { getTestServer } from '@google-cloud/functions-framework/testing';
 import type { CloudEventV1 } from 'cloudevents';
-import { CloudRunExecutionLookup } from '../../../functions/adapter/cloud-run-execution-lookup';
-import { CloudRunJobLauncher } from '../../../functions/adapter/cloud-run-job-launcher';
 import { createAdapterHandler } from '../../../functions/adapter/handle-event';
 import {
   compilePreconditions,
   DEFAULT_PRECONDITIONS,
 } from '../../../functions/adapter/preconditions';
-import { CloudRunExecutionReader } from '../../../functions/reporter/cloud-run-execution-reader';
 import { startCloudRunEmulator, type CloudRunEmulator } from '../../../emulators/cloud-run/server';
 import {
   startHyperFleetApiEmulator,
@@ -23,6 +20,11 @@ import { cloudRunClients, SCRIPTED_TASK, TEST_JOB } from '../../helpers/cloud-ru
 import { pushPubSub, sentinelEvent } from '../../helpers/events';
 import { hyperFleetClient, seedReadyCluster } from '../../helpers/hyperfleet';
 import { RecordingLogger } from '../../helpers/recording-logger';
+import {
+  TEST_DECISION_SETTINGS,
+  TEST_PULL_SECRET_PATHS,
+  cloudRunAdapterPorts,
+} from '../../helpers/adapter';
 
 /**
  * One execution per cluster, generation and operation, against the real clients and emulators:
@@ -52,35 +54,13 @@ describe('adapter: launch intent, adoption and silent executions', () => {
     });
     clients = cloudRunClients(cloudRun.endpoint);
     logger = new RecordingLogger();
-    const timeouts = { timeoutMs: 5000 };
     const handler = createAdapterHandler({
       hyperfleet: hyperFleetClient(hyperfleet, { logger, retryAttempts: 2 }),
-      launcher: new CloudRunJobLauncher(clients.jobs, TEST_JOB, { ...timeouts, logger }),
-      lookup: new CloudRunExecutionLookup(
-        clients.executions,
-        new CloudRunExecutionReader(clients.executions, {
-          ...timeouts,
-          retry: { attempts: 1, baseDelayMs: 10, maxDelayMs: 10 },
-        }),
-        TEST_JOB,
-        timeouts,
-      ),
+      ...cloudRunAdapterPorts(clients, logger),
       launchRetry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
       preconditions: compilePreconditions(DEFAULT_PRECONDITIONS),
-      settings: {
-        resyncIntervalMs: 3600_000,
-        executionTimeoutMs: 600_000,
-        retryBackoffBaseMs: 30_000,
-        retryBackoffMaxMs: 600_000,
-        permanentFailureRetryMs: 3600_000,
-        heartbeatMs: 300_000,
-        executionCheckAfterMs: 60_000,
-        launchGraceMs: 60_000,
-      },
-      pullSecret: {
-        specPath: 'spec.pullSecret.data',
-        additionalSpecPath: 'spec.pullSecret.additional',
-      },
+      settings: { ...TEST_DECISION_SETTINGS, executionCheckAfterMs: 60_000 },
+      pullSecret: TEST_PULL_SECRET_PATHS,
       logger,
     });
     functions.cloudEvent('adoption-under-test', (event: CloudEventV1<unknown>) => handler(event));
