@@ -1,7 +1,7 @@
 import type { protos, v2 } from '@google-cloud/run';
 import { toAdapterError } from '../../shared/gcp/grpc-failure';
 import type { ExecutionReader, ExecutionSummary } from '../reporter/execution-reader';
-import { timestampToIso } from './cloud-run-time';
+import { timestampToIso } from '../../shared/gcp/timestamp';
 import { matchLaunch, type ExecutionLookup, type LaunchQuery } from './execution-lookup';
 import type { LaunchedExecution } from './job-launcher';
 

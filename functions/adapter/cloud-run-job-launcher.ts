@@ -1,7 +1,7 @@
 import type { v2 } from '@google-cloud/run';
 import { toAdapterError } from '../../shared/gcp/grpc-failure';
 import type { Logger } from '../../shared/logging/logger';
-import { timestampToIso } from './cloud-run-time';
+import { timestampToIso } from '../../shared/gcp/timestamp';
 import {
   executionEnv,
   type JobLauncher,

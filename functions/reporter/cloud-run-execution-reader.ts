@@ -1,18 +1,11 @@
 import { status } from '@grpc/grpc-js';
 import type { protos, v2 } from '@google-cloud/run';
 import { grpcCode, isTransientGrpcError, toAdapterError } from '../../shared/gcp/grpc-failure';
+import { timestampToIso } from '../../shared/gcp/timestamp';
 import type { Logger } from '../../shared/logging/logger';
 import type { RetryPolicy } from '../../shared/retry/backoff';
 import { withRetry } from '../../shared/retry/with-retry';
 import type { ExecutionReader, ExecutionSummary } from './execution-reader';
-
-type Timestamp = { seconds?: unknown; nanos?: unknown } | null | undefined;
-const iso = (t: Timestamp) =>
-  t?.seconds !== undefined && t.seconds !== null
-    ? new Date(
-        Number(String(t.seconds)) * 1000 + Math.floor(Number(t.nanos ?? 0) / 1e6),
-      ).toISOString()
-    : undefined;
 
 type Condition = NonNullable<protos.google.cloud.run.v2.IExecution['conditions']>[number];
 const isCompleted = (c: Condition) => c.type === 'Completed';
@@ -61,9 +54,8 @@ export class CloudRunExecutionReader implements ExecutionReader {
         v.name ? [[v.name, v.value ?? '']] : [],
       ),
     );
-    const startTime =
-      iso(execution.startTime as Timestamp) ?? iso(execution.createTime as Timestamp);
-    const completionTime = iso(execution.completionTime as Timestamp);
+    const startTime = timestampToIso(execution.startTime) ?? timestampToIso(execution.createTime);
+    const completionTime = timestampToIso(execution.completionTime);
     const cancelled = executionReason === 'CANCELLED' || executionReason === 'CANCELLING';
     const succeeded = completed
       ? state === 'CONDITION_SUCCEEDED'
