@@ -11,6 +11,7 @@ import { FaultInjector } from '../common/fault-injector';
 import { readJson, sendJson } from '../common/http';
 import { RequestLog } from '../common/request-log';
 import { generateServingCertificate } from './certificates';
+import { seedObjects } from './generic/seed';
 import { writeKubeconfig } from './kubeconfig';
 import { CLUSTER_ADMIN_RULES, rbacTableSchema, type RbacTable } from './rbac';
 import { route } from './router';
@@ -21,6 +22,11 @@ export interface KubeApiServerOptions {
   readonly port?: number;
   /** Namespaces that exist from the start. */
   readonly namespaces?: readonly string[];
+  /**
+   * `/apis` objects created at start, in order (e.g. `loadCrdFixture('hostedcluster')`, then
+   * `...renderFencePolicy(identity)`); namespaced ones need their namespace in `namespaces`.
+   */
+  readonly resources?: readonly Record<string, unknown>[];
   /** Extra identities (token -> user and rules); an admin token is always added. */
   readonly rbac?: RbacTable;
   /** Where the certificates and the kubeconfig are written; a temporary folder when absent. */
@@ -57,6 +63,7 @@ export async function startKubeApiServerEmulator(
   const store = new KubeStore();
   for (const namespace of options.namespaces ?? [])
     store.createNamespace({ metadata: { name: namespace } }, 'emulator-seed');
+  seedObjects(store, options.resources ?? []);
   const faults = new FaultInjector();
   const requests = new RequestLog();
 

@@ -80,6 +80,19 @@ export function customTypeOf(crd: Obj): ResourceType | undefined {
       (v) => isObject(v.subresources) && v.subresources.status !== undefined,
     ),
     normalise: (object, previous, strict) => normaliseCustom(type, crd)(object, previous, strict),
+    printerColumns: (version) => {
+      const columns = served.find((v) => v.name === version)?.additionalPrinterColumns;
+      return (Array.isArray(columns) ? columns : [])
+        .filter(isObject)
+        .filter((c) => typeof c.name === 'string' && typeof c.jsonPath === 'string')
+        .map((c) => ({
+          name: String(c.name),
+          type: typeof c.type === 'string' ? c.type : 'string',
+          jsonPath: String(c.jsonPath),
+          ...(typeof c.description === 'string' ? { description: c.description } : {}),
+          ...(typeof c.priority === 'number' ? { priority: c.priority } : {}),
+        }));
+    },
   };
   return type;
 }

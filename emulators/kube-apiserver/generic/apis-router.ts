@@ -1,6 +1,7 @@
 import { admitWrite, type WriteRequest } from '../admission/gate';
+import { printerTable, wantsTable } from '../crds/printer-table';
 import { parseLabelSelector } from '../label-selector';
-import { isObject, type Json } from '../merge-patch';
+import { isObject } from '../merge-patch';
 import { metadataOf, type Obj } from '../object-book';
 import { isAllowed } from '../rbac';
 import type { RouteRequest } from '../route-request';
@@ -130,9 +131,14 @@ export async function routeApis(parts: string[], request: ApisRequest): Promise<
     return;
   }
   switch (verb) {
-    case 'get':
-      answer(200, store.objects.get(target, name));
+    case 'get': {
+      const object = store.objects.get(target, name);
+      answer(
+        200,
+        asTable(request, target, [object], String(metadataOf(object).resourceVersion)) ?? object,
+      );
       return;
+    }
     case 'update': {
       const body = await objectBody(request.req);
       const old = store.objects.get(target, name);
@@ -200,8 +206,9 @@ function serveCollection(request: ApisRequest, target: Target, verb: 'list' | 'w
   const accepts = (object: Obj) => labels(labelsOf(object)) && fields(object);
   if (verb === 'list') {
     const list = store.objects.list(target);
-    const items = (list.items as Json[]).filter((item) => isObject(item) && accepts(item));
-    request.answer(200, { ...list, items });
+    const items = (list.items as Obj[]).filter((item) => isObject(item) && accepts(item));
+    const resourceVersion = String(metadataOf(list).resourceVersion);
+    request.answer(200, asTable(request, target, items, resourceVersion) ?? { ...list, items });
     return;
   }
   const key = typeKey(target.type);
@@ -216,4 +223,16 @@ function serveCollection(request: ApisRequest, target: Target, verb: 'list' | 'w
     timeoutSeconds: Number(url.searchParams.get('timeoutSeconds') ?? '1800') || 1800,
     render: (object) => ({ ...object, apiVersion: apiVersionOf(target.type, target.version) }),
   });
+}
+
+/** The Table kubectl asks for, for kinds with printer columns; undefined otherwise. */
+function asTable(
+  request: ApisRequest,
+  target: Target,
+  items: Obj[],
+  resourceVersion: string,
+): Obj | undefined {
+  const columns = target.type.printerColumns;
+  if (!columns || !wantsTable(request.req.headers.accept)) return undefined;
+  return printerTable(columns(target.version), items, resourceVersion);
 }

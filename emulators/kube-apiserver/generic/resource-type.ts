@@ -1,3 +1,4 @@
+import type { PrinterColumn } from '../crds/printer-table';
 import type { Obj } from '../object-book';
 
 /**
@@ -22,6 +23,8 @@ export interface ResourceType {
   readonly typeMetaFromUrl: boolean;
   /** A `/status` subresource: the main resource ignores status, `/status` changes only status. */
   readonly statusSubresource: boolean;
+  /** The columns `kubectl get` shows for a version (custom resources: the CRD's printer columns). */
+  readonly printerColumns?: (version: string) => PrinterColumn[];
   /**
    * Validates and completes a candidate object (defaults, pruning, immutable fields); throws the
    * API server's 422 (or 400) KubeError. `strict` is `?fieldValidation=Strict`: unknown fields are

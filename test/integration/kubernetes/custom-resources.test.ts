@@ -353,3 +353,38 @@ describe('custom resources in the Kubernetes emulator', () => {
     expect((await request(emulator, 'GET', '/apis/example.hyperfleet.io/v1')).status).toBe(404);
   });
 });
+
+describe('seeding /apis objects at start', () => {
+  it('creates the CRD, a custom resource and the fence in order, through the API rules', async () => {
+    const { loadCrdFixture } = await import('../../../emulators/kube-apiserver/crds/fixtures');
+    const { renderFencePolicy } = await import('../../../emulators/kube-apiserver/fence-policy');
+    const seeded = await startKubeApiServerEmulator({
+      namespaces: ['clusters-seed'],
+      resources: [
+        loadCrdFixture('hostedcluster'),
+        { ...hostedCluster('seeded'), metadata: { name: 'seeded', namespace: 'clusters-seed' } },
+        ...renderFencePolicy('job@p.iam.gserviceaccount.com'),
+      ],
+    });
+    try {
+      const api = apisFor(seeded);
+      const hc = (await api.custom.getNamespacedCustomObject({
+        group: GROUP,
+        version: VERSION,
+        namespace: 'clusters-seed',
+        plural: 'hostedclusters',
+        name: 'seeded',
+      })) as Custom;
+      expect(hc.metadata.generation).toBe(1);
+      const bindings = await api.admission.listValidatingAdmissionPolicyBinding();
+      expect(bindings.items.map((b) => b.metadata?.name)).toEqual(['hyperfleet-pullsecret-fence']);
+    } finally {
+      await seeded.stop();
+    }
+    await expect(
+      startKubeApiServerEmulator({ resources: [hostedCluster('early')] }),
+    ).rejects.toThrow(
+      'Cannot seed HostedCluster hypershift.openshift.io/v1beta1: not a kind served under /apis (register its CRD first)',
+    );
+  });
+});

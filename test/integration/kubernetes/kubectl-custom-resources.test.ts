@@ -9,6 +9,7 @@ import {
   startKubeApiServerEmulator,
   type KubeApiServerEmulator,
 } from '../../../emulators/kube-apiserver/server';
+import { request } from './kube-clients';
 
 const run = promisify(execFile);
 
@@ -114,6 +115,34 @@ ${extra}`;
       expect((await kubectl('get', 'hc', '-n', 'clusters-other')).stderr).toBe(
         `No resources found in clusters-other namespace.\n`,
       );
+    });
+
+    it('prints the CRD printer columns in kubectl get (server-side Table), status included', async () => {
+      await request(
+        emulator,
+        'PATCH',
+        `/apis/hypershift.openshift.io/v1beta1/namespaces/${NS}/hostedclusters/demo/status`,
+        {
+          contentType: 'application/merge-patch+json',
+          body: {
+            status: {
+              kubeconfig: { name: 'demo-admin-kubeconfig' },
+              version: { history: [{ state: 'Completed', version: '4.17.1' }] },
+              conditions: [{ type: 'Available', status: 'True' }],
+            },
+          },
+        },
+      );
+      const table = await kubectl('get', 'hostedclusters', '-A');
+      expect(
+        table.stdout
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => l.trim().split(/\s+/)),
+      ).toEqual([
+        ['NAMESPACE', 'NAME', 'VERSION', 'KUBECONFIG', 'PROGRESS', 'AVAILABLE'],
+        [NS, 'demo', '4.17.1', 'demo-admin-kubeconfig', 'Completed', 'True'],
+      ]);
     });
 
     it('reports what the server rejects: schema errors (422) and unknown fields (strict)', async () => {
