@@ -42,7 +42,7 @@ const matchesType = (type: string, value: Json): boolean => {
 export function prune(
   schema: Schema,
   value: Json,
-  path: string,
+  path = '',
   dropped: string[] = [],
   root = true,
 ): { value: Json; dropped: string[] } {

@@ -62,7 +62,7 @@ describe('the admission fence in the Kubernetes emulator', () => {
     });
     admin = apisFor(emulator);
     job = apisFor(emulator, JOB_TOKEN);
-    const [policy, binding] = renderFencePolicy(JOB) as [
+    const [policy, binding] = renderFencePolicy(JOB) as unknown as [
       k8s.V1ValidatingAdmissionPolicy,
       k8s.V1ValidatingAdmissionPolicyBinding,
     ];
