@@ -39,26 +39,27 @@ provider "kubernetes" {
 
 module "gke_cluster_rbac" {
   source = "../../modules/pullsecret-cluster-rbac"
-  count  = var.manage_cluster_rbac && local.gke_cluster != null ? 1 : 0
+  # At most one instance (a provider serves one cluster), keyed by the cluster's name.
+  for_each = var.manage_cluster_rbac ? { for name, inputs in local.rbac : name => inputs if name == local.gke_cluster } : {}
   providers = {
     kubernetes = kubernetes.gke
   }
 
-  job_service_account         = local.rbac[local.gke_cluster].job_service_account
-  namespaces                  = local.rbac[local.gke_cluster].namespaces
-  cluster_wide                = local.rbac[local.gke_cluster].cluster_wide
-  connect_agent_impersonation = local.rbac[local.gke_cluster].connect_agent_impersonation
+  job_service_account         = each.value.job_service_account
+  namespaces                  = each.value.namespaces
+  cluster_wide                = each.value.cluster_wide
+  connect_agent_impersonation = each.value.connect_agent_impersonation
 }
 
 module "connect_gateway_cluster_rbac" {
-  source = "../../modules/pullsecret-cluster-rbac"
-  count  = var.manage_cluster_rbac && local.connect_gateway_cluster != null ? 1 : 0
+  source   = "../../modules/pullsecret-cluster-rbac"
+  for_each = var.manage_cluster_rbac ? { for name, inputs in local.rbac : name => inputs if name == local.connect_gateway_cluster } : {}
   providers = {
     kubernetes = kubernetes.connect_gateway
   }
 
-  job_service_account         = local.rbac[local.connect_gateway_cluster].job_service_account
-  namespaces                  = local.rbac[local.connect_gateway_cluster].namespaces
-  cluster_wide                = local.rbac[local.connect_gateway_cluster].cluster_wide
-  connect_agent_impersonation = local.rbac[local.connect_gateway_cluster].connect_agent_impersonation
+  job_service_account         = each.value.job_service_account
+  namespaces                  = each.value.namespaces
+  cluster_wide                = each.value.cluster_wide
+  connect_agent_impersonation = each.value.connect_agent_impersonation
 }

@@ -91,7 +91,7 @@ describe('terraform: delivery modes and the cluster side', () => {
     for (const name of ['gke_cluster_rbac', 'connect_gateway_cluster_rbac']) {
       const call = example.modules[name]!;
       expect(call.source).toBe('../../modules/pullsecret-cluster-rbac');
-      expect(String(call.count)).toMatch(/^\$\{var\.manage_cluster_rbac && local\.[a-z_]+ != null \? 1 : 0\}$/);
+      expect(String(call.for_each)).toMatch(/^\$\{var\.manage_cluster_rbac \? \{ for name, inputs in local\.rbac : name => inputs if name == local\.[a-z_]+ \} : \{\}\}$/);
     }
     expect(example.variables.manage_cluster_rbac?.default).toBe(false);
   });
