@@ -224,7 +224,7 @@ variable "management_clusters" {
 }
 
 variable "default_management_cluster" {
-  description = "The management cluster the job uses when placement names none (DEFAULT_MANAGEMENT_CLUSTER): a key of management_clusters; null means the only one when there is one (with several and no default, an execution without a placement cluster fails as UnknownManagementCluster). With the deprecated management_cluster: the name that cluster goes by."
+  description = "The management cluster the job uses when placement names none (DEFAULT_MANAGEMENT_CLUSTER): a key of management_clusters; null means the only one when there is one (with several and no default, every execution must name its cluster: the job refuses one that does not as a configuration error). With the deprecated management_cluster: the name that cluster goes by."
   type        = string
   default     = null
 }

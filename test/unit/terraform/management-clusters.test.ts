@@ -85,6 +85,24 @@ describeWithTerraform('terraform: the management clusters (evaluated by terrafor
     });
   });
 
+  it("renders an env the job's own config accepts: each cluster reachable by name, the default when placement names none", () => {
+    const { job_env } = outputs({
+      management_clusters: { 'mgmt-1': gke('mgmt-project-1'), 'mgmt-2': gateway('fleet-host', 'mgmt-2') },
+      default_management_cluster: 'mgmt-1',
+    });
+    const execution = { CLUSTER_ID: 'cls-1', GCP_PROJECT_ID: 'customer-project', MANAGEMENT_NAMESPACE: 'clusters-cls-1', PULL_SECRET_DATA: '{"auths":{}}', OPERATION: 'apply' };
+    const placed = loadJobConfig({ ...job_env, ...execution, MANAGEMENT_CLUSTER: 'mgmt-2' }).kubernetes!;
+    expect(placed.cluster).toBe('mgmt-2');
+    expect(placed.access).toEqual({ kind: 'google', endpoint: gatewayUrl('mgmt-2') });
+    expect(placed.clusters).toEqual({
+      'mgmt-1': { kind: 'google', endpoint: 'https://34.123.45.67', caPem: PEM },
+      'mgmt-2': { kind: 'google', endpoint: gatewayUrl('mgmt-2') },
+    });
+    const unplaced = loadJobConfig({ ...job_env, ...execution }).kubernetes!;
+    expect(unplaced.cluster).toBe('mgmt-1');
+    expect(unplaced.access).toEqual({ kind: 'google', endpoint: 'https://34.123.45.67', caPem: PEM });
+  });
+
   it('defaults to the only cluster, and to none when there are several and no default', () => {
     const one = outputs({ management_clusters: { 'mgmt-1': gke('mgmt-project-1') } });
     expect(one.default_management_cluster).toBe('mgmt-1');
