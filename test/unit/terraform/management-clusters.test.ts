@@ -20,7 +20,7 @@ const PEM = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQ\n-----END CERTIF
 const CA = Buffer.from(PEM).toString('base64');
 const gatewayUrl = (membership: string, location = 'global') =>
   `https://connectgateway.googleapis.com/v1/projects/123456789012/locations/${location}/gkeMemberships/${membership}`;
-const gke = (project: string, cluster = 'mgmt') => ({ kind: 'gke', endpoint: 'https://34.123.45.67', ca_certificate: CA, project, location: 'us-central1', cluster_name: cluster });
+const gke = (project: string, cluster = 'mgmt', endpoint = 'https://34.123.45.67') => ({ kind: 'gke', endpoint, ca_certificate: CA, project, location: 'us-central1', cluster_name: cluster });
 const gateway = (project: string, membership = 'mgmt') => ({ kind: 'connect-gateway', endpoint: gatewayUrl(membership), project, location: 'global', membership });
 
 const describeWithTerraform = terraformAvailable() ? describe : describe.skip;
@@ -62,7 +62,7 @@ describeWithTerraform('terraform: the management clusters (evaluated by terrafor
 
   it('grants once per project and role, so removing one cluster never revokes what another needs', () => {
     const { project_grants } = outputs({
-      management_clusters: { 'mgmt-b': gke('shared-project', 'b'), 'mgmt-a': gke('shared-project', 'a'), 'mgmt-c': gateway('shared-project', 'c') },
+      management_clusters: { 'mgmt-b': gke('shared-project', 'b', 'https://10.0.0.2'), 'mgmt-a': gke('shared-project', 'a', 'https://10.0.0.1'), 'mgmt-c': gateway('shared-project', 'c') },
     });
     expect(Object.keys(project_grants).sort()).toEqual([
       'shared-project/roles/container.clusterViewer',
@@ -107,7 +107,7 @@ describeWithTerraform('terraform: the management clusters (evaluated by terrafor
     const one = outputs({ management_clusters: { 'mgmt-1': gke('mgmt-project-1') } });
     expect(one.default_management_cluster).toBe('mgmt-1');
     expect(one.job_env.DEFAULT_MANAGEMENT_CLUSTER).toBe('mgmt-1');
-    const several = outputs({ management_clusters: { 'mgmt-1': gke('mgmt-project-1'), 'mgmt-2': gke('mgmt-project-2') } });
+    const several = outputs({ management_clusters: { 'mgmt-1': gke('mgmt-project-1'), 'mgmt-2': gke('mgmt-project-2', 'mgmt', 'https://10.0.0.2') } });
     expect(several.default_management_cluster).toBeNull();
     expect(several.job_env).not.toHaveProperty('DEFAULT_MANAGEMENT_CLUSTER');
   });
@@ -185,7 +185,7 @@ describeWithTerraform('terraform: the management clusters (evaluated by terrafor
 
   it.each<[string, Record<string, unknown>, string[]]>([
     ['a name that is not a DNS label', { management_clusters: { Mgmt_1: gke('mgmt-project-1') } }, ['names must be DNS labels', '"Mgmt_1"']],
-    ['a default that is not a cluster', { management_clusters: { 'mgmt-1': gke('p-mgmt-1'), 'mgmt-2': gke('p-mgmt-2') }, default_management_cluster: 'mgmt-9' }, ['default_management_cluster "mgmt-9" is not one of management_clusters (mgmt-1, mgmt-2)']],
+    ['a default that is not a cluster', { management_clusters: { 'mgmt-1': gke('p-mgmt-1'), 'mgmt-2': gateway('p-mgmt-2') }, default_management_cluster: 'mgmt-9' }, ['default_management_cluster "mgmt-9" is not one of management_clusters (mgmt-1, mgmt-2)']],
     ['a gke cluster without CA', { management_clusters: { 'mgmt-1': { ...gke('mgmt-project-1'), ca_certificate: null } } }, ['A gke cluster needs ca_certificate', 'mgmt-1']],
     ['a gke CA that is not a certificate', { management_clusters: { 'mgmt-1': { ...gke('mgmt-project-1'), ca_certificate: Buffer.from('hello').toString('base64') } } }, ['A gke cluster needs ca_certificate']],
     ['an unknown kind', { management_clusters: { 'mgmt-1': { ...gke('mgmt-project-1'), kind: 'eks' } } }, ['kind must be gke or connect-gateway', 'mgmt-1 ("eks")']],
@@ -193,6 +193,8 @@ describeWithTerraform('terraform: the management clusters (evaluated by terrafor
     ['a gateway URL naming another membership', { management_clusters: { 'mgmt-2': { ...gateway('fleet-host', 'mgmt-2'), endpoint: gatewayUrl('other') } } }, ["connect-gateway cluster's endpoint must be", 'mgmt-2']],
     ['a gateway cluster with a CA', { management_clusters: { 'mgmt-2': { ...gateway('fleet-host'), ca_certificate: CA } } }, ['needs membership', 'no ca_certificate']],
     ['a bad project id', { management_clusters: { 'mgmt-1': gke('Not_A_Project') } }, ['must be a GCP project id', 'mgmt-1']],
+    ['a location that is no region, zone or global', { management_clusters: { 'mgmt-1': { ...gke('mgmt-project-1'), location: 'US Central' } } }, ['location must be a region, a zone or global', 'mgmt-1']],
+    ['two names for one cluster (a move between them would delete what it wrote)', { management_clusters: { 'mgmt-1': gke('mgmt-project-1'), 'mgmt-1-alias': gke('mgmt-project-1') } }, ['must name each cluster once', 'mgmt-1, mgmt-1-alias']],
     ['a bad namespace', { management_clusters: { 'mgmt-1': { ...gke('mgmt-project-1'), namespaces: ['Clusters_A'] } } }, ['namespaces must be Kubernetes namespace names']],
     ['both the map and the deprecated variable', { management_clusters: { 'mgmt-1': gke('mgmt-project-1') }, legacy_management_cluster: { endpoint: 'https://34.1.2.3', project_id: 'mgmt-project' } }, ['not both']],
     ['no management cluster at all', {}, ['at least one management cluster']],

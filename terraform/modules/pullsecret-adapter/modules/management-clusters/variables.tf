@@ -53,6 +53,16 @@ variable "management_clusters" {
     error_message = "A connect-gateway cluster's endpoint must be https://connectgateway.googleapis.com/v1/projects/PROJECT_NUMBER/locations/LOCATION/gkeMemberships/MEMBERSHIP with its own location and membership; invalid: ${join(", ", [for name, cluster in var.management_clusters : name if cluster.kind == "connect-gateway" && !can(regex("^https://([a-z0-9-]+-)?connectgateway\\.googleapis\\.com/v1/projects/[a-z0-9-]+/locations/${cluster.location}/gkeMemberships/${cluster.membership}$", cluster.endpoint))])}."
   }
   validation {
+    condition     = alltrue([for cluster in values(var.management_clusters) : can(regex("^(global|[a-z]+-[a-z]+[0-9]+(-[a-z])?)$", cluster.location))])
+    error_message = "management_clusters[*].location must be a region, a zone or global (for a membership); invalid: ${join(", ", [for name, cluster in var.management_clusters : name if !can(regex("^(global|[a-z]+-[a-z]+[0-9]+(-[a-z])?)$", cluster.location))])}."
+  }
+  validation {
+    # Two names for one cluster would make a move between them delete the Secret it just wrote
+    # (the job removes ours from the old place after writing the new one).
+    condition     = length(distinct([for cluster in values(var.management_clusters) : trimsuffix(lower(cluster.endpoint), "/")])) == length(var.management_clusters)
+    error_message = "management_clusters must name each cluster once: these share an endpoint: ${join("; ", [for endpoint, names in { for name, cluster in var.management_clusters : trimsuffix(lower(cluster.endpoint), "/") => name... } : join(", ", names) if length(names) > 1])}."
+  }
+  validation {
     condition     = alltrue(flatten([for cluster in values(var.management_clusters) : [for namespace in coalesce(cluster.namespaces, []) : can(regex("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$", namespace))]]))
     error_message = "management_clusters[*].namespaces must be Kubernetes namespace names (DNS labels), or null for cluster-wide fenced rights."
   }
