@@ -76,6 +76,12 @@ describe('terraform: access to the management clusters', () => {
 
   it('applies the fence from the same template, before any binding, and never binds cluster-wide without it', () => {
     expect(String(rbac.locals.fence_documents)).toContain('${path.module}/../pullsecret-adapter/templates/management-cluster-fence.yaml.tftpl');
+    // The same parse as the pure module's, which management-clusters.test.ts evaluates with terraform.
+    const parse = (expression: unknown, templatePath: string, identity: string) =>
+      String(expression).replace(templatePath, 'TEMPLATE').replace(identity, 'IDENTITY').replace(/\s+/g, ' ');
+    expect(parse(rbac.locals.fence_documents, '${path.module}/../pullsecret-adapter/templates/', 'var.job_service_account')).toBe(
+      parse(clusters.locals.fence_documents, '${path.module}/../../templates/', 'var.job_identity'),
+    );
     expect(resource(rbac, 'kubernetes_manifest', 'fence_policy')).toEqual({ count: '${var.fence ? 1 : 0}', manifest: '${local.fence_policy}' });
     expect(resource(rbac, 'kubernetes_manifest', 'fence_binding')).toMatchObject({ manifest: '${local.fence_binding}', depends_on: ['${kubernetes_manifest.fence_policy}'] });
     for (const binding of ['kubernetes_cluster_role_binding_v1', 'kubernetes_role_binding_v1'])

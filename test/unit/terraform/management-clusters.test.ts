@@ -139,6 +139,12 @@ describeWithTerraform('terraform: the management clusters (evaluated by terrafor
     expect(agentBinding!.subjects).toEqual([{ kind: 'ServiceAccount', name: 'connect-agent-sa', namespace: 'gke-connect' }]);
   });
 
+  it('parses the fence template into the two objects kubernetes_manifest applies, as the local stack does', () => {
+    const { fence_manifests } = outputs({ management_clusters: { 'mgmt-1': gke('mgmt-project-1') } }) as unknown as { fence_manifests: Doc[] };
+    expect(fence_manifests.map((d) => d.kind)).toEqual(['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding']);
+    expect(fence_manifests).toEqual(renderFencePolicy(JOB));
+  });
+
   it('binds per namespace instead of cluster-wide when a cluster lists namespaces, still fenced', () => {
     const { rbac } = outputs({ management_clusters: { 'mgmt-1': { ...gke('mgmt-project-1'), namespaces: ['clusters-a', 'clusters-b'] } } });
     const docs = documents(rbac['mgmt-1']!);

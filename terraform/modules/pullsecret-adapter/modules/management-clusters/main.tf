@@ -98,6 +98,14 @@ locals {
     )
   }
 
+  # The fence as objects (kubernetes_manifest), parsed exactly as pullsecret-cluster-rbac parses it:
+  # the template holds two YAML documents and yamldecode reads one at a time.
+  fence_documents = [
+    for document in split("\n---\n", templatefile("${path.module}/../../templates/management-cluster-fence.yaml.tftpl", {
+      job_identity = var.job_identity
+    })) : yamldecode(document)
+  ]
+
   # Per cluster: the job's RBAC and the admission fence narrowing it, one multi-document YAML.
   rbac = {
     for name, cluster in local.clusters : name => join("\n---\n", [

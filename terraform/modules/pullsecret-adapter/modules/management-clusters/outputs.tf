@@ -37,3 +37,8 @@ output "credentials_commands" {
   description = "Per cluster name: how to point kubectl at it before applying its rbac."
   value       = local.credentials_command
 }
+
+output "fence_manifests" {
+  description = "The admission fence for the job identity as objects: the ValidatingAdmissionPolicy and its binding (what pullsecret-cluster-rbac applies with kubernetes_manifest)."
+  value       = local.fence_documents
+}
