@@ -60,9 +60,10 @@ locals {
   # What the job's Google identity needs to reach each kind of cluster with its access token
   # (granted on `project`; README, Deployment, "Management clusters"):
   # - gke: roles/container.clusterViewer ("Kubernetes Engine Cluster Viewer: provides access to get
-  #   and list GKE clusters", container.clusters.get/list). GKE checks IAM and RBAC together: a Google
-  #   identity needs container.clusters.get on the cluster's project to be let into its API; every
-  #   object right then comes from Kubernetes RBAC, as this role grants no container.secrets.* at all.
+  #   and list GKE clusters", container.clusters.get/list). GKE authorizes API calls with IAM and
+  #   Kubernetes RBAC together ("Use IAM with Kubernetes RBAC"); this is the least GKE role, the one
+  #   the single-cluster module always granted, and it carries no container.secrets.* or other object
+  #   permission, so what the job may do inside the cluster is RBAC's (and the fence's) decision.
   #   Not a custom role with container.clusters.get alone: a custom role lives in one project, so
   #   each cluster project would need one (and iam.roles.create there) to drop only clusters.list.
   # - connect-gateway: roles/gkehub.gatewayEditor ("Connect Gateway Editor": gkehub.gateway.get,
