@@ -1,6 +1,5 @@
 locals {
-  name_pattern = "^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$"
-  legacy       = var.legacy_management_cluster != null
+  legacy = var.legacy_management_cluster != null
 
   # With the deprecated single variable the cluster goes by default_management_cluster, or "default"
   # as the job names the cluster its single-cluster variables define.
