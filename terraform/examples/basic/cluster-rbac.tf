@@ -1,27 +1,65 @@
-# The cluster side (manage_cluster_rbac = true): the job's RBAC in the management cluster, applied
-# by Terraform with a kubernetes provider configured from the cluster's endpoint and CA and the
-# caller's Google access token. With false (the default) nothing here touches the cluster and the
-# module's management_cluster_rbac output is applied with kubectl instead.
+# The cluster side (manage_cluster_rbac = true): the job's RBAC and its admission fence in the
+# management clusters, applied by Terraform through kubernetes providers authenticated with the
+# caller's Google access token. With false (the default) nothing here touches a cluster and the
+# module's management_cluster_rbac output (one YAML per cluster) is applied with kubectl instead.
 #
-# One provider and one module call per management cluster: Terraform cannot create providers per
-# map entry. For a second cluster, copy the provider block with an alias and the module call.
+# Terraform cannot create a provider per map entry, so each cluster is one provider block and one
+# module call. This example wires the first GKE cluster and the first Connect Gateway cluster of
+# management_clusters (by name); copy a provider block (new alias) and its module call per further
+# cluster, naming it instead of the "first of its kind".
 
 data "google_client_config" "current" {}
 
+locals {
+  clusters = module.pullsecret_adapter.management_clusters
+  rbac     = module.pullsecret_adapter.management_cluster_rbac_inputs
+  gke_cluster = try(sort([
+    for name, cluster in local.clusters : name if cluster.kind == "gke"
+  ])[0], null)
+  connect_gateway_cluster = try(sort([
+    for name, cluster in local.clusters : name if cluster.kind == "connect-gateway"
+  ])[0], null)
+}
+
+# A GKE control plane: its endpoint and cluster CA.
 provider "kubernetes" {
-  host                   = var.management_cluster.endpoint
-  cluster_ca_certificate = var.management_cluster.ca_certificate == null ? null : base64decode(var.management_cluster.ca_certificate)
+  alias                  = "gke"
+  host                   = try(local.clusters[local.gke_cluster].endpoint, null)
+  cluster_ca_certificate = try(base64decode(local.clusters[local.gke_cluster].ca_certificate), null)
   token                  = data.google_client_config.current.access_token
 }
 
-module "management_cluster_rbac" {
+# Connect Gateway: the gateway URL (a public CA, so no cluster_ca_certificate); the caller needs
+# roles/gkehub.gatewayAdmin (or Editor) and cluster-admin RBAC there to create RBAC objects.
+provider "kubernetes" {
+  alias = "connect_gateway"
+  host  = try(local.clusters[local.connect_gateway_cluster].endpoint, null)
+  token = data.google_client_config.current.access_token
+}
+
+module "gke_cluster_rbac" {
   source = "../../modules/pullsecret-cluster-rbac"
-  count  = var.manage_cluster_rbac ? 1 : 0
+  # At most one instance (a provider serves one cluster), keyed by the cluster's name.
+  for_each = var.manage_cluster_rbac ? { for name, inputs in local.rbac : name => inputs if name == local.gke_cluster } : {}
   providers = {
-    kubernetes = kubernetes
+    kubernetes = kubernetes.gke
   }
 
-  job_service_account = module.pullsecret_adapter.management_cluster_rbac_inputs.job_service_account
-  namespaces          = module.pullsecret_adapter.management_cluster_rbac_inputs.namespaces
-  cluster_wide        = module.pullsecret_adapter.management_cluster_rbac_inputs.cluster_wide
+  job_service_account         = each.value.job_service_account
+  namespaces                  = each.value.namespaces
+  cluster_wide                = each.value.cluster_wide
+  connect_agent_impersonation = each.value.connect_agent_impersonation
+}
+
+module "connect_gateway_cluster_rbac" {
+  source   = "../../modules/pullsecret-cluster-rbac"
+  for_each = var.manage_cluster_rbac ? { for name, inputs in local.rbac : name => inputs if name == local.connect_gateway_cluster } : {}
+  providers = {
+    kubernetes = kubernetes.connect_gateway
+  }
+
+  job_service_account         = each.value.job_service_account
+  namespaces                  = each.value.namespaces
+  cluster_wide                = each.value.cluster_wide
+  connect_agent_impersonation = each.value.connect_agent_impersonation
 }

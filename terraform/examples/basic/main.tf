@@ -8,7 +8,9 @@ module "pullsecret_adapter" {
   target_project_ids          = var.target_project_ids
   hyperfleet_api              = var.hyperfleet_api
   job                         = var.job
-  management_cluster          = var.management_cluster
+  management_clusters         = var.management_clusters
+  default_management_cluster  = var.default_management_cluster
+  management_cluster          = var.management_cluster # deprecated
   function_source_archives    = var.function_source_archives
   default_pull_secret_version = var.default_pull_secret_version
   workload_identity           = var.workload_identity

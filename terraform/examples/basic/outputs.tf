@@ -14,8 +14,13 @@ output "job_name" {
 }
 
 output "management_cluster_rbac" {
-  description = "Apply to the management cluster: terraform output -raw management_cluster_rbac | kubectl apply -f -"
+  description = "Per management cluster, the job's RBAC and admission fence; apply each to its cluster: terraform output -json management_cluster_rbac | jq -r '.[\"NAME\"]' | kubectl apply -f -"
   value       = module.pullsecret_adapter.management_cluster_rbac
+}
+
+output "management_clusters" {
+  description = "The management clusters by name, each with the gcloud command that points kubectl at it."
+  value       = { for name, cluster in module.pullsecret_adapter.management_clusters : name => cluster.credentials_command }
 }
 
 output "reporter_url" {

@@ -57,7 +57,7 @@ variable "labels" {
 }
 
 variable "management_cluster" {
-  description = "The management cluster (see the module's variables)."
+  description = "DEPRECATED, use management_clusters: the single management cluster (see the module's variables)."
   type = object({
     endpoint          = string
     ca_certificate    = optional(string)
@@ -65,6 +65,28 @@ variable "management_cluster" {
     namespaces        = optional(list(string), [])
     cluster_wide_rbac = optional(bool, false)
   })
+  default = null
+}
+
+variable "management_clusters" {
+  description = "Management clusters by name, GKE or Connect Gateway (see the module's variables)."
+  type = map(object({
+    kind           = string
+    endpoint       = string
+    ca_certificate = optional(string)
+    project        = string
+    location       = string
+    cluster_name   = optional(string)
+    membership     = optional(string)
+    namespaces     = optional(list(string))
+  }))
+  default = {}
+}
+
+variable "default_management_cluster" {
+  description = "The management cluster used when placement names none (a key of management_clusters)."
+  type        = string
+  default     = null
 }
 
 variable "name_prefix" {
@@ -128,7 +150,7 @@ variable "delivery" {
 }
 
 variable "manage_cluster_rbac" {
-  description = "Apply the job's Kubernetes RBAC to the management cluster with Terraform (kubernetes provider, your Google credentials) instead of printing it for kubectl."
+  description = "Apply the job's Kubernetes RBAC and admission fence to the management clusters with Terraform (cluster-rbac.tf: kubernetes providers, your Google credentials) instead of printing them for kubectl."
   type        = bool
   default     = false
 }

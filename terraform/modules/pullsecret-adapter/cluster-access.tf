@@ -1,25 +1,61 @@
-locals {
-  connect_gateway = strcontains(var.management_cluster.endpoint, "connectgateway.googleapis.com")
+# The job's access to the management clusters: normalised, validated and rendered by the pure
+# module management-clusters (evaluated offline by the tests); the grants are made here.
+module "management_clusters" {
+  source = "./modules/management-clusters"
 
-  # Kubernetes RBAC for the job's Google service account: write Secrets in the management
-  # namespaces (or everywhere). Apply it with kubectl; see README, Deployment.
-  management_cluster_rbac = templatefile("${path.module}/templates/management-cluster-rbac.yaml.tftpl", {
-    job_service_account = google_service_account.job.email
-    namespaces          = var.management_cluster.namespaces
-    cluster_wide        = var.management_cluster.cluster_wide_rbac
-  })
+  management_clusters        = var.management_clusters
+  default_management_cluster = var.default_management_cluster
+  legacy_management_cluster  = var.management_cluster
+  job_identity               = local.job_identity
 }
 
-# Authenticating to the GKE control plane with IAM needs at least cluster viewer.
+locals {
+  # The job's Google service account email, known at plan time (google_service_account.job.email
+  # is not, on the first apply), so the RBAC, the fence and kubernetes_manifest can use it at once.
+  # A user-managed service account's email is always ACCOUNT_ID@PROJECT_ID.iam.gserviceaccount.com.
+  job_identity = "${var.name_prefix}-job@${var.project_id}.iam.gserviceaccount.com"
+
+  # Per cluster name: the job's RBAC and the admission fence, one YAML each for kubectl apply.
+  management_cluster_rbac = module.management_clusters.rbac
+
+  # The project of the default management cluster (or, with several and no default, the first by
+  # name): where the Workload Identity pools of workload-identity.tf live unless given.
+  # (null only when no cluster is configured, which the module's precondition already reports).
+  management_project = try(module.management_clusters.clusters[coalesce(
+    module.management_clusters.default_management_cluster,
+    sort(keys(module.management_clusters.clusters))[0],
+  )].project, null)
+
+  legacy_connect_gateway = var.management_cluster == null ? false : strcontains(var.management_cluster.endpoint, "connectgateway.googleapis.com")
+}
+
+# management_clusters: one grant per (project, role) the clusters need - gke: Kubernetes Engine
+# Cluster Viewer on the cluster's project; connect-gateway: Connect Gateway Editor and Fleet Viewer
+# on the fleet host project (why each, in modules/management-clusters/main.tf, roles_by_kind).
+resource "google_project_iam_member" "job_management_cluster" {
+  for_each = module.management_clusters.project_grants
+  project  = each.value.project
+  role     = each.value.role
+  member   = "serviceAccount:${google_service_account.job.email}"
+}
+
+# The deprecated management_cluster keeps its two grants at their addresses (count adds [0] to the
+# first one, which Terraform moves by itself; the moved block says so), so upgrading with the old
+# variable plans no IAM change.
 resource "google_project_iam_member" "job_cluster_viewer" {
+  count   = var.management_cluster == null ? 0 : 1
   project = var.management_cluster.project_id
   role    = "roles/container.clusterViewer"
   member  = "serviceAccount:${google_service_account.job.email}"
 }
 
-# Through Connect Gateway, requests also need the gateway role (RBAC still decides what is allowed).
+moved {
+  from = google_project_iam_member.job_cluster_viewer
+  to   = google_project_iam_member.job_cluster_viewer[0]
+}
+
 resource "google_project_iam_member" "job_connect_gateway" {
-  count   = local.connect_gateway ? 1 : 0
+  count   = local.legacy_connect_gateway ? 1 : 0
   project = var.management_cluster.project_id
   role    = "roles/gkehub.gatewayEditor"
   member  = "serviceAccount:${google_service_account.job.email}"

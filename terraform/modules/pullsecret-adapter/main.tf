@@ -76,15 +76,15 @@ locals {
   })
 
   # Base environment of every execution; the adapter adds the cluster's identifiers as overrides.
-  job_env = merge(local.hyperfleet_env, {
-    RESULTS_TOPIC               = google_pubsub_topic.results.id
-    MANAGEMENT_CLUSTER_ENDPOINT = var.management_cluster.endpoint
-    ON_DELETE                   = var.job.on_delete
-    REPLICATION_POLICY          = var.job.replication_policy
-    LOG_LEVEL                   = var.job.log_level
-    LOG_FORMAT                  = "json"
+  # The management clusters: MANAGEMENT_CLUSTERS and DEFAULT_MANAGEMENT_CLUSTER (or, with the
+  # deprecated management_cluster, MANAGEMENT_CLUSTER_ENDPOINT and _CA_CERT as before).
+  job_env = merge(local.hyperfleet_env, module.management_clusters.job_env, {
+    RESULTS_TOPIC      = google_pubsub_topic.results.id
+    ON_DELETE          = var.job.on_delete
+    REPLICATION_POLICY = var.job.replication_policy
+    LOG_LEVEL          = var.job.log_level
+    LOG_FORMAT         = "json"
     },
-    var.management_cluster.ca_certificate == null ? {} : { MANAGEMENT_CLUSTER_CA_CERT = var.management_cluster.ca_certificate },
     var.job.secret_version_retention == null ? {} : { SECRET_VERSION_RETENTION = tostring(var.job.secret_version_retention) },
     var.job.kms_key_name == null ? {} : { KMS_KEY_NAME = var.job.kms_key_name },
   )

@@ -19,8 +19,29 @@ output "job_name" {
 }
 
 output "management_cluster_rbac" {
-  description = "Kubernetes RBAC for the job in the management cluster; apply with `terraform output -raw management_cluster_rbac | kubectl apply -f -`."
+  description = "Per management cluster name: the job's Kubernetes RBAC (ClusterRole, ClusterRoleBinding or RoleBindings, Connect Agent impersonation for connect-gateway) and the admission fence (ValidatingAdmissionPolicy + binding), one YAML each; apply with `terraform output -json management_cluster_rbac | jq -r '.[\"NAME\"]' | kubectl apply -f -`."
   value       = local.management_cluster_rbac
+}
+
+output "management_clusters" {
+  description = "The management clusters by name (the deprecated management_cluster as one entry): kind, endpoint, ca_certificate, project, location, cluster_name, membership, and the gcloud command that points kubectl at it. For kubernetes providers in the root module."
+  value = {
+    for name, cluster in module.management_clusters.clusters : name => {
+      kind                = cluster.kind
+      endpoint            = cluster.endpoint
+      ca_certificate      = cluster.ca_certificate
+      project             = cluster.project
+      location            = cluster.location
+      cluster_name        = cluster.cluster_name
+      membership          = cluster.membership
+      credentials_command = module.management_clusters.credentials_commands[name]
+    }
+  }
+}
+
+output "default_management_cluster" {
+  description = "The management cluster the job uses when placement names none (null: several and no default)."
+  value       = module.management_clusters.default_management_cluster
 }
 
 output "reporter_url" {
@@ -56,11 +77,14 @@ output "eventarc_triggers" {
 }
 
 output "management_cluster_rbac_inputs" {
-  description = "What the pullsecret-cluster-rbac module needs: the job's Google service account (the Kubernetes user), the namespaces and whether to bind cluster-wide."
+  description = "Per management cluster name, what the pullsecret-cluster-rbac module needs: the job's Google identity (the Kubernetes user), the namespaces to bind in, whether to bind cluster-wide (then fenced), and whether the Connect Agent impersonates the job (connect-gateway)."
   value = {
-    job_service_account = google_service_account.job.email
-    namespaces          = var.management_cluster.namespaces
-    cluster_wide        = var.management_cluster.cluster_wide_rbac
+    for name, cluster in module.management_clusters.clusters : name => {
+      job_service_account         = local.job_identity
+      namespaces                  = cluster.namespaces
+      cluster_wide                = cluster.cluster_wide
+      connect_agent_impersonation = cluster.kind == "connect-gateway"
+    }
   }
 }
 

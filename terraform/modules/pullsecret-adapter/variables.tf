@@ -188,7 +188,7 @@ variable "labels" {
 }
 
 variable "management_cluster" {
-  description = "The management cluster the job pushes Secrets to: GKE endpoint (with its base64 CA) or a Connect Gateway URL (no CA), its project (which also owns its Workload Identity pool), and the namespaces to bind RBAC in (or cluster-wide)."
+  description = "DEPRECATED (use management_clusters): the single management cluster the job pushes Secrets to: GKE endpoint (with its base64 CA) or a Connect Gateway URL (no CA), its project (which also owns its Workload Identity pool), and the namespaces to bind RBAC in (or cluster-wide). Still honoured as before (same IAM, RBAC and job env); it is the cluster named default_management_cluster (default \"default\")."
   type = object({
     endpoint          = string
     ca_certificate    = optional(string)
@@ -196,15 +196,37 @@ variable "management_cluster" {
     namespaces        = optional(list(string), [])
     cluster_wide_rbac = optional(bool, false)
   })
-  nullable = false
+  default = null
   validation {
-    condition     = can(regex("^[a-z][a-z0-9-]{4,28}[a-z0-9]$", var.management_cluster.project_id))
+    condition     = var.management_cluster == null || can(regex("^[a-z][a-z0-9-]{4,28}[a-z0-9]$", var.management_cluster.project_id))
     error_message = "management_cluster.project_id must be a GCP project id."
   }
   validation {
-    condition     = startswith(var.management_cluster.endpoint, "https://")
+    condition     = var.management_cluster == null || startswith(var.management_cluster.endpoint, "https://")
     error_message = "management_cluster.endpoint must be an https:// URL (GKE control plane or Connect Gateway)."
   }
+}
+
+variable "management_clusters" {
+  description = "Management clusters by name (a DNS label: the name placement reports in data.managementCluster). kind = \"gke\": endpoint https://IP, ca_certificate (base64 PEM, as GKE gives it), project, location, cluster_name. kind = \"connect-gateway\": endpoint https://connectgateway.googleapis.com/v1/projects/NUMBER/locations/LOCATION/gkeMemberships/MEMBERSHIP, project (the fleet host project), location, membership. namespaces: null (default) binds the job cluster-wide, fenced by a ValidatingAdmissionPolicy; a list binds it in those namespaces only. Validated in modules/management-clusters/variables.tf."
+  type = map(object({
+    kind           = string
+    endpoint       = string
+    ca_certificate = optional(string)
+    project        = string
+    location       = string
+    cluster_name   = optional(string)
+    membership     = optional(string)
+    namespaces     = optional(list(string))
+  }))
+  default  = {}
+  nullable = false
+}
+
+variable "default_management_cluster" {
+  description = "The management cluster the job uses when placement names none (DEFAULT_MANAGEMENT_CLUSTER): a key of management_clusters; null means the only one when there is one (with several and no default, every execution must name its cluster: the job refuses one that does not as a configuration error). With the deprecated management_cluster: the name that cluster goes by."
+  type        = string
+  default     = null
 }
 
 variable "monitoring" {

@@ -1,7 +1,8 @@
 locals {
   # The pools belong to the management cluster's project: GKE's pool is PROJECT.svc.id.goog of
-  # the cluster's project, and the federation pool sits next to the cluster it trusts.
-  gke_pool_project = coalesce(var.workload_identity.gke_workload_pool_project, var.management_cluster.project_id)
+  # the cluster's project, and the federation pool sits next to the cluster it trusts. With several
+  # management clusters, the default one's project (cluster-access.tf, management_project).
+  gke_pool_project = coalesce(var.workload_identity.gke_workload_pool_project, local.management_project)
   federation       = var.workload_identity.federation
 }
 
@@ -17,7 +18,7 @@ resource "google_service_account_iam_member" "reader_workload_identity" {
 # Workload Identity Federation pool, and the same namespace/KSA pairs may act as the reader.
 resource "google_iam_workload_identity_pool" "management" {
   count                     = local.federation == null ? 0 : 1
-  project                   = var.management_cluster.project_id
+  project                   = local.management_project
   workload_identity_pool_id = local.federation.pool_id
   display_name              = "HyperFleet management cluster"
   description               = "Kubernetes service accounts of the management cluster."
@@ -25,7 +26,7 @@ resource "google_iam_workload_identity_pool" "management" {
 
 resource "google_iam_workload_identity_pool_provider" "management" {
   count                              = local.federation == null ? 0 : 1
-  project                            = var.management_cluster.project_id
+  project                            = local.management_project
   workload_identity_pool_id          = google_iam_workload_identity_pool.management[0].workload_identity_pool_id
   workload_identity_pool_provider_id = local.federation.provider_id
   display_name                       = "Management cluster OIDC"

@@ -1,9 +1,20 @@
-# The job's Kubernetes RBAC in one management cluster: the same objects as the module
-# pullsecret-adapter's management_cluster_rbac output (templates/management-cluster-rbac.yaml.tftpl),
-# applied by Terraform instead of kubectl.
+# The job's Kubernetes RBAC and its admission fence in one management cluster: the same objects as
+# the module pullsecret-adapter's management_cluster_rbac output for that cluster
+# (templates/management-cluster-rbac.yaml.tftpl and management-cluster-fence.yaml.tftpl), applied
+# by Terraform instead of kubectl.
 locals {
   name   = "hyperfleet-pullsecret-writer"
   labels = { "managed-by" = "hyperfleet" }
+
+  # The fence is read from the adapter module's template, its one source (the local stack renders
+  # the same file): a ValidatingAdmissionPolicy and its binding, two YAML documents.
+  fence_documents = [
+    for document in split("\n---\n", templatefile("${path.module}/../pullsecret-adapter/templates/management-cluster-fence.yaml.tftpl", {
+      job_identity = var.job_service_account
+    })) : yamldecode(document)
+  ]
+  fence_policy  = one([for document in local.fence_documents : document if document.kind == "ValidatingAdmissionPolicy"])
+  fence_binding = one([for document in local.fence_documents : document if document.kind == "ValidatingAdmissionPolicyBinding"])
 }
 
 resource "kubernetes_cluster_role_v1" "writer" {
@@ -17,6 +28,19 @@ resource "kubernetes_cluster_role_v1" "writer" {
     # patch, not update: the job merge-patches only the fields it owns (see kubernetes-cluster-secrets.ts).
     verbs = ["get", "create", "patch", "delete"]
   }
+}
+
+# No typed resource for admission policies in the provider (2.38): kubernetes_manifest, which
+# needs the cluster's API reachable at plan time as well as at apply.
+resource "kubernetes_manifest" "fence_policy" {
+  count    = var.fence ? 1 : 0
+  manifest = local.fence_policy
+}
+
+resource "kubernetes_manifest" "fence_binding" {
+  count      = var.fence ? 1 : 0
+  manifest   = local.fence_binding
+  depends_on = [kubernetes_manifest.fence_policy]
 }
 
 resource "kubernetes_role_binding_v1" "writer" {
@@ -36,8 +60,10 @@ resource "kubernetes_role_binding_v1" "writer" {
     name      = var.job_service_account
     api_group = "rbac.authorization.k8s.io"
   }
+  depends_on = [kubernetes_manifest.fence_binding]
 }
 
+# Cluster-wide Secret rights exist only behind the fence: created after it, refused without it.
 resource "kubernetes_cluster_role_binding_v1" "writer" {
   count = var.cluster_wide ? 1 : 0
   metadata {
@@ -53,5 +79,45 @@ resource "kubernetes_cluster_role_binding_v1" "writer" {
     kind      = "User"
     name      = var.job_service_account
     api_group = "rbac.authorization.k8s.io"
+  }
+  depends_on = [kubernetes_manifest.fence_binding]
+  lifecycle {
+    precondition {
+      condition     = var.fence
+      error_message = "cluster_wide = true needs fence = true: cluster-wide Secret rights are only granted behind the admission fence (or bind per namespace with cluster_wide = false)."
+    }
+  }
+}
+
+# Connect Gateway through the Connect Agent: the agent may impersonate the job's identity, only it.
+resource "kubernetes_cluster_role_v1" "gateway_impersonate" {
+  count = var.connect_agent_impersonation ? 1 : 0
+  metadata {
+    name   = "hyperfleet-pullsecret-gateway-impersonate"
+    labels = local.labels
+  }
+  rule {
+    api_groups     = [""]
+    resources      = ["users"]
+    resource_names = [var.job_service_account]
+    verbs          = ["impersonate"]
+  }
+}
+
+resource "kubernetes_cluster_role_binding_v1" "gateway_impersonate" {
+  count = var.connect_agent_impersonation ? 1 : 0
+  metadata {
+    name   = "hyperfleet-pullsecret-gateway-impersonate"
+    labels = local.labels
+  }
+  role_ref {
+    api_group = "rbac.authorization.k8s.io"
+    kind      = "ClusterRole"
+    name      = kubernetes_cluster_role_v1.gateway_impersonate[0].metadata[0].name
+  }
+  subject {
+    kind      = "ServiceAccount"
+    name      = "connect-agent-sa"
+    namespace = "gke-connect"
   }
 }

@@ -20,7 +20,21 @@ variable "namespaces" {
 }
 
 variable "cluster_wide" {
-  description = "Bind the role cluster-wide (a ClusterRoleBinding) instead of per namespace."
+  description = "Bind the role cluster-wide (a ClusterRoleBinding, fenced by the admission policy). The default: the clusters-{id} namespaces do not exist when Terraform runs. false: bind only in namespaces."
+  type        = bool
+  default     = true
+  nullable    = false
+}
+
+variable "fence" {
+  description = "Install the admission fence (ValidatingAdmissionPolicy + binding, Kubernetes 1.30+) that lets the job write only managed-by=hyperfleet dockerconfigjson Secrets it owns. Required with cluster_wide."
+  type        = bool
+  default     = true
+  nullable    = false
+}
+
+variable "connect_agent_impersonation" {
+  description = "Connect Gateway clusters reached through the Connect Agent: let the agent (gke-connect/connect-agent-sa) impersonate the job's identity, and only it."
   type        = bool
   default     = false
   nullable    = false

@@ -87,11 +87,12 @@ describe('terraform: delivery modes and the cluster side', () => {
     for (const binding of ['kubernetes_role_binding_v1', 'kubernetes_cluster_role_binding_v1'])
       expect(block(resource(rbac, binding, 'writer'), 'subject')).toMatchObject({ kind: 'User', name: '${var.job_service_account}' });
 
-    const call = example.modules.management_cluster_rbac!;
-    expect(call.source).toBe('../../modules/pullsecret-cluster-rbac');
-    expect(call.count).toBe('${var.manage_cluster_rbac ? 1 : 0}');
+    // The example applies it per cluster (one GKE, one Connect Gateway): cluster-access.test.ts.
+    for (const name of ['gke_cluster_rbac', 'connect_gateway_cluster_rbac']) {
+      const call = example.modules[name]!;
+      expect(call.source).toBe('../../modules/pullsecret-cluster-rbac');
+      expect(String(call.for_each)).toMatch(/^\$\{var\.manage_cluster_rbac \? \{ for name, inputs in local\.rbac : name => inputs if name == local\.[a-z_]+ \} : \{\}\}$/);
+    }
     expect(example.variables.manage_cluster_rbac?.default).toBe(false);
-    const providerTf = fs.readFileSync(path.join(TERRAFORM_ROOT, 'examples/basic/cluster-rbac.tf'), 'utf8');
-    expect(providerTf).toMatch(/provider "kubernetes" \{[\s\S]*host\s*=\s*var\.management_cluster\.endpoint[\s\S]*cluster_ca_certificate[\s\S]*token\s*=\s*data\.google_client_config\.current\.access_token/);
   });
 });

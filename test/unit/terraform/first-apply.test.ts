@@ -48,11 +48,13 @@ describe('terraform/modules/pullsecret-adapter: the first apply on an empty proj
     expect(String(m.locals.apis)).toContain('eventarc.googleapis.com');
   });
 
-  it('puts the Workload Identity pools in the management cluster project', () => {
-    expect(resource('google_iam_workload_identity_pool', 'management').project).toBe('${var.management_cluster.project_id}');
-    expect(resource('google_iam_workload_identity_pool_provider', 'management').project).toBe('${var.management_cluster.project_id}');
-    expect(String(m.locals.gke_pool_project)).toContain('var.management_cluster.project_id');
+  it('puts the Workload Identity pools in the (default) management cluster project', () => {
+    expect(resource('google_iam_workload_identity_pool', 'management').project).toBe('${local.management_project}');
+    expect(resource('google_iam_workload_identity_pool_provider', 'management').project).toBe('${local.management_project}');
+    expect(String(m.locals.gke_pool_project)).toContain('local.management_project');
     expect(String(m.locals.gke_pool_project)).not.toContain('var.project_id');
+    // The default management cluster's project; with the deprecated variable, its project_id as before.
+    expect(String(m.locals.management_project)).toMatch(/module\.management_clusters\.clusters\[[\s\S]*module\.management_clusters\.default_management_cluster[\s\S]*\]\.project/);
   });
 
   it('creates every alert on a log-based metric after a wait for its metrics (provider #11102)', () => {

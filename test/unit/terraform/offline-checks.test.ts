@@ -62,7 +62,7 @@ describe('terraform/, checked offline', () => {
   });
 
   it('finds the module and the example root', () => {
-    expect(modules.map((m) => path.relative(TERRAFORM_ROOT, m.dir)).sort()).toEqual(['examples/basic', 'modules/pullsecret-adapter', 'modules/pullsecret-cluster-rbac']);
+    expect(modules.map((m) => path.relative(TERRAFORM_ROOT, m.dir)).sort()).toEqual(['examples/basic', 'modules/pullsecret-adapter', 'modules/pullsecret-adapter/modules/management-clusters', 'modules/pullsecret-cluster-rbac']);
     expect(adapterModule().resources.length).toBeGreaterThan(30);
   });
 
@@ -81,7 +81,7 @@ describe('terraform/, checked offline', () => {
     expect(problems).toEqual([]);
     // Both delivery modes and the cluster side are in what was checked.
     const types = new Set(modules.flatMap((m) => m.resources.map((r) => r.type)));
-    for (const type of ['google_eventarc_trigger', 'google_pubsub_subscription', 'terraform_data', 'time_sleep', 'random_id', 'kubernetes_cluster_role_v1', 'kubernetes_role_binding_v1', 'kubernetes_cluster_role_binding_v1']) expect(types).toContain(type);
+    for (const type of ['google_eventarc_trigger', 'google_pubsub_subscription', 'terraform_data', 'time_sleep', 'random_id', 'kubernetes_cluster_role_v1', 'kubernetes_role_binding_v1', 'kubernetes_cluster_role_binding_v1', 'kubernetes_manifest']) expect(types).toContain(type);
   });
 
   it('the kubernetes snapshot knows the provider arguments the example configures it with', () => {
@@ -188,7 +188,7 @@ describe('terraform/, checked offline', () => {
     expect(String(sink.body.filter)).toContain('resource.type=\\"cloud_run_job\\"');
   });
 
-  /** The env var names a local's expression sets (its own keys and those of locals it merges). */
+  /** The env var names a local's expression sets (its own keys and those of locals and module outputs it merges). */
   const envKeys = (m: TfModule, local: string): string[] => {
     const value = m.locals[local];
     // A plain object literal is parsed as an object; an expression (merge(...)) as a string.
@@ -196,7 +196,12 @@ describe('terraform/, checked offline', () => {
     const expression = String(value ?? '');
     const own = [...expression.matchAll(/\b([A-Z][A-Z0-9_]{2,})\s*=/g)].map((match) => match[1]!);
     const merged = [...expression.matchAll(/\blocal\.([a-z_]+_env)\b/g)].flatMap((match) => envKeys(m, match[1]!));
-    return [...new Set([...own, ...merged])].sort();
+    // module.NAME.job_env: the same-named local of that module (management-clusters' job_env).
+    const fromModules = [...expression.matchAll(/\bmodule\.([a-z_]+)\.([a-z_]+_env)\b/g)].flatMap((match) => {
+      const target = modules.find((t) => t.dir === path.resolve(m.dir, String(m.modules[match[1]!]?.source)))!;
+      return envKeys(target, match[2]!);
+    });
+    return [...new Set([...own, ...merged, ...fromModules])].sort();
   };
   const sample = (keys: readonly string[]) => Object.fromEntries(keys.map((k) => [k, SAMPLE_VALUES[k] ?? `missing sample for ${k}`]));
 
@@ -229,12 +234,15 @@ describe('terraform/, checked offline', () => {
       pullSecret: { source: 'cluster-spec', specPath: 'spec.pullSecret.data', additionalSpecPath: 'spec.pullSecret.additional' },
     });
     expect(Object.keys(overrides).filter((k) => !(k in jobEnvSchema.shape))).toEqual([]);
-    const base = sample(keys.filter((k) => !['HYPERFLEET_API_AUTH_TOKEN_PATH', 'HYPERFLEET_API_AUDIENCE', 'SECRET_VERSION_RETENTION', 'KMS_KEY_NAME', 'MANAGEMENT_CLUSTER_CA_CERT', 'HYPERFLEET_API_ORG'].includes(k)));
+    // MANAGEMENT_CLUSTERS (the map) and the deprecated single-cluster variables are alternatives;
+    // the map form is loaded in management-clusters.test.ts from what Terraform renders.
+    expect(keys).toEqual(expect.arrayContaining(['MANAGEMENT_CLUSTERS', 'DEFAULT_MANAGEMENT_CLUSTER', 'MANAGEMENT_CLUSTER_ENDPOINT']));
+    const base = sample(keys.filter((k) => !['HYPERFLEET_API_AUTH_TOKEN_PATH', 'HYPERFLEET_API_AUDIENCE', 'SECRET_VERSION_RETENTION', 'KMS_KEY_NAME', 'MANAGEMENT_CLUSTER_CA_CERT', 'HYPERFLEET_API_ORG', 'MANAGEMENT_CLUSTERS', 'DEFAULT_MANAGEMENT_CLUSTER'].includes(k)));
     const config = loadJobConfig({ ...base, ...overrides, CLOUD_RUN_EXECUTION: 'pullsecret-job-abc12' });
     expect(config.kubernetes?.access).toEqual({ kind: 'google', endpoint: SAMPLE_VALUES.MANAGEMENT_CLUSTER_ENDPOINT });
     expect(config.pullSecretSource).toEqual({ kind: 'cluster-spec', specPath: 'spec.pullSecret.data' });
     expect(config.resultsTopic).toBe(SAMPLE_VALUES.RESULTS_TOPIC);
-    expect(loadJobConfig({ ...sample(keys), ...overrides, OPERATION: 'delete', HYPERFLEET_API_AUDIENCE: '' }).operation).toBe('delete');
+    expect(loadJobConfig({ ...sample(keys.filter((k) => !['MANAGEMENT_CLUSTERS', 'DEFAULT_MANAGEMENT_CLUSTER'].includes(k))), ...overrides, OPERATION: 'delete', HYPERFLEET_API_AUDIENCE: '' }).operation).toBe('delete');
   });
 });
 

@@ -1,0 +1,133 @@
+locals {
+  legacy = var.legacy_management_cluster != null
+
+  # With the deprecated single variable the cluster goes by default_management_cluster, or "default"
+  # as the job names the cluster its single-cluster variables define.
+  legacy_name = coalesce(var.default_management_cluster, "default")
+
+  # One shape for both inputs. cluster_wide: a ClusterRoleBinding (fenced); namespaces: RoleBindings.
+  clusters = local.legacy ? tomap({
+    (local.legacy_name) = {
+      kind           = strcontains(var.legacy_management_cluster.endpoint, "connectgateway.googleapis.com") ? "connect-gateway" : "gke"
+      endpoint       = var.legacy_management_cluster.endpoint
+      ca_certificate = var.legacy_management_cluster.ca_certificate
+      project        = var.legacy_management_cluster.project_id
+      location       = null
+      cluster_name   = null
+      membership     = null
+      namespaces     = var.legacy_management_cluster.namespaces
+      cluster_wide   = var.legacy_management_cluster.cluster_wide_rbac
+    }
+    }) : tomap({
+    for name, cluster in var.management_clusters : name => {
+      kind           = cluster.kind
+      endpoint       = cluster.endpoint
+      ca_certificate = cluster.ca_certificate
+      project        = cluster.project
+      location       = cluster.location
+      cluster_name   = cluster.cluster_name
+      membership     = cluster.membership
+      # Namespaces (clusters-{id}) do not exist when Terraform runs: cluster-wide unless listed.
+      namespaces   = coalesce(cluster.namespaces, [])
+      cluster_wide = cluster.namespaces == null
+    }
+  })
+
+  default_name = (local.legacy ? local.legacy_name
+    : var.default_management_cluster != null ? var.default_management_cluster
+    : length(var.management_clusters) == 1 ? one(keys(var.management_clusters))
+  : null)
+
+  # The job's configuration (functions/pull-secret-job/config.ts): the deprecated variable keeps
+  # today's single-cluster variables, so upgrading plans no change to the job; the map becomes
+  # MANAGEMENT_CLUSTERS in the job's form (gke: endpoint + caCert; connect-gateway: endpoint only).
+  job_env = local.legacy ? merge(
+    { MANAGEMENT_CLUSTER_ENDPOINT = var.legacy_management_cluster.endpoint },
+    var.legacy_management_cluster.ca_certificate == null ? {} : { MANAGEMENT_CLUSTER_CA_CERT = var.legacy_management_cluster.ca_certificate },
+    var.default_management_cluster == null ? {} : { DEFAULT_MANAGEMENT_CLUSTER = var.default_management_cluster },
+    ) : merge(
+    {
+      MANAGEMENT_CLUSTERS = jsonencode({
+        for name, cluster in var.management_clusters : name => {
+          for key, value in { endpoint = cluster.endpoint, caCert = cluster.ca_certificate } : key => value if value != null
+        }
+      })
+    },
+    local.default_name == null ? {} : { DEFAULT_MANAGEMENT_CLUSTER = local.default_name },
+  )
+
+  # What the job's Google identity needs to reach each kind of cluster with its access token
+  # (granted on `project`; README, Deployment, "Management clusters"):
+  # - gke: roles/container.clusterViewer ("Kubernetes Engine Cluster Viewer: provides access to get
+  #   and list GKE clusters", container.clusters.get/list). GKE authorizes API calls with IAM and
+  #   Kubernetes RBAC together ("Use IAM with Kubernetes RBAC"); this is the least GKE role, the one
+  #   the single-cluster module always granted, and it carries no container.secrets.* or other object
+  #   permission, so what the job may do inside the cluster is RBAC's (and the fence's) decision.
+  #   Not a custom role with container.clusters.get alone: a custom role lives in one project, so
+  #   each cluster project would need one (and iam.roles.create there) to drop only clusters.list.
+  # - connect-gateway: roles/gkehub.gatewayEditor ("Connect Gateway Editor": gkehub.gateway.get,
+  #   post, put, patch, delete - the job GETs, POSTs, merge-PATCHes and DELETEs Secrets; the Reader
+  #   role would allow GET only) and roles/gkehub.viewer ("Fleet Viewer": read-only fleet and
+  #   membership access, which resolving and checking the membership needs), both on the fleet host
+  #   project. The gateway only forwards: RBAC in the cluster still decides.
+  roles_by_kind = {
+    gke             = ["roles/container.clusterViewer"]
+    connect-gateway = ["roles/gkehub.gatewayEditor", "roles/gkehub.viewer"]
+  }
+
+  # One grant per (project, role): two clusters in one project share it, so removing one cluster
+  # from the map never revokes what the other still needs.
+  grant_list = flatten([
+    for name, cluster in var.management_clusters : [
+      for role in local.roles_by_kind[cluster.kind] : { key = "${cluster.project}/${role}", project = cluster.project, role = role, cluster = name }
+    ]
+  ])
+  project_grants = {
+    for key, grants in { for grant in local.grant_list : grant.key => grant... } : key => {
+      project  = grants[0].project
+      role     = grants[0].role
+      clusters = sort([for grant in grants : grant.cluster])
+    }
+  }
+
+  credentials_command = {
+    for name, cluster in local.clusters : name => (
+      cluster.cluster_name != null ? "gcloud container clusters get-credentials ${cluster.cluster_name} --location ${cluster.location} --project ${cluster.project}"
+      : cluster.membership != null ? "gcloud container fleet memberships get-credentials ${cluster.membership} --location ${cluster.location} --project ${cluster.project}"
+      : "kubectl config use-context THE-MANAGEMENT-CLUSTER"
+    )
+  }
+
+  # The fence as objects (kubernetes_manifest), parsed exactly as pullsecret-cluster-rbac parses it:
+  # the template holds two YAML documents and yamldecode reads one at a time.
+  fence_documents = [
+    for document in split("\n---\n", templatefile("${path.module}/../../templates/management-cluster-fence.yaml.tftpl", {
+      job_identity = var.job_identity
+    })) : yamldecode(document)
+  ]
+
+  # Per cluster: the job's RBAC and the admission fence narrowing it, one multi-document YAML.
+  rbac = {
+    for name, cluster in local.clusters : name => join("\n---\n", [
+      trimspace(templatefile("${path.module}/../../templates/management-cluster-rbac.yaml.tftpl", {
+        cluster                     = name
+        credentials_command         = local.credentials_command[name]
+        job_service_account         = var.job_identity
+        namespaces                  = cluster.namespaces
+        cluster_wide                = cluster.cluster_wide
+        connect_agent_impersonation = cluster.kind == "connect-gateway"
+      })),
+      trimspace(templatefile("${path.module}/../../templates/management-cluster-fence.yaml.tftpl", {
+        job_identity = var.job_identity
+      })),
+    ])
+  }
+}
+
+# The deprecated variable still works (same IAM, same RBAC, same job env) but warns on every plan.
+check "management_cluster_deprecated" {
+  assert {
+    condition     = !local.legacy
+    error_message = "management_cluster is deprecated: move it into management_clusters = { NAME = { kind = \"gke\" | \"connect-gateway\", endpoint, ca_certificate, project, location, cluster_name | membership } } (README, Deployment, \"Management clusters\")."
+  }
+}
