@@ -21,6 +21,8 @@ async function main(argv: string[]): Promise<number> {
       help: { type: 'boolean' },
       'required-adapters': { type: 'string' },
       'simulate-adapters': { type: 'boolean' },
+      'management-clusters': { type: 'string' },
+      'rbac-file': { type: 'string' },
       token: { type: 'string' },
       'token-file': { type: 'string' },
       tenancy: { type: 'boolean' },
