@@ -23,6 +23,8 @@ async function main(argv: string[]): Promise<number> {
       'simulate-adapters': { type: 'boolean' },
       'management-clusters': { type: 'string' },
       'rbac-file': { type: 'string' },
+      'management-clusters-file': { type: 'string' },
+      'default-management-cluster': { type: 'string' },
       token: { type: 'string' },
       'token-file': { type: 'string' },
       tenancy: { type: 'boolean' },

@@ -11,6 +11,7 @@ import {
 } from './hyperfleet-api/server';
 import { rbacTableSchema } from './kube-apiserver/rbac';
 import { startKubeApiServerEmulator } from './kube-apiserver/server';
+import { startHyperShift } from './hypershift/start-hypershift';
 import { startSecretManagerEmulator } from './secret-manager/server';
 import { startSentinel } from './sentinel/start-sentinel';
 import { parseDurationMs } from '../shared/config/durations';
@@ -159,6 +160,28 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
       notReadyMs: duration('not-ready-interval', '10s'),
       readyMs: duration('ready-interval', '30m'),
       logger: createLogger({ component: 'sentinel', level: 'info', format: 'json' }),
+    });
+  },
+  // The simulated HyperShift adapter (seed 004): --hyperfleet URL [--hyperfleet-token-file FILE]
+  // --management-clusters-file FILE (JSON: name -> kubeconfig) --default-management-cluster NAME
+  // [--poll-interval 1s].
+  hypershift: (args) => {
+    const need = (name: string) => {
+      const value = args.options[name];
+      if (!value) throw new Error(`hypershift needs --${name}`);
+      return value;
+    };
+    const pollMs = parseDurationMs(args.options['poll-interval'] ?? '1s');
+    if (pollMs === undefined) throw new Error('--poll-interval must be a duration such as 1s');
+    return startHyperShift({
+      hyperfleetBaseUrl: need('hyperfleet'),
+      ...(args.options['hyperfleet-token-file']
+        ? { hyperfleetTokenFile: args.options['hyperfleet-token-file'] }
+        : {}),
+      clustersFile: need('management-clusters-file'),
+      defaultCluster: need('default-management-cluster'),
+      pollMs,
+      logger: createLogger({ component: 'hypershift', level: 'info', format: 'json' }),
     });
   },
 };

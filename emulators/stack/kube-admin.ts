@@ -91,3 +91,10 @@ export class KubeReader {
       throw new Error(`creating namespace ${name}: HTTP ${status}`);
   }
 }
+
+/** An admin reader per management cluster, from stack.json's `managementClusters`. */
+export function managementClusterReaders(
+  clusters: Readonly<Record<string, { readonly kubeconfig: string }>>,
+): Map<string, KubeReader> {
+  return new Map(Object.entries(clusters).map(([name, c]) => [name, new KubeReader(c.kubeconfig)]));
+}

@@ -38,8 +38,7 @@ describe('end to end on the local stack: Eventarc-style delivery', () => {
       .split('\n')
       .filter((line) => line.trim() !== '')
       .map((line) => JSON.parse(line) as ProxyRecord);
-  const k8sSecret = (id: string) =>
-    stack.kube.get(`/api/v1/namespaces/clusters-${id}/secrets/${id}-pull-secret`);
+  const k8sSecret = (id: string) => stack.secretOf(id);
 
   let id: string;
 

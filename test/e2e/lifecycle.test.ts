@@ -27,8 +27,7 @@ describe('end to end on the local stack: lifecycle', () => {
     });
     return version.payload?.data?.toString();
   };
-  const k8sSecret = (id: string) =>
-    stack.kube.get(`/api/v1/namespaces/clusters-${id}/secrets/${id}-pull-secret`);
+  const k8sSecret = (id: string) => stack.secretOf(id);
   const k8sData = async (id: string) =>
     Buffer.from(
       ((await k8sSecret(id))?.data as Record<string, string>)['.dockerconfigjson'] ?? '',
