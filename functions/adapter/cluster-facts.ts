@@ -1,37 +1,69 @@
 import type { AdapterStatus, Cluster } from '../../shared/hyperfleet/schemas';
 import { readPath } from '../../shared/object-path';
 import type { ClusterFacts } from './decide';
+import { DEFAULT_NAMESPACE_TEMPLATE, renderNamespace } from './namespace-template';
 
 const DNS_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
+const unset = (value: unknown) => value === undefined || value === null || value === '';
+const shown = (value: unknown) => JSON.stringify(String(value).slice(0, 80));
+
 /**
  * What the decision needs from the cluster and the other adapters' statuses: the GCP project id
- * (current `spec.platform.gcp.projectID` or older `spec.gcp.projectId`) and the management
- * namespace (placement's `data.namespace`, else `clusters-{id}`).
+ * (current `spec.platform.gcp.projectID` or older `spec.gcp.projectId`), the management namespace
+ * (placement's `data.namespace`, else the template, `clusters-{id}` by default) and the management
+ * cluster (placement's `data.managementCluster`, else none: the job's default). The namespace is
+ * where HyperShift's HostedCluster lives and reads the pull secret, so placement, this adapter and
+ * the HyperShift adapter must all derive it the same way.
  */
-export function clusterFacts(cluster: Cluster, statuses: readonly AdapterStatus[]): ClusterFacts {
+export function clusterFacts(
+  cluster: Cluster,
+  statuses: readonly AdapterStatus[],
+  namespaceTemplate: string = DEFAULT_NAMESPACE_TEMPLATE,
+): ClusterFacts {
   const project = [
     readPath(cluster.spec, 'platform.gcp.projectID'),
     readPath(cluster.spec, 'gcp.projectId'),
   ].find((v): v is string => typeof v === 'string' && v !== '');
-  const placed = statuses.find((s) => s.adapter === 'placement')?.data?.namespace;
-  let namespace: ClusterFacts['namespace'];
-  if (placed === undefined || placed === null || placed === '')
-    namespace = { ok: true, value: `clusters-${cluster.id}` };
-  else if (typeof placed === 'string' && DNS_LABEL.test(placed))
-    namespace = { ok: true, value: placed };
-  else
-    namespace = {
-      ok: false,
-      problem: `The placement adapter's data.namespace ${JSON.stringify(String(placed).slice(0, 80))} is not a Kubernetes namespace name (a DNS label of at most 63 lowercase letters, digits or "-")`,
-    };
+  const placement = statuses.find((s) => s.adapter === 'placement')?.data;
   return {
     clusterId: cluster.id,
     clusterName: cluster.name,
     generation: cluster.generation,
     deleting: Boolean(cluster.deleted_time),
     gcpProjectId: project,
-    namespace,
+    namespace: managementNamespace(placement?.namespace, namespaceTemplate, cluster),
+    managementCluster: managementCluster(placement?.managementCluster),
+  };
+}
+
+function managementNamespace(
+  placed: unknown,
+  template: string,
+  cluster: Cluster,
+): ClusterFacts['namespace'] {
+  if (unset(placed)) {
+    const value = renderNamespace(template, cluster);
+    return DNS_LABEL.test(value)
+      ? { ok: true, value }
+      : {
+          ok: false,
+          problem: `MANAGEMENT_NAMESPACE_TEMPLATE ${shown(template)} gives ${shown(value)} for this cluster, which is not a Kubernetes namespace name (a DNS label of at most 63 lowercase letters, digits or "-"); change the template or have the placement adapter report data.namespace`,
+        };
+  }
+  if (typeof placed === 'string' && DNS_LABEL.test(placed)) return { ok: true, value: placed };
+  return {
+    ok: false,
+    problem: `The placement adapter's data.namespace ${shown(placed)} is not a Kubernetes namespace name (a DNS label of at most 63 lowercase letters, digits or "-")`,
+  };
+}
+
+function managementCluster(placed: unknown): ClusterFacts['managementCluster'] {
+  if (unset(placed)) return { ok: true };
+  if (typeof placed === 'string' && DNS_LABEL.test(placed)) return { ok: true, value: placed };
+  return {
+    ok: false,
+    problem: `The placement adapter's data.managementCluster ${shown(placed)} is not a management cluster name (a DNS label of at most 63 lowercase letters, digits or "-")`,
   };
 }
 

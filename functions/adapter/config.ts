@@ -20,6 +20,7 @@ import type { RetryBoundSettings } from '../../shared/events/retry-bound';
 import { OBJECT_PATH } from '../../shared/object-path';
 import type { RetryPolicy } from '../../shared/retry/backoff';
 import type { DecisionSettings } from './decide';
+import { namespaceTemplate } from './namespace-template';
 import {
   DEFAULT_PRECONDITIONS,
   preconditionSpecSchema,
@@ -64,6 +65,7 @@ export const adapterEnvSchema = z.object({
       'must be projects/P/secrets/S/versions/V',
     )
     .optional(),
+  MANAGEMENT_NAMESPACE_TEMPLATE: namespaceTemplate,
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
@@ -86,6 +88,8 @@ export interface AdapterConfig {
   readonly pullSecretSpecPath: string;
   readonly pullSecretAdditionalSpecPath: string;
   readonly defaultPullSecretVersion?: string;
+  /** The management namespace when placement names none ({id}, {name}). */
+  readonly namespaceTemplate: string;
   readonly logLevel: LogLevel;
   readonly logFormat: LogFormat;
   readonly projectId?: string;
@@ -129,6 +133,7 @@ export function loadAdapterConfig(env: Env): AdapterConfig {
     ...(e.DEFAULT_PULL_SECRET_VERSION
       ? { defaultPullSecretVersion: e.DEFAULT_PULL_SECRET_VERSION }
       : {}),
+    namespaceTemplate: e.MANAGEMENT_NAMESPACE_TEMPLATE,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     ...(e.GOOGLE_CLOUD_PROJECT ? { projectId: e.GOOGLE_CLOUD_PROJECT } : {}),

@@ -32,9 +32,13 @@ export interface ClusterFacts {
   readonly generation: number;
   readonly deleting: boolean;
   readonly gcpProjectId: string | undefined;
-  /** From the placement adapter's data.namespace, else `clusters-{id}`; undefined when invalid. */
+  /** From the placement adapter's data.namespace, else MANAGEMENT_NAMESPACE_TEMPLATE. */
   readonly namespace:
     | { readonly ok: true; readonly value: string }
+    | { readonly ok: false; readonly problem: string };
+  /** From the placement adapter's data.managementCluster; no value: the job's default cluster. */
+  readonly managementCluster:
+    | { readonly ok: true; readonly value?: string }
     | { readonly ok: false; readonly problem: string };
 }
 
@@ -93,6 +97,8 @@ export type Decision =
       readonly operation: Operation;
       readonly attempt: number;
       readonly namespace: string;
+      /** Placement's choice; absent: the job's DEFAULT_MANAGEMENT_CLUSTER. */
+      readonly managementCluster?: string;
       readonly gcpProjectId: string;
       readonly message: string;
     };
@@ -185,6 +191,13 @@ export function decide(input: DecisionInput): Decision {
       reason: 'InvalidManagementNamespace',
       message: cluster.namespace.problem,
     });
+  if (!cluster.managementCluster.ok)
+    return reportOnce(input, {
+      kind: 'launch-failed',
+      operation,
+      reason: 'InvalidManagementCluster',
+      message: cluster.managementCluster.problem,
+    });
   if (!cluster.gcpProjectId)
     return reportOnce(input, {
       kind: 'launch-failed',
@@ -228,6 +241,9 @@ export function decide(input: DecisionInput): Decision {
     operation,
     attempt,
     namespace: cluster.namespace.value,
+    ...(cluster.managementCluster.value
+      ? { managementCluster: cluster.managementCluster.value }
+      : {}),
     gcpProjectId: cluster.gcpProjectId,
     message: `Launching ${operation} for generation ${cluster.generation}: ${why}`,
   };

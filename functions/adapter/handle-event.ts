@@ -35,6 +35,8 @@ export interface AdapterDependencies {
   readonly preconditions: readonly CompiledPrecondition[];
   readonly settings: DecisionSettings;
   readonly pullSecret: PullSecretSettings;
+  /** MANAGEMENT_NAMESPACE_TEMPLATE; `clusters-{id}` when absent. */
+  readonly namespaceTemplate?: string;
   readonly logger: Logger;
   readonly now?: () => Date;
   /** Injectable for tests; a random UUID per launch otherwise. */
@@ -107,7 +109,7 @@ async function handleClusterEvent(
     deps.hyperfleet.findCluster(event.clusterId),
     listStatusesOrNone(deps.hyperfleet, event.clusterId),
   ]);
-  const facts = cluster ? clusterFacts(cluster, statuses) : undefined;
+  const facts = cluster ? clusterFacts(cluster, statuses, deps.namespaceTemplate) : undefined;
   const preconditions: PreconditionResult =
     cluster && !facts?.deleting
       ? evaluatePreconditions(deps.preconditions, {

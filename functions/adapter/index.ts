@@ -73,6 +73,7 @@ function instanceHandler(): ReturnType<typeof createAdapterHandler> {
     launchRetry: config.cloudRunRetry,
     preconditions,
     settings: config.decision,
+    namespaceTemplate: config.namespaceTemplate,
     pullSecret: {
       specPath: config.pullSecretSpecPath,
       additionalSpecPath: config.pullSecretAdditionalSpecPath,

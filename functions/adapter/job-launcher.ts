@@ -21,6 +21,8 @@ export interface LaunchRequest {
   readonly generation: number;
   readonly gcpProjectId: string;
   readonly namespace: string;
+  /** Placement's data.managementCluster; absent: the job's default cluster. */
+  readonly managementCluster?: string;
   readonly operation: Operation;
   readonly attempt: number;
   /** Unique per launch; recorded in our status first and passed to the execution (LAUNCH_ID). */
@@ -61,6 +63,7 @@ export function executionEnv(request: LaunchRequest): Record<string, string> {
     GCP_PROJECT_ID: request.gcpProjectId,
     SECRET_NAME: secretManagerSecretId(request.clusterId),
     MANAGEMENT_NAMESPACE: request.namespace,
+    ...(request.managementCluster ? { MANAGEMENT_CLUSTER: request.managementCluster } : {}),
     OPERATION: request.operation,
     LAUNCH_ATTEMPT: String(request.attempt),
     LAUNCH_ID: request.launchId,

@@ -53,6 +53,7 @@ export async function launchWithIntent(
     generation: cluster.generation,
     gcpProjectId: decision.gcpProjectId,
     namespace: decision.namespace,
+    ...(decision.managementCluster ? { managementCluster: decision.managementCluster } : {}),
     operation,
     attempt,
     launchId,
@@ -101,6 +102,7 @@ export async function launchWithIntent(
     attempt,
     launch_id: launchId,
     namespace: decision.namespace,
+    ...(decision.managementCluster ? { management_cluster: decision.managementCluster } : {}),
     pull_secret_source: reference.source,
   });
   await write(

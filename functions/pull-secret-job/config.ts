@@ -22,6 +22,14 @@ import {
 import { LOG_FORMATS, LOG_LEVELS } from '../../shared/logging/logger';
 import { OBJECT_PATH } from '../../shared/object-path';
 import type { KubernetesAccess } from './kubernetes-access';
+import { configuredClusters, managementClusterProblems } from './management-cluster-config';
+import {
+  managementClusterName,
+  managementClustersJson,
+  managementEndpoint,
+  pemCertificate,
+  type ManagementClusterSet,
+} from './management-clusters';
 import type { Replication } from './secret-store';
 import { clusterNameLabel, kmsKeyProblem } from './secret-manager-rules';
 import { kubernetesSecretName, secretManagerSecretId } from '../../shared/pull-secret/names';
@@ -92,29 +100,12 @@ export const jobEnvSchema = z
     K8S_SECRET_NAME: objectName.optional(),
     SKIP_KUBERNETES: booleanFlag(false),
     KUBECONFIG: z.string().optional(),
-    MANAGEMENT_CLUSTER_ENDPOINT: z
-      .url({
-        protocol: /^https$/,
-        message:
-          'must be an https:// URL of the management cluster API (GKE endpoint or Connect Gateway)',
-      })
-      .optional(),
-    MANAGEMENT_CLUSTER_CA_CERT: z
-      .string()
-      .transform((text, ctx) => {
-        const pem = text.startsWith('-----BEGIN')
-          ? text
-          : Buffer.from(text, 'base64').toString('utf8');
-        if (!pem.startsWith('-----BEGIN CERTIFICATE-----')) {
-          ctx.addIssue({
-            code: 'custom',
-            message: 'must be a PEM certificate, or base64 of one (as GKE gives it)',
-          });
-          return z.NEVER;
-        }
-        return pem;
-      })
-      .optional(),
+    MANAGEMENT_CLUSTER_ENDPOINT: managementEndpoint.optional(),
+    MANAGEMENT_CLUSTER_CA_CERT: pemCertificate.optional(),
+    MANAGEMENT_CLUSTERS: managementClustersJson.optional(),
+    DEFAULT_MANAGEMENT_CLUSTER: managementClusterName.optional(),
+    /** Per execution: the management cluster placement chose (the adapter passes it). */
+    MANAGEMENT_CLUSTER: managementClusterName.optional(),
     KUBERNETES_NAMESPACE_WAIT: duration('60s'),
     KUBERNETES_API_TIMEOUT: duration('15s'),
     LOG_LEVEL: z
@@ -137,14 +128,15 @@ export const jobEnvSchema = z
   })
   .superRefine((env, ctx) => {
     const pushes = env.MANAGEMENT_NAMESPACE !== undefined && env.SKIP_KUBERNETES !== true;
-    if (pushes && !env.KUBECONFIG && !env.MANAGEMENT_CLUSTER_ENDPOINT) {
+    if (pushes && !env.MANAGEMENT_CLUSTERS && !env.KUBECONFIG && !env.MANAGEMENT_CLUSTER_ENDPOINT) {
       ctx.addIssue({
         code: 'custom',
-        path: ['MANAGEMENT_CLUSTER_ENDPOINT'],
+        path: ['MANAGEMENT_CLUSTERS'],
         message:
-          'or KUBECONFIG is required to push the Secret to MANAGEMENT_NAMESPACE (or set SKIP_KUBERNETES=true)',
+          '(or the single-cluster KUBECONFIG or MANAGEMENT_CLUSTER_ENDPOINT) is required to push the Secret to MANAGEMENT_NAMESPACE (or set SKIP_KUBERNETES=true)',
       });
     }
+    managementClusterProblems(env).forEach((issue) => ctx.addIssue({ code: 'custom', ...issue }));
     const source =
       env.PULL_SECRET_SOURCE ?? (env.PULL_SECRET_DATA !== undefined ? 'env' : undefined);
     if (env.OPERATION !== 'delete') {
@@ -178,13 +170,6 @@ export const jobEnvSchema = z
       ? kmsKeyProblem(env.KMS_KEY_NAME, env.REPLICATION_POLICY)
       : undefined;
     if (kmsProblem) ctx.addIssue({ code: 'custom', path: ['KMS_KEY_NAME'], message: kmsProblem });
-    if (env.KUBECONFIG && env.MANAGEMENT_CLUSTER_ENDPOINT) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['KUBECONFIG'],
-        message: 'and MANAGEMENT_CLUSTER_ENDPOINT are both set; set only one',
-      });
-    }
   });
 
 /** Where the job reads the pull secret from. */
@@ -212,7 +197,12 @@ export interface JobConfig {
   readonly kubernetes?: {
     readonly namespace: string;
     readonly secretName: string;
-    readonly access: KubernetesAccess;
+    /** The management cluster this execution targets; may be unknown (the run checks, see run-job.ts). */
+    readonly cluster: string;
+    /** Every configured management cluster by name: where earlier placements may be cleaned up. */
+    readonly clusters: ManagementClusterSet;
+    /** How to reach `cluster`; undefined when it is not configured. */
+    readonly access?: KubernetesAccess;
     readonly namespaceWaitMs: number;
     readonly timeoutMs: number;
   };
@@ -238,22 +228,17 @@ export function loadJobConfig(env: Env): JobConfig {
         : kind === 'cluster-spec'
           ? { kind, specPath: e.PULL_SECRET_SPEC_PATH }
           : { kind, version: e.PULL_SECRET_SECRET_VERSION ?? '' };
-  const access: KubernetesAccess | undefined = e.KUBECONFIG
-    ? { kind: 'kubeconfig', path: e.KUBECONFIG }
-    : e.MANAGEMENT_CLUSTER_ENDPOINT
-      ? {
-          kind: 'google',
-          endpoint: e.MANAGEMENT_CLUSTER_ENDPOINT,
-          ...(e.MANAGEMENT_CLUSTER_CA_CERT ? { caPem: e.MANAGEMENT_CLUSTER_CA_CERT } : {}),
-        }
-      : undefined;
+  const { clusters, defaultName } = configuredClusters(e);
+  const cluster = e.MANAGEMENT_CLUSTER ?? defaultName;
   const kubernetes =
-    e.SKIP_KUBERNETES || !e.MANAGEMENT_NAMESPACE || !access
+    e.SKIP_KUBERNETES || !e.MANAGEMENT_NAMESPACE || !cluster
       ? undefined
       : {
           namespace: e.MANAGEMENT_NAMESPACE,
           secretName: e.K8S_SECRET_NAME ?? kubernetesSecretName(e.CLUSTER_ID),
-          access,
+          cluster,
+          clusters,
+          ...(clusters[cluster] ? { access: clusters[cluster] } : {}),
           namespaceWaitMs: e.KUBERNETES_NAMESPACE_WAIT,
           timeoutMs: e.KUBERNETES_API_TIMEOUT,
         };

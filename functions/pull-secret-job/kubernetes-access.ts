@@ -4,8 +4,8 @@ import { ConfigError } from '../../shared/errors';
 
 /** How the job reaches the management cluster. */
 export type KubernetesAccess =
-  /** A kubeconfig file: any cluster; the local emulator. */
-  | { readonly kind: 'kubeconfig'; readonly path: string }
+  /** A kubeconfig file (its current context, or `context`): any cluster; the local emulators. */
+  | { readonly kind: 'kubeconfig'; readonly path: string; readonly context?: string }
   /** GKE (with its CA) or Connect Gateway (public CA), with the job's Google access token. */
   | { readonly kind: 'google'; readonly endpoint: string; readonly caPem?: string };
 
@@ -22,16 +22,27 @@ const GOOGLE_AUTH_PROVIDER = 'hyperfleet-google-access-token';
 export async function createCoreV1Api(
   access: KubernetesAccess,
   tokenSource?: AccessTokenSource,
+  /** Where the access was configured, for error messages (e.g. `MANAGEMENT_CLUSTERS entry "mgmt-1"`). */
+  source = 'KUBECONFIG',
 ): Promise<{ api: k8s.CoreV1Api; identity: string }> {
   const client = await import('@kubernetes/client-node');
   const config = new client.KubeConfig();
   if (access.kind === 'kubeconfig') {
     if (!fs.existsSync(access.path)) {
       throw new ConfigError(
-        `Invalid pull secret job configuration: KUBECONFIG: file ${access.path} does not exist.`,
+        `Invalid pull secret job configuration: ${source}: file ${access.path} does not exist.`,
       );
     }
     config.loadFromFile(access.path);
+    if (access.context !== undefined) {
+      if (!config.getContextObject(access.context)) {
+        const known = config.getContexts().map((context) => context.name);
+        throw new ConfigError(
+          `Invalid pull secret job configuration: ${source}: kubeconfig ${access.path} has no context "${access.context}" (it has ${known.length > 0 ? known.join(', ') : 'none'}).`,
+        );
+      }
+      config.setCurrentContext(access.context);
+    }
     return {
       api: config.makeApiClient(client.CoreV1Api),
       identity: `kubeconfig user "${config.getCurrentUser()?.name ?? 'unknown'}"`,

@@ -72,14 +72,20 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
       identityHint: "the job's service account",
     });
     const kubernetes = config.kubernetes;
-    const clusterSecrets = async () => {
-      if (!kubernetes) throw new Error('no Kubernetes target is configured');
-      const { api, identity } = await createCoreV1Api(kubernetes.access, googleAccessToken);
+    const clusterSecrets = async (cluster: string) => {
+      const access = kubernetes?.clusters[cluster];
+      if (!kubernetes || !access)
+        throw new Error(`management cluster ${cluster} is not configured`);
+      const { api, identity } = await createCoreV1Api(
+        access,
+        googleAccessToken,
+        `management cluster "${cluster}" (MANAGEMENT_CLUSTERS or KUBECONFIG)`,
+      );
       return new KubernetesClusterSecrets(api, {
         timeoutMs: kubernetes.timeoutMs,
         retry: config.retry,
         logger,
-        identityHint: identity,
+        identityHint: `${identity} on management cluster ${cluster}`,
       });
     };
     const hyperfleet = config.hyperfleet

@@ -17,6 +17,7 @@ import { describeFailure } from './job-outcome';
 import { kubernetesLabels, secretManagerLabels } from './labels';
 import { resolvePullSecret } from './resolve-pull-secret';
 import type { SecretStore } from './secret-store';
+import { requireKnownCluster } from './unknown-cluster';
 import { syncKubernetesSecret, type KubernetesOutcome } from './sync-kubernetes';
 import { syncSecretManager, type SecretManagerOutcome } from './sync-secret-manager';
 
@@ -24,7 +25,7 @@ import { syncSecretManager, type SecretManagerOutcome } from './sync-secret-mana
 export interface JobDependencies {
   readonly secretStore: SecretStore;
   /** Built on first use, so runs without a Kubernetes phase never load its client. */
-  readonly clusterSecrets: () => Promise<ClusterSecrets>;
+  readonly clusterSecrets: (managementCluster: string) => Promise<ClusterSecrets>;
   /** Present when HYPERFLEET_API_BASE_URL is configured (pull secret from the cluster spec). */
   readonly hyperfleet?: HyperFleetApi;
   readonly redactor?: SecretRedactor;
@@ -86,6 +87,8 @@ export async function runPullSecretJob(
     };
   };
   try {
+    if (config.kubernetes)
+      requireKnownCluster(config.kubernetes.cluster, config.kubernetes.clusters);
     const done =
       config.operation === 'delete'
         ? await removePullSecret(config, deps, options, log, progress)
@@ -187,7 +190,7 @@ async function applyPullSecret(
     const k8sStarted = Date.now();
     progress.phases.push('kubernetes');
     progress.pushed = await syncKubernetesSecret(
-      await deps.clusterSecrets(),
+      await deps.clusterSecrets(config.kubernetes.cluster),
       {
         namespace: config.kubernetes.namespace,
         name: config.kubernetes.secretName,
@@ -224,7 +227,7 @@ async function removePullSecret(
     const k8sStarted = Date.now();
     progress.phases.push('kubernetes');
     kubernetes = await deleteKubernetesSecret(
-      await deps.clusterSecrets(),
+      await deps.clusterSecrets(config.kubernetes.cluster),
       config.kubernetes.namespace,
       config.kubernetes.secretName,
       log,

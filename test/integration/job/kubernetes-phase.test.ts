@@ -299,6 +299,8 @@ describe('pull secret job, Kubernetes phase (CLI process against both emulators)
   it('refuses a push target without a way to reach the cluster', async () => {
     const run = await runJob({ ...env, KUBECONFIG: undefined });
     expect(run.code).toBe(EXIT_CODES.configuration);
-    expect(run.result.message).toContain('MANAGEMENT_CLUSTER_ENDPOINT: or KUBECONFIG is required');
+    expect(run.result.message).toContain(
+      'MANAGEMENT_CLUSTERS: (or the single-cluster KUBECONFIG or MANAGEMENT_CLUSTER_ENDPOINT) is required',
+    );
   });
 });

@@ -25,6 +25,7 @@ const cluster = (overrides: Partial<ClusterFacts> = {}): ClusterFacts => ({
   deleting: false,
   gcpProjectId: 'customer-project',
   namespace: { ok: true, value: 'clusters-cls-1' },
+  managementCluster: { ok: true },
   ...overrides,
 });
 const own = (overrides: Partial<OwnStatus> = {}): OwnStatus => ({
@@ -325,6 +326,11 @@ describe('decide', () => {
       'report:launch-failed',
     ],
     [
+      'placement management cluster not a DNS label',
+      { cluster: cluster({ managementCluster: { ok: false, problem: 'bad cluster' } }) },
+      'report:launch-failed',
+    ],
+    [
       'no GCP project id (custom preconditions let it through)',
       { cluster: cluster({ gcpProjectId: undefined }) },
       'report:launch-failed',
@@ -351,6 +357,34 @@ describe('decide', () => {
       kind: 'launch',
       namespace: 'clusters-placed',
       gcpProjectId: 'customer-project',
+    });
+  });
+
+  it("launches onto placement's management cluster, or names none (the job's default)", () => {
+    const placed = decide(
+      input({ cluster: cluster({ managementCluster: { ok: true, value: 'mgmt-2' } }) }),
+    );
+    expect(placed).toMatchObject({ kind: 'launch', managementCluster: 'mgmt-2' });
+    const unplaced = decide(input());
+    expect(unplaced.kind).toBe('launch');
+    expect(unplaced).not.toHaveProperty('managementCluster');
+  });
+
+  it('reports an invalid placement management cluster as InvalidManagementCluster', () => {
+    const decision = decide(
+      input({
+        cluster: cluster({
+          managementCluster: { ok: false, problem: 'data.managementCluster "Mgmt_1" is bad' },
+        }),
+      }),
+    );
+    expect(decision).toMatchObject({
+      kind: 'report',
+      outcome: {
+        kind: 'launch-failed',
+        reason: 'InvalidManagementCluster',
+        message: expect.stringContaining('Mgmt_1'),
+      },
     });
   });
 

@@ -97,7 +97,10 @@ describe('loadJobConfig', () => {
   });
 
   it.each([
-    [{ MANAGEMENT_NAMESPACE: 'ns' }, /MANAGEMENT_CLUSTER_ENDPOINT: or KUBECONFIG is required/],
+    [
+      { MANAGEMENT_NAMESPACE: 'ns' },
+      /MANAGEMENT_CLUSTERS: \(or the single-cluster KUBECONFIG or MANAGEMENT_CLUSTER_ENDPOINT\) is required/,
+    ],
     [
       { MANAGEMENT_NAMESPACE: 'ns', KUBECONFIG: '/k', MANAGEMENT_CLUSTER_ENDPOINT: 'https://x' },
       /KUBECONFIG: and MANAGEMENT_CLUSTER_ENDPOINT are both set/,
