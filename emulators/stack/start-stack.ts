@@ -254,7 +254,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           logDir: path.join(logDir, 'jobs'),
           env: {
             SECRET_MANAGER_EMULATOR_HOST: secretManager.info.endpoint as string,
-            KUBECONFIG: defaultCluster.jobKubeconfig,
+            // Every management cluster, each through the job's own identity (the fence applies).
+            MANAGEMENT_CLUSTERS: JSON.stringify(
+              Object.fromEntries(
+                managementClusters.map((c) => [c.name, { kubeconfig: c.jobKubeconfig }]),
+              ),
+            ),
+            DEFAULT_MANAGEMENT_CLUSTER,
             HYPERFLEET_API_BASE_URL: hyperfleetUrl,
             HYPERFLEET_API_AUTH_TOKEN_PATH: hyperfleetToken,
             RESULTS_TOPIC: topicPath(TOPICS.results),

@@ -112,7 +112,7 @@ describe('end to end on the local stack: Eventarc-style delivery', () => {
         name: `projects/${CUSTOMER_PROJECT}/secrets/hyperfleet-${id}-pull-secret`,
       }),
     ).rejects.toMatchObject({ code: 5 });
-    expect(await k8sSecret(id)).toBeUndefined();
+    expect(await stack.ourSecrets(id)).toEqual([]);
     expect((await stack.kubeWrites(id)).map((w) => w.method)).toEqual(['POST', 'PATCH', 'DELETE']);
   }, 40_000);
 

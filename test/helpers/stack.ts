@@ -66,6 +66,8 @@ export interface TestStack {
     namespace: string,
     id: string,
   ): Promise<Record<string, unknown> | undefined>;
+  /** Every Secret labelled with the cluster id, in every management cluster, as `mgmt-N ns/name`. */
+  ourSecrets(id: string): Promise<string[]>;
   /** Every HostedCluster of the cluster (by its cluster-id label), in every management cluster. */
   hostedClusters(id: string): Promise<HostedClusterFound[]>;
   /** Makes placement report `data` (merged over its own) for the named cluster from its next generation on. */
@@ -320,6 +322,17 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
       return place ? secretIn(place.managementCluster, place.namespace, id) : undefined;
     },
     secretIn,
+    ourSecrets: async (id) => {
+      const found: string[] = [];
+      for (const [managementCluster, reader] of kubes) {
+        const list = (await reader.get(
+          `/api/v1/secrets?labelSelector=${encodeURIComponent(`cluster-id=${id}`)}`,
+        )) as { items?: { metadata: { namespace: string; name: string } }[] } | undefined;
+        for (const item of list?.items ?? [])
+          found.push(`${managementCluster} ${item.metadata.namespace}/${item.metadata.name}`);
+      }
+      return found.sort();
+    },
     hostedClusters: async (id) => {
       const found: HostedClusterFound[] = [];
       for (const [managementCluster, reader] of kubes) {
