@@ -1,5 +1,16 @@
-/** Discovery documents: enough for kubectl get/apply/delete and client-node on core/v1. */
-export function discoveryDocument(path: string, serverAddress: string): unknown {
+import { groupDiscovery } from './generic/group-discovery';
+import type { ObjectTable } from './generic/object-table';
+
+/**
+ * Discovery documents: enough for kubectl get/apply/delete and client-node on core/v1, and the
+ * `/apis` groups (CRDs, admission policies, and the kinds CRDs register) when `objects` is given.
+ */
+export function discoveryDocument(
+  path: string,
+  serverAddress: string,
+  objects?: ObjectTable,
+): unknown {
+  if (objects && path.startsWith('/apis')) return groupDiscovery(path, objects);
   switch (path) {
     case '/version':
       return {

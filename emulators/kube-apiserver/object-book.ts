@@ -51,6 +51,11 @@ export class ObjectBook {
     this.revision++;
   }
 
+  /** The cluster's current resourceVersion, as a number (watch streams order events by it). */
+  get currentRevision(): number {
+    return this.revision;
+  }
+
   /**
    * A PATCH of any kind served here: JSON merge and strategic merge on an existing object (with
    * `metadata.resourceVersion` as a precondition), or server-side apply, which creates the object

@@ -1,16 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import YAML from 'yaml';
 import { handleAdminRequest, type AdminRoute } from '../common/admin-routes';
 import type { FaultInjector } from '../common/fault-injector';
 import { applyHttpFault } from '../common/http-faults';
-import { BodyError, readBody, sendJson } from '../common/http';
+import { BodyError, sendJson } from '../common/http';
 import type { RequestLog } from '../common/request-log';
+import { admitWrite, type WriteRequest } from './admission/gate';
 import { discoveryDocument } from './discovery';
 import { enforceFieldValidation } from './field-validation';
 import { openApiDocument } from './openapi';
-import { isObject, type Json } from './merge-patch';
+import { routeApis } from './generic/apis-router';
+import { isObject } from './merge-patch';
+import type { Obj } from './object-book';
 import { isAllowed, type RbacTable } from './rbac';
-import type { KubeStore, PatchType } from './store';
+import { objectBody, PATCH_TYPES, patchBody } from './request-bodies';
+import type { KubeStore } from './store';
 import {
   badRequest,
   forbidden,
@@ -31,13 +34,6 @@ export interface RouterContext {
   readonly admin?: AdminRoute;
 }
 
-const PATCH_TYPES: Record<string, PatchType> = {
-  'application/json-patch+json': 'json',
-  'application/merge-patch+json': 'merge',
-  'application/strategic-merge-patch+json': 'strategic',
-  'application/apply-patch+yaml': 'apply',
-  'application/apply-patch+json': 'apply',
-};
 const VERBS: Record<string, string> = {
   POST: 'create',
   PUT: 'update',
@@ -46,7 +42,11 @@ const VERBS: Record<string, string> = {
 };
 const PUBLIC_PATHS = new Set(['/version', '/healthz', '/readyz', '/livez']);
 
-/** Routes one request: admin API, faults, authentication, authorization, then core/v1. */
+/**
+ * Routes one request: admin API, faults, authentication, authorization, then core/v1 or `/apis`
+ * (CRDs, admission policies, custom resources). Writes pass validating admission before they
+ * are stored.
+ */
 export async function route(
   req: IncomingMessage,
   res: ServerResponse,
@@ -92,12 +92,33 @@ export async function route(
     identity = who.user;
 
     const discovery =
-      discoveryDocument(url.pathname, context.serverAddress) ?? openApiDocument(url.pathname);
+      discoveryDocument(url.pathname, context.serverAddress, context.store.objects) ??
+      openApiDocument(url.pathname, context.store.objects);
     if (discovery !== undefined) {
       answer(200, discovery);
       return;
     }
     const parts = url.pathname.split('/').filter(Boolean);
+    const manager =
+      url.searchParams.get('fieldManager') ??
+      (req.headers['user-agent'] ?? 'unknown').split('/')[0] ??
+      'unknown';
+    if (parts[0] === 'apis' && parts.length >= 4) {
+      const log = (status: number) =>
+        context.requests.add({ method, target: url.pathname, outcome: status, identity: who.user });
+      await routeApis(parts, {
+        req,
+        res,
+        url,
+        method,
+        who,
+        store: context.store,
+        manager,
+        answer,
+        log,
+      });
+      return;
+    }
     if (parts[0] !== 'api' || parts[1] !== 'v1') throw notServed(url.pathname);
     const [, , first, namespace, sub, name, extra] = parts;
     const collection = (resource: string, ns: string | undefined, item: string | undefined) => {
@@ -106,11 +127,35 @@ export async function route(
       if (!isAllowed(who, verb, resource, ns)) throw forbidden(who.user, verb, resource, item, ns);
       return verb;
     };
-    const manager =
-      url.searchParams.get('fieldManager') ??
-      (req.headers['user-agent'] ?? 'unknown').split('/')[0] ??
-      'unknown';
     const dryRun = url.searchParams.get('dryRun') === 'All';
+    /** Validating admission of a core/v1 write (after authorization, before the write). */
+    const admit = (
+      operation: WriteRequest['operation'],
+      kind: 'Secret' | 'Namespace',
+      name: string,
+      object: Obj | null,
+      oldObject: Obj | null,
+    ) => {
+      const warnings = admitWrite(
+        context.store,
+        {
+          operation,
+          group: '',
+          version: 'v1',
+          resource: kind === 'Secret' ? 'secrets' : 'namespaces',
+          subresource: '',
+          kind,
+          name,
+          namespace: kind === 'Secret' ? (namespace ?? '') : '',
+          username: who.user,
+          dryRun,
+        },
+        object,
+        oldObject,
+      );
+      for (const warning of warnings)
+        res.appendHeader('Warning', `299 - ${JSON.stringify(warning)}`);
+    };
     const fieldValidation = url.searchParams.get('fieldValidation');
     /** A create or update body, checked against the kind's fields when the caller asks for Strict. */
     const bodyOf = async (kind: string) => {
@@ -144,9 +189,12 @@ export async function route(
       if (!namespace) {
         if (verb === 'list')
           answer(200, context.store.listNamespaces(url.searchParams.get('labelSelector')));
-        else if (verb === 'create')
-          answer(201, context.store.createNamespace(await bodyOf('Namespace'), manager, dryRun));
-        else throw methodNotAllowed(method);
+        else if (verb === 'create') {
+          const body = await bodyOf('Namespace');
+          const preview = context.store.createNamespace(body, manager, true);
+          admit('CREATE', 'Namespace', nameOf(preview), preview, null);
+          answer(201, dryRun ? preview : context.store.createNamespace(body, manager));
+        } else throw methodNotAllowed(method);
         return;
       }
       switch (verb) {
@@ -154,19 +202,31 @@ export async function route(
           answer(200, context.store.getNamespace(namespace));
           return;
         case 'delete':
+          admit('DELETE', 'Namespace', namespace, null, context.store.getNamespace(namespace));
           answer(200, context.store.deleteNamespace(namespace));
           return;
-        case 'update':
-          answer(
-            200,
-            context.store.updateNamespace(namespace, await bodyOf('Namespace'), manager, dryRun),
-          );
+        case 'update': {
+          const body = await bodyOf('Namespace');
+          const old = context.store.getNamespace(namespace);
+          const preview = context.store.updateNamespace(namespace, body, manager, true);
+          admit('UPDATE', 'Namespace', namespace, preview, old);
+          answer(200, dryRun ? preview : context.store.updateNamespace(namespace, body, manager));
           return;
+        }
         case 'patch': {
           const { type, patch, options } = await patchOf('Namespace');
-          const existed = context.store.hasNamespace(namespace);
-          const patched = context.store.patchNamespace(namespace, type, patch, options);
-          answer(type === 'apply' && !existed ? 201 : 200, patched);
+          const old = context.store.hasNamespace(namespace)
+            ? context.store.getNamespace(namespace)
+            : null;
+          const preview = context.store.patchNamespace(namespace, type, patch, {
+            ...options,
+            dryRun: true,
+          });
+          admit(old ? 'UPDATE' : 'CREATE', 'Namespace', namespace, preview, old);
+          const patched = dryRun
+            ? preview
+            : context.store.patchNamespace(namespace, type, patch, options);
+          answer(type === 'apply' && !old ? 201 : 200, patched);
           return;
         }
         default:
@@ -178,30 +238,43 @@ export async function route(
     if (!name) {
       if (verb === 'list')
         answer(200, context.store.listSecrets(namespace, url.searchParams.get('labelSelector')));
-      else if (verb === 'create')
-        answer(201, context.store.createSecret(namespace, await bodyOf('Secret'), manager, dryRun));
-      else throw methodNotAllowed(method);
+      else if (verb === 'create') {
+        const body = await bodyOf('Secret');
+        const preview = context.store.createSecret(namespace, body, manager, true);
+        admit('CREATE', 'Secret', nameOf(preview), preview, null);
+        answer(201, dryRun ? preview : context.store.createSecret(namespace, body, manager));
+      } else throw methodNotAllowed(method);
       return;
     }
     switch (verb) {
       case 'get':
         answer(200, context.store.getSecret(namespace, name));
         return;
-      case 'update':
-        answer(
-          200,
-          context.store.replaceSecret(namespace, name, await bodyOf('Secret'), manager, dryRun),
-        );
+      case 'update': {
+        const body = await bodyOf('Secret');
+        const old = context.store.getSecret(namespace, name);
+        const preview = context.store.replaceSecret(namespace, name, body, manager, true);
+        admit('UPDATE', 'Secret', name, preview, old);
+        answer(200, dryRun ? preview : context.store.replaceSecret(namespace, name, body, manager));
         return;
+      }
       case 'patch': {
         const { type, patch, options } = await patchOf('Secret');
-        const existed = safeExists(context.store, namespace, name);
-        const patched = context.store.patchSecret(namespace, name, type, patch, options);
-        answer(type === 'apply' && !existed ? 201 : 200, patched);
+        const old = findSecret(context.store, namespace, name);
+        const preview = context.store.patchSecret(namespace, name, type, patch, {
+          ...options,
+          dryRun: true,
+        });
+        admit(old ? 'UPDATE' : 'CREATE', 'Secret', name, preview, old);
+        const patched = dryRun
+          ? preview
+          : context.store.patchSecret(namespace, name, type, patch, options);
+        answer(type === 'apply' && !old ? 201 : 200, patched);
         return;
       }
       case 'delete': {
         const options = await objectBody(req, true);
+        admit('DELETE', 'Secret', name, null, context.store.getSecret(namespace, name));
         const pre = isObject(options.preconditions) ? options.preconditions : {};
         answer(
           200,
@@ -233,39 +306,14 @@ function notServed(path: string): KubeError {
   return new KubeError({ ...error.status, code: 404, reason: 'NotFound' });
 }
 
-function safeExists(store: KubeStore, namespace: string, name: string): boolean {
+/** The Secret as stored, or null (admission's oldObject; an apply patch may create it). */
+function findSecret(store: KubeStore, namespace: string, name: string): Obj | null {
   try {
-    store.getSecret(namespace, name);
-    return true;
+    return store.getSecret(namespace, name);
   } catch {
-    return false;
+    return null;
   }
 }
 
-async function objectBody(
-  req: IncomingMessage,
-  optional = false,
-): Promise<{ [key: string]: Json }> {
-  const text = await readBody(req, 3 * 1024 * 1024);
-  if (text.trim() === '') {
-    if (optional) return {};
-    throw badRequest('request body is required');
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw badRequest('the body of the request is not valid JSON');
-  }
-  if (!isObject(parsed as Json)) throw badRequest('the body of the request must be a JSON object');
-  return parsed as { [key: string]: Json };
-}
-
-async function patchBody(req: IncomingMessage, type: PatchType): Promise<Json> {
-  const text = await readBody(req, 3 * 1024 * 1024);
-  try {
-    return (type === 'apply' ? YAML.parse(text) : JSON.parse(text)) as Json;
-  } catch {
-    throw badRequest(`the patch body is not valid ${type === 'apply' ? 'YAML' : 'JSON'}`);
-  }
-}
+const nameOf = (object: Obj): string =>
+  isObject(object.metadata) ? String(object.metadata.name ?? '') : '';

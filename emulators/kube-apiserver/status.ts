@@ -8,8 +8,10 @@ export interface KubeStatus {
   reason: string;
   details?: {
     name?: string;
+    group?: string;
     kind?: string;
-    causes?: { reason: string; message: string; field: string }[];
+    /** A denial by an admission policy carries a cause with a message only. */
+    causes?: { reason?: string; message: string; field?: string }[];
   };
   code: number;
 }
@@ -83,12 +85,13 @@ export const forbidden = (
   resource: string,
   name: string | undefined,
   namespace: string | undefined,
+  group = '',
 ) =>
   failure(
     403,
     'Forbidden',
-    `${resource}${name ? ` "${name}"` : ''} is forbidden: User "${user}" cannot ${verb} resource "${resource}" in API group ""${namespace ? ` in the namespace "${namespace}"` : ' at the cluster scope'}`,
-    { ...(name ? { name } : {}), kind: resource },
+    `${group ? `${resource}.${group}` : resource}${name ? ` "${name}"` : ''} is forbidden: User "${user}" cannot ${verb} resource "${resource}" in API group "${group}"${namespace ? ` in the namespace "${namespace}"` : ' at the cluster scope'}`,
+    { ...(name ? { name } : {}), ...(group ? { group } : {}), kind: resource },
   );
 
 export const methodNotAllowed = (method: string) =>

@@ -8,6 +8,7 @@ import {
   type PatchType,
   type Stored,
 } from './object-book';
+import { ObjectTable } from './generic/object-table';
 import { alreadyExists, badRequest, conflict, KubeError, notFound } from './status';
 import { normaliseNamespace, normaliseSecret } from './validation';
 
@@ -22,9 +23,12 @@ export class KubeStore {
   private readonly secrets = new Map<string, Stored>();
 
   private readonly book: ObjectBook;
+  /** Custom resources, CRDs and admission policies, on the same resourceVersion sequence. */
+  readonly objects: ObjectTable;
 
   constructor(now: () => Date = () => new Date()) {
     this.book = new ObjectBook(now);
+    this.objects = new ObjectTable(this.book, (namespace) => this.namespaces.has(namespace));
   }
 
   // ---- namespaces ---------------------------------------------------------------------------
@@ -97,6 +101,7 @@ export class KubeStore {
     this.namespaces.delete(name);
     for (const key of [...this.secrets.keys()])
       if (key.startsWith(`${name}/`)) this.secrets.delete(key);
+    this.objects.purge({ namespace: name });
     this.book.bump();
     return { ...this.book.render(stored), status: { phase: 'Terminating' } };
   }

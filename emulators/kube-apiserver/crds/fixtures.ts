@@ -1,0 +1,31 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+
+/** The CRD fixtures shipped with the emulator (the files beside this module's source). */
+export const CRD_FIXTURES = { hostedcluster: 'hostedcluster.yaml' } as const;
+
+/** The folder holding the YAML fixtures: beside the source, also when running compiled `dist/`. */
+function fixturesDir(): string {
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'emulators', 'kube-apiserver', 'crds');
+    if (fs.existsSync(path.join(candidate, CRD_FIXTURES.hostedcluster))) return candidate;
+    if (path.dirname(dir) === dir)
+      throw new Error(
+        `The CRD fixtures (emulators/kube-apiserver/crds) were not found above ${__dirname}`,
+      );
+  }
+}
+
+/** A CRD fixture as an object (what `kubectl apply -f` or `POST` of the file would send). */
+export function loadCrdFixture(name: keyof typeof CRD_FIXTURES): Record<string, unknown> {
+  const text = fs.readFileSync(path.join(fixturesDir(), CRD_FIXTURES[name]), 'utf8');
+  const crd: unknown = YAML.parse(text);
+  if (crd === null || typeof crd !== 'object' || Array.isArray(crd))
+    throw new Error(`The CRD fixture ${CRD_FIXTURES[name]} is not a YAML object`);
+  return crd as Record<string, unknown>;
+}
+
+/** The path of a fixture file, for `kubectl apply -f`. */
+export const crdFixturePath = (name: keyof typeof CRD_FIXTURES): string =>
+  path.join(fixturesDir(), CRD_FIXTURES[name]);
