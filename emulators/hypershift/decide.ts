@@ -3,12 +3,32 @@ import type { AdapterStatus } from '../../shared/hyperfleet/schemas';
 
 const DNS_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
-/** The fields of the pull secret adapter's status `data` HyperShift reads (README: status data). */
-const pullSecretDataSchema = z.looseObject({
-  management_cluster: z.string().regex(DNS_LABEL).optional(),
-  namespace: z.string().regex(DNS_LABEL),
-  pull_secret_name: z.string().min(1).max(253),
-});
+/**
+ * The fields of the pull secret adapter's status `data` HyperShift reads (README: status data):
+ * `management_cluster`, `namespace`, `pull_secret_name`; `kubernetes_secret` holds the same place
+ * and fills in for a reporter that wrote only that object.
+ */
+const pullSecretDataSchema = z
+  .looseObject({
+    management_cluster: z.string().regex(DNS_LABEL).optional(),
+    namespace: z.string().regex(DNS_LABEL).optional(),
+    pull_secret_name: z.string().min(1).max(253),
+    kubernetes_secret: z
+      .looseObject({
+        management_cluster: z.string().regex(DNS_LABEL).optional(),
+        namespace: z.string().regex(DNS_LABEL).optional(),
+      })
+      .optional(),
+  })
+  .transform((data) => ({
+    pull_secret_name: data.pull_secret_name,
+    management_cluster: data.management_cluster ?? data.kubernetes_secret?.management_cluster,
+    namespace: data.namespace ?? data.kubernetes_secret?.namespace,
+  }))
+  .refine((data) => data.namespace !== undefined, {
+    message: 'namespace is missing',
+    path: ['namespace'],
+  });
 
 /** Where the HostedCluster goes and which Secret it names. */
 export interface Placement {
@@ -71,7 +91,7 @@ export function decideHyperShift(input: {
     kind: 'apply',
     placement: {
       managementCluster,
-      namespace: data.data.namespace,
+      namespace: data.data.namespace!,
       pullSecretName: data.data.pull_secret_name,
     },
   };

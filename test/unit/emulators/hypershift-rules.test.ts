@@ -115,6 +115,25 @@ describe('what the simulated HyperShift adapter decides', () => {
     });
   });
 
+  it('reads the place from kubernetes_secret when the top-level fields are absent', () => {
+    const data = {
+      pull_secret_name: 'c1-pull-secret',
+      kubernetes_secret: {
+        management_cluster: 'mgmt-2',
+        namespace: 'clusters-c1',
+        name: 'c1-pull-secret',
+      },
+    };
+    expect(decide([status('pullsecret', 2, 'True', data)])).toEqual({
+      kind: 'apply',
+      placement: {
+        managementCluster: 'mgmt-2',
+        namespace: 'clusters-c1',
+        pullSecretName: 'c1-pull-secret',
+      },
+    });
+  });
+
   it('refuses an unknown management cluster and incomplete data, naming what is wrong', () => {
     expect(
       decide([status('pullsecret', 2, 'True', { ...ours, management_cluster: 'mgmt-9' })]),
