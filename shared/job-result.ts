@@ -37,11 +37,24 @@ export const jobResultSchema = z.object({
     .optional(),
   kubernetes: z
     .object({
+      /** The management cluster's name (MANAGEMENT_CLUSTERS, or `default` for the single-cluster variables). */
+      management_cluster: z.string().optional(),
       namespace: z.string(),
       name: z.string(),
       outcome: z.enum(['created', 'updated', 'unchanged', 'deleted', 'absent', 'foreign']),
       resource_version: z.string().optional(),
     })
+    .optional(),
+  /** Earlier places ours was removed from: a move's old places, or a delete's other places. */
+  cleaned_placements: z
+    .array(
+      z.object({
+        management_cluster: z.string(),
+        namespace: z.string(),
+        name: z.string(),
+        outcome: z.enum(['deleted', 'absent', 'foreign']),
+      }),
+    )
     .optional(),
   /** For a duplicate: the claim that another execution holds. */
   claim_holder: z

@@ -1,6 +1,6 @@
 import type { Logger } from '../../shared/logging/logger';
 import { NamespaceMissingError, WriteConflictError, type ClusterSecrets } from './cluster-secrets';
-import { isOwnedByHyperfleet } from './labels';
+import { isOurKubernetesSecret, isOwnedByHyperfleet } from './labels';
 import type { SecretStore } from './secret-store';
 
 /** What the delete phases did; `foreign` means a resource exists that we do not own and left alone. */
@@ -19,11 +19,15 @@ export interface DeleteOutcome {
 
 const MAX_CONFLICT_RETRIES = 5;
 
-/** Deletes the Kubernetes Secret if and only if we own it; already gone is success. */
+/**
+ * Deletes the Kubernetes Secret if and only if it is ours (labels managed-by, adapter and this
+ * cluster's cluster-id); already gone is success; anything else there is left alone and logged.
+ */
 export async function deleteKubernetesSecret(
   secrets: ClusterSecrets,
   namespace: string,
   name: string,
+  clusterId: string,
   log: Logger,
   dryRun: boolean,
 ): Promise<NonNullable<DeleteOutcome['kubernetes']>> {
@@ -42,11 +46,11 @@ export async function deleteKubernetesSecret(
       });
       return { namespace, name, outcome: 'absent' };
     }
-    if (!isOwnedByHyperfleet(existing.labels)) {
-      log.warn('Kubernetes Secret exists but is not managed by HyperFleet; left untouched', {
-        phase: 'kubernetes',
-        operation: 'delete-secret',
-      });
+    if (!isOurKubernetesSecret(existing.labels, clusterId)) {
+      log.warn(
+        `Kubernetes Secret ${namespace}/${name} exists but is not ours (labels managed-by=hyperfleet, adapter=pullsecret, cluster-id=${clusterId}); left untouched`,
+        { phase: 'kubernetes', operation: 'delete-secret', namespace, k8s_secret: name },
+      );
       return { namespace, name, outcome: 'foreign' };
     }
     if (dryRun) return { namespace, name, outcome: 'deleted' };

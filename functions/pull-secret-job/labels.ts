@@ -33,3 +33,18 @@ export function kubernetesLabels(cluster: ClusterIdentity): Record<string, strin
 export function isOwnedByHyperfleet(labels: Readonly<Record<string, string>> | undefined): boolean {
   return labels?.[MANAGED_BY.key] === MANAGED_BY.value;
 }
+
+/**
+ * A Kubernetes Secret the job may delete: ours by every label that says so, for this cluster. A
+ * Secret someone else put at a place we once wrote to is left alone, even if it says managed-by.
+ */
+export function isOurKubernetesSecret(
+  labels: Readonly<Record<string, string>> | undefined,
+  clusterId: string,
+): boolean {
+  return (
+    isOwnedByHyperfleet(labels) &&
+    labels?.adapter === 'pullsecret' &&
+    labels['cluster-id'] === clusterId
+  );
+}

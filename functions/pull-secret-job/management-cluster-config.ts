@@ -1,3 +1,4 @@
+import { SINGLE_MANAGEMENT_CLUSTER_NAME } from '../../shared/pull-secret/names';
 import type { KubernetesAccess } from './kubernetes-access';
 import type { ManagementClusterSet } from './management-clusters';
 
@@ -12,9 +13,6 @@ export interface ManagementClusterEnv {
   readonly DEFAULT_MANAGEMENT_CLUSTER?: string | undefined;
   readonly MANAGEMENT_CLUSTER?: string | undefined;
 }
-
-/** Name of the one cluster the single-cluster variables define when DEFAULT_MANAGEMENT_CLUSTER is unset. */
-export const LEGACY_CLUSTER_NAME = 'default';
 
 /** The configured clusters and the default, from MANAGEMENT_CLUSTERS or the single-cluster variables. */
 export function configuredClusters(env: ManagementClusterEnv): {
@@ -37,7 +35,7 @@ export function configuredClusters(env: ManagementClusterEnv): {
         }
       : undefined;
   if (!access) return { clusters: {} };
-  const name = env.DEFAULT_MANAGEMENT_CLUSTER ?? LEGACY_CLUSTER_NAME;
+  const name = env.DEFAULT_MANAGEMENT_CLUSTER ?? SINGLE_MANAGEMENT_CLUSTER_NAME;
   return { clusters: { [name]: access }, defaultName: name };
 }
 

@@ -7,19 +7,25 @@ import { pullSecretBytes } from '../../shared/pull-secret/merge';
 import { parsePullSecret } from '../../shared/pull-secret/validate';
 import type { ClusterSecrets } from './cluster-secrets';
 import type { JobConfig } from './config';
-import {
-  deleteKubernetesSecret,
-  deleteSecretManagerSecret,
-  type DeleteOutcome,
-} from './delete-pull-secret';
+import { deleteSecretManagerSecret, type DeleteOutcome } from './delete-pull-secret';
 import { claimFor, fence, isLost, lostClaimResult, type LostClaim } from './job-claim';
 import { describeFailure } from './job-outcome';
 import { kubernetesLabels, secretManagerLabels } from './labels';
 import { resolvePullSecret } from './resolve-pull-secret';
 import type { SecretStore } from './secret-store';
-import { requireKnownCluster } from './unknown-cluster';
-import { syncKubernetesSecret, type KubernetesOutcome } from './sync-kubernetes';
+import { cleanPlacements, placeSecret, type PlacementContext } from './kubernetes-placement';
+import type { RemovedPlacement } from './remove-placements';
+import {
+  cleanedSentence,
+  cleanedSummary,
+  kubernetesSummary,
+  removalSummary,
+  secretManagerSummary,
+  summarise,
+} from './result-summary';
+import type { KubernetesOutcome } from './sync-kubernetes';
 import { syncSecretManager, type SecretManagerOutcome } from './sync-secret-manager';
+import { requireKnownCluster } from './unknown-cluster';
 
 /** The ports the job talks through; built by main.ts, faked nowhere (tests use the emulators). */
 export interface JobDependencies {
@@ -41,6 +47,8 @@ interface Progress {
   stored?: SecretManagerOutcome;
   pushed?: KubernetesOutcome;
   removed?: DeleteOutcome;
+  /** Earlier places ours was removed from (a move, or a delete's other places). */
+  cleaned?: readonly RemovedPlacement[];
 }
 
 /**
@@ -80,8 +88,9 @@ export async function runPullSecretJob(
       phases: progress.phases,
       ...(progress.fingerprint ? { pull_secret_sha256_prefix: progress.fingerprint } : {}),
       ...(progress.stored ? { secret_manager: secretManagerSummary(progress.stored) } : {}),
-      ...(progress.pushed ? { kubernetes: kubernetesSummary(progress.pushed) } : {}),
-      ...(progress.removed ? removalSummary(progress.removed) : {}),
+      ...(progress.pushed ? { kubernetes: kubernetesSummary(progress.pushed, config) } : {}),
+      ...(progress.removed ? removalSummary(progress.removed, config) : {}),
+      ...(progress.cleaned?.length ? { cleaned_placements: cleanedSummary(progress.cleaned) } : {}),
       durations_ms: progress.durations,
       finished_at: now().toISOString(),
     };
@@ -189,25 +198,21 @@ async function applyPullSecret(
     if (fenced) return fenced;
     const k8sStarted = Date.now();
     progress.phases.push('kubernetes');
-    progress.pushed = await syncKubernetesSecret(
-      await deps.clusterSecrets(config.kubernetes.cluster),
+    const placed = await placeSecret(
+      placementContext(config, config.kubernetes, deps, log, options),
       {
-        namespace: config.kubernetes.namespace,
-        name: config.kubernetes.secretName,
         labels: kubernetesLabels(config),
         dockerConfigJson: data,
         gcpSecretPath: stored.versionName || `${stored.secretPath}/versions/latest`,
       },
-      {
-        logger: log,
-        dryRun: options.dryRun,
-        namespaceWaitMs: config.kubernetes.namespaceWaitMs,
-        retry: config.retry,
-      },
     );
     progress.durations.kubernetes = Date.now() - k8sStarted;
+    if (placed === 'gone') return { kind: 'superseded' };
+    progress.pushed = placed.pushed;
+    progress.cleaned = placed.cleaned;
+    if (placed.failure) throw placed.failure;
   }
-  return summarise(stored, progress.pushed, options.dryRun);
+  return summarise(stored, progress, config, options.dryRun);
 }
 
 /** Deletion: the Kubernetes Secret first (its consumer goes first), then Secret Manager. */
@@ -226,14 +231,19 @@ async function removePullSecret(
   if (config.kubernetes) {
     const k8sStarted = Date.now();
     progress.phases.push('kubernetes');
-    kubernetes = await deleteKubernetesSecret(
-      await deps.clusterSecrets(config.kubernetes.cluster),
-      config.kubernetes.namespace,
-      config.kubernetes.secretName,
-      log,
-      options.dryRun,
+    const cleaned = await cleanPlacements(
+      placementContext(config, config.kubernetes, deps, log, options),
     );
     progress.durations.kubernetes = Date.now() - k8sStarted;
+    progress.cleaned = cleaned.cleaned;
+    if (cleaned.target)
+      kubernetes = {
+        namespace: cleaned.target.place.namespace,
+        name: cleaned.target.place.name,
+        outcome: cleaned.target.outcome,
+      };
+    // The Secret Manager secret holds the record of the places left: it stays until they are clean.
+    if (cleaned.failure) throw cleaned.failure;
   }
   const smStarted = Date.now();
   progress.phases.push('secret-manager');
@@ -247,69 +257,26 @@ async function removePullSecret(
   progress.durations.secret_manager = Date.now() - smStarted;
   progress.removed = { ...(kubernetes ? { kubernetes } : {}), secretManager };
   const k8s = kubernetes
-    ? `Kubernetes Secret ${kubernetes.namespace}/${kubernetes.name}: ${kubernetes.outcome}; `
+    ? `Kubernetes Secret ${kubernetes.namespace}/${kubernetes.name} on management cluster ${config.kubernetes?.cluster ?? ''}: ${kubernetes.outcome}; ${cleanedSentence(progress.cleaned)}`
     : '';
   return `${options.dryRun ? 'Dry run: ' : ''}Pull secret cleanup: ${k8s}Secret Manager secret ${secretManager.secretPath}: ${secretManager.outcome}${secretManager.outcome === 'retained' ? ` (${secretManager.disabledVersions.length} versions disabled)` : ''}.`;
 }
 
-function removalSummary(removed: DeleteOutcome): Pick<JobResult, 'secret_manager' | 'kubernetes'> {
+function placementContext(
+  config: JobConfig,
+  kubernetes: NonNullable<JobConfig['kubernetes']>,
+  deps: JobDependencies,
+  log: Logger,
+  options: { dryRun: boolean },
+): PlacementContext {
   return {
-    secret_manager: {
-      secret_path: removed.secretManager.secretPath,
-      secret: removed.secretManager.outcome,
-      version: removed.secretManager.outcome === 'retained' ? 'disabled' : 'none',
-      version_name: '',
-      verified: true,
-      destroyed_versions: [],
-    },
-    ...(removed.kubernetes
-      ? {
-          kubernetes: {
-            namespace: removed.kubernetes.namespace,
-            name: removed.kubernetes.name,
-            outcome: removed.kubernetes.outcome,
-          },
-        }
-      : {}),
+    kubernetes,
+    clusterId: config.clusterId,
+    store: deps.secretStore,
+    secretPath: `projects/${config.projectId}/secrets/${config.secretId}`,
+    clusterSecrets: deps.clusterSecrets,
+    retry: config.retry,
+    logger: log,
+    dryRun: options.dryRun,
   };
-}
-
-function secretManagerSummary(
-  outcome: SecretManagerOutcome,
-): NonNullable<JobResult['secret_manager']> {
-  return {
-    secret_path: outcome.secretPath,
-    secret: outcome.secret,
-    version: outcome.version,
-    version_name: outcome.versionName,
-    verified: outcome.verified,
-    destroyed_versions: [...outcome.destroyedVersions],
-  };
-}
-
-function kubernetesSummary(outcome: KubernetesOutcome): NonNullable<JobResult['kubernetes']> {
-  return {
-    namespace: outcome.namespace,
-    name: outcome.name,
-    outcome: outcome.outcome,
-    ...(outcome.resourceVersion ? { resource_version: outcome.resourceVersion } : {}),
-  };
-}
-
-/** One sentence for people: where the pull secret is now. */
-function summarise(
-  stored: SecretManagerOutcome,
-  pushed: KubernetesOutcome | undefined,
-  dryRun: boolean,
-): string {
-  if (dryRun) {
-    const k8s = pushed
-      ? ` Kubernetes Secret ${pushed.namespace}/${pushed.name} would be ${pushed.outcome === 'unchanged' ? 'left unchanged' : pushed.outcome}.`
-      : '';
-    return `Dry run: Secret Manager secret ${stored.secretPath} would be ${stored.secret === 'created' ? 'created' : 'reused'} and its version ${stored.version === 'added' ? 'added' : 'left unchanged'}.${k8s}`;
-  }
-  const sm = `Pull secret stored in ${stored.versionName} (${stored.version === 'added' ? 'new version' : 'unchanged'})`;
-  return pushed
-    ? `${sm}; Kubernetes Secret ${pushed.namespace}/${pushed.name} ${pushed.outcome}.`
-    : `${sm}.`;
 }

@@ -3,7 +3,11 @@ import { describeClaim, type Claim } from '../../shared/pull-secret/claim';
 import type { StatusOutcome } from '../../shared/hyperfleet/outcome';
 import type { ExecutionSummary } from './execution-reader';
 import { classifyExecutionFailure } from './execution-failure';
-import { kubernetesSecretName, secretManagerSecretId } from '../../shared/pull-secret/names';
+import {
+  SINGLE_MANAGEMENT_CLUSTER_NAME,
+  kubernetesSecretName,
+  secretManagerSecretId,
+} from '../../shared/pull-secret/names';
 
 /** A status to write: for which cluster and generation, and when it was observed. */
 export interface PlannedReport {
@@ -78,6 +82,9 @@ export function planFromJobResult(
       ...(result.kubernetes
         ? {
             kubernetesSecret: {
+              ...(result.kubernetes.management_cluster
+                ? { managementCluster: result.kubernetes.management_cluster }
+                : {}),
               namespace: result.kubernetes.namespace,
               name: result.kubernetes.name,
             },
@@ -149,6 +156,7 @@ export function planFromExecution(summary: ExecutionSummary): PlannedReport | { 
       ...(summary.env.MANAGEMENT_NAMESPACE
         ? {
             kubernetesSecret: {
+              ...managementClusterOf(summary.env),
               namespace: summary.env.MANAGEMENT_NAMESPACE,
               name: summary.env.K8S_SECRET_NAME ?? kubernetesSecretName(clusterId),
             },
@@ -157,6 +165,33 @@ export function planFromExecution(summary: ExecutionSummary): PlannedReport | { 
     },
     timing,
   });
+}
+
+/**
+ * The management cluster an execution wrote to, from its environment as the job reads it: the
+ * MANAGEMENT_CLUSTER override, else DEFAULT_MANAGEMENT_CLUSTER, else the only MANAGEMENT_CLUSTERS
+ * entry, else `default` for the single-cluster variables. Nothing when it cannot tell.
+ */
+export function managementClusterOf(env: Readonly<Record<string, string | undefined>>): {
+  managementCluster?: string;
+} {
+  const name = env.MANAGEMENT_CLUSTER || env.DEFAULT_MANAGEMENT_CLUSTER || onlyCluster(env);
+  return name ? { managementCluster: name } : {};
+}
+
+function onlyCluster(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  if (env.MANAGEMENT_CLUSTERS) {
+    try {
+      const parsed: unknown = JSON.parse(env.MANAGEMENT_CLUSTERS);
+      const names = parsed && typeof parsed === 'object' ? Object.keys(parsed) : [];
+      return names.length === 1 ? names[0] : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return env.KUBECONFIG || env.MANAGEMENT_CLUSTER_ENDPOINT
+    ? SINGLE_MANAGEMENT_CLUSTER_NAME
+    : undefined;
 }
 
 /** The Secret Manager secret an adapter-launched execution worked on (from its overrides). */

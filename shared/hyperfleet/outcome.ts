@@ -60,7 +60,12 @@ export type Operation = 'apply' | 'delete';
 export interface Provisioned {
   readonly secretPath: string;
   readonly secretVersion: string;
-  readonly kubernetesSecret?: { readonly namespace: string; readonly name: string };
+  readonly kubernetesSecret?: {
+    /** The management cluster's name, when known (the job's result always says). */
+    readonly managementCluster?: string;
+    readonly namespace: string;
+    readonly name: string;
+  };
   readonly sha256Prefix?: string;
 }
 

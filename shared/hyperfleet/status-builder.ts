@@ -1,5 +1,5 @@
 import type { AdapterStatusRequest, ConditionRequest } from './schemas';
-import type { ExecutionTiming, StatusOutcome } from './outcome';
+import type { ExecutionTiming, Provisioned, StatusOutcome } from './outcome';
 
 /** Our adapter name in the HyperFleet API: exactly `pullsecret`. */
 export const ADAPTER_NAME = 'pullsecret';
@@ -130,8 +130,9 @@ export function buildStatus(
       };
     case 'succeeded': {
       const p = outcome.provisioned;
-      const where = p.kubernetesSecret
-        ? ` and pushed to Secret ${p.kubernetesSecret.namespace}/${p.kubernetesSecret.name}`
+      const k = p.kubernetesSecret;
+      const where = k
+        ? ` and pushed to Secret ${k.namespace}/${k.name}${k.managementCluster ? ` on management cluster ${k.managementCluster}` : ''}`
         : '';
       return {
         ...base,
@@ -150,12 +151,7 @@ export function buildStatus(
           operation: 'apply',
           secret_path: p.secretPath,
           secret_version: p.secretVersion,
-          ...(p.kubernetesSecret
-            ? {
-                kubernetes_secret: { ...p.kubernetesSecret },
-                pull_secret_name: p.kubernetesSecret.name,
-              }
-            : {}),
+          ...(k ? kubernetesSecretData(k) : {}),
           ...(p.sha256Prefix ? { pull_secret_sha256_prefix: p.sha256Prefix } : {}),
         },
         metadata: executionMetadata(outcome.execution, outcome.timing),
@@ -202,6 +198,23 @@ export function buildStatus(
         metadata: executionMetadata(outcome.execution, outcome.timing),
       };
   }
+}
+
+/**
+ * Where the Kubernetes Secret is, in the keys the HyperShift adapter reads (a contract: README,
+ * "Status data"; pinned by test/unit/shared/status-data-contract.test.ts). `namespace` is the
+ * HostedCluster's namespace and `pull_secret_name` its `spec.pullSecret.name`.
+ */
+function kubernetesSecretData(
+  k: NonNullable<Provisioned['kubernetesSecret']>,
+): Record<string, unknown> {
+  const cluster = k.managementCluster ? { management_cluster: k.managementCluster } : {};
+  return {
+    ...cluster,
+    namespace: k.namespace,
+    pull_secret_name: k.name,
+    kubernetes_secret: { ...cluster, namespace: k.namespace, name: k.name },
+  };
 }
 
 /** `projects/p/locations/l/jobs/j/executions/e` -> `e`. */

@@ -10,3 +10,9 @@ export function secretManagerSecretId(clusterId: string): string {
 export function kubernetesSecretName(clusterId: string): string {
   return `${clusterId}-pull-secret`;
 }
+
+/**
+ * The name of the one management cluster the single-cluster variables (KUBECONFIG,
+ * MANAGEMENT_CLUSTER_ENDPOINT) define when DEFAULT_MANAGEMENT_CLUSTER does not name it.
+ */
+export const SINGLE_MANAGEMENT_CLUSTER_NAME = 'default';

@@ -113,6 +113,7 @@ describe('buildStatus', () => {
       secret_path: 'projects/p/secrets/hyperfleet-c-pull-secret',
       secret_version: '3',
       kubernetes_secret: { namespace: 'clusters-c', name: 'c-pull-secret' },
+      namespace: 'clusters-c',
       pull_secret_name: 'c-pull-secret',
       pull_secret_sha256_prefix: 'abcdef012345',
     });

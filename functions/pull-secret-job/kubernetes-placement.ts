@@ -1,0 +1,129 @@
+import type { AdapterError } from '../../shared/errors';
+import type { Logger } from '../../shared/logging/logger';
+import type { RetryPolicy } from '../../shared/retry/backoff';
+import type { ClusterSecrets } from './cluster-secrets';
+import type { JobConfig } from './config';
+import { changePlacements, readPlacements } from './placement-record';
+import { planApply, planCleanup, samePlacement, type Placement } from './placements';
+import { placementFailure, removePlacements, type RemovedPlacement } from './remove-placements';
+import { syncKubernetesSecret, type KubernetesOutcome } from './sync-kubernetes';
+
+/** What the Kubernetes phases need: the target, every cluster, and the record's secret. */
+export interface PlacementContext {
+  readonly kubernetes: NonNullable<JobConfig['kubernetes']>;
+  readonly clusterId: string;
+  readonly store: JobPlacementStore;
+  readonly secretPath: string;
+  readonly clusterSecrets: (managementCluster: string) => Promise<ClusterSecrets>;
+  readonly retry: RetryPolicy;
+  readonly logger: Logger;
+  readonly dryRun: boolean;
+}
+type JobPlacementStore = Parameters<typeof readPlacements>[0];
+
+/** Where this execution puts the Kubernetes Secret. */
+export const targetPlacement = (k: PlacementContext['kubernetes']): Placement => ({
+  cluster: k.cluster,
+  namespace: k.namespace,
+  name: k.secretName,
+});
+
+/** The apply's Kubernetes phase: the Secret written, earlier places cleaned, the failure if any. */
+export interface PlacedSecret {
+  readonly pushed: KubernetesOutcome;
+  readonly cleaned: readonly RemovedPlacement[];
+  readonly failure?: AdapterError;
+}
+
+/**
+ * Writes the Secret to the target and removes ours from every other recorded place (a move to a
+ * new cluster or namespace). Order: record the target (so a crash right after the write still
+ * leaves it known), write it, remove the old ones, forget those removed. An old place that cannot
+ * be reached stays recorded and is returned as the failure: the next execution cleans it.
+ * `gone` when the secret was deleted meanwhile (a newer delete holds the work).
+ */
+export async function placeSecret(
+  ctx: PlacementContext,
+  desired: { labels: Record<string, string>; dockerConfigJson: Buffer; gcpSecretPath: string },
+): Promise<PlacedSecret | 'gone'> {
+  const target = targetPlacement(ctx.kubernetes);
+  const plan = planApply(await readPlacements(ctx.store, ctx.secretPath), target);
+  const record = { logger: ctx.logger, retry: ctx.retry };
+  if (!ctx.dryRun && plan.record.length > 0) {
+    const recorded = await changePlacements(
+      ctx.store,
+      ctx.secretPath,
+      { add: plan.record },
+      record,
+    );
+    if (recorded === 'gone') return 'gone';
+  }
+  const pushed = await syncKubernetesSecret(
+    await ctx.clusterSecrets(target.cluster),
+    {
+      namespace: target.namespace,
+      name: target.name,
+      labels: desired.labels,
+      dockerConfigJson: desired.dockerConfigJson,
+      gcpSecretPath: desired.gcpSecretPath,
+    },
+    {
+      logger: ctx.logger.child({ management_cluster: target.cluster }),
+      dryRun: ctx.dryRun,
+      namespaceWaitMs: ctx.kubernetes.namespaceWaitMs,
+      retry: ctx.retry,
+    },
+  );
+  if (plan.remove.length === 0) return { pushed, cleaned: [] };
+  ctx.logger.info(
+    `Moving the pull secret: removing ours from ${plan.remove.length} earlier place(s)`,
+    { phase: 'kubernetes', operation: 'move', management_cluster: target.cluster },
+  );
+  const report = await removePlacements(plan.remove, removalDeps(ctx));
+  await forget(ctx, report.removed);
+  const failure = placementFailure(report);
+  return { pushed, cleaned: report.removed, ...(failure ? { failure } : {}) };
+}
+
+/** The delete's Kubernetes phase: the target's outcome and the other places', the failure if any. */
+export interface CleanedPlacements {
+  readonly target?: RemovedPlacement;
+  readonly cleaned: readonly RemovedPlacement[];
+  readonly failure?: AdapterError;
+}
+
+/** Removes ours from every recorded place and the current target; forgets those removed. */
+export async function cleanPlacements(ctx: PlacementContext): Promise<CleanedPlacements> {
+  const target = targetPlacement(ctx.kubernetes);
+  const places = planCleanup(await readPlacements(ctx.store, ctx.secretPath), target);
+  const report = await removePlacements(places, removalDeps(ctx));
+  await forget(ctx, report.removed);
+  const failure = placementFailure(report);
+  const mine = report.removed.find((r) => samePlacement(r.place, target));
+  return {
+    ...(mine ? { target: mine } : {}),
+    cleaned: report.removed.filter((r) => r !== mine),
+    ...(failure ? { failure } : {}),
+  };
+}
+
+function removalDeps(ctx: PlacementContext) {
+  return {
+    clusterSecrets: ctx.clusterSecrets,
+    clusters: ctx.kubernetes.clusters,
+    clusterId: ctx.clusterId,
+    logger: ctx.logger,
+    dryRun: ctx.dryRun,
+  };
+}
+
+async function forget(ctx: PlacementContext, removed: readonly RemovedPlacement[]): Promise<void> {
+  if (ctx.dryRun || removed.length === 0) return;
+  // `gone`: a newer delete removed the secret, and the record with it; nothing left to forget.
+  await changePlacements(
+    ctx.store,
+    ctx.secretPath,
+    { remove: removed.map((r) => r.place) },
+    { logger: ctx.logger, retry: ctx.retry },
+  );
+}

@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+
+/** One place the job wrote the Kubernetes Secret to. */
+export interface Placement {
+  readonly cluster: string;
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/**
+ * The record of placements lives in the Secret Manager secret's annotations, one per place, so
+ * cleanup knows every place without scanning every cluster. Secret Manager annotation keys are
+ * 1-63 characters of letters, digits, `-`, `_`, `.` (no `/`), beginning and ending with a letter or
+ * digit; a cluster name alone can be 63 characters, so the key carries a hash of the place and the
+ * value the place itself (`cluster/namespace/name`; none of the three may contain `/`).
+ */
+export const PLACED_PREFIX = 'hyperfleet.io-placed-';
+
+/**
+ * Secret Manager: "The total size of annotation keys and values must be less than 16KiB." The claim
+ * takes about 150 bytes and a placement at most about 420 (63 + 63 + 253 and the key), so dozens fit;
+ * the record only grows while earlier places cannot be cleaned.
+ */
+export const ANNOTATIONS_MAX_BYTES = 16 * 1024 - 1;
+
+export const describePlacement = (p: Placement) =>
+  `Secret ${p.namespace}/${p.name} on management cluster ${p.cluster}`;
+
+export const samePlacement = (a: Placement, b: Placement) =>
+  a.cluster === b.cluster && a.namespace === b.namespace && a.name === b.name;
+
+/** The annotation key of a place: the prefix and 16 hex digits of the place's SHA-256. */
+export function placementKey(p: Placement): string {
+  const digest = createHash('sha256').update(`${p.cluster}/${p.namespace}/${p.name}`).digest('hex');
+  return `${PLACED_PREFIX}${digest.slice(0, 16)}`;
+}
+
+/** The places recorded in a secret's annotations; unreadable entries are skipped (and kept). */
+export function placementsFromAnnotations(
+  annotations: Readonly<Record<string, string>> | undefined,
+): Placement[] {
+  const places: Placement[] = [];
+  for (const [key, value] of Object.entries(annotations ?? {})) {
+    if (!key.startsWith(PLACED_PREFIX)) continue;
+    const [cluster, namespace, name, ...rest] = value.split('/');
+    if (!cluster || !namespace || !name || rest.length > 0) continue;
+    const place = { cluster, namespace, name };
+    if (placementKey(place) === key) places.push(place);
+  }
+  return places.sort(byPlace);
+}
+
+/** The annotations with `add` recorded and `remove` forgotten; every other annotation kept. */
+export function annotationsWithPlacements(
+  annotations: Readonly<Record<string, string>> | undefined,
+  change: { readonly add?: readonly Placement[]; readonly remove?: readonly Placement[] },
+): Record<string, string> {
+  const next: Record<string, string> = { ...(annotations ?? {}) };
+  for (const place of change.remove ?? []) delete next[placementKey(place)];
+  for (const place of change.add ?? [])
+    next[placementKey(place)] = `${place.cluster}/${place.namespace}/${place.name}`;
+  return next;
+}
+
+/** Bytes of all keys and values, as Secret Manager counts them against its limit. */
+export function annotationsBytes(annotations: Readonly<Record<string, string>>): number {
+  let total = 0;
+  for (const [key, value] of Object.entries(annotations))
+    total += Buffer.byteLength(key) + Buffer.byteLength(value);
+  return total;
+}
+
+/**
+ * An apply's plan: record the target before writing it (a crash after the write still leaves it
+ * known), write it, then remove ours from every other recorded place, then forget those places.
+ */
+export interface ApplyPlan {
+  readonly record: readonly Placement[];
+  readonly write: Placement;
+  readonly remove: readonly Placement[];
+}
+
+export function planApply(recorded: readonly Placement[], target: Placement): ApplyPlan {
+  const known = recorded.some((p) => samePlacement(p, target));
+  return {
+    record: known ? [] : [target],
+    write: target,
+    remove: dedupe(recorded.filter((p) => !samePlacement(p, target))),
+  };
+}
+
+/** A delete's plan: every recorded place and the current target, each once. */
+export function planCleanup(recorded: readonly Placement[], current?: Placement): Placement[] {
+  return dedupe([...recorded, ...(current ? [current] : [])]);
+}
+
+function dedupe(places: readonly Placement[]): Placement[] {
+  const unique: Placement[] = [];
+  for (const place of places) if (!unique.some((p) => samePlacement(p, place))) unique.push(place);
+  return unique.sort(byPlace);
+}
+
+function byPlace(a: Placement, b: Placement): number {
+  return (
+    a.cluster.localeCompare(b.cluster) ||
+    a.namespace.localeCompare(b.namespace) ||
+    a.name.localeCompare(b.name)
+  );
+}

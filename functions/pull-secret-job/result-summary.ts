@@ -1,0 +1,105 @@
+import type { JobResult } from '../../shared/job-result';
+import type { JobConfig } from './config';
+import type { DeleteOutcome } from './delete-pull-secret';
+import { describePlacement } from './placements';
+import type { RemovedPlacement } from './remove-placements';
+import type { KubernetesOutcome } from './sync-kubernetes';
+import type { SecretManagerOutcome } from './sync-secret-manager';
+
+type Target = Pick<JobConfig, 'kubernetes'>;
+const clusterOf = (config: Target) =>
+  config.kubernetes ? { management_cluster: config.kubernetes.cluster } : {};
+
+export function removalSummary(
+  removed: DeleteOutcome,
+  config: Target,
+): Pick<JobResult, 'secret_manager' | 'kubernetes'> {
+  return {
+    secret_manager: {
+      secret_path: removed.secretManager.secretPath,
+      secret: removed.secretManager.outcome,
+      version: removed.secretManager.outcome === 'retained' ? 'disabled' : 'none',
+      version_name: '',
+      verified: true,
+      destroyed_versions: [],
+    },
+    ...(removed.kubernetes
+      ? {
+          kubernetes: {
+            ...clusterOf(config),
+            namespace: removed.kubernetes.namespace,
+            name: removed.kubernetes.name,
+            outcome: removed.kubernetes.outcome,
+          },
+        }
+      : {}),
+  };
+}
+
+export function secretManagerSummary(
+  outcome: SecretManagerOutcome,
+): NonNullable<JobResult['secret_manager']> {
+  return {
+    secret_path: outcome.secretPath,
+    secret: outcome.secret,
+    version: outcome.version,
+    version_name: outcome.versionName,
+    verified: outcome.verified,
+    destroyed_versions: [...outcome.destroyedVersions],
+  };
+}
+
+export function kubernetesSummary(
+  outcome: KubernetesOutcome,
+  config: Target,
+): NonNullable<JobResult['kubernetes']> {
+  return {
+    ...clusterOf(config),
+    namespace: outcome.namespace,
+    name: outcome.name,
+    outcome: outcome.outcome,
+    ...(outcome.resourceVersion ? { resource_version: outcome.resourceVersion } : {}),
+  };
+}
+
+export function cleanedSummary(
+  cleaned: readonly RemovedPlacement[],
+): NonNullable<JobResult['cleaned_placements']> {
+  return cleaned.map(({ place, outcome }) => ({
+    management_cluster: place.cluster,
+    namespace: place.namespace,
+    name: place.name,
+    outcome,
+  }));
+}
+
+/** "Removed from the earlier ...; " for the places a move or a delete cleaned, else nothing. */
+export function cleanedSentence(cleaned: readonly RemovedPlacement[] | undefined): string {
+  if (!cleaned?.length) return '';
+  const parts = cleaned.map(({ place, outcome }) => `${describePlacement(place)}: ${outcome}`);
+  return `earlier places: ${parts.join(', ')}; `;
+}
+
+/** One sentence for people: where the pull secret is now. */
+export function summarise(
+  stored: SecretManagerOutcome,
+  progress: { pushed?: KubernetesOutcome; cleaned?: readonly RemovedPlacement[] },
+  config: Target,
+  dryRun: boolean,
+): string {
+  const { pushed } = progress;
+  const cluster = config.kubernetes ? ` on management cluster ${config.kubernetes.cluster}` : '';
+  const moved = progress.cleaned?.length
+    ? ` Removed from the earlier ${progress.cleaned.map(({ place, outcome }) => `${describePlacement(place)} (${outcome})`).join(', ')}.`
+    : '';
+  if (dryRun) {
+    const k8s = pushed
+      ? ` Kubernetes Secret ${pushed.namespace}/${pushed.name}${cluster} would be ${pushed.outcome === 'unchanged' ? 'left unchanged' : pushed.outcome}.`
+      : '';
+    return `Dry run: Secret Manager secret ${stored.secretPath} would be ${stored.secret === 'created' ? 'created' : 'reused'} and its version ${stored.version === 'added' ? 'added' : 'left unchanged'}.${k8s}${moved}`;
+  }
+  const sm = `Pull secret stored in ${stored.versionName} (${stored.version === 'added' ? 'new version' : 'unchanged'})`;
+  return pushed
+    ? `${sm}; Kubernetes Secret ${pushed.namespace}/${pushed.name}${cluster} ${pushed.outcome}.${moved}`
+    : `${sm}.`;
+}
