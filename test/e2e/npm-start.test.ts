@@ -113,7 +113,6 @@ describe('npm start (the local stack entry point)', () => {
       'job: Secret Manager version added',
       'job: Kubernetes Secret created: mgmt-',
       'reporter: job result: status reported',
-      'hyperfleet: PullsecretSuccessful=True',
       'hypershift: HostedCluster created: mgmt-',
       'hypershift: status reported at generation 1: Available=True (PullSecretValid)',
       'hyperfleet: Reconciled=True',
@@ -124,6 +123,8 @@ describe('npm start (the local stack entry point)', () => {
       expect({ step, found: index > last }).toEqual({ step, found: true });
       last = index;
     }
+    // The API's conditions are printed a poll late (cause first): PullsecretSuccessful is there too.
+    expect(events.some((e) => e.startsWith('hyperfleet: PullsecretSuccessful=True'))).toBe(true);
     const summary = run.lines.find((l) => l.outcome === 'converged');
     expect(String(summary?.event)).toMatch(
       /kubectl --kubeconfig \S+ get secret -n clusters-\S+ \S+-pull-secret/,
