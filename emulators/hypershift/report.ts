@@ -15,7 +15,6 @@ const condition = (type: string, status: Status, reason: string, message: string
 
 /** What happened for one cluster, as the report says it. */
 export type HyperShiftOutcome =
-  | { readonly kind: 'waiting'; readonly message: string }
   | { readonly kind: 'refused'; readonly reason: string; readonly message: string }
   | { readonly kind: 'apply-failed'; readonly message: string }
   | {
@@ -44,12 +43,6 @@ export function hyperShiftReport(
     ...(data ? { data } : {}),
   });
   switch (outcome.kind) {
-    case 'waiting':
-      return report([
-        condition('Applied', 'False', 'PreconditionsNotMet', outcome.message),
-        condition('Available', 'False', 'PreconditionsNotMet', outcome.message),
-        condition('Health', 'True', 'NoErrors', 'Waiting for a precondition is not an error'),
-      ]);
     case 'refused':
       return report([
         condition('Applied', 'False', outcome.reason, outcome.message),

@@ -53,6 +53,9 @@ export class HyperShiftSimulator {
       knownClusters: [...this.deps.clusters.keys()],
       defaultCluster: this.deps.defaultCluster,
     });
+    // Until its precondition holds, the adapter framework runs nothing for the cluster, so there
+    // is nothing to report (and the pull secret adapter's own status writes are the only ones).
+    if (decision.kind === 'wait') return;
     const outcome = await this.act(cluster, decision);
     const report = hyperShiftReport(cluster.generation, outcome, this.deps.now?.() ?? new Date());
     const { observed_time: _time, ...content } = report;
@@ -73,10 +76,11 @@ export class HyperShiftSimulator {
     });
   }
 
-  private async act(cluster: Cluster, decision: HyperShiftDecision): Promise<HyperShiftOutcome> {
+  private async act(
+    cluster: Cluster,
+    decision: Exclude<HyperShiftDecision, { kind: 'wait' }>,
+  ): Promise<HyperShiftOutcome> {
     switch (decision.kind) {
-      case 'wait':
-        return { kind: 'waiting', message: decision.message };
       case 'refuse':
         return { kind: 'refused', reason: decision.reason, message: decision.message };
       case 'finalize': {

@@ -232,8 +232,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       hypershiftClusters,
       '--default-management-cluster',
       DEFAULT_MANAGEMENT_CLUSTER,
+      // About as often as Sentinel re-sends a not-ready cluster here.
       '--poll-interval',
-      '500ms',
+      '1s',
     ]);
 
     const jobsFile = path.join(options.workDir, 'cloud-run-jobs.json');

@@ -246,7 +246,6 @@ describe('the HostedCluster and the status report', () => {
 
   it('reports Finalized=True CleanupConfirmed once no HostedCluster is left, and non-empty reasons everywhere', () => {
     const outcomes = [
-      { kind: 'waiting', message: 'w' },
       { kind: 'refused', reason: 'UnknownManagementCluster', message: 'u' },
       { kind: 'apply-failed', message: 'a' },
       { kind: 'finalizing', message: 'f' },
