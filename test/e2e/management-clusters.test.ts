@@ -84,6 +84,7 @@ describe('end to end on the local stack: two management clusters, HyperShift, th
   };
 
   let moving: { id: string; name: string };
+  let checked: { id: string; name: string };
 
   it('hands off on each cluster: created → pullsecret → hypershift → Ready=True, the HostedCluster beside our Secret', async () => {
     const first = { id: idOn('mgmt-1'), name: 'e2e-handoff-1' };
@@ -103,6 +104,50 @@ describe('end to end on the local stack: two management clusters, HyperShift, th
       },
     );
     moving = first;
+    checked = second;
+  });
+
+  it("HyperShift checks the Secret as its controller does: gone is PullSecretNotFound, garbage is PullSecretInvalid; the job's next generation heals it", async () => {
+    const { id } = checked;
+    const kube = stack.kubes.get('mgmt-2')!;
+    const path = `/api/v1/namespaces/clusters-${id}/secrets/${id}-pull-secret`;
+    const hypershiftReason = (reason: string) =>
+      stack.waitFor(`hypershift ${reason}`, async () => {
+        const available = (await statusOf(id, 'hypershift'))?.conditions.find(
+          (c) => c.type === 'Available',
+        );
+        return available?.reason === reason ? available : undefined;
+      });
+    // An administrator removes our Secret behind the adapter's back.
+    expect((await kube.request('DELETE', path)).status).toBe(200);
+    expect((await hypershiftReason('PullSecretNotFound')).message).toContain(
+      `Secret clusters-${id}/${id}-pull-secret in management cluster mgmt-2 not found`,
+    );
+    expect(
+      (await stack.api.getCluster(id)).status?.conditions.find((c) => c.type === 'Reconciled')
+        ?.status,
+    ).toBe('False');
+    // ... and puts back one Kubernetes accepts (valid JSON) but HyperShift cannot use (no auths).
+    const garbage = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: {
+        name: `${id}-pull-secret`,
+        labels: { 'managed-by': 'hyperfleet', adapter: 'pullsecret', 'cluster-id': id },
+      },
+      type: 'kubernetes.io/dockerconfigjson',
+      data: { '.dockerconfigjson': Buffer.from('{"credHelpers":{}}').toString('base64') },
+    };
+    expect(
+      (await kube.request('POST', `/api/v1/namespaces/clusters-${id}/secrets`, garbage)).status,
+    ).toBe(201);
+    await hypershiftReason('PullSecretInvalid');
+    expect(await conditions(id, 'hypershift')).toContain('Health=False:PullSecretInvalid');
+    // A new generation: the job rewrites its Secret, HyperShift finds it valid, the cluster is Ready again.
+    const { generation } = await stack.api.patchCluster(id, { labels: { healed: 'yes' } });
+    await stack.converged(id, generation);
+    await stack.ready(id);
+    await expectHandoff(id, checked.name, 'mgmt-2');
   });
 
   it('an unknown management cluster (mgmt-9) is UnknownManagementCluster naming the known ones; nothing is written anywhere', async () => {
