@@ -38,7 +38,6 @@ describe('end to end on the local stack: Eventarc-style delivery', () => {
       .split('\n')
       .filter((line) => line.trim() !== '')
       .map((line) => JSON.parse(line) as ProxyRecord);
-  const k8sSecret = (id: string) => stack.secretOf(id);
 
   let id: string;
 
