@@ -48,6 +48,14 @@ export function renderFenceText(template: string, jobIdentity: string): string {
     .replace(/%%\{/g, '%{');
 }
 
+/** The rendered YAML text, as `terraform output -raw management_cluster_fence` prints it. */
+export function renderFenceYaml(
+  jobIdentity: string,
+  root: string = repositoryRoot(__dirname),
+): string {
+  return renderFenceText(fs.readFileSync(path.join(root, FENCE_TEMPLATE), 'utf8'), jobIdentity);
+}
+
 /**
  * The fence (the ValidatingAdmissionPolicy and its binding) for `jobIdentity`, parsed from the
  * Terraform template, so the local stack installs exactly what Terraform renders for a real cluster.
@@ -56,10 +64,7 @@ export function renderFencePolicy(
   jobIdentity: string,
   root: string = repositoryRoot(__dirname),
 ): Record<string, unknown>[] {
-  const text = renderFenceText(
-    fs.readFileSync(path.join(root, FENCE_TEMPLATE), 'utf8'),
-    jobIdentity,
-  );
+  const text = renderFenceYaml(jobIdentity, root);
   return YAML.parseAllDocuments(text).map((document) => {
     if (document.errors.length > 0)
       throw new Error(`The rendered fence is not valid YAML: ${document.errors[0]!.message}`);

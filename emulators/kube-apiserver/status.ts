@@ -63,7 +63,8 @@ export const invalid = (
   failure(
     422,
     'Invalid',
-    `${kindTitle} "${name}" is invalid: ${causes.map((c) => `${c.field}: ${c.message}`).join(', ')}`,
+    // One cause is printed alone; several as the API server prints an aggregate: [a, b].
+    `${kindTitle} "${name}" is invalid: ${causes.length === 1 ? `${causes[0]!.field}: ${causes[0]!.message}` : `[${causes.map((c) => `${c.field}: ${c.message}`).join(', ')}]`}`,
     {
       name,
       kind: kindTitle,

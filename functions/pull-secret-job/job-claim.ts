@@ -58,17 +58,23 @@ export async function fence(
 }
 
 /**
- * The result fields of an execution that stood aside, which nobody reports. `stored` is set when
- * it lost the claim only at the fence, after its Secret Manager phase.
+ * The result fields of an execution that stood aside, which nobody reports. `reached` says how far
+ * it got before a fence found the claim lost: nothing written, Secret Manager written, or the
+ * Kubernetes Secret written too (the newer holder then cleans up the earlier places).
  */
 export function lostClaimResult(
   lost: LostClaim,
-  stored: boolean,
+  reached: 'nothing' | 'secret-manager' | 'kubernetes',
 ): Pick<JobResult, 'outcome' | 'reason' | 'message' | 'claim_holder'> {
   const holder = lost.holder
     ? `the pull secret claim is held for ${describeClaim(lost.holder)}`
     : 'the secret was deleted meanwhile';
-  const done = stored ? 'stopped before writing to Kubernetes' : 'wrote nothing';
+  const done =
+    reached === 'nothing'
+      ? 'wrote nothing'
+      : reached === 'secret-manager'
+        ? 'stopped before writing to Kubernetes'
+        : 'stopped before removing the Secret from earlier places';
   return {
     outcome: 'duplicate',
     reason: lost.kind === 'duplicate' ? 'DuplicateExecution' : 'SupersededExecution',

@@ -3,6 +3,7 @@ import type { Logger } from '../../shared/logging/logger';
 import type { RetryPolicy } from '../../shared/retry/backoff';
 import type { ClusterSecrets } from './cluster-secrets';
 import type { JobConfig } from './config';
+import type { LostClaim } from './job-claim';
 import { changePlacements, readPlacements } from './placement-record';
 import { planApply, planCleanup, samePlacement, type Placement } from './placements';
 import { placementFailure, removePlacements, type RemovedPlacement } from './remove-placements';
@@ -15,6 +16,8 @@ export interface PlacementContext {
   readonly store: JobPlacementStore;
   readonly secretPath: string;
   readonly clusterSecrets: (managementCluster: string) => Promise<ClusterSecrets>;
+  /** Re-reads the claim before removing anything: a newer generation's place must never be removed. */
+  readonly fence: () => Promise<LostClaim | undefined>;
   readonly retry: RetryPolicy;
   readonly logger: Logger;
   readonly dryRun: boolean;
@@ -29,11 +32,14 @@ export const targetPlacement = (k: PlacementContext['kubernetes']): Placement =>
 });
 
 /** The apply's Kubernetes phase: the Secret written, earlier places cleaned, the failure if any. */
-export interface PlacedSecret {
-  readonly pushed: KubernetesOutcome;
-  readonly cleaned: readonly RemovedPlacement[];
-  readonly failure?: AdapterError;
-}
+export type PlacedSecret =
+  | {
+      readonly pushed: KubernetesOutcome;
+      readonly cleaned: readonly RemovedPlacement[];
+      readonly failure?: AdapterError;
+    }
+  /** Written, then a newer generation took the claim: its execution decides what is old now. */
+  | { readonly pushed: KubernetesOutcome; readonly lost: LostClaim };
 
 /**
  * Writes the Secret to the target and removes ours from every other recorded place (a move to a
@@ -74,7 +80,16 @@ export async function placeSecret(
       retry: ctx.retry,
     },
   );
+  if (!ctx.dryRun) {
+    // A newer generation may have forgotten this place while we wrote it (it read the record
+    // between our recording and our write): record it again, so that its next run removes it.
+    const again = await changePlacements(ctx.store, ctx.secretPath, { add: [target] }, record);
+    if (again === 'gone') return 'gone';
+  }
   if (plan.remove.length === 0) return { pushed, cleaned: [] };
+  // The places to remove were read before the write: one may now be a newer generation's target.
+  const lost = ctx.dryRun ? undefined : await ctx.fence();
+  if (lost) return { pushed, lost };
   ctx.logger.info(
     `Moving the pull secret: removing ours from ${plan.remove.length} earlier place(s)`,
     { phase: 'kubernetes', operation: 'move', management_cluster: target.cluster },

@@ -103,7 +103,12 @@ export async function runPullSecretJob(
         ? await removePullSecret(config, deps, options, log, progress)
         : await applyPullSecret(config, deps, options, log, progress);
     if (typeof done !== 'string')
-      return finish(lostClaimResult(done, progress.stored !== undefined));
+      return finish(
+        lostClaimResult(
+          done,
+          progress.pushed ? 'kubernetes' : progress.stored ? 'secret-manager' : 'nothing',
+        ),
+      );
     log.info(done, {
       phase: 'completed',
       operation: 'completed',
@@ -209,6 +214,7 @@ async function applyPullSecret(
     progress.durations.kubernetes = Date.now() - k8sStarted;
     if (placed === 'gone') return { kind: 'superseded' };
     progress.pushed = placed.pushed;
+    if ('lost' in placed) return placed.lost;
     progress.cleaned = placed.cleaned;
     if (placed.failure) throw placed.failure;
   }
@@ -275,6 +281,7 @@ function placementContext(
     store: deps.secretStore,
     secretPath: `projects/${config.projectId}/secrets/${config.secretId}`,
     clusterSecrets: deps.clusterSecrets,
+    fence: () => fence(config, deps.secretStore, log),
     retry: config.retry,
     logger: log,
     dryRun: options.dryRun,

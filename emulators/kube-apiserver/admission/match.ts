@@ -31,7 +31,7 @@ const labelsOf = (object: Obj | null): Record<string, string> => {
 
 /**
  * A `resources` entry against the request's resource/subresource: `secrets` is the resource only,
- * `secrets/status` one subresource, `secrets/*` every subresource, `*` every resource (no
+ * `secrets/status` one subresource, `secrets/*` the resource and every subresource, `*` every resource (no
  * subresources), `*\/*` everything, `*\/status` a subresource of any resource.
  */
 export function matchesResource(pattern: string, resource: string, subresource: string): boolean {

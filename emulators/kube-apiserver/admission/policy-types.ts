@@ -149,6 +149,7 @@ const base = {
   shortNames: [],
   categories: ['api-extensions'],
   namespaced: false,
+  typeMetaFromUrl: true,
 } as const;
 
 /** `admissionregistration.k8s.io/v1` ValidatingAdmissionPolicy (validated: CEL must compile). */

@@ -19,6 +19,7 @@ export const CRD_TYPE: ResourceType = {
   shortNames: ['crd', 'crds'],
   categories: ['api-extensions'],
   namespaced: false,
+  typeMetaFromUrl: true,
   statusSubresource: true,
   normalise: (object, previous) => normaliseCrd(CRD_TYPE, timestamp)(object, previous),
 };
@@ -74,6 +75,7 @@ export function customTypeOf(crd: Obj): ResourceType | undefined {
     shortNames: strings(names.shortNames),
     categories: strings(names.categories),
     namespaced: spec.scope === 'Namespaced',
+    typeMetaFromUrl: false,
     statusSubresource: served.some(
       (v) => isObject(v.subresources) && v.subresources.status !== undefined,
     ),

@@ -17,7 +17,12 @@ function fixturesDir(): string {
   }
 }
 
-/** A CRD fixture as an object (what `kubectl apply -f` or `POST` of the file would send). */
+/**
+ * A CRD fixture as a plain object (what `kubectl apply -f` or a raw `POST` of the file sends).
+ * With @kubernetes/client-node's typed ApiextensionsV1Api, pass `k8s.loadYaml(crdFixtureText(...))`
+ * instead: its models rename some schema fields (`_enum`, `xKubernetesPreserveUnknownFields`) and
+ * silently drop them from a plain object.
+ */
 export function loadCrdFixture(name: keyof typeof CRD_FIXTURES): Record<string, unknown> {
   const text = fs.readFileSync(path.join(fixturesDir(), CRD_FIXTURES[name]), 'utf8');
   const crd: unknown = YAML.parse(text);
@@ -29,3 +34,7 @@ export function loadCrdFixture(name: keyof typeof CRD_FIXTURES): Record<string, 
 /** The path of a fixture file, for `kubectl apply -f`. */
 export const crdFixturePath = (name: keyof typeof CRD_FIXTURES): string =>
   path.join(fixturesDir(), CRD_FIXTURES[name]);
+
+/** The fixture's YAML text. */
+export const crdFixtureText = (name: keyof typeof CRD_FIXTURES): string =>
+  fs.readFileSync(crdFixturePath(name), 'utf8');

@@ -1,9 +1,9 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { admitWrite, type WriteRequest } from '../admission/gate';
 import { parseLabelSelector } from '../label-selector';
 import { isObject, type Json } from '../merge-patch';
 import { metadataOf, type Obj } from '../object-book';
-import { isAllowed, type Identity } from '../rbac';
+import { isAllowed } from '../rbac';
+import type { RouteRequest } from '../route-request';
 import { objectBody, PATCH_TYPES, patchBody } from '../request-bodies';
 import {
   badRequest,
@@ -19,19 +19,7 @@ import { apiVersionOf, typeKey } from './resource-type';
 import { resolveType } from './type-registry';
 import { serveWatch } from './watch-stream';
 
-export interface ApisRequest {
-  readonly req: IncomingMessage;
-  readonly res: ServerResponse;
-  readonly url: URL;
-  readonly method: string;
-  readonly who: Identity;
-  readonly store: KubeStore;
-  readonly manager: string;
-  /** Sends (and logs) a JSON answer. */
-  readonly answer: (status: number, body: unknown) => void;
-  /** Logs an answer streamed by other means (a watch). */
-  readonly log: (status: number) => void;
-}
+export type ApisRequest = RouteRequest;
 
 const VERBS: Record<string, string> = {
   POST: 'create',

@@ -9,11 +9,14 @@ const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0
 const GENERATED_SUFFIX = 'bcdfghjklmnpqrstvwxz2456789';
 
 /**
- * The request body's apiVersion and kind must be the ones of the URL (a custom resource is
+ * The request body with its apiVersion and kind, which must be the ones of the URL (a custom resource is
  * decoded as unstructured data, so a mismatch is a 400 from the decoder, as on the real server).
  */
-export function assertTypeMeta(type: ResourceType, version: string, body: Obj): void {
+export function withTypeMeta(type: ResourceType, version: string, given: Obj): Obj {
   const expected = apiVersionOf(type, version);
+  const body = type.typeMetaFromUrl
+    ? { ...given, apiVersion: given.apiVersion || expected, kind: given.kind || type.kind }
+    : given;
   if (typeof body.kind !== 'string' || body.kind === '')
     throw badRequest(`Object 'Kind' is missing in the request body (expected ${type.kind})`);
   if (typeof body.apiVersion !== 'string' || body.apiVersion === '')
@@ -26,6 +29,7 @@ export function assertTypeMeta(type: ResourceType, version: string, body: Obj): 
     throw badRequest(
       `the kind in the data (${body.kind}) does not match the expected kind (${type.kind})`,
     );
+  return body;
 }
 
 /**

@@ -10,7 +10,7 @@ import {
 } from '../object-book';
 import { alreadyExists, badRequest, conflict, notFound } from '../status';
 import {
-  assertTypeMeta,
+  withTypeMeta,
   labelsOf,
   namespaceNotFound,
   objectMetaCauses,
@@ -88,8 +88,8 @@ export class ObjectTable {
 
   create(target: Target, body: Obj, options: WriteOptions): Obj {
     this.requireNamespace(target);
-    assertTypeMeta(target.type, target.version, body);
-    const candidate = placeMetadata(target.type, body, target.namespace || undefined);
+    const typed = withTypeMeta(target.type, target.version, body);
+    const candidate = placeMetadata(target.type, typed, target.namespace || undefined);
     const name = metadataOf(candidate).name;
     throwIfInvalid(target.type, candidate, objectMetaCauses(candidate));
     if (this.table(target.type).has(this.key(target, name as string)))
@@ -107,8 +107,8 @@ export class ObjectTable {
 
   replace(target: Target, name: string, body: Obj, options: WriteOptions): Obj {
     const previous = this.stored(target, name);
-    assertTypeMeta(target.type, target.version, body);
-    const meta = metadataOf(body);
+    const typed = withTypeMeta(target.type, target.version, body);
+    const meta = metadataOf(typed);
     if (meta.name !== undefined && meta.name !== name)
       throw badRequest('the name of the object does not match the name on the URL');
     const expected = meta.resourceVersion;
@@ -120,7 +120,7 @@ export class ObjectTable {
       throw conflict(qualifiedResource(target.type), name);
     const candidate = placeMetadata(
       target.type,
-      { ...body, metadata: { ...meta, name } },
+      { ...typed, metadata: { ...meta, name } },
       target.namespace || undefined,
     );
     throwIfInvalid(target.type, candidate, objectMetaCauses(candidate));
@@ -155,10 +155,12 @@ export class ObjectTable {
         normalise: (object, before) => {
           const candidate = placeMetadata(
             target.type,
-            { ...object, metadata: { ...metadataOf(object), name } },
+            withTypeMeta(target.type, target.version, {
+              ...object,
+              metadata: { ...metadataOf(object), name },
+            }),
             target.namespace || undefined,
           );
-          assertTypeMeta(target.type, target.version, candidate);
           throwIfInvalid(target.type, candidate, objectMetaCauses(candidate));
           return this.complete(target, candidate, before, options);
         },

@@ -15,6 +15,11 @@ export interface ResourceType {
   readonly shortNames: readonly string[];
   readonly categories: readonly string[];
   readonly namespaced: boolean;
+  /**
+   * Built-in kinds are decoded into typed structs, which take apiVersion and kind from the URL
+   * when the body omits them; custom resources are decoded as unstructured data, which needs both.
+   */
+  readonly typeMetaFromUrl: boolean;
   /** A `/status` subresource: the main resource ignores status, `/status` changes only status. */
   readonly statusSubresource: boolean;
   /**

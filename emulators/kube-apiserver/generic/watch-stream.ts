@@ -29,6 +29,8 @@ export function serveWatch(
   watch: WatchRequest,
 ): void {
   res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+  // Headers go out at once, as the API server's do: clients wait for them before they act.
+  res.flushHeaders();
   const send = (event: WatchEvent) => {
     if (watch.accepts(event)) res.write(line(event.type, watch.render(event.object)));
   };

@@ -263,4 +263,33 @@ describe('adapter function through functions-framework, against the HyperFleet a
       health: 'False',
     });
   });
+
+  it("passes placement's data.managementCluster as MANAGEMENT_CLUSTER, and refuses one that is not a DNS label", async () => {
+    const placed = seedReadyCluster(hyperfleet, { name: 'placed-on-mgmt-2' });
+    hyperfleet.store.reportAdapter(placed.id, 'placement', {
+      available: 'True',
+      data: { namespace: 'ns-b', managementCluster: 'mgmt-2' },
+    });
+    await pushPubSub(url, sentinelEvent(placed.id, 1));
+    expect(executionsFor(placed.id)[0]?.env).toMatchObject({
+      MANAGEMENT_CLUSTER: 'mgmt-2',
+      MANAGEMENT_NAMESPACE: 'ns-b',
+    });
+
+    const bad = seedReadyCluster(hyperfleet, { name: 'bad-management-cluster' });
+    hyperfleet.store.reportAdapter(bad.id, 'placement', {
+      available: 'True',
+      data: { namespace: 'ns-b', managementCluster: 'Mgmt_2' },
+    });
+    await pushPubSub(url, sentinelEvent(bad.id, 1));
+    expect(executionsFor(bad.id)).toHaveLength(0);
+    const status = await own(bad.id);
+    expect(status).toMatchObject({ availableReason: 'InvalidManagementCluster', health: 'False' });
+    const statuses = await hyperFleetClient(hyperfleet).listStatuses(bad.id);
+    expect(
+      statuses
+        .find((s) => s.adapter === 'pullsecret')
+        ?.conditions.find((c) => c.type === 'Available')?.message,
+    ).toContain('data.managementCluster "Mgmt_2"');
+  });
 });

@@ -1,0 +1,19 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Identity } from './rbac';
+import type { KubeStore } from './store';
+
+/** An authenticated API request, as the core/v1 and `/apis` routes serve it. */
+export interface RouteRequest {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly url: URL;
+  readonly method: string;
+  readonly who: Identity;
+  readonly store: KubeStore;
+  /** The field manager of writes (`?fieldManager=`, else the client's user agent). */
+  readonly manager: string;
+  /** Sends (and logs) a JSON answer. */
+  readonly answer: (status: number, body: unknown) => void;
+  /** Logs an answer streamed by other means (a watch). */
+  readonly log: (status: number) => void;
+}

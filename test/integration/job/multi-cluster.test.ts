@@ -1,0 +1,318 @@
+// The job across two management clusters (two Kubernetes emulators) and the Secret Manager
+// emulator, run as the real CLI process: choosing the cluster, refusing an unknown one before any
+// write, moving the Secret between clusters and namespaces, and cleaning every place it wrote.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import YAML from 'yaml';
+import { SecretManagerServiceClient } from '@google-cloud/secret-manager';
+import {
+  startKubeApiServerEmulator,
+  type KubeApiServerEmulator,
+} from '../../../emulators/kube-apiserver/server';
+import { writeKubeconfig } from '../../../emulators/kube-apiserver/kubeconfig';
+import {
+  startSecretManagerEmulator,
+  type SecretManagerEmulator,
+} from '../../../emulators/secret-manager/server';
+import { placementsFromAnnotations } from '../../../functions/pull-secret-job/placements';
+import { googleClientOptions } from '../../../shared/gcp/client-options';
+import { EXIT_CODES } from '../../../shared/job-result';
+import { runJob, samplePullSecret } from '../../helpers/job';
+import { coreApi, dockerConfig, k8s } from '../../helpers/kubernetes';
+
+const PROJECT = 'demo-project';
+const CLUSTER = 'cls-1';
+const NAME = 'cls-1-pull-secret';
+const SECRET = `projects/${PROJECT}/secrets/hyperfleet-${CLUSTER}-pull-secret`;
+
+/** One kubeconfig with a context per emulator: the entries pick theirs with `context`. */
+function writeCombinedKubeconfig(
+  file: string,
+  clusters: Record<string, KubeApiServerEmulator>,
+): void {
+  const entries = Object.entries(clusters);
+  const config = {
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: entries.map(([name, kube]) => ({
+      name,
+      cluster: {
+        server: kube.endpoint,
+        'certificate-authority-data': Buffer.from(kube.caPem).toString('base64'),
+      },
+    })),
+    users: entries.map(([name, kube]) => ({ name, user: { token: kube.adminToken } })),
+    contexts: entries.map(([name]) => ({ name, context: { cluster: name, user: name } })),
+    // The first cluster is the current context: choosing the second proves `context` is used.
+    'current-context': entries[0]![0],
+  };
+  fs.writeFileSync(file, YAML.stringify(config), { mode: 0o600 });
+}
+
+describe('pull secret job across management clusters (two Kubernetes emulators)', () => {
+  let sm: SecretManagerEmulator;
+  let mgmt1: KubeApiServerEmulator;
+  let mgmt2: KubeApiServerEmulator;
+  let dir: string;
+  let clusters: string;
+  let secretManager: SecretManagerServiceClient;
+  let generation: number;
+
+  beforeAll(async () => {
+    sm = await startSecretManagerEmulator();
+    mgmt1 = await startKubeApiServerEmulator({ namespaces: ['ns-a', 'clusters-cls-1'] });
+    mgmt2 = await startKubeApiServerEmulator({ namespaces: ['ns-b', 'clusters-cls-1'] });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'multi-cluster-'));
+    const kubeconfig = path.join(dir, 'kubeconfig');
+    writeCombinedKubeconfig(kubeconfig, { 'mgmt-1': mgmt1, 'mgmt-2': mgmt2 });
+    clusters = JSON.stringify({
+      'mgmt-1': { kubeconfig, context: 'mgmt-1' },
+      'mgmt-2': { kubeconfig, context: 'mgmt-2' },
+    });
+    secretManager = new SecretManagerServiceClient(googleClientOptions(sm.endpoint, PROJECT));
+  });
+  afterAll(async () => {
+    await secretManager.close();
+    await sm.stop();
+    await mgmt1.stop();
+    await mgmt2.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  beforeEach(async () => {
+    generation = 0;
+    await Promise.all(
+      [mgmt1, mgmt2].flatMap((kube) =>
+        ['ns-a', 'ns-b', 'clusters-cls-1'].map((namespace) =>
+          coreApi(kube)
+            .deleteNamespacedSecret({ namespace, name: NAME })
+            .catch(() => undefined),
+        ),
+      ),
+    );
+    await secretManager.deleteSecret({ name: SECRET }).catch(() => undefined);
+    mgmt1.requests.clear();
+    mgmt2.requests.clear();
+  });
+
+  /** One execution as the adapter launches it: the next generation, on `cluster`/`namespace`. */
+  const run = (
+    cluster: string | undefined,
+    namespace: string,
+    extra: Record<string, string> = {},
+  ) => {
+    generation += extra.OPERATION === 'delete' ? 0 : 1;
+    return runJob({
+      SECRET_MANAGER_EMULATOR_HOST: sm.endpoint,
+      GCP_PROJECT_ID: PROJECT,
+      CLUSTER_ID: CLUSTER,
+      GENERATION: String(Math.max(generation, 1)),
+      LAUNCH_ATTEMPT: '1',
+      CLOUD_RUN_EXECUTION: `pullsecret-job-${generation}${extra.OPERATION ?? ''}${extra.LAUNCH_ATTEMPT ?? ''}`,
+      MANAGEMENT_CLUSTERS: clusters,
+      DEFAULT_MANAGEMENT_CLUSTER: 'mgmt-1',
+      MANAGEMENT_NAMESPACE: namespace,
+      ...(cluster ? { MANAGEMENT_CLUSTER: cluster } : {}),
+      PULL_SECRET_DATA: samplePullSecret(),
+      ...extra,
+    });
+  };
+  const secretIn = (kube: KubeApiServerEmulator, namespace: string) =>
+    coreApi(kube)
+      .readNamespacedSecret({ namespace, name: NAME })
+      .catch(() => undefined);
+  const places = async () => {
+    const [secret] = await secretManager.getSecret({ name: SECRET });
+    return placementsFromAnnotations(secret.annotations ?? {});
+  };
+  const everywhere = async () => {
+    const found: string[] = [];
+    for (const [name, kube] of [
+      ['mgmt-1', mgmt1],
+      ['mgmt-2', mgmt2],
+    ] as const)
+      for (const namespace of ['ns-a', 'ns-b', 'clusters-cls-1'])
+        if (await secretIn(kube, namespace)) found.push(`${name}/${namespace}`);
+    return found;
+  };
+
+  it('writes to the management cluster the execution names (a kubeconfig context), and records it', async () => {
+    const result = await run('mgmt-2', 'ns-b');
+    expect(result.code).toBe(EXIT_CODES.success);
+    expect(result.result.kubernetes).toMatchObject({
+      management_cluster: 'mgmt-2',
+      namespace: 'ns-b',
+      name: NAME,
+      outcome: 'created',
+    });
+    expect(result.result.message).toContain('on management cluster mgmt-2');
+    expect(mgmt1.requests.list()).toEqual([]);
+    expect(await everywhere()).toEqual(['mgmt-2/ns-b']);
+    expect(await places()).toEqual([{ cluster: 'mgmt-2', namespace: 'ns-b', name: NAME }]);
+  });
+
+  it('uses DEFAULT_MANAGEMENT_CLUSTER when the execution names none', async () => {
+    const result = await run(undefined, 'clusters-cls-1');
+    expect(result.code).toBe(EXIT_CODES.success);
+    expect(result.result.kubernetes?.management_cluster).toBe('mgmt-1');
+    expect(await everywhere()).toEqual(['mgmt-1/clusters-cls-1']);
+  });
+
+  it('an unknown management cluster fails permanently and writes nothing anywhere', async () => {
+    const result = await run('mgmt-9', 'ns-b');
+    expect(result.code).toBe(EXIT_CODES.permanent);
+    expect(result.result).toMatchObject({
+      outcome: 'failed',
+      reason: 'UnknownManagementCluster',
+      failure_kind: 'permanent',
+      phases: [],
+    });
+    expect(result.result.message).toContain('"mgmt-9"');
+    expect(result.result.message).toContain('known: mgmt-1, mgmt-2');
+    expect(result.result.message).toContain('nothing was written');
+    // Checked before Secret Manager: no secret, no claim; no Kubernetes call on either cluster.
+    await expect(secretManager.getSecret({ name: SECRET })).rejects.toMatchObject({ code: 5 });
+    expect(mgmt1.requests.list()).toEqual([]);
+    expect(mgmt2.requests.list()).toEqual([]);
+  });
+
+  it('a move (mgmt-1/ns-a to mgmt-2/ns-b) leaves exactly one Secret, in the new place, and updates the record', async () => {
+    expect((await run('mgmt-1', 'ns-a')).code).toBe(EXIT_CODES.success);
+    expect(await everywhere()).toEqual(['mgmt-1/ns-a']);
+
+    const moved = await run('mgmt-2', 'ns-b');
+    expect(moved.code).toBe(EXIT_CODES.success);
+    expect(moved.result.kubernetes).toMatchObject({
+      management_cluster: 'mgmt-2',
+      namespace: 'ns-b',
+      outcome: 'created',
+    });
+    expect(moved.result.cleaned_placements).toEqual([
+      { management_cluster: 'mgmt-1', namespace: 'ns-a', name: NAME, outcome: 'deleted' },
+    ]);
+    expect(await everywhere()).toEqual(['mgmt-2/ns-b']);
+    expect(await places()).toEqual([{ cluster: 'mgmt-2', namespace: 'ns-b', name: NAME }]);
+  });
+
+  it('leaves a Secret at the old place that is not ours untouched, and logs it', async () => {
+    await run('mgmt-1', 'ns-a');
+    // Someone replaced ours with their own Secret of the same name (no labels), and another
+    // adapter's Secret sits where a second recorded place points.
+    const api = coreApi(mgmt1);
+    await api.deleteNamespacedSecret({ namespace: 'ns-a', name: NAME });
+    await api.createNamespacedSecret({
+      namespace: 'ns-a',
+      body: {
+        metadata: { name: NAME },
+        type: 'kubernetes.io/dockerconfigjson',
+        data: dockerConfig(),
+      },
+    });
+    const moved = await run('mgmt-2', 'ns-b');
+    expect(moved.code).toBe(EXIT_CODES.success);
+    expect(moved.result.cleaned_placements).toEqual([
+      { management_cluster: 'mgmt-1', namespace: 'ns-a', name: NAME, outcome: 'foreign' },
+    ]);
+    const foreign = await secretIn(mgmt1, 'ns-a');
+    expect(foreign?.data).toEqual(dockerConfig());
+    expect(foreign?.metadata?.labels).toBeUndefined();
+    const warning = moved.lines.find((line) =>
+      String(line.message).includes(`Kubernetes Secret ns-a/${NAME} exists but is not ours`),
+    );
+    expect(warning).toMatchObject({
+      severity: 'WARNING',
+      metadata: { management_cluster: 'mgmt-1', namespace: 'ns-a' },
+    });
+    // Nothing of ours is there any more: the place is forgotten.
+    expect(await places()).toEqual([{ cluster: 'mgmt-2', namespace: 'ns-b', name: NAME }]);
+  });
+
+  it('never removes a Secret labelled managed-by=hyperfleet for another cluster id', async () => {
+    await run('mgmt-1', 'ns-a');
+    await coreApi(mgmt1).patchNamespacedSecret(
+      { namespace: 'ns-a', name: NAME, body: { metadata: { labels: { 'cluster-id': 'other' } } } },
+      // A merge patch, as kubectl label does.
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+    );
+    const moved = await run('mgmt-2', 'ns-b');
+    expect(moved.result.cleaned_placements?.[0]?.outcome).toBe('foreign');
+    expect((await secretIn(mgmt1, 'ns-a'))?.metadata?.labels?.['cluster-id']).toBe('other');
+  });
+
+  it('an unreachable old cluster fails the move transient, keeps it recorded, and a rerun cleans it', async () => {
+    await run('mgmt-1', 'ns-a');
+    const unreachable = path.join(dir, 'unreachable-kubeconfig');
+    writeKubeconfig(unreachable, 'https://127.0.0.1:1', mgmt1.caPem, mgmt1.adminToken);
+    const withoutMgmt1 = JSON.stringify({
+      'mgmt-1': { kubeconfig: unreachable },
+      'mgmt-2': JSON.parse(clusters)['mgmt-2'],
+    });
+    const failed = await run('mgmt-2', 'ns-b', { MANAGEMENT_CLUSTERS: withoutMgmt1 });
+    expect(failed.code).toBe(EXIT_CODES.transient);
+    expect(failed.result).toMatchObject({ outcome: 'failed', failure_kind: 'transient' });
+    expect(failed.result.message).toContain(`Secret ns-a/${NAME} on management cluster mgmt-1`);
+    expect(failed.result.message).toContain('stays recorded');
+    // The new place is written; the old one is still there and still recorded.
+    expect(await everywhere()).toEqual(['mgmt-1/ns-a', 'mgmt-2/ns-b']);
+    expect(await places()).toEqual([
+      { cluster: 'mgmt-1', namespace: 'ns-a', name: NAME },
+      { cluster: 'mgmt-2', namespace: 'ns-b', name: NAME },
+    ]);
+
+    // The adapter relaunches the same generation (attempt 2) once mgmt-1 answers again.
+    generation -= 1;
+    const rerun = await run('mgmt-2', 'ns-b', { LAUNCH_ATTEMPT: '2' });
+    expect(rerun.code).toBe(EXIT_CODES.success);
+    expect(rerun.result.kubernetes?.outcome).toBe('unchanged');
+    expect(rerun.result.cleaned_placements).toEqual([
+      { management_cluster: 'mgmt-1', namespace: 'ns-a', name: NAME, outcome: 'deleted' },
+    ]);
+    expect(await everywhere()).toEqual(['mgmt-2/ns-b']);
+    expect(await places()).toEqual([{ cluster: 'mgmt-2', namespace: 'ns-b', name: NAME }]);
+  });
+
+  it('deletion after an unfinished move removes ours from both clusters, then the secret', async () => {
+    await run('mgmt-1', 'ns-a');
+    const unreachable = path.join(dir, 'unreachable-kubeconfig');
+    writeKubeconfig(unreachable, 'https://127.0.0.1:1', mgmt1.caPem, mgmt1.adminToken);
+    await run('mgmt-2', 'ns-b', {
+      MANAGEMENT_CLUSTERS: JSON.stringify({
+        'mgmt-1': { kubeconfig: unreachable },
+        'mgmt-2': JSON.parse(clusters)['mgmt-2'],
+      }),
+    });
+    expect(await everywhere()).toEqual(['mgmt-1/ns-a', 'mgmt-2/ns-b']);
+
+    const deleted = await run('mgmt-2', 'ns-b', { OPERATION: 'delete' });
+    expect(deleted.code).toBe(EXIT_CODES.success);
+    expect(deleted.result).toMatchObject({
+      reason: 'CleanupConfirmed',
+      kubernetes: { management_cluster: 'mgmt-2', namespace: 'ns-b', outcome: 'deleted' },
+      cleaned_placements: [
+        { management_cluster: 'mgmt-1', namespace: 'ns-a', name: NAME, outcome: 'deleted' },
+      ],
+      secret_manager: { secret: 'deleted' },
+    });
+    expect(await everywhere()).toEqual([]);
+    await expect(secretManager.getSecret({ name: SECRET })).rejects.toMatchObject({ code: 5 });
+  });
+
+  it('deletion with a recorded cluster unreachable fails transient and keeps the secret and its record', async () => {
+    await run('mgmt-1', 'ns-a');
+    await run('mgmt-2', 'ns-b');
+    const unreachable = path.join(dir, 'unreachable-kubeconfig');
+    writeKubeconfig(unreachable, 'https://127.0.0.1:1', mgmt2.caPem, mgmt2.adminToken);
+    const failed = await run('mgmt-2', 'ns-b', {
+      OPERATION: 'delete',
+      MANAGEMENT_CLUSTERS: JSON.stringify({
+        'mgmt-1': JSON.parse(clusters)['mgmt-1'],
+        'mgmt-2': { kubeconfig: unreachable },
+      }),
+    });
+    expect(failed.code).toBe(EXIT_CODES.transient);
+    expect(await places()).toEqual([{ cluster: 'mgmt-2', namespace: 'ns-b', name: NAME }]);
+    const rerun = await run('mgmt-2', 'ns-b', { OPERATION: 'delete', LAUNCH_ATTEMPT: '2' });
+    expect(rerun.code).toBe(EXIT_CODES.success);
+    expect(await everywhere()).toEqual([]);
+  });
+});

@@ -1,0 +1,232 @@
+import * as k8s from '@kubernetes/client-node';
+import { renderFencePolicy } from '../../../emulators/kube-apiserver/fence-policy';
+import {
+  startKubeApiServerEmulator,
+  type KubeApiServerEmulator,
+} from '../../../emulators/kube-apiserver/server';
+import { dockerConfig, failureOf } from '../../helpers/kubernetes';
+import { apisFor } from './kube-clients';
+
+/**
+ * The fence Terraform renders (management-cluster-fence.yaml.tftpl), installed in the emulator for
+ * the job's identity, enforced by the emulator's ValidatingAdmissionPolicy support: the job may
+ * write only its own managed dockerconfigjson Secrets; everything else is refused with the real
+ * API server's 403 and message, and nothing changes; other identities are not fenced.
+ */
+const JOB = 'pullsecret-job@local-project.iam.gserviceaccount.com';
+const JOB_TOKEN = 'job-token-0123456789';
+const POLICY = 'hyperfleet-pullsecret-fence';
+const MERGE_PATCH = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
+const NS = 'clusters-fence';
+
+const denied = (name: string, message: string) =>
+  `secrets "${name}" is forbidden: ValidatingAdmissionPolicy '${POLICY}' with binding '${POLICY}' denied request: ${message}`;
+const TYPE_MESSAGE = (type: string) =>
+  `the pull secret job may only write Secrets of type kubernetes.io/dockerconfigjson, not ${type}`;
+const LABEL_MESSAGE =
+  'the pull secret job may only write Secrets labelled managed-by=hyperfleet (the label may not be removed or changed)';
+const OWNER_MESSAGE =
+  'the pull secret job may not change or delete a Secret it does not own (one without the label managed-by=hyperfleet)';
+
+describe('the admission fence in the Kubernetes emulator', () => {
+  let emulator: KubeApiServerEmulator;
+  let admin: ReturnType<typeof apisFor>;
+  let job: ReturnType<typeof apisFor>;
+
+  const managed = (
+    name: string,
+    labels: Record<string, string> = { 'managed-by': 'hyperfleet' },
+  ): k8s.V1Secret => ({
+    metadata: { name, labels },
+    type: 'kubernetes.io/dockerconfigjson',
+    data: dockerConfig(),
+  });
+  const mergePatch = (name: string, body: object) =>
+    job.core.patchNamespacedSecret({ name, namespace: NS, body }, MERGE_PATCH);
+
+  beforeAll(async () => {
+    emulator = await startKubeApiServerEmulator({
+      namespaces: [NS],
+      rbac: {
+        [JOB_TOKEN]: {
+          user: JOB,
+          rules: [
+            {
+              resources: ['secrets'],
+              verbs: ['get', 'list', 'create', 'update', 'patch', 'delete'],
+              namespaces: ['*'],
+            },
+          ],
+        },
+      },
+    });
+    admin = apisFor(emulator);
+    job = apisFor(emulator, JOB_TOKEN);
+    const [policy, binding] = renderFencePolicy(JOB) as [
+      k8s.V1ValidatingAdmissionPolicy,
+      k8s.V1ValidatingAdmissionPolicyBinding,
+    ];
+    await admin.admission.createValidatingAdmissionPolicy({ body: policy });
+    await admin.admission.createValidatingAdmissionPolicyBinding({ body: binding });
+    // A Secret the job does not own, written by an administrator.
+    await admin.core.createNamespacedSecret({
+      namespace: NS,
+      body: { metadata: { name: 'foreign' }, type: 'Opaque', stringData: { token: 'x' } },
+    });
+  });
+  afterAll(() => emulator.stop());
+
+  it('the rendered policy is stored as the real server stores it (defaults filled in)', async () => {
+    const stored = await admin.admission.readValidatingAdmissionPolicy({ name: POLICY });
+    expect(stored.spec?.failurePolicy).toBe('Fail');
+    expect(stored.spec?.matchConstraints?.matchPolicy).toBe('Equivalent');
+    expect(stored.spec?.matchConditions?.[0]?.expression).toBe(
+      `request.userInfo.username == '${JOB}'`,
+    );
+    const binding = await admin.admission.readValidatingAdmissionPolicyBinding({ name: POLICY });
+    expect(binding.spec?.validationActions).toEqual(['Deny']);
+  });
+
+  it('lets the job create, patch and delete a managed dockerconfigjson Secret', async () => {
+    await job.core.createNamespacedSecret({ namespace: NS, body: managed('ours') });
+    const patched = await mergePatch('ours', { metadata: { annotations: { note: 'rotated' } } });
+    expect(patched.metadata?.annotations).toEqual({ note: 'rotated' });
+    await job.core.replaceNamespacedSecret({
+      name: 'ours',
+      namespace: NS,
+      body: { ...managed('ours'), data: dockerConfig('{"auths":{}}') },
+    });
+    await job.core.deleteNamespacedSecret({ name: 'ours', namespace: NS });
+    expect(
+      await failureOf(admin.core.readNamespacedSecret({ name: 'ours', namespace: NS })),
+    ).toMatchObject({ code: 404 });
+  });
+
+  it('refuses the job an Opaque Secret (403 Forbidden, the policy message), and stores nothing', async () => {
+    const failure = await failureOf(
+      job.core.createNamespacedSecret({
+        namespace: NS,
+        body: {
+          metadata: { name: 'opaque', labels: { 'managed-by': 'hyperfleet' } },
+          type: 'Opaque',
+          stringData: { a: 'b' },
+        },
+      }),
+    );
+    expect(failure).toEqual({
+      code: 403,
+      reason: 'Forbidden',
+      message: denied('opaque', TYPE_MESSAGE('Opaque')),
+      details: {
+        name: 'opaque',
+        kind: 'secrets',
+        causes: [
+          {
+            message: denied('opaque', TYPE_MESSAGE('Opaque')).replace(
+              'secrets "opaque" is forbidden: ',
+              '',
+            ),
+          },
+        ],
+      },
+    });
+    expect(
+      await failureOf(admin.core.readNamespacedSecret({ name: 'opaque', namespace: NS })),
+    ).toMatchObject({ code: 404 });
+  });
+
+  it('refuses the job a Secret without the managed-by label', async () => {
+    const failure = await failureOf(
+      job.core.createNamespacedSecret({ namespace: NS, body: managed('unlabelled', {}) }),
+    );
+    expect(failure).toMatchObject({
+      code: 403,
+      reason: 'Forbidden',
+      message: denied('unlabelled', LABEL_MESSAGE),
+    });
+    expect(
+      await failureOf(admin.core.readNamespacedSecret({ name: 'unlabelled', namespace: NS })),
+    ).toMatchObject({ code: 404 });
+  });
+
+  it('refuses the job a patch or a delete of a Secret it does not own, which stays as it was', async () => {
+    const before = await admin.core.readNamespacedSecret({ name: 'foreign', namespace: NS });
+    expect(
+      await failureOf(
+        mergePatch('foreign', { metadata: { labels: { 'managed-by': 'hyperfleet' } } }),
+      ),
+    ).toMatchObject({
+      code: 403,
+      reason: 'Forbidden',
+      message: denied('foreign', TYPE_MESSAGE('Opaque')),
+    });
+    expect(
+      await failureOf(job.core.deleteNamespacedSecret({ name: 'foreign', namespace: NS })),
+    ).toMatchObject({
+      code: 403,
+      reason: 'Forbidden',
+      message: denied('foreign', OWNER_MESSAGE),
+    });
+    const after = await admin.core.readNamespacedSecret({ name: 'foreign', namespace: NS });
+    expect(after.metadata?.resourceVersion).toBe(before.metadata?.resourceVersion);
+    expect(after.metadata?.labels).toBeUndefined();
+  });
+
+  it('refuses the job a dockerconfigjson Secret without the label even when it adds the label (not its own)', async () => {
+    await admin.core.createNamespacedSecret({
+      namespace: NS,
+      body: managed('someone-elses', { team: 'x' }),
+    });
+    expect(
+      await failureOf(
+        mergePatch('someone-elses', { metadata: { labels: { 'managed-by': 'hyperfleet' } } }),
+      ),
+    ).toMatchObject({
+      code: 403,
+      message: denied('someone-elses', OWNER_MESSAGE),
+    });
+  });
+
+  it('refuses the job removing the label from its own Secret', async () => {
+    await job.core.createNamespacedSecret({ namespace: NS, body: managed('own') });
+    const before = await admin.core.readNamespacedSecret({ name: 'own', namespace: NS });
+    expect(
+      await failureOf(mergePatch('own', { metadata: { labels: { 'managed-by': null } } })),
+    ).toMatchObject({
+      code: 403,
+      reason: 'Forbidden',
+      message: denied('own', LABEL_MESSAGE),
+    });
+    const after = await admin.core.readNamespacedSecret({ name: 'own', namespace: NS });
+    expect(after.metadata?.labels).toEqual({ 'managed-by': 'hyperfleet' });
+    expect(after.metadata?.resourceVersion).toBe(before.metadata?.resourceVersion);
+  });
+
+  it('does not fence another identity (the administrator)', async () => {
+    await admin.core.createNamespacedSecret({
+      namespace: NS,
+      body: { metadata: { name: 'admin-opaque' }, type: 'Opaque', stringData: { a: 'b' } },
+    });
+    await admin.core.patchNamespacedSecret(
+      { name: 'own', namespace: NS, body: { metadata: { labels: { 'managed-by': null } } } },
+      MERGE_PATCH,
+    );
+    await admin.core.deleteNamespacedSecret({ name: 'foreign', namespace: NS });
+  });
+
+  it('RBAC still comes first: a forbidden verb is refused by RBAC, not by the policy', async () => {
+    const reader = apisFor(emulator, 'reader-token-0123456789');
+    Object.assign(emulator.rbac, {
+      'reader-token-0123456789': {
+        user: JOB,
+        rules: [{ resources: ['secrets'], verbs: ['get'], namespaces: ['*'] }],
+      },
+    });
+    const failure = await failureOf(
+      reader.core.createNamespacedSecret({ namespace: NS, body: managed('x', {}) }),
+    );
+    expect(failure.message).toBe(
+      `secrets is forbidden: User "${JOB}" cannot create resource "secrets" in API group "" in the namespace "${NS}"`,
+    );
+  });
+});
