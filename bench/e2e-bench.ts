@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createDemoCluster } from '../emulators/stack/demo';
-import { KubeReader } from '../emulators/stack/kube-admin';
+import { managementClusterReaders } from '../emulators/stack/kube-admin';
+import { DEFAULT_MANAGEMENT_CLUSTER } from '../emulators/stack/layout';
 import { PlacementSimulator } from '../emulators/stack/placement';
 import { startStack } from '../emulators/stack/start-stack';
 import { nullLogger } from '../shared/logging/null-logger';
@@ -35,7 +36,8 @@ export async function benchEndToEnd(clusters: number): Promise<EndToEndFigures> 
   });
   const placement = new PlacementSimulator(
     localHyperFleetClient(d.endpoints.hyperfleetApi, nullLogger, tokenOption),
-    new KubeReader(d.kubeconfig),
+    managementClusterReaders(d.managementClusters),
+    DEFAULT_MANAGEMENT_CLUSTER,
   );
   let running = true;
   const loop = (async () => {

@@ -6,9 +6,12 @@ import { startCloudRunEmulator } from './cloud-run/server';
 import {
   DEV_TENANCY,
   LOCAL_SIMULATED_ADAPTERS,
+  localSimulatedAdapters,
   startHyperFleetApiEmulator,
 } from './hyperfleet-api/server';
+import { rbacTableSchema } from './kube-apiserver/rbac';
 import { startKubeApiServerEmulator } from './kube-apiserver/server';
+import { startHyperShift } from './hypershift/start-hypershift';
 import { startSecretManagerEmulator } from './secret-manager/server';
 import { startSentinel } from './sentinel/start-sentinel';
 import { parseDurationMs } from '../shared/config/durations';
@@ -41,15 +44,24 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
       adminPort: args.adminPort,
       ...(args.dataDir ? { dataDir: args.dataDir } : {}),
     }),
-  // Positional arguments are namespaces to create, e.g. `kube-apiserver clusters-demo`.
+  // Positional arguments are namespaces to create, e.g. `kube-apiserver clusters-demo`;
+  // --rbac-file FILE adds identities (a JSON table: token -> {user, rules}), kept off the command line.
   'kube-apiserver': (args) =>
     startKubeApiServerEmulator({
       host: args.host,
       port: args.port,
       namespaces: args.rest,
+      ...(args.options['rbac-file']
+        ? {
+            rbac: rbacTableSchema.parse(
+              JSON.parse(fs.readFileSync(args.options['rbac-file'], 'utf8')),
+            ),
+          }
+        : {}),
       ...(args.dataDir ? { stateDir: args.dataDir } : {}),
     }),
-  // --required-adapters a,b,c; --simulate-adapters (validation, dns and placement report by themselves);
+  // --required-adapters a,b,c; --simulate-adapters (validation, dns and placement report by themselves;
+  // --management-clusters a,b: placement spreads clusters over these, as `data.managementCluster`);
   // --token-file FILE (or --token TOKEN=identity) turns JWT authentication on; --tenancy requires
   // the dev config's tenancy headers; --spec-schema gcp validates cluster specs (default any).
   'hyperfleet-api': (args) =>
@@ -65,7 +77,11 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
         ? { requiredAdapters: args.options['required-adapters'].split(',') }
         : {}),
       ...(args.options['simulate-adapters'] !== undefined
-        ? { simulatedAdapters: LOCAL_SIMULATED_ADAPTERS }
+        ? {
+            simulatedAdapters: args.options['management-clusters']
+              ? localSimulatedAdapters(args.options['management-clusters'].split(','))
+              : LOCAL_SIMULATED_ADAPTERS,
+          }
         : {}),
       ...(args.options.token
         ? { tokens: Object.fromEntries([args.options.token.split('=') as [string, string]]) }
@@ -144,6 +160,28 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
       notReadyMs: duration('not-ready-interval', '10s'),
       readyMs: duration('ready-interval', '30m'),
       logger: createLogger({ component: 'sentinel', level: 'info', format: 'json' }),
+    });
+  },
+  // The simulated HyperShift adapter (seed 004): --hyperfleet URL [--hyperfleet-token-file FILE]
+  // --management-clusters-file FILE (JSON: name -> kubeconfig) --default-management-cluster NAME
+  // [--poll-interval 1s].
+  hypershift: (args) => {
+    const need = (name: string) => {
+      const value = args.options[name];
+      if (!value) throw new Error(`hypershift needs --${name}`);
+      return value;
+    };
+    const pollMs = parseDurationMs(args.options['poll-interval'] ?? '1s');
+    if (pollMs === undefined) throw new Error('--poll-interval must be a duration such as 1s');
+    return startHyperShift({
+      hyperfleetBaseUrl: need('hyperfleet'),
+      ...(args.options['hyperfleet-token-file']
+        ? { hyperfleetTokenFile: args.options['hyperfleet-token-file'] }
+        : {}),
+      clustersFile: need('management-clusters-file'),
+      defaultCluster: need('default-management-cluster'),
+      pollMs,
+      logger: createLogger({ component: 'hypershift', level: 'info', format: 'json' }),
     });
   },
 };

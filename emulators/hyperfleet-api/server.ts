@@ -9,6 +9,7 @@ import { readJson, sendJson } from '../common/http';
 import { RequestLog } from '../common/request-log';
 import type { TenancyRules } from './access-rules';
 import type { ClusterSpecSchema } from './cluster-spec-schema';
+import { simulatedPlacement } from './placement-simulation';
 import { Problem } from './problem';
 import { serveApi, type RecordedExchange } from './routes';
 import { HyperFleetStore, type SimulatedAdapter } from './store';
@@ -27,6 +28,13 @@ export const LOCAL_SIMULATED_ADAPTERS: Record<string, SimulatedAdapter> = {
     }),
   },
 };
+
+/** The local stack's simulated adapters, placement spreading clusters over `managementClusters`. */
+export function localSimulatedAdapters(
+  managementClusters: readonly string[],
+): Record<string, SimulatedAdapter> {
+  return { validation: {}, dns: {}, placement: simulatedPlacement(managementClusters) };
+}
 
 export interface HyperFleetApiEmulatorOptions {
   readonly host?: string;
@@ -58,6 +66,17 @@ const reportSchema = z.object({
   hold: z.boolean().optional(),
   finalized: z.boolean().optional(),
   data: z.record(z.string(), z.unknown()).optional(),
+});
+
+/**
+ * What a simulated adapter reports from the cluster's next generation on (or from its creation),
+ * e.g. placement moving a cluster: `{"cluster_name", "adapter": "placement", "data":
+ * {"managementCluster": "mgmt-2"}}`. The keys replace the simulation's own; null removes one.
+ */
+const simulatedDataSchema = z.object({
+  cluster_name: z.string().min(1),
+  adapter: z.string().regex(/^[a-z0-9-]+$/),
+  data: z.record(z.string(), z.unknown()),
 });
 
 /** Starts an HTTP server that follows the HyperFleet API contract (see README, Emulators). */
@@ -101,6 +120,12 @@ export async function startHyperFleetApiEmulator(
         .parse(await readJson(req));
       store.holdForNewCluster(hold.cluster_name, hold.adapter, hold.available);
       sendJson(res, 201, hold);
+      return true;
+    }
+    if (req.method === 'POST' && path === '/simulated-data') {
+      const override = simulatedDataSchema.parse(await readJson(req));
+      store.overrideSimulatedData(override.cluster_name, override.adapter, override.data);
+      sendJson(res, 201, override);
       return true;
     }
     return false;

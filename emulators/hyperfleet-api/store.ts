@@ -66,6 +66,8 @@ export class HyperFleetStore {
   private readonly held = new Set<string>();
   /** Simulated adapters to hold (with a status) for clusters created later under a given name. */
   private readonly pendingHolds = new Map<string, Map<string, 'True' | 'False' | 'Unknown'>>();
+  /** Data a simulated adapter reports instead of its own, by cluster name then adapter. */
+  private readonly dataOverrides = new Map<string, Map<string, Record<string, unknown>>>();
   private readonly now: () => Date;
 
   constructor(private readonly options: HyperFleetStoreOptions) {
@@ -116,6 +118,16 @@ export class HyperFleetStore {
     const holds = this.pendingHolds.get(name) ?? new Map<string, 'True' | 'False' | 'Unknown'>();
     holds.set(adapter, available);
     this.pendingHolds.set(name, holds);
+  }
+
+  /**
+   * Makes a simulated adapter report `data` (merged over its own; null removes a key) for the
+   * cluster named `name` from its next generation on, or from its creation: a placement move.
+   */
+  overrideSimulatedData(name: string, adapter: string, data: Record<string, unknown>): void {
+    const byAdapter = this.dataOverrides.get(name) ?? new Map<string, Record<string, unknown>>();
+    byAdapter.set(adapter, data);
+    this.dataOverrides.set(name, byAdapter);
   }
 
   getCluster(id: string): Record<string, unknown> {
@@ -292,10 +304,13 @@ export class HyperFleetStore {
     for (const [adapter, simulation] of Object.entries(this.options.simulatedAdapters ?? {})) {
       if (this.held.has(`${cluster.id}/${adapter}`) || !this.clusters.has(cluster.id)) continue;
       const deleting = cluster.deleted_time !== undefined;
+      const override = this.dataOverrides.get(cluster.name)?.get(adapter);
+      const own = simulation.data?.(cluster);
+      const data = override ? mergePatch(own ?? {}, override) : own;
       this.reportAdapter(cluster.id, adapter, {
         available: deleting ? 'False' : 'True',
         finalized: deleting,
-        ...(simulation.data ? { data: simulation.data(cluster) } : {}),
+        ...(data ? { data } : {}),
       });
     }
   }

@@ -1,7 +1,10 @@
 import type { Cluster } from '../../shared/hyperfleet/schemas';
 import type { TimelineEvent } from './timeline';
 
-/** Reports changes of each cluster's PullsecretSuccessful and Reconciled conditions, and deletions. */
+/**
+ * Reports changes of each cluster's PullsecretSuccessful, HypershiftSuccessful and Reconciled
+ * conditions (Reconciled=True is the cluster Ready), and deletions.
+ */
 export class ConditionWatcher {
   private readonly seen = new Map<string, string>();
 
@@ -11,7 +14,7 @@ export class ConditionWatcher {
     const present = new Set<string>();
     for (const cluster of clusters) {
       present.add(cluster.id);
-      for (const type of ['PullsecretSuccessful', 'Reconciled']) {
+      for (const type of ['PullsecretSuccessful', 'HypershiftSuccessful', 'Reconciled']) {
         const condition = cluster.status?.conditions.find((c) => c.type === type);
         if (!condition) continue;
         const key = `${cluster.id}/${type}`;
@@ -22,7 +25,7 @@ export class ConditionWatcher {
         events.push({
           component: 'hyperfleet',
           clusterId: cluster.id,
-          text: `${type}=${condition.status} at generation ${condition.observed_generation ?? '?'} (${condition.reason ?? ''})`,
+          text: `${type}=${condition.status} at generation ${condition.observed_generation ?? '?'} (${condition.reason ?? ''})${type === 'Reconciled' ? ': Ready' : ''}`,
         });
       }
       if (cluster.deleted_time && !this.seen.has(`${cluster.id}/deleting`)) {

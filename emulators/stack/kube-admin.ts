@@ -4,8 +4,8 @@ import YAML from 'yaml';
 
 /** Reads the Kubernetes emulator the way kubectl does (kubeconfig CA and token), for checks and summaries. */
 export class KubeReader {
-  private readonly server: string;
-  private readonly ca: Buffer;
+  readonly server: string;
+  readonly ca: Buffer;
   /** The kubeconfig's bearer token (tests change its RBAC rules through the admin API). */
   readonly token: string;
 
@@ -19,25 +19,47 @@ export class KubeReader {
     this.token = config.users[0]!.user.token;
   }
 
-  /** GET a core/v1 path; undefined on 404. */
-  get(path: string): Promise<Record<string, unknown> | undefined> {
+  /** GET an API path (core/v1 or /apis/...); undefined on 404. */
+  async get(path: string): Promise<Record<string, unknown> | undefined> {
+    const { status, body } = await this.request('GET', path);
+    if (status === 404) return undefined;
+    if (status !== 200) throw new Error(`GET ${path}: ${status} ${body}`);
+    return JSON.parse(body) as Record<string, unknown>;
+  }
+
+  /** Creates an object as the admin (setup: policies, CRDs); an existing one is fine. */
+  async create(path: string, object: Record<string, unknown>): Promise<void> {
+    const { status, body } = await this.request('POST', path, object);
+    if (status !== 201 && status !== 200 && status !== 409)
+      throw new Error(`POST ${path}: ${status} ${body}`);
+  }
+
+  /** One API request with the kubeconfig's token; the answer's status and body text. */
+  request(
+    method: string,
+    path: string,
+    body?: unknown,
+    token = this.token,
+  ): Promise<{ status: number; body: string }> {
     return new Promise((resolve, reject) => {
-      const request = https.get(
+      const request = https.request(
         `${this.server}${path}`,
-        { ca: this.ca, headers: { authorization: `Bearer ${this.token}` } },
+        {
+          method,
+          ca: this.ca,
+          headers: {
+            authorization: `Bearer ${token}`,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+        },
         (response) => {
-          let body = '';
-          response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-          response.on('end', () =>
-            response.statusCode === 404
-              ? resolve(undefined)
-              : response.statusCode === 200
-                ? resolve(JSON.parse(body) as Record<string, unknown>)
-                : reject(new Error(`GET ${path}: ${response.statusCode}`)),
-          );
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
         },
       );
       request.on('error', reject);
+      request.end(body === undefined ? undefined : JSON.stringify(body));
     });
   }
 
@@ -68,4 +90,11 @@ export class KubeReader {
     if (status !== 200 && status !== 201)
       throw new Error(`creating namespace ${name}: HTTP ${status}`);
   }
+}
+
+/** An admin reader per management cluster, from stack.json's `managementClusters`. */
+export function managementClusterReaders(
+  clusters: Readonly<Record<string, { readonly kubeconfig: string }>>,
+): Map<string, KubeReader> {
+  return new Map(Object.entries(clusters).map(([name, c]) => [name, new KubeReader(c.kubeconfig)]));
 }

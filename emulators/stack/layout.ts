@@ -35,3 +35,16 @@ export const DELIVERY = {
 } as const;
 
 export const topicPath = (topic: string) => `projects/${LOCAL_PROJECT}/topics/${topic}`;
+
+/** The local management clusters (one Kubernetes emulator each); placement spreads clusters over them. */
+export const MANAGEMENT_CLUSTERS = ['mgmt-1', 'mgmt-2'] as const;
+/** Where the job writes when placement names no management cluster. */
+export const DEFAULT_MANAGEMENT_CLUSTER = MANAGEMENT_CLUSTERS[0];
+
+/**
+ * The job's identity in the management clusters: on GKE a Google service account email is the
+ * Kubernetes user name, and the fence (ValidatingAdmissionPolicy) matches on it.
+ */
+export const JOB_IDENTITY = `pullsecret-job@${LOCAL_PROJECT}.iam.gserviceaccount.com`;
+/** The simulated HyperShift adapter's identity (HostedClusters, and reading the Secrets it checks). */
+export const HYPERSHIFT_IDENTITY = `hypershift-adapter@${LOCAL_PROJECT}.iam.gserviceaccount.com`;

@@ -9,7 +9,9 @@ import { nullLogger } from '../../shared/logging/null-logger';
 import { loadLocalStackConfig } from './config';
 import { ConditionWatcher } from './condition-watcher';
 import { createDemoCluster } from './demo';
-import { KubeReader } from './kube-admin';
+import { isReady, readHandoff, type Handoff } from './handoff';
+import { managementClusterReaders } from './kube-admin';
+import { DEFAULT_MANAGEMENT_CLUSTER } from './layout';
 import { LogTailer } from './log-tailer';
 import { PlacementSimulator } from './placement';
 import { startStack, type Stack } from './start-stack';
@@ -135,11 +137,12 @@ async function run(d: Stack['description'], o: RunOptions): Promise<number> {
   const system = localHyperFleetClient(d.endpoints.hyperfleetApi, nullLogger, {
     ...(tokenFile ? { tokenFile } : {}),
   });
-  const kube = new KubeReader(d.kubeconfig);
+  const kubes = managementClusterReaders(d.managementClusters);
   const names = new Map<string, string>();
   const tailer = new LogTailer(
     [
       path.join(d.logDir, 'sentinel.log'),
+      path.join(d.logDir, 'hypershift.log'),
       ...d.adapters.instances.map((i) => i.logFile),
       path.join(d.logDir, 'reporter.log'),
     ],
@@ -148,11 +151,11 @@ async function run(d: Stack['description'], o: RunOptions): Promise<number> {
   const watcher = new ConditionWatcher();
   const print = (event: TimelineEvent) =>
     process.stdout.write(`${formatEvent(event, Date.now() - started, json, names)}\n`);
-  const placement = new PlacementSimulator(system, kube, (id, namespace) =>
+  const placement = new PlacementSimulator(system, kubes, DEFAULT_MANAGEMENT_CLUSTER, (id, place) =>
     print({
       component: 'placement',
       clusterId: id,
-      text: `namespace ${namespace} created in the management cluster`,
+      text: `namespace ${place.namespace} created in management cluster ${place.managementCluster}`,
     }),
   );
   let clusters: Awaited<ReturnType<HyperFleetClient['listAllClusters']>> = [];
@@ -200,30 +203,28 @@ async function run(d: Stack['description'], o: RunOptions): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const current = clusters.find((c) => c.id === demo.id);
-    const condition = current?.status?.conditions.find((c) => c.type === 'PullsecretSuccessful');
-    if (
-      current &&
-      condition?.status === 'True' &&
-      condition.observed_generation === current.generation
-    ) {
-      const namespace = `clusters-${demo.id}`;
-      const secret = await kube.get(
-        `/api/v1/namespaces/${namespace}/secrets/${demo.id}-pull-secret`,
-      );
-      if (secret) {
-        await new Promise((r) => setTimeout(r, 500));
-        await tick();
-        flushHeldBack();
-        printSummary(say, d, demo.id, namespace, Date.now() - started);
-        break;
-      }
+    // Ready: Reconciled=True (validation, dns, placement, pullsecret and hypershift Available at
+    // this generation), and the handoff is there: our Secret and the HostedCluster naming it.
+    const handoff = isReady(current)
+      ? await readHandoff(system, kubes, demo, DEFAULT_MANAGEMENT_CLUSTER)
+      : undefined;
+    if (handoff?.secret && handoff.hostedCluster) {
+      await new Promise((r) => setTimeout(r, 500));
+      await tick();
+      flushHeldBack();
+      printSummary(say, d, demo.id, handoff, Date.now() - started);
+      break;
     }
     if (Date.now() > deadline) {
       const statuses = await api.listStatuses(demo.id).catch(() => []);
-      const own = statuses.find((s) => s.adapter === 'pullsecret');
-      const available = own?.conditions.find((c) => c.type === 'Available');
+      const state = (adapter: string) => {
+        const available = statuses
+          .find((s) => s.adapter === adapter)
+          ?.conditions.find((c) => c.type === 'Available');
+        return `${adapter} ${available ? `Available=${available.status} (${available.reason ?? ''}: ${available.message ?? ''})` : 'not reported yet'}`;
+      };
       say(
-        `\nThe demo cluster did not converge within ${o.timeout}: pullsecret status is ${available ? `Available=${available.status} (${available.reason ?? ''}: ${available.message ?? ''})` : 'not reported yet'}. See the logs in ${d.logDir}.`,
+        `\nThe demo cluster did not converge within ${o.timeout}: ${state('pullsecret')}; ${state('hypershift')}. See the logs in ${d.logDir}.`,
         { outcome: 'timeout' },
       );
       clearInterval(loop);
@@ -263,25 +264,34 @@ function printSummary(
   say: (text: string, extra?: Record<string, unknown>) => void,
   d: Stack['description'],
   clusterId: string,
-  namespace: string,
+  handoff: Handoff,
   elapsedMs: number,
 ): void {
   const rel = (file: string) => path.relative(process.cwd(), file) || file;
+  const kubeconfig = rel(
+    d.managementClusters[handoff.managementCluster]?.kubeconfig ?? d.kubeconfig,
+  );
   say(
     [
       '',
-      `Converged in ${(elapsedMs / 1000).toFixed(1)} s: PullsecretSuccessful=True, the Secret Manager version and the Kubernetes Secret exist.`,
+      `Converged in ${(elapsedMs / 1000).toFixed(1)} s: Reconciled=True (Ready). The Secret Manager version exists, the Kubernetes Secret is in ${handoff.managementCluster} ${handoff.namespace}/${handoff.secretName}, and the HostedCluster beside it names it (spec.pullSecret.name).`,
       '',
       'Look for yourself:',
-      `  kubectl --kubeconfig ${rel(d.kubeconfig)} get secret -n ${namespace} ${clusterId}-pull-secret -o yaml`,
+      `  kubectl --kubeconfig ${kubeconfig} get secret -n ${handoff.namespace} ${handoff.secretName} -o yaml`,
+      `  kubectl --kubeconfig ${kubeconfig} get hostedclusters -A`,
       // The local API runs with JWT and tenancy on, like its dev config.
       `  curl -s -H "Authorization: Bearer $(cat ${rel(d.env.HYPERFLEET_API_AUTH_TOKEN_PATH ?? '')})" -H 'X-HyperFleet-System: true' ${d.endpoints.hyperfleetApi}/api/hyperfleet/v1/clusters/${clusterId}/statuses`,
       `  curl -s -H "Authorization: Bearer $(cat ${rel(d.env.HYPERFLEET_API_AUTH_TOKEN_PATH ?? '')})" -H 'X-HyperFleet-Org: ${LOCAL_ORG}' ${d.endpoints.hyperfleetApi}/api/hyperfleet/v1/clusters/${clusterId}`,
-      `  cat ${rel(path.join(d.workDir, 'stack.json'))}      # every endpoint and the environment for clients`,
+      `  cat ${rel(path.join(d.workDir, 'stack.json'))}      # every endpoint, managementClusters, the environment for clients`,
       `  ls ${rel(d.logDir)}                      # one log per component, jobs/ per execution`,
       '',
     ].join('\n'),
-    { outcome: 'converged', cluster_id: clusterId, elapsed_ms: elapsedMs },
+    {
+      outcome: 'converged',
+      cluster_id: clusterId,
+      elapsed_ms: elapsedMs,
+      management_cluster: handoff.managementCluster,
+    },
   );
 }
 

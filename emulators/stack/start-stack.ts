@@ -10,7 +10,20 @@ import { Components } from './components';
 import type { DeliveryMode } from './eventarc-conversion';
 import { startFunctionProcess } from './function-process';
 import { startRoundRobinProxy } from './round-robin-proxy';
-import { DELIVERY, JOB_NAME, LOCAL_PROJECT, SUBSCRIPTIONS, TOPICS, topicPath } from './layout';
+import { managementClusterSetup } from './cluster-setup';
+import { hostedClusterCrds } from './hosted-cluster-crd';
+import {
+  DEFAULT_MANAGEMENT_CLUSTER,
+  DELIVERY,
+  JOB_IDENTITY,
+  JOB_NAME,
+  LOCAL_PROJECT,
+  MANAGEMENT_CLUSTERS,
+  SUBSCRIPTIONS,
+  TOPICS,
+  topicPath,
+} from './layout';
+import { startManagementClusters } from './management-clusters';
 
 export interface StackOptions {
   /** Repository root (dist/ and node_modules/ live there). */
@@ -46,7 +59,18 @@ export interface StackDescription {
   readonly startedAt: string;
   readonly workDir: string;
   readonly logDir: string;
+  /** The admin kubeconfig of the default management cluster (mgmt-1), as before there were two. */
   readonly kubeconfig: string;
+  /**
+   * Every local management cluster by name: its admin kubeconfig and endpoint, and the kubeconfig
+   * of the job's own identity (the one the fence applies to).
+   */
+  readonly managementClusters: Record<
+    string,
+    { readonly kubeconfig: string; readonly endpoint: string; readonly jobKubeconfig: string }
+  >;
+  /** The job's user name in the management clusters (a Google service account email on GKE). */
+  readonly jobIdentity: string;
   readonly job: string;
   /** How Pub/Sub messages reach the functions: push subscriptions, or converted to Eventarc's form. */
   readonly delivery: DeliveryMode;
@@ -120,15 +144,16 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     name: string,
     args: string[],
     env: NodeJS.ProcessEnv = baseEnv,
+    component = name,
   ): Promise<ReadyProcess> => {
     const child = await startReadyProcess({
       command: process.execPath,
       args: [...watchdog, cli, name, ...args],
       env,
-      logFile: log(name),
+      logFile: log(component),
     });
-    components.add(name, { pid: child.child.pid ?? -1, stop: () => child.stop() });
-    options.onProgress?.(name, child.info);
+    components.add(component, { pid: child.child.pid ?? -1, stop: () => child.stop() });
+    options.onProgress?.(component, child.info);
     return child;
   };
 
@@ -154,29 +179,63 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     options.onProgress?.('pubsub', pubsub.info());
     const pubsubEnv = { ...baseEnv, PUBSUB_EMULATOR_HOST: pubsub.endpoint };
 
-    const secretManager = await emulator('secret-manager', []);
-    const kube = await emulator('kube-apiserver', [
-      '--data-dir',
-      path.join(options.workDir, 'kube'),
-    ]);
     // The API as its dev config runs it: JWT and tenancy on, so every run exercises our bearer
     // token and tenancy headers; GCP cluster specs validated as the GCP provider schema says.
     const hyperfleetToken = path.join(options.workDir, 'hyperfleet-api-token');
     fs.writeFileSync(hyperfleetToken, `${randomBytes(24).toString('base64url')}\n`, {
       mode: 0o600,
     });
-    const hyperfleet = await emulator('hyperfleet-api', [
-      '--required-adapters',
-      'validation,dns,placement,pullsecret',
-      '--simulate-adapters',
-      '--token-file',
-      hyperfleetToken,
-      '--tenancy',
-      '--spec-schema',
-      'gcp',
+    // Independent emulators start together: start-up takes as long as the slowest, not the sum.
+    const [secretManager, managementClusters, hyperfleet] = await Promise.all([
+      emulator('secret-manager', []),
+      startManagementClusters({
+        names: MANAGEMENT_CLUSTERS,
+        workDir: options.workDir,
+        // One token per identity for every cluster, as one Google access token reaches them all.
+        tokens: {
+          job: randomBytes(24).toString('hex'),
+          hypershift: randomBytes(24).toString('hex'),
+        },
+        setup: managementClusterSetup(hostedClusterCrds()),
+        start: (component, args) => emulator('kube-apiserver', args, baseEnv, component),
+      }),
+      emulator('hyperfleet-api', [
+        '--required-adapters',
+        'validation,dns,placement,pullsecret,hypershift',
+        '--simulate-adapters',
+        '--management-clusters',
+        MANAGEMENT_CLUSTERS.join(','),
+        '--token-file',
+        hyperfleetToken,
+        '--tenancy',
+        '--spec-schema',
+        'gcp',
+      ]),
     ]);
     const hyperfleetUrl = hyperfleet.info.endpoint as string;
-    const kubeconfig = kube.info.kubeconfig as string;
+    const defaultCluster = managementClusters.find((c) => c.name === DEFAULT_MANAGEMENT_CLUSTER)!;
+    const kubeconfig = defaultCluster.kubeconfig;
+    const hypershiftClusters = path.join(options.workDir, 'hypershift-clusters.json');
+    fs.writeFileSync(
+      hypershiftClusters,
+      JSON.stringify(
+        Object.fromEntries(managementClusters.map((c) => [c.name, c.hypershiftKubeconfig])),
+      ),
+      { mode: 0o600 },
+    );
+    await emulator('hypershift', [
+      '--hyperfleet',
+      hyperfleetUrl,
+      '--hyperfleet-token-file',
+      hyperfleetToken,
+      '--management-clusters-file',
+      hypershiftClusters,
+      '--default-management-cluster',
+      DEFAULT_MANAGEMENT_CLUSTER,
+      // About as often as Sentinel re-sends a not-ready cluster here.
+      '--poll-interval',
+      '1s',
+    ]);
 
     const jobsFile = path.join(options.workDir, 'cloud-run-jobs.json');
     fs.writeFileSync(
@@ -196,7 +255,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           logDir: path.join(logDir, 'jobs'),
           env: {
             SECRET_MANAGER_EMULATOR_HOST: secretManager.info.endpoint as string,
-            KUBECONFIG: kubeconfig,
+            // Every management cluster, each through the job's own identity (the fence applies).
+            MANAGEMENT_CLUSTERS: JSON.stringify(
+              Object.fromEntries(
+                managementClusters.map((c) => [c.name, { kubeconfig: c.jobKubeconfig }]),
+              ),
+            ),
+            DEFAULT_MANAGEMENT_CLUSTER,
             HYPERFLEET_API_BASE_URL: hyperfleetUrl,
             HYPERFLEET_API_AUTH_TOKEN_PATH: hyperfleetToken,
             RESULTS_TOPIC: topicPath(TOPICS.results),
@@ -346,6 +411,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       workDir: options.workDir,
       logDir,
       kubeconfig,
+      managementClusters: Object.fromEntries(
+        managementClusters.map((c) => [
+          c.name,
+          { kubeconfig: c.kubeconfig, endpoint: c.endpoint, jobKubeconfig: c.jobKubeconfig },
+        ]),
+      ),
+      jobIdentity: JOB_IDENTITY,
       job: JOB_NAME,
       delivery,
       ...(reporterConverter ? { reporterConverter } : {}),
@@ -354,7 +426,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         pubsub: pubsub.endpoint,
         secretManager: secretManager.info.endpoint as string,
         secretManagerAdmin: secretManager.info.admin as string,
-        kubeApiServer: kube.info.endpoint as string,
+        kubeApiServer: defaultCluster.endpoint,
         hyperfleetApi: hyperfleetUrl,
         cloudRun: cloudRun.info.endpoint as string,
         cloudRunAdmin: cloudRun.info.admin as string,

@@ -4,7 +4,8 @@ import type { TailedLine } from './log-tailer';
 
 /** One step of the story, as people (or `--json`) see it. */
 export interface TimelineEvent {
-  readonly component: 'sentinel' | 'adapter' | 'job' | 'reporter' | 'hyperfleet' | 'placement';
+  readonly component:
+    'sentinel' | 'adapter' | 'job' | 'reporter' | 'hyperfleet' | 'placement' | 'hypershift';
   readonly text: string;
   readonly clusterId?: string;
   /** Which adapter instance logged it (the local stack runs several, see layout.ts). */
@@ -71,12 +72,17 @@ export function timelineEvents(line: TailedLine): TimelineEvent[] {
       fields.phase === 'kubernetes' &&
       ['create-secret', 'update-secret', 'compare-secret', 'delete-secret'].includes(operation)
     )
-      return event('job', `${message}: ${str(fields.namespace)}/${str(fields.k8s_secret)}`);
+      return event(
+        'job',
+        // Which management cluster the Secret went to (absent from a single-cluster job's lines).
+        `${message}: ${fields.management_cluster ? `${str(fields.management_cluster)} ` : ''}${str(fields.namespace)}/${str(fields.k8s_secret)}`,
+      );
     if (operation === 'delete-secret' || operation === 'disable-versions')
       return event('job', message);
     if (fields.phase === 'failed') return event('job', `failed: ${message}`);
     return [];
   }
+  if (component === 'hypershift') return hyperShiftEvents(fields, event);
   if (component === 'reporter' && decision.startsWith('report-')) {
     const source = str(fields.source) === 'job-result' ? 'job result' : 'execution-finished event';
     return fields.status_write === 'discarded'
@@ -90,6 +96,35 @@ export function timelineEvents(line: TailedLine): TimelineEvent[] {
         );
   }
   return [];
+}
+
+/** The simulated HyperShift adapter's steps: HostedCluster writes and its status reports. */
+function hyperShiftEvents(
+  fields: Fields,
+  event: (c: TimelineEvent['component'], text: string) => TimelineEvent[],
+): TimelineEvent[] {
+  const where = `${str(fields.management_cluster)} ${str(fields.namespace)}/${str(fields.hosted_cluster)}`;
+  switch (str(fields.event)) {
+    case 'hostedcluster-created':
+      return event(
+        'hypershift',
+        `HostedCluster created: ${where} (spec.pullSecret.name ${str(fields.pull_secret_name)})`,
+      );
+    case 'hostedcluster-updated':
+      return event(
+        'hypershift',
+        `HostedCluster updated: ${where} (spec.pullSecret.name ${str(fields.pull_secret_name)})`,
+      );
+    case 'hostedcluster-deleted':
+      return event('hypershift', `HostedCluster deleted: ${where}`);
+    case 'reported':
+      return event(
+        'hypershift',
+        `status reported at generation ${str(fields.generation)}: Available=${str(fields.available)} (${str(fields.reason)})${fields.finalized ? `, Finalized=${str(fields.finalized)}` : ''}${fields.available === 'True' || fields.finalized ? '' : `: ${str(fields.detail)}`}`,
+      );
+    default:
+      return [];
+  }
 }
 
 /** Prints events for people (relative time, component) or as JSON lines. */

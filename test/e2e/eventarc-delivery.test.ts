@@ -38,8 +38,6 @@ describe('end to end on the local stack: Eventarc-style delivery', () => {
       .split('\n')
       .filter((line) => line.trim() !== '')
       .map((line) => JSON.parse(line) as ProxyRecord);
-  const k8sSecret = (id: string) =>
-    stack.kube.get(`/api/v1/namespaces/clusters-${id}/secrets/${id}-pull-secret`);
 
   let id: string;
 
@@ -113,7 +111,7 @@ describe('end to end on the local stack: Eventarc-style delivery', () => {
         name: `projects/${CUSTOMER_PROJECT}/secrets/hyperfleet-${id}-pull-secret`,
       }),
     ).rejects.toMatchObject({ code: 5 });
-    expect(await k8sSecret(id)).toBeUndefined();
+    expect(await stack.ourSecrets(id)).toEqual([]);
     expect((await stack.kubeWrites(id)).map((w) => w.method)).toEqual(['POST', 'PATCH', 'DELETE']);
   }, 40_000);
 

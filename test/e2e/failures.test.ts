@@ -70,9 +70,7 @@ describe('end to end on the local stack: preconditions, invalid input, faults', 
         name: `projects/${CUSTOMER_PROJECT}/secrets/hyperfleet-${id}-pull-secret`,
       }),
     ).rejects.toMatchObject({ code: 5 });
-    expect(
-      await stack.kube.get(`/api/v1/namespaces/clusters-${id}/secrets/${id}-pull-secret`),
-    ).toBeUndefined();
+    expect(await stack.secretOf(id)).toBeUndefined();
     // Sentinel keeps sending (every second here); nothing more is launched for this generation.
     await new Promise((r) => setTimeout(r, 5000));
     expect(await stack.workingExecutionsFor(id)).toHaveLength(1);

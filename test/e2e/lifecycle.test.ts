@@ -27,8 +27,7 @@ describe('end to end on the local stack: lifecycle', () => {
     });
     return version.payload?.data?.toString();
   };
-  const k8sSecret = (id: string) =>
-    stack.kube.get(`/api/v1/namespaces/clusters-${id}/secrets/${id}-pull-secret`);
+  const k8sSecret = (id: string) => stack.secretOf(id);
   const k8sData = async (id: string) =>
     Buffer.from(
       ((await k8sSecret(id))?.data as Record<string, string>)['.dockerconfigjson'] ?? '',
@@ -196,7 +195,7 @@ describe('end to end on the local stack: lifecycle', () => {
         name: `projects/${CUSTOMER_PROJECT}/secrets/hyperfleet-${id}-pull-secret`,
       }),
     ).rejects.toMatchObject({ code: 5 });
-    expect(await k8sSecret(id)).toBeUndefined();
+    expect(await stack.ourSecrets(id)).toEqual([]);
     atLeastOneEach(await executionsByGeneration(id, 'delete'), [4]);
     expect(await smDeletes(id)).toHaveLength(1);
     expect((await stack.kubeWrites(id)).filter((w) => w.method === 'DELETE')).toHaveLength(1);

@@ -54,6 +54,8 @@ describe('npm start (the local stack entry point)', () => {
     const state = JSON.parse(fs.readFileSync(path.join(run.workDir, 'stack.json'), 'utf8')) as {
       processes: Record<string, number>;
       delivery: string;
+      kubeconfig: string;
+      managementClusters: Record<string, { kubeconfig: string; endpoint: string }>;
       endpoints: Record<string, string>;
       env: Record<string, string>;
       topics: Record<string, string>;
@@ -69,12 +71,21 @@ describe('npm start (the local stack entry point)', () => {
       'adapter-2',
       'cloud-run',
       'hyperfleet-api',
-      'kube-apiserver',
+      'hypershift',
+      'kube-apiserver-mgmt-1',
+      'kube-apiserver-mgmt-2',
       'pubsub',
       'reporter',
       'secret-manager',
       'sentinel',
     ]);
+    // Two management clusters, each with its kubeconfig and endpoint; `kubeconfig` stays mgmt-1's.
+    expect(Object.keys(state.managementClusters).sort()).toEqual(['mgmt-1', 'mgmt-2']);
+    for (const cluster of Object.values(state.managementClusters)) {
+      expect(fs.existsSync(cluster.kubeconfig)).toBe(true);
+      expect(cluster.endpoint).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    }
+    expect(state.kubeconfig).toBe(state.managementClusters['mgmt-1']?.kubeconfig);
     expect(Object.keys(state.env).sort()).toEqual(
       expect.arrayContaining([
         'PUBSUB_EMULATOR_HOST',
@@ -100,9 +111,11 @@ describe('npm start (the local stack entry point)', () => {
       'adapter: preconditions met',
       'adapter: execution launched',
       'job: Secret Manager version added',
-      'job: Kubernetes Secret created',
+      'job: Kubernetes Secret created: mgmt-',
       'reporter: job result: status reported',
-      'hyperfleet: PullsecretSuccessful=True',
+      'hypershift: HostedCluster created: mgmt-',
+      'hypershift: status reported at generation 1: Available=True (PullSecretValid)',
+      'hyperfleet: Reconciled=True',
     ];
     let last = -1;
     for (const step of order) {
@@ -110,9 +123,17 @@ describe('npm start (the local stack entry point)', () => {
       expect({ step, found: index > last }).toEqual({ step, found: true });
       last = index;
     }
+    // The API's conditions are printed a poll late (cause first): PullsecretSuccessful is there too.
+    expect(events.some((e) => e.startsWith('hyperfleet: PullsecretSuccessful=True'))).toBe(true);
     const summary = run.lines.find((l) => l.outcome === 'converged');
     expect(String(summary?.event)).toMatch(
       /kubectl --kubeconfig \S+ get secret -n clusters-\S+ \S+-pull-secret/,
+    );
+    expect(String(summary?.event)).toMatch(/kubectl --kubeconfig \S+ get hostedclusters -A/);
+    // The Secret and the HostedCluster are in the cluster placement chose, named in the summary.
+    expect(summary?.management_cluster).toMatch(/^mgmt-[12]$/);
+    expect(String(summary?.event)).toContain(
+      `Kubernetes Secret is in ${String(summary?.management_cluster)} `,
     );
     expect(String(summary?.event)).toMatch(
       // The local API runs with JWT and tenancy on: the hint carries the token and the header.
@@ -126,8 +147,10 @@ describe('npm start (the local stack entry point)', () => {
       'adapter-proxy.log',
       'cloud-run.log',
       'hyperfleet-api.log',
+      'hypershift.log',
       'jobs',
-      'kube-apiserver.log',
+      'kube-apiserver-mgmt-1.log',
+      'kube-apiserver-mgmt-2.log',
       'pubsub.log',
       // LOCAL_DELIVERY=eventarc (inherited by npm start) puts a converter before the reporter.
       ...(loadLocalStackConfig(process.env).delivery === 'eventarc'

@@ -121,15 +121,11 @@ describe('fault matrix: Secret Manager, Kubernetes, the job', () => {
   });
 
   it('Kubernetes 403 is reported as PermissionDenied naming identity, verb and namespace, and not retried forever', async () => {
-    const admin = stack.kube.token;
+    // The job's own identity (cluster-wide Secret rights in the stack) loses create everywhere.
+    const job = stack.jobToken;
+    const user = stack.d.jobIdentity;
     await stack.setRbac({
-      [admin]: {
-        user: 'emulator-admin',
-        rules: [
-          { resources: ['secrets'], verbs: ['get', 'list'] },
-          { resources: ['namespaces'], verbs: ['*'] },
-        ],
-      },
+      [job]: { user, rules: [{ resources: ['secrets'], verbs: ['get', 'list'] }] },
     });
     try {
       const id = await create('kube-403');
@@ -138,11 +134,14 @@ describe('fault matrix: Secret Manager, Kubernetes, the job', () => {
         .find((s) => s.adapter === 'pullsecret')
         ?.conditions.find((c) => c.type === 'Health');
       expect(health?.message).toContain(
-        `User "emulator-admin" cannot create resource "secrets" in API group "" in the namespace "clusters-${id}"`,
+        `User "${user}" cannot create resource "secrets" in API group "" in the namespace "clusters-${id}"`,
       );
     } finally {
       await stack.setRbac({
-        [admin]: { user: 'emulator-admin', rules: [{ resources: ['*'], verbs: ['*'] }] },
+        [job]: {
+          user,
+          rules: [{ resources: ['secrets'], verbs: ['get', 'create', 'patch', 'delete'] }],
+        },
       });
     }
   });

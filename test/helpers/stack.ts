@@ -6,10 +6,16 @@ import type { SecretManagerServiceClient } from '@google-cloud/secret-manager';
 import type { FaultRuleInput } from '../../emulators/common/fault-injector';
 import type { RequestRecord } from '../../emulators/common/request-log';
 import { demoClusterSpec } from '../../emulators/stack/demo';
-import { KubeReader } from '../../emulators/stack/kube-admin';
+import { hostedClustersPath } from '../../emulators/hypershift/hosted-cluster';
+import { isReady } from '../../emulators/stack/handoff';
+import { managementClusterReaders, type KubeReader } from '../../emulators/stack/kube-admin';
 import { loadLocalStackConfig } from '../../emulators/stack/config';
-import { TOPICS } from '../../emulators/stack/layout';
-import { PlacementSimulator } from '../../emulators/stack/placement';
+import { DEFAULT_MANAGEMENT_CLUSTER, TOPICS } from '../../emulators/stack/layout';
+import {
+  PlacementSimulator,
+  placementOf,
+  type PlacedNamespace,
+} from '../../emulators/stack/placement';
 import {
   startStack,
   type RestartableComponent,
@@ -25,7 +31,17 @@ import { RecordingLogger } from './recording-logger';
 import { secretManagerClient } from './secret-manager';
 import { localHyperFleetClient } from '../../emulators/common/local-hyperfleet-client';
 
+/** `kube-apiserver` means every management cluster's emulator at once. */
 type Component = 'secret-manager' | 'kube-apiserver' | 'hyperfleet-api' | 'cloud-run';
+
+/** A request one of the management clusters' emulators saw, and which one. */
+export type KubeRequest = RequestRecord & { readonly managementCluster: string };
+
+/** Where a HostedCluster is. */
+export interface HostedClusterFound {
+  readonly managementCluster: string;
+  readonly object: Record<string, unknown>;
+}
 
 /** The GCP project the demo cluster spec puts pull secrets in. */
 export const CUSTOMER_PROJECT = 'demo-customer-project';
@@ -34,7 +50,32 @@ export const CUSTOMER_PROJECT = 'demo-customer-project';
 export interface TestStack {
   readonly d: StackDescription;
   readonly api: HyperFleetClient;
+  /** The default management cluster's admin reader (mgmt-1). */
   readonly kube: KubeReader;
+  /** An admin reader per management cluster, by name. */
+  readonly kubes: ReadonlyMap<string, KubeReader>;
+  /** The job's bearer token (the same in every management cluster; the fence applies to it). */
+  readonly jobToken: string;
+  /** Where placement put the cluster at its current generation (undefined until it reported). */
+  placeOf(id: string): Promise<PlacedNamespace | undefined>;
+  /** The cluster's Kubernetes Secret (`{id}-pull-secret`) where placement put it now. */
+  secretOf(id: string): Promise<Record<string, unknown> | undefined>;
+  /** The cluster's Kubernetes Secret in one management cluster and namespace. */
+  secretIn(
+    managementCluster: string,
+    namespace: string,
+    id: string,
+  ): Promise<Record<string, unknown> | undefined>;
+  /** Every Secret labelled with the cluster id, in every management cluster, as `mgmt-N ns/name`. */
+  ourSecrets(id: string): Promise<string[]>;
+  /** Every HostedCluster of the cluster (by its cluster-id label), in every management cluster. */
+  hostedClusters(id: string): Promise<HostedClusterFound[]>;
+  /** Makes placement report `data` (merged over its own) for the named cluster from its next generation on. */
+  placeNext(name: string, data: Record<string, unknown>): Promise<void>;
+  /** A move: placement reports `data` at a new generation (a labels-only PATCH); returns that generation. */
+  move(id: string, data: Record<string, unknown>): Promise<number>;
+  /** Resolves when Reconciled=True (Ready: every required adapter, hypershift included) at the current generation. */
+  ready(id: string, timeoutMs?: number): Promise<void>;
   readonly sm: SecretManagerServiceClient;
   /** Creates a GCP-ready cluster (the simulated adapters report at once) and returns its id. */
   createCluster(
@@ -59,8 +100,8 @@ export interface TestStack {
   workingExecutionsFor(
     id: string,
   ): Promise<{ name: string; done: boolean; env: Record<string, string> }[]>;
-  /** Writes (POST/PUT/PATCH/DELETE) the Kubernetes emulator saw on a cluster's Secret. */
-  kubeWrites(id: string): Promise<RequestRecord[]>;
+  /** Writes (POST/PUT/PATCH/DELETE) the management clusters saw on a cluster's Secret. */
+  kubeWrites(id: string): Promise<KubeRequest[]>;
   /** Injects a fault into an emulator through its admin API. */
   fault(component: Component, rule: FaultRuleInput): Promise<void>;
   clearFaults(component: Component): Promise<void>;
@@ -68,7 +109,7 @@ export interface TestStack {
   /** Every execution the Cloud Run emulator ran (with its env overrides). */
   executions(): Promise<{ name: string; done: boolean; env: Record<string, string> }[]>;
   killNext(count: number, afterMs: number): Promise<void>;
-  /** Changes the Kubernetes emulator's RBAC (token -> identity and rules). */
+  /** Changes every management cluster's RBAC (token -> identity and rules). */
   setRbac(
     table: Record<
       string,
@@ -127,7 +168,11 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
     caller: 'tenant',
     ...tokenOption,
   });
-  const kube = new KubeReader(d.kubeconfig);
+  const kubes = managementClusterReaders(d.managementClusters);
+  const kube = kubes.get(DEFAULT_MANAGEMENT_CLUSTER)!;
+  const jobToken = managementClusterReaders({
+    job: { kubeconfig: d.managementClusters[DEFAULT_MANAGEMENT_CLUSTER]!.jobKubeconfig },
+  }).get('job')!.token;
   const sm = secretManagerClient(d.endpoints.secretManager);
   let pubsub = new PubSub({
     projectId: d.project,
@@ -161,7 +206,8 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
   const placement = new PlacementSimulator(
     // Placement is a system adapter: it PUTs its status with the system header, not as a tenant.
     localHyperFleetClient(d.endpoints.hyperfleetApi, new RecordingLogger(), tokenOption),
-    kube,
+    kubes,
+    DEFAULT_MANAGEMENT_CLUSTER,
   );
   let placing = true;
   let placementPaused = false;
@@ -185,10 +231,16 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
     body?: unknown,
   ): Promise<unknown> => {
     if (component === 'kube-apiserver') {
-      const answer = await kube.admin(method, adminPath, body);
-      if (answer.status >= 300)
-        throw new Error(`${method} kube /_emulator${adminPath}: ${answer.status} ${answer.body}`);
-      return JSON.parse(answer.body || '{}') as unknown;
+      const answers: Record<string, unknown> = {};
+      for (const [name, reader] of kubes) {
+        const answer = await reader.admin(method, adminPath, body);
+        if (answer.status >= 300)
+          throw new Error(
+            `${method} ${name} /_emulator${adminPath}: ${answer.status} ${answer.body}`,
+          );
+        answers[name] = JSON.parse(answer.body || '{}') as unknown;
+      }
+      return answers;
     }
     const url = `${adminBase(component)}/_emulator${adminPath}`;
     const response = await fetch(url, {
@@ -227,14 +279,86 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
         executions: { name: string; done: boolean; env: Record<string, string> }[];
       }
     ).executions;
-  const requests = async (component: Component) =>
-    ((await admin(component, 'GET', '/requests')) as { requests: RequestRecord[] }).requests;
+  const kubeRequests = async (): Promise<KubeRequest[]> =>
+    Object.entries(
+      (await admin('kube-apiserver', 'GET', '/requests')) as Record<
+        string,
+        { requests: RequestRecord[] }
+      >,
+    ).flatMap(([managementCluster, answer]) =>
+      answer.requests.map((r) => ({ ...r, managementCluster })),
+    );
+  const requests = async (component: Component): Promise<RequestRecord[]> =>
+    component === 'kube-apiserver'
+      ? kubeRequests()
+      : ((await admin(component, 'GET', '/requests')) as { requests: RequestRecord[] }).requests;
+  const placeOf = async (id: string) =>
+    (await api.listStatuses(id))
+      .filter((s) => s.adapter === 'placement')
+      .map((s) => placementOf(s.data, DEFAULT_MANAGEMENT_CLUSTER))[0];
+  const secretIn = (managementCluster: string, namespace: string, id: string) => {
+    const reader = kubes.get(managementCluster);
+    if (!reader) throw new Error(`no management cluster ${managementCluster}`);
+    return reader.get(`/api/v1/namespaces/${namespace}/secrets/${id}-pull-secret`);
+  };
+  const placeNext = async (name: string, data: Record<string, unknown>) => {
+    await admin('hyperfleet-api', 'POST', '/simulated-data', {
+      cluster_name: name,
+      adapter: 'placement',
+      data,
+    });
+  };
 
   return {
     d,
     api,
     kube,
+    kubes,
+    jobToken,
     sm,
+    placeOf,
+    secretOf: async (id) => {
+      const place = await placeOf(id);
+      return place ? secretIn(place.managementCluster, place.namespace, id) : undefined;
+    },
+    secretIn,
+    ourSecrets: async (id) => {
+      const found: string[] = [];
+      for (const [managementCluster, reader] of kubes) {
+        const list = (await reader.get(
+          `/api/v1/secrets?labelSelector=${encodeURIComponent(`cluster-id=${id}`)}`,
+        )) as { items?: { metadata: { namespace: string; name: string } }[] } | undefined;
+        for (const item of list?.items ?? [])
+          found.push(`${managementCluster} ${item.metadata.namespace}/${item.metadata.name}`);
+      }
+      return found.sort();
+    },
+    hostedClusters: async (id) => {
+      const found: HostedClusterFound[] = [];
+      for (const [managementCluster, reader] of kubes) {
+        const list = (await reader.get(
+          `${hostedClustersPath()}?labelSelector=${encodeURIComponent(`hyperfleet.io/cluster-id=${id}`)}`,
+        )) as { items?: Record<string, unknown>[] } | undefined;
+        for (const object of list?.items ?? []) found.push({ managementCluster, object });
+      }
+      return found;
+    },
+    placeNext,
+    move: async (id, data) => {
+      const cluster = await api.getCluster(id);
+      await placeNext(cluster.name, data);
+      const moved = await api.patchCluster(id, {
+        labels: { 'moved-at-generation': String(cluster.generation + 1) },
+      });
+      return moved.generation;
+    },
+    ready: async (id, timeoutMs = 30_000) => {
+      await waitFor(
+        `cluster ${id} Reconciled=True`,
+        async () => isReady(await api.findCluster(id)),
+        timeoutMs,
+      );
+    },
     createCluster: async (name, pullSecret, extraSpec = {}) =>
       (
         await api.createCluster({
@@ -277,7 +401,7 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
       return all.filter((e) => jobOutcome(d.logDir, e.name) !== 'duplicate');
     },
     kubeWrites: async (id) =>
-      (await requests('kube-apiserver')).filter(
+      (await kubeRequests()).filter(
         (r) =>
           ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method) &&
           r.target.includes(`clusters-${id}/secrets`) &&
