@@ -4,7 +4,7 @@ import { startSecretManagerEmulator } from '../emulators/secret-manager/server';
 import { measureNodeProcess } from './measure-process';
 import { percentile, round } from './stats';
 
-const JOB = path.join(__dirname, '../functions/pull-secret-job/main.js');
+const JOB = path.join(__dirname, '../../dist-bundle/pull-secret-job/main.mjs');
 
 function pullSecret(n: number): string {
   return JSON.stringify({
