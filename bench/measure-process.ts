@@ -21,7 +21,9 @@ export function measureNodeProcess(
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     // `script` may be '-e' with the code as the first argument.
-    const child = spawn(process.execPath, ['--require', PRELOAD, script, ...args], {
+    // BENCH_NODE measures another Node binary (e.g. Node 22 for its compile cache) the same way.
+    const node = process.env.BENCH_NODE ?? process.execPath;
+    const child = spawn(node, ['--require', PRELOAD, script, ...args], {
       env,
       stdio: ['ignore', 'pipe', 'inherit', 'pipe'],
     });
