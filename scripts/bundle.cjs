@@ -77,7 +77,7 @@ async function bundle({ name, entry, file, external }) {
     chunkNames: 'chunk-[hash]',
     // The CommonJS libraries inside call require() for Node built-ins and read __dirname.
     banner: {
-      js: "import { createRequire as __createRequire } from 'node:module'; import { fileURLToPath as __fileURLToPath } from 'node:url'; const require = __createRequire(import.meta.url); const __filename = __fileURLToPath(import.meta.url); const __dirname = __fileURLToPath(new URL('.', import.meta.url));",
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url); const __filename = import.meta.filename; const __dirname = import.meta.dirname;",
     },
     bundle: true,
     platform: 'node',
