@@ -24,7 +24,10 @@ export function measureNodeProcess(
     // BENCH_NODE measures another Node binary (e.g. Node 22 for its compile cache) the same way.
     const node = process.env.BENCH_NODE ?? process.execPath;
     const child = spawn(node, ['--require', PRELOAD, script, ...args], {
-      env,
+      // BENCH_NODE_OPTIONS reaches every measured process, e.g. `--cpu-prof --cpu-prof-dir=DIR`.
+      env: process.env.BENCH_NODE_OPTIONS
+        ? { ...env, NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS }
+        : env,
       stdio: ['ignore', 'pipe', 'inherit', 'pipe'],
     });
     let stdout = '';
