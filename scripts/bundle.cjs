@@ -62,6 +62,20 @@ const stdoutOnlyLogging = {
   },
 };
 
+/**
+ * `punycode` -> the userland package of the same code (node_modules/punycode). tr46 and whatwg-url
+ * (under the Kubernetes client's node-fetch) `require('punycode')`, which resolves to Node's
+ * deprecated built-in: on Node 22 every job run would print DEP0040 on stderr.
+ */
+const userlandPunycode = {
+  name: 'userland-punycode',
+  setup(build) {
+    build.onResolve({ filter: /^punycode$/ }, () => ({
+      path: require.resolve('punycode/', { paths: [root] }),
+    }));
+  },
+};
+
 async function bundle({ name, entry, file, external }) {
   const dir = path.join(out, name);
   fs.rmSync(dir, { recursive: true, force: true });
@@ -92,7 +106,7 @@ async function bundle({ name, entry, file, external }) {
     // Libraries that ship both read `module` fields first; Node would pick `main` (CommonJS).
     mainFields: ['main', 'module'],
     external: external ? [FRAMEWORK] : [],
-    plugins: [stdoutOnlyLogging],
+    plugins: [stdoutOnlyLogging, userlandPunycode],
   });
   const outputs = Object.values(result.metafile.outputs);
   const stray = outputs
