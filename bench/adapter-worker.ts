@@ -1,59 +1,29 @@
-// Runs the real adapter handler against the emulators (HTTP and gRPC), in its own process so that
-// its peak RSS is the handler's: BENCH_IDS events (one per id, cycling) at BENCH_CONCURRENCY.
+// Runs the adapter function as it ships (dist-bundle/adapter/index.js, configured from the
+// environment like Cloud Run) against the emulators (HTTP and gRPC), in its own process so that its
+// peak RSS is the function's: BENCH_IDS events (one per id, cycling) at BENCH_CONCURRENCY.
 import fs from 'node:fs';
-import { v2 } from '@google-cloud/run';
-import { CloudRunExecutionReader } from '../functions/reporter/cloud-run-execution-reader';
-import { CloudRunExecutionLookup } from '../functions/adapter/cloud-run-execution-lookup';
-import { CloudRunJobLauncher } from '../functions/adapter/cloud-run-job-launcher';
-import { createAdapterHandler } from '../functions/adapter/handle-event';
-import { compilePreconditions, DEFAULT_PRECONDITIONS } from '../functions/adapter/preconditions';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { getFunction } from '@google-cloud/functions-framework/testing';
 import { reconcileEvent } from '../emulators/sentinel/sentinel';
-import { googleClientOptions } from '../shared/gcp/client-options';
-import { nullLogger } from '../shared/logging/null-logger';
 import { percentile } from './stats';
-import { localHyperFleetClient } from '../emulators/common/local-hyperfleet-client';
+
+const BUNDLE = path.join(__dirname, '../../dist-bundle/adapter/index.mjs');
 
 async function main(): Promise<void> {
   const ids = JSON.parse(fs.readFileSync(process.env.BENCH_IDS!, 'utf8')) as string[];
   const events = Number(process.env.BENCH_EVENTS ?? ids.length);
   const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 1);
-  const cloudRunOptions = googleClientOptions(process.env.BENCH_CLOUD_RUN);
-  const executions = new v2.ExecutionsClient(cloudRunOptions);
-  const job = process.env.BENCH_JOB!;
-  const retry = { attempts: 3, baseDelayMs: 100, maxDelayMs: 1000 };
-  const handler = createAdapterHandler({
-    hyperfleet: localHyperFleetClient(process.env.BENCH_HYPERFLEET!, nullLogger, {
-      retryAttempts: 3,
-      timeoutMs: 10_000,
-    }),
-    launcher: new CloudRunJobLauncher(new v2.JobsClient(cloudRunOptions), job, {
-      timeoutMs: 10_000,
-      logger: nullLogger,
-    }),
-    lookup: new CloudRunExecutionLookup(
-      executions,
-      new CloudRunExecutionReader(executions, { timeoutMs: 10_000, retry }),
-      job,
-      { timeoutMs: 10_000 },
-    ),
-    launchRetry: retry,
-    preconditions: compilePreconditions(DEFAULT_PRECONDITIONS),
-    settings: {
-      resyncIntervalMs: 6 * 3600_000,
-      executionTimeoutMs: 900_000,
-      retryBackoffBaseMs: 30_000,
-      retryBackoffMaxMs: 1_800_000,
-      permanentFailureRetryMs: 3_600_000,
-      heartbeatMs: 300_000,
-      executionCheckAfterMs: 180_000,
-      launchGraceMs: 190_000,
-    },
-    pullSecret: {
-      specPath: 'spec.pullSecret.data',
-      additionalSpecPath: 'spec.pullSecret.additional',
-    },
-    logger: nullLogger,
+  Object.assign(process.env, {
+    HYPERFLEET_API_BASE_URL: process.env.BENCH_HYPERFLEET!,
+    HYPERFLEET_API_RETRY_ATTEMPTS: '3',
+    CLOUD_RUN_JOB: process.env.BENCH_JOB!,
+    CLOUD_RUN_EMULATOR_HOST: process.env.BENCH_CLOUD_RUN!,
+    CLOUD_RUN_API_TIMEOUT: '10s',
+    LOG_LEVEL: 'error',
   });
+  await import(pathToFileURL(BUNDLE).href);
+  const handler = getFunction('adapter') as (event: unknown) => Promise<void>;
   const envelope = (id: string) => ({
     type: 'google.cloud.pubsub.topic.v1.messagePublished',
     id: `bench-${id}`,

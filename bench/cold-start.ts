@@ -14,10 +14,10 @@ export interface ColdStartFigures {
 
 const PROBE = `
 const t0 = process.hrtime.bigint();
-require(process.env.BENCH_MODULE);
-const loaded = process.hrtime.bigint();
-const { getFunction } = require('@google-cloud/functions-framework/testing');
-Promise.resolve(getFunction(process.env.BENCH_TARGET)({ type: 'google.cloud.pubsub.topic.v1.messagePublished', id: '1', source: 's', specversion: '1.0', data: {} })).then(() => {
+import(require('node:url').pathToFileURL(process.env.BENCH_MODULE).href).then(async () => {
+  const loaded = process.hrtime.bigint();
+  const { getFunction } = require('@google-cloud/functions-framework/testing');
+  await getFunction(process.env.BENCH_TARGET)({ type: 'google.cloud.pubsub.topic.v1.messagePublished', id: '1', source: 's', specversion: '1.0', data: {} });
   const done = process.hrtime.bigint();
   console.log(JSON.stringify({ loadMs: Number(loaded - t0) / 1e6, firstEventMs: Number(done - loaded) / 1e6 }));
   process.exit(0);
@@ -36,7 +36,7 @@ export async function benchColdStart(runs: number): Promise<ColdStartFigures[]> 
         PATH: process.env.PATH,
         NODE_PATH: path.join(__dirname, '../../node_modules'),
         METADATA_SERVER_DETECTION: 'none',
-        BENCH_MODULE: path.join(__dirname, `../functions/${module}/index.js`),
+        BENCH_MODULE: path.join(__dirname, `../../dist-bundle/${module}/index.mjs`),
         BENCH_TARGET: module,
         HYPERFLEET_API_BASE_URL: 'http://127.0.0.1:9',
         CLOUD_RUN_JOB: 'projects/demo-bench/locations/local/jobs/pullsecret-job',

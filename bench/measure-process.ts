@@ -17,12 +17,19 @@ export function measureNodeProcess(
   script: string,
   args: readonly string[],
   env: NodeJS.ProcessEnv,
+  cwd?: string,
 ): Promise<ProcessMeasurement> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     // `script` may be '-e' with the code as the first argument.
-    const child = spawn(process.execPath, ['--require', PRELOAD, script, ...args], {
-      env,
+    // BENCH_NODE measures another Node binary (e.g. Node 22 for its compile cache) the same way.
+    const node = process.env.BENCH_NODE ?? process.execPath;
+    const child = spawn(node, ['--require', PRELOAD, script, ...args], {
+      // BENCH_NODE_OPTIONS replaces every measured process's NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=DIR`).
+      env: process.env.BENCH_NODE_OPTIONS
+        ? { ...env, NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS }
+        : env,
+      ...(cwd ? { cwd } : {}),
       stdio: ['ignore', 'pipe', 'inherit', 'pipe'],
     });
     let stdout = '';

@@ -1,13 +1,18 @@
 // `npm run bench`: measures what the system costs and writes bench/results/latest.json.
-// Sections (BENCH_SECTIONS, comma-separated; default all): job, adapter, cold, e2e, fleet.
+// Sections (BENCH_SECTIONS, comma-separated; default all but fleet-scale): floor, bundles, job,
+// adapter, cold, e2e, fleet. `--clusters 1000,10000` runs only the fleet simulation, once per size,
+// and prints the per-cluster costs side by side (they must stay flat as the fleet grows).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { benchAdapter } from './adapter-bench';
+import { bundleReport } from './bundle-report';
 import { benchColdStart } from './cold-start';
 import { benchEndToEnd } from './e2e-bench';
-import { simulateFleet } from './fleet/fleet-sim';
+import { simulateFleet, type FleetFigures } from './fleet/fleet-sim';
+import { benchFloor, nodeBinaryVersion, ratio, type FloorFigures } from './floor';
 import { benchJobRuns } from './job-bench';
+import { targetRows } from './targets';
 
 /** One benchmark: how to measure it and how to print its figures. */
 interface SectionOf<T> {
@@ -41,7 +46,15 @@ function section<T>(s: SectionOf<T>): Section {
 
 async function main(): Promise<void> {
   process.env.METADATA_SERVER_DETECTION = 'none';
-  const sections = new Set((process.env.BENCH_SECTIONS ?? 'job,adapter,cold,e2e,fleet').split(','));
+  const clustersFlag = process.argv.indexOf('--clusters');
+  const fleetSizes =
+    clustersFlag > 0
+      ? (process.argv[clustersFlag + 1] ?? '').split(',').map(Number)
+      : [Number(process.env.BENCH_FLEET_CLUSTERS ?? 1000)];
+  if (fleetSizes.some((n) => !Number.isInteger(n) || n < 1))
+    throw new Error('--clusters takes positive whole numbers, e.g. --clusters 1000,10000');
+  const defaultSections = clustersFlag > 0 ? 'fleet' : 'floor,bundles,job,adapter,cold,e2e,fleet';
+  const sections = new Set((process.env.BENCH_SECTIONS ?? defaultSections).split(','));
   const machine = {
     cpus: os.cpus().length,
     cpuModel: os.cpus()[0]?.model ?? 'unknown',
@@ -50,12 +63,48 @@ async function main(): Promise<void> {
     platform: `${os.platform()} ${os.arch()}`,
   };
   process.stderr.write(
-    `Benchmarking on ${machine.cpus} x ${machine.cpuModel}, ${machine.memoryGb} GiB, Node ${machine.node}\n`,
+    `Benchmarking on ${machine.cpus} x ${machine.cpuModel}, ${machine.memoryGb} GiB, Node ${machine.node}; measured processes: ${nodeBinaryVersion()}\n`,
   );
   const results: Record<string, unknown> = { measuredAt: new Date().toISOString(), machine };
 
+  /** A wall time and peak RSS as multiples of the floor measured in this run (when it ran). */
+  const vsFloor = (wallMs: number, rssMb: number) => {
+    const floor = results.floor as FloorFigures | undefined;
+    return floor
+      ? {
+          'wall x floor': ratio(wallMs, floor.wallMsP50),
+          'RSS x floor': ratio(rssMb, floor.peakRssMb),
+        }
+      : {};
+  };
+
   // Each section measures, keeps its figures under `key` in latest.json and prints one table.
   const all: Section[] = [
+    section({
+      name: 'floor',
+      key: 'floor',
+      measure: () => benchFloor(Number(process.env.BENCH_FLOOR_RUNS ?? 10)),
+      title: () =>
+        'Floor: `node -e 0` (every wall and RSS figure below is also given as a multiple of it)',
+      rows: (floor) => [
+        { node: floor.node, 'wall p50 ms': floor.wallMsP50, 'peak RSS MB': floor.peakRssMb },
+      ],
+    }),
+    section({
+      name: 'bundles',
+      key: 'bundles',
+      measure: () => Promise.resolve(bundleReport()),
+      title: () =>
+        'Bundles (dist-bundle/, esbuild metafile): read at start = the entry and its static imports',
+      rows: (bundles) =>
+        bundles.map((b) => ({
+          bundle: b.bundle,
+          'total KiB': b.totalKiB,
+          'at start KiB': b.atStartKiB,
+          'largest at start': b.topAtStart,
+          'largest loaded when needed': b.topLazy,
+        })),
+    }),
     section({
       name: 'job',
       key: 'job',
@@ -69,6 +118,7 @@ async function main(): Promise<void> {
           'wall p50 ms': j.wallMsP50,
           'wall p90 ms': j.wallMsP90,
           'peak RSS MB': j.maxRssMb,
+          ...vsFloor(j.wallMsP50, j.maxRssMb),
           'SM calls': j.secretManagerCalls,
           'K8s calls': j.kubernetesCalls,
         })),
@@ -105,6 +155,7 @@ async function main(): Promise<void> {
           'first event p50 ms': c.firstEventMsP50,
           'process p50 ms': c.processMsP50,
           'peak RSS MB': c.peakRssMb,
+          ...vsFloor(c.loadMsP50, c.peakRssMb),
         })),
     }),
     section({
@@ -120,27 +171,45 @@ async function main(): Promise<void> {
     section({
       name: 'fleet',
       key: 'fleet',
-      measure: () => simulateFleet(Number(process.env.BENCH_FLEET_CLUSTERS ?? 1000)),
-      title: (fleet) =>
-        `Fleet simulation: ${fleet.clusters} clusters, Sentinel's rules, two simulated hours`,
-      rows: (fleet) =>
-        fleet.runs.map((r) => ({
-          run: r.name,
-          events: r.eventsDelivered,
-          executions: r.executions,
-          'SM versions': r.secretManagerVersions,
-          'K8s writes': r.kubernetesWrites,
-          'HyperFleet calls': r.hyperfleetCalls,
-          'Sentinel list calls': r.sentinelListCalls,
-          converged: r.converged,
-          'wall s': r.wallSeconds,
-        })),
-      after: (fleet) => {
-        console.table(fleet.runs.map((r) => ({ run: r.name, ...r.perCluster })));
-        const o = fleet.originalDesign;
-        console.log(
-          `Original design (a job per event and generation, a version per run): up to ${o.jobRunsUpTo} job runs and ${o.versionsUpTo} versions over both hours, ${o.executionsRatio}x our executions and ${o.versionsRatio}x our versions.`,
+      measure: async () => {
+        const runs: FleetFigures[] = [];
+        for (const size of fleetSizes) runs.push(await simulateFleet(size));
+        return runs;
+      },
+      title: (fleets) =>
+        `Fleet simulation: ${fleets.map((f) => f.clusters).join(' and ')} clusters, Sentinel's rules, two simulated hours`,
+      rows: (fleets) =>
+        fleets.flatMap((fleet) =>
+          fleet.runs.map((r) => ({
+            clusters: fleet.clusters,
+            run: r.name,
+            events: r.eventsDelivered,
+            executions: r.executions,
+            'SM versions': r.secretManagerVersions,
+            'K8s writes': r.kubernetesWrites,
+            'HyperFleet calls': r.hyperfleetCalls,
+            'Sentinel list calls': r.sentinelListCalls,
+            converged: r.converged,
+            'wall s': r.wallSeconds,
+          })),
+        ),
+      after: (fleets) => {
+        console.log('Per cluster (side by side: flat means the cost does not grow with the fleet)');
+        console.table(
+          fleets.flatMap((fleet) =>
+            fleet.runs.map((r, hour) => ({
+              clusters: fleet.clusters,
+              hour: hour + 1,
+              ...r.perCluster,
+            })),
+          ),
         );
+        for (const fleet of fleets) {
+          const o = fleet.originalDesign;
+          console.log(
+            `${fleet.clusters} clusters, original design (a job per event and generation, a version per run): up to ${o.jobRunsUpTo} job runs and ${o.versionsUpTo} versions over both hours, ${o.executionsRatio}x our executions and ${o.versionsRatio}x our versions.`,
+          );
+        }
       },
     }),
   ];
@@ -148,11 +217,25 @@ async function main(): Promise<void> {
   for (const chosen of all.filter((s) => sections.has(s.name))) {
     results[chosen.key] = await chosen.run();
   }
+  if (results.floor) {
+    const targets = targetRows(results as unknown as Parameters<typeof targetRows>[0]);
+    if (targets.length > 0) {
+      console.log(
+        `\nIssue 17's targets (floor: node -e 0 = ${(results.floor as FloorFigures).wallMsP50} ms, ${(results.floor as FloorFigures).peakRssMb} MB)`,
+      );
+      console.table(targets);
+      results.targets = targets;
+    }
+  }
 
   const dir = path.join(__dirname, '../../bench/results');
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
-  console.log(`\nWrote ${path.relative(process.cwd(), path.join(dir, 'latest.json'))}`);
+  const file = path.join(
+    dir,
+    clustersFlag > 0 ? `fleet-${fleetSizes.join('-')}.json` : 'latest.json',
+  );
+  fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nWrote ${path.relative(process.cwd(), file)}`);
 }
 
 main().then(

@@ -52,6 +52,9 @@ export interface FleetRunFigures {
     versions: number;
     kubernetesWrites: number;
     hyperfleetCalls: number;
+    /** Every Secret Manager call (job and reporter), and every Cloud Run Admin API call (adapter, reporter). */
+    secretManagerCalls: number;
+    cloudRunCalls: number;
   };
   readonly wallSeconds: number;
 }
@@ -224,6 +227,8 @@ export async function simulateFleet(count: number, changedFraction = 0.05): Prom
 
   const counters = () => ({
     executions: cloudRun.executions.size,
+    secretManagerCalls: sm.requests.list().length,
+    cloudRunCalls: cloudRun.requests.list().length,
     versions: sm.requests
       .list()
       .filter((r) => r.method === 'AddSecretVersion' && r.outcome === 'OK').length,
@@ -275,6 +280,8 @@ export async function simulateFleet(count: number, changedFraction = 0.05): Prom
       hyperfleetCalls: after.hyperfleetCalls - before.hyperfleetCalls,
       sentinel: after.sentinelCalls - before.sentinelCalls,
       events: after.delivered - before.delivered,
+      secretManagerCalls: after.secretManagerCalls - before.secretManagerCalls,
+      cloudRunCalls: after.cloudRunCalls - before.cloudRunCalls,
     };
     return {
       name,
@@ -291,6 +298,8 @@ export async function simulateFleet(count: number, changedFraction = 0.05): Prom
         versions: round(totals.versions / count, 3),
         kubernetesWrites: round(totals.kubeWrites / count, 3),
         hyperfleetCalls: round(totals.hyperfleetCalls / count, 1),
+        secretManagerCalls: round(totals.secretManagerCalls / count, 2),
+        cloudRunCalls: round(totals.cloudRunCalls / count, 2),
       },
       wallSeconds: round((Date.now() - started) / 1000),
     };

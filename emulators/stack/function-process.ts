@@ -18,7 +18,8 @@ export async function startFunctionProcess(options: {
     'main.js',
   );
 
-  const source = path.join(options.root, 'dist/functions', options.target, 'index.js');
+  // The bundle, as `npm run package` ships it (scripts/bundle.cjs): what runs here is what deploys.
+  const source = path.join(options.root, 'dist-bundle', options.target, 'index.mjs');
   const url = `http://127.0.0.1:${options.port}/`;
   const started = await startReadyProcess({
     command: process.execPath,

@@ -245,7 +245,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           name: JOB_NAME,
           command: [
             process.execPath,
-            path.join(options.root, 'dist/functions/pull-secret-job/main.js'),
+            path.join(options.root, 'dist-bundle/pull-secret-job/main.mjs'),
             'run-job',
             'pull-secret',
           ],

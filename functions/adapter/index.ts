@@ -5,7 +5,6 @@ import * as functions from '@google-cloud/functions-framework';
 import type { CloudEventV1 } from 'cloudevents';
 import { withBoundedRetries } from '../../shared/events/bounded-retries';
 import { decodeIncomingEvent } from '../../shared/events/decode';
-import { googleClientOptions } from '../../shared/gcp/client-options';
 import { lazily } from '../../shared/lazily';
 import { HyperFleetClient } from '../../shared/hyperfleet/client';
 import { authProviderFor } from '../../shared/hyperfleet/config';
@@ -30,7 +29,7 @@ const logger = createLogger({
 
 // Cloud Run clients are built on first use: most events need none (up to date, in flight).
 const cloudRun = lazily(async () => {
-  const { v2 } = await import('@google-cloud/run');
+  const { v2, googleClientOptions } = await import('../../shared/gcp/lazy/cloud-run.js');
   const options = googleClientOptions(config.cloudRunEmulatorHost);
   const executions = new v2.ExecutionsClient(options);
   const timeouts = { timeoutMs: config.cloudRunTimeoutMs };

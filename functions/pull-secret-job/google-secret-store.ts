@@ -1,4 +1,4 @@
-import { status } from '@grpc/grpc-js';
+import { GrpcStatus as status, grpcStatusName } from '../../shared/gcp/grpc-status';
 import type { SecretManagerServiceClient } from '@google-cloud/secret-manager';
 import { grpcCode, isTransientGrpcError, toAdapterError } from '../../shared/gcp/grpc-failure';
 import type { Logger } from '../../shared/logging/logger';
@@ -244,7 +244,7 @@ export class GoogleSecretStore implements SecretStore {
               resource,
               retry: n,
               delay_ms: delayMs,
-              code: status[grpcCode(error) ?? -1] ?? 'NO_RESPONSE',
+              code: grpcStatusName(grpcCode(error) ?? -1) ?? 'NO_RESPONSE',
             }),
         },
       );

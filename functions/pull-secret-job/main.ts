@@ -101,7 +101,7 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
     );
     if (config.resultsTopic && !dryRun) {
       // Loaded only when publishing: direct runs without a results topic never pay for it.
-      const { PubSub } = await import('@google-cloud/pubsub');
+      const { PubSub } = await import('../../shared/gcp/lazy/pubsub.js');
       const publisher = new PubSubResultPublisher(
         new PubSub({ projectId: config.resultsTopic.split('/')[1]! }),
         config.resultsTopic,
@@ -124,7 +124,7 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
 
 /** The job's Google access token for GKE / Connect Gateway, cached and refreshed by google-auth-library. */
 async function googleAccessToken(): Promise<string> {
-  const { GoogleAuth } = await import('google-auth-library');
+  const { GoogleAuth } = await import('../../shared/gcp/lazy/google-auth.js');
   authClient ??= new GoogleAuth({ scopes: ['https://www.googleapis.com/auth/cloud-platform'] });
   const token = await authClient.getAccessToken();
   if (!token) throw new Error('Application Default Credentials returned no access token');

@@ -1,4 +1,4 @@
-import { status } from '@grpc/grpc-js';
+import { GrpcStatus as status } from '../../shared/gcp/grpc-status';
 import type { protos, v2 } from '@google-cloud/run';
 import { grpcCode, isTransientGrpcError, toAdapterError } from '../../shared/gcp/grpc-failure';
 import { timestampToIso } from '../../shared/gcp/timestamp';

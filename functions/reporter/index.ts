@@ -4,7 +4,6 @@
 import * as functions from '@google-cloud/functions-framework';
 import type { CloudEventV1 } from 'cloudevents';
 import { withBoundedRetries } from '../../shared/events/bounded-retries';
-import { googleClientOptions } from '../../shared/gcp/client-options';
 import { lazily } from '../../shared/lazily';
 import { HyperFleetClient } from '../../shared/hyperfleet/client';
 import { authProviderFor } from '../../shared/hyperfleet/config';
@@ -28,7 +27,7 @@ const logger = createLogger({
 // Cloud Run calls are retried a little in-process; Pub/Sub redelivery does the rest.
 const cloudRunRetry = { attempts: 3, baseDelayMs: 500, maxDelayMs: 5000 };
 const cloudRunReader = lazily(async () => {
-  const { v2 } = await import('@google-cloud/run');
+  const { v2, googleClientOptions } = await import('../../shared/gcp/lazy/cloud-run.js');
   const options = googleClientOptions(config.cloudRunEmulatorHost);
   return new CloudRunExecutionReader(new v2.ExecutionsClient(options), {
     timeoutMs: config.cloudRunTimeoutMs,
@@ -43,7 +42,8 @@ const executions: ExecutionReader = {
 
 // Read only for successful execution-finished events, to tell duplicates from claim holders.
 const secretManagerReader = lazily(async () => {
-  const { SecretManagerServiceClient } = await import('@google-cloud/secret-manager');
+  const { SecretManagerServiceClient, googleClientOptions } =
+    await import('../../shared/gcp/lazy/secret-manager.js');
   const client = new SecretManagerServiceClient(
     googleClientOptions(config.secretManagerEmulatorHost),
   );

@@ -1,4 +1,4 @@
-import { status } from '@grpc/grpc-js';
+import { GrpcStatus as status } from '../../shared/gcp/grpc-status';
 import type { SecretManagerServiceClient } from '@google-cloud/secret-manager';
 import { grpcCode, isTransientGrpcError, toAdapterError } from '../../shared/gcp/grpc-failure';
 import { claimFromAnnotations, type Claim } from '../../shared/pull-secret/claim';

@@ -1,4 +1,4 @@
-import { status } from '@grpc/grpc-js';
+import { GrpcStatus as status, grpcStatusName } from './grpc-status';
 import { PermanentError, TransientError, type AdapterError } from '../errors';
 
 /** Codes worth retrying: the service may answer differently in a moment. */
@@ -39,7 +39,7 @@ export function toAdapterError(
   context: { service: string; operation: string; resource: string; identityHint?: string },
 ): AdapterError {
   const code = grpcCode(error);
-  const codeName = code === undefined ? 'NO_RESPONSE' : (status[code] ?? String(code));
+  const codeName = code === undefined ? 'NO_RESPONSE' : (grpcStatusName(code) ?? String(code));
   const what = `${context.service} ${context.operation} on ${context.resource} failed: ${codeName}: ${detailOf(error)}`;
   switch (code) {
     case status.PERMISSION_DENIED:

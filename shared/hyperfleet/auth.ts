@@ -41,7 +41,7 @@ export class GoogleIdTokenAuth implements AuthHeaderProvider {
   constructor(private readonly audience: string) {}
 
   async authorization(url: string): Promise<string | undefined> {
-    this.client ??= import('google-auth-library').then(({ GoogleAuth }) =>
+    this.client ??= import('../gcp/lazy/google-auth.js').then(({ GoogleAuth }) =>
       new GoogleAuth().getIdTokenClient(this.audience),
     );
     const headers = await (await this.client).getRequestHeaders(url);

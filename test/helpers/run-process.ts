@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '../..');
-export const JOB_CLI = path.join(ROOT, 'dist/functions/pull-secret-job/main.js');
+/** The job's bundle, as the image runs it (scripts/bundle.cjs). */
+export const JOB_CLI = path.join(ROOT, 'dist-bundle/pull-secret-job/main.mjs');
 
 export interface ProcessResult {
   code: number | null;
