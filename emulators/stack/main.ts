@@ -2,45 +2,42 @@
 // `npm start`: runs the whole system on this machine (see README, Quick start).
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { parseDurationMs } from '../../shared/config/durations';
 import type { HyperFleetClient } from '../../shared/hyperfleet/client';
 import { nullLogger } from '../../shared/logging/null-logger';
+import { UsageError, USAGE_EXIT_CODE } from '../common/cli-flags';
 import { loadLocalStackConfig } from './config';
 import { ConditionWatcher } from './condition-watcher';
 import { createDemoCluster } from './demo';
 import { KubeReader } from './kube-admin';
 import { LogTailer } from './log-tailer';
 import { PlacementSimulator } from './placement';
+import { parseStartArgs, START_USAGE, type StartArgs } from './start-args';
 import { startStack, type Stack } from './start-stack';
+import { convergedSummary } from './summary';
 import { formatEvent, timelineEvents, type TimelineEvent } from './timeline';
-import { LOCAL_ORG, localHyperFleetClient } from '../common/local-hyperfleet-client';
+import { localHyperFleetClient } from '../common/local-hyperfleet-client';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
 async function main(): Promise<number> {
   // The orchestrator's own Google clients (Pub/Sub wiring) must not probe for a metadata server.
   process.env.METADATA_SERVER_DETECTION = 'none';
-  const { values } = parseArgs({
-    options: {
-      once: { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-      timeout: { type: 'string', default: '180s' },
-      'work-dir': { type: 'string' },
-      'no-demo': { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(
-      'Usage: npm start -- [--once] [--json] [--timeout 180s] [--no-demo] [--work-dir .local]\n',
-    );
+  let args: StartArgs;
+  try {
+    args = parseStartArgs(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`npm start: ${error.message}\n${START_USAGE}\n`);
+    return USAGE_EXIT_CODE;
+  }
+  if (args.help) {
+    process.stdout.write(`${START_USAGE}\n`);
     return 0;
   }
   const config = loadLocalStackConfig(process.env);
-  const json = values.json || !process.stdout.isTTY;
-  const timeoutMs = parseDurationMs(values.timeout) ?? 180_000;
-  const workDir = path.resolve(values['work-dir'] ?? path.join(ROOT, '.local'));
+  const json = args.json || !process.stdout.isTTY;
+  const timeoutMs = args.timeoutMs;
+  const workDir = path.resolve(args.workDir ?? path.join(ROOT, '.local'));
   const stateFile = path.join(workDir, 'stack.json');
   const started = Date.now();
   const say = (text: string, extra: Record<string, unknown> = {}) =>
@@ -93,9 +90,9 @@ async function main(): Promise<number> {
   try {
     return await run(d, {
       json,
-      once: values.once,
-      demo: !values['no-demo'],
-      timeout: values.timeout,
+      once: args.once,
+      demo: args.demo,
+      timeout: args.timeout,
       timeoutMs,
       started,
       say,
@@ -214,7 +211,12 @@ async function run(d: Stack['description'], o: RunOptions): Promise<number> {
         await new Promise((r) => setTimeout(r, 500));
         await tick();
         flushHeldBack();
-        printSummary(say, d, demo.id, namespace, Date.now() - started);
+        const elapsedMs = Date.now() - started;
+        say(convergedSummary(d, { id: demo.id, namespace }, elapsedMs, { once: o.once }), {
+          outcome: 'converged',
+          cluster_id: demo.id,
+          elapsed_ms: elapsedMs,
+        });
         break;
       }
     }
@@ -257,32 +259,6 @@ function refuseIfRunning(stateFile: string): void {
     if ((error as NodeJS.ErrnoException).code === 'ESRCH') fs.rmSync(stateFile, { force: true });
     else throw error;
   }
-}
-
-function printSummary(
-  say: (text: string, extra?: Record<string, unknown>) => void,
-  d: Stack['description'],
-  clusterId: string,
-  namespace: string,
-  elapsedMs: number,
-): void {
-  const rel = (file: string) => path.relative(process.cwd(), file) || file;
-  say(
-    [
-      '',
-      `Converged in ${(elapsedMs / 1000).toFixed(1)} s: PullsecretSuccessful=True, the Secret Manager version and the Kubernetes Secret exist.`,
-      '',
-      'Look for yourself:',
-      `  kubectl --kubeconfig ${rel(d.kubeconfig)} get secret -n ${namespace} ${clusterId}-pull-secret -o yaml`,
-      // The local API runs with JWT and tenancy on, like its dev config.
-      `  curl -s -H "Authorization: Bearer $(cat ${rel(d.env.HYPERFLEET_API_AUTH_TOKEN_PATH ?? '')})" -H 'X-HyperFleet-System: true' ${d.endpoints.hyperfleetApi}/api/hyperfleet/v1/clusters/${clusterId}/statuses`,
-      `  curl -s -H "Authorization: Bearer $(cat ${rel(d.env.HYPERFLEET_API_AUTH_TOKEN_PATH ?? '')})" -H 'X-HyperFleet-Org: ${LOCAL_ORG}' ${d.endpoints.hyperfleetApi}/api/hyperfleet/v1/clusters/${clusterId}`,
-      `  cat ${rel(path.join(d.workDir, 'stack.json'))}      # every endpoint and the environment for clients`,
-      `  ls ${rel(d.logDir)}                      # one log per component, jobs/ per execution`,
-      '',
-    ].join('\n'),
-    { outcome: 'converged', cluster_id: clusterId, elapsed_ms: elapsedMs },
-  );
 }
 
 main().then(
