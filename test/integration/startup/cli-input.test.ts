@@ -70,3 +70,26 @@ describe('a second npm start', () => {
     expect(run.code).toBe(0);
   });
 });
+
+describe('npm run wait', () => {
+  const WAIT = path.join(ROOT, 'dist/emulators/stack/wait.js');
+
+  it.each([
+    [['--timeout', 'banana', 'c1'], /--timeout "banana" is not a duration/],
+    [[], /give exactly one CLUSTER_ID/],
+    [['c1', '--status', 'maybe'], /--status "maybe" must be True, False or Unknown/],
+    [['c1', '--bogus'], /unknown option --bogus/],
+  ])('%j is a usage error (exit 2)', async (args, message) => {
+    const run = await runNode(WAIT, args, {});
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr).toContain('Usage: npm run -s wait --');
+  });
+
+  it('without a running stack: exit 3 and says so', async () => {
+    const stack = path.join(tmp(), 'stack.json');
+    const run = await runNode(WAIT, ['c1', '--stack', stack], {});
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain(`no running local stack (${stack} is missing)`);
+  });
+});
