@@ -13,6 +13,7 @@ import { LogTailer } from './log-tailer';
 import { PlacementSimulator } from './placement';
 import { parseStartArgs, START_USAGE, type StartArgs } from './start-args';
 import { startStack, type Stack } from './start-stack';
+import { startConsole, type LocalConsole } from '../console/server';
 import { convergedSummary } from './summary';
 import { formatEvent, timelineEvents, type TimelineEvent } from './timeline';
 import { localHyperFleetClient } from '../common/local-hyperfleet-client';
@@ -50,11 +51,13 @@ async function main(): Promise<number> {
   refuseIfRunning(stateFile);
   fs.rmSync(path.join(workDir, 'logs'), { recursive: true, force: true });
   let stack: Stack | undefined = undefined;
+  let localConsole: LocalConsole | undefined = undefined;
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
     say('Stopping every component…');
+    await localConsole?.close().catch(() => undefined);
     await stack?.stop();
     fs.rmSync(stateFile, { force: true });
     say('Stopped. Logs stay in ' + path.relative(process.cwd(), path.join(workDir, 'logs')));
@@ -84,7 +87,13 @@ async function main(): Promise<number> {
         endpoint: info.endpoint,
       }),
   });
-  const d = stack.description;
+  // The local console (emulators/console/): its URL goes to stack.json and the summary.
+  localConsole = await startConsole(stack.description);
+  const d = { ...stack.description, console: { endpoint: localConsole.endpoint } };
+  say(`  started ${'console'.padEnd(15)} ${localConsole.endpoint}`, {
+    component: 'console',
+    endpoint: localConsole.endpoint,
+  });
   fs.writeFileSync(stateFile, `${JSON.stringify(d, null, 2)}\n`, { mode: 0o600 });
   if (stopping) return 0;
   try {
@@ -120,7 +129,10 @@ interface RunOptions {
 }
 
 /** The running part: timeline, demo cluster, convergence, summary. */
-async function run(d: Stack['description'], o: RunOptions): Promise<number> {
+async function run(
+  d: Stack['description'] & { console: { endpoint: string } },
+  o: RunOptions,
+): Promise<number> {
   const { json, timeoutMs, started, say, stop } = o;
 
   // A user creates the demo cluster (a tenant); placement is a system adapter.
@@ -178,7 +190,8 @@ async function run(d: Stack['description'], o: RunOptions): Promise<number> {
   );
 
   say(
-    `\nEverything is up. Endpoints and environment: ${path.relative(process.cwd(), path.join(d.workDir, 'stack.json'))}`,
+    `\nEverything is up. Endpoints and environment: ${path.relative(process.cwd(), path.join(d.workDir, 'stack.json'))}\nLocal console: ${d.console.endpoint}`,
+    { console: d.console.endpoint },
   );
   if (!o.demo) {
     say('No demo cluster (--no-demo). Create clusters with the HyperFleet API; see README.');
@@ -212,11 +225,17 @@ async function run(d: Stack['description'], o: RunOptions): Promise<number> {
         await tick();
         flushHeldBack();
         const elapsedMs = Date.now() - started;
-        say(convergedSummary(d, { id: demo.id, namespace }, elapsedMs, { once: o.once }), {
-          outcome: 'converged',
-          cluster_id: demo.id,
-          elapsed_ms: elapsedMs,
-        });
+        say(
+          convergedSummary(d, { id: demo.id, namespace }, elapsedMs, {
+            once: o.once,
+            consoleUrl: d.console.endpoint,
+          }),
+          {
+            outcome: 'converged',
+            cluster_id: demo.id,
+            elapsed_ms: elapsedMs,
+          },
+        );
         break;
       }
     }

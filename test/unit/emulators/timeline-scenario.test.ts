@@ -1,12 +1,17 @@
 import path from 'node:path';
 import { ConditionWatcher } from '../../../emulators/stack/condition-watcher';
+import type { TailedLine } from '../../../emulators/stack/log-tailer';
 import { formatEvent, timelineEvents, type TimelineEvent } from '../../../emulators/stack/timeline';
 import { RESULT_LINE_KEY } from '../../../shared/job-result';
 import type { Cluster } from '../../../shared/hyperfleet/schemas';
 
 const LOGS = '/tmp/stack/logs';
 const ID = '0192c0de-0000-7000-8000-000000000001';
-const line = (file: string, message: string, metadata: Record<string, unknown> = {}) => ({
+const line = (
+  file: string,
+  message: string,
+  metadata: Record<string, unknown> = {},
+): TailedLine => ({
   source: path.join(LOGS, file),
   json: { severity: 'INFO', message, metadata: { cluster_id: ID, ...metadata } },
 });
@@ -33,7 +38,7 @@ const cluster = (
   }) as unknown as Cluster;
 
 /** The timeline as people read it (time left out), from log lines and API polls in order. */
-function timeline(steps: ({ log: ReturnType<typeof line> } | { poll: Cluster[] })[]): string[] {
+function timeline(steps: ({ log: TailedLine } | { poll: Cluster[] })[]): string[] {
   const watcher = new ConditionWatcher();
   const names = new Map([[ID, 'demo-cluster']]);
   const events: TimelineEvent[] = steps.flatMap((step) =>
