@@ -88,7 +88,18 @@ async function main(): Promise<number> {
       }),
   });
   // The local console (emulators/console/): its URL goes to stack.json and the summary.
-  localConsole = await startConsole(stack.description);
+  try {
+    localConsole = await startConsole(stack.description);
+  } catch (error) {
+    say(
+      `Failed to start the local console: ${error instanceof Error ? error.message : String(error)}`,
+      {
+        outcome: 'error',
+      },
+    );
+    await stop(1);
+    return 1;
+  }
   const d = { ...stack.description, console: { endpoint: localConsole.endpoint } };
   say(`  started ${'console'.padEnd(15)} ${localConsole.endpoint}`, {
     component: 'console',
