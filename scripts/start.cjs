@@ -12,6 +12,27 @@ const run = (args) => {
   if (result.status !== 0) process.exit(result.status ?? 1);
 };
 
+// A second `npm start` says so at once, before installing or building (main.js checks again).
+const argv = process.argv.slice(2);
+const workDirFlag = argv.findIndex((a) => a === '--work-dir' || a.startsWith('--work-dir='));
+const workDir =
+  workDirFlag < 0
+    ? path.join(root, '.local')
+    : path.resolve(argv[workDirFlag].split('=').slice(1).join('=') || argv[workDirFlag + 1] || '');
+const stateFile = path.join(workDir, 'stack.json');
+try {
+  const { pid } = JSON.parse(fs.readFileSync(stateFile, 'utf8'));
+  if (Number.isInteger(pid) && pid !== process.pid) {
+    process.kill(pid, 0);
+    console.error(
+      `npm start: a local stack is already running (pid ${pid}); its endpoints are in ${path.relative(process.cwd(), stateFile) || stateFile}. Stop it with Ctrl-C (or kill ${pid}) first.`,
+    );
+    process.exit(1);
+  }
+} catch {
+  // No state file, not JSON, or its process is gone: nothing is running (main.js cleans up).
+}
+
 if (!fs.existsSync(path.join(root, 'node_modules', '.package-lock.json'))) {
   console.log('Installing dependencies (npm ci)…');
   run(['ci', '--no-audit', '--no-fund']);

@@ -32,9 +32,19 @@ export class TransientError extends AdapterError {
   }
 }
 
+/** One variable and the rule it broke (never its value: some are secrets). */
+export interface ConfigProblem {
+  readonly variable: string;
+  readonly problem: string;
+}
+
 /** Configuration that cannot be used; the message names every offending variable. */
 export class ConfigError extends PermanentError {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** Each variable and its problem, when the loader knows them (startup prints them as a list). */
+    readonly problems: readonly ConfigProblem[] = [],
+  ) {
     super(message, 'InvalidConfiguration');
   }
 }

@@ -17,7 +17,7 @@ export type AdminRoute = (
 /**
  * Serves the control API shared by all emulators, so tests in other processes can inject faults
  * and count calls:
- *   GET /_emulator/health, GET|DELETE /_emulator/requests, POST|DELETE /_emulator/faults
+ *   GET /_emulator/health, GET|DELETE /_emulator/requests, GET|POST|DELETE /_emulator/faults
  * A fault rule with `"after": true` performs the request, then answers with its `status`.
  * Returns false when the path is not an admin path.
  */
@@ -58,6 +58,9 @@ export async function handleAdminRequest(
         sendJson(res, 200, { pending: context.faults.pending() });
         return true;
       }
+      case 'GET /faults':
+        sendJson(res, 200, { faults: context.faults.list() });
+        return true;
       case 'DELETE /faults':
         context.faults.clear();
         sendJson(res, 200, { ok: true });

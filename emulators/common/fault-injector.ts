@@ -78,6 +78,11 @@ export class FaultInjector {
     return { status, delayMs, message, after, code, headers };
   }
 
+  /** The rules still waiting, with how many times each will still fire (for the local console). */
+  list(): (FaultRule & { remaining: number })[] {
+    return this.rules.map(({ rule, remaining }) => ({ ...rule, remaining }));
+  }
+
   pending(): number {
     return this.rules.reduce((sum, { remaining }) => sum + remaining, 0);
   }

@@ -10,7 +10,15 @@ const INSTALL_HINT =
 /** The emulator's launcher script: PUBSUB_EMULATOR_BIN, else inside the Cloud SDK that `gcloud` belongs to. */
 export function locatePubSubEmulator(env: NodeJS.ProcessEnv = process.env): string {
   const candidates: string[] = [];
-  if (env.PUBSUB_EMULATOR_BIN) candidates.push(env.PUBSUB_EMULATOR_BIN);
+  // Set but wrong is a mistake to report, not a reason to quietly use another emulator.
+  if (env.PUBSUB_EMULATOR_BIN) {
+    if (!fs.existsSync(env.PUBSUB_EMULATOR_BIN))
+      throw new Error(
+        `PUBSUB_EMULATOR_BIN is set to ${env.PUBSUB_EMULATOR_BIN}, which does not exist. Point it at the ` +
+          'cloud-pubsub-emulator script (…/platform/pubsub-emulator/bin/cloud-pubsub-emulator) or unset it to use the Cloud SDK on PATH.',
+      );
+    candidates.push(env.PUBSUB_EMULATOR_BIN);
+  }
   for (const dir of (env.PATH ?? '').split(path.delimiter)) {
     const gcloud = path.join(dir, 'gcloud');
     if (!fs.existsSync(gcloud)) continue;

@@ -21,7 +21,6 @@ export class ConditionWatcher {
         const state = `${condition.status}@${condition.observed_generation ?? '?'}`;
         if (this.seen.get(key) === state) continue;
         this.seen.set(key, state);
-        if (type === 'Reconciled' && condition.status !== 'True') continue;
         events.push({
           component: 'hyperfleet',
           clusterId: cluster.id,

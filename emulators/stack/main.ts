@@ -2,47 +2,45 @@
 // `npm start`: runs the whole system on this machine (see README, Quick start).
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { parseDurationMs } from '../../shared/config/durations';
 import type { HyperFleetClient } from '../../shared/hyperfleet/client';
 import { nullLogger } from '../../shared/logging/null-logger';
+import { UsageError, USAGE_EXIT_CODE } from '../common/cli-flags';
 import { loadLocalStackConfig } from './config';
 import { ConditionWatcher } from './condition-watcher';
 import { createDemoCluster } from './demo';
-import { isReady, readHandoff, type Handoff } from './handoff';
+import { isReady, readHandoff } from './handoff';
 import { managementClusterReaders } from './kube-admin';
 import { DEFAULT_MANAGEMENT_CLUSTER } from './layout';
 import { LogTailer } from './log-tailer';
 import { PlacementSimulator } from './placement';
+import { parseStartArgs, START_USAGE, type StartArgs } from './start-args';
 import { startStack, type Stack } from './start-stack';
+import { startConsole, type LocalConsole } from '../console/server';
+import { convergedSummary } from './summary';
 import { formatEvent, timelineEvents, type TimelineEvent } from './timeline';
-import { LOCAL_ORG, localHyperFleetClient } from '../common/local-hyperfleet-client';
+import { localHyperFleetClient } from '../common/local-hyperfleet-client';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
 async function main(): Promise<number> {
   // The orchestrator's own Google clients (Pub/Sub wiring) must not probe for a metadata server.
   process.env.METADATA_SERVER_DETECTION = 'none';
-  const { values } = parseArgs({
-    options: {
-      once: { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-      timeout: { type: 'string', default: '180s' },
-      'work-dir': { type: 'string' },
-      'no-demo': { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(
-      'Usage: npm start -- [--once] [--json] [--timeout 180s] [--no-demo] [--work-dir .local]\n',
-    );
+  let args: StartArgs;
+  try {
+    args = parseStartArgs(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`npm start: ${error.message}\n${START_USAGE}\n`);
+    return USAGE_EXIT_CODE;
+  }
+  if (args.help) {
+    process.stdout.write(`${START_USAGE}\n`);
     return 0;
   }
   const config = loadLocalStackConfig(process.env);
-  const json = values.json || !process.stdout.isTTY;
-  const timeoutMs = parseDurationMs(values.timeout) ?? 180_000;
-  const workDir = path.resolve(values['work-dir'] ?? path.join(ROOT, '.local'));
+  const json = args.json || !process.stdout.isTTY;
+  const timeoutMs = args.timeoutMs;
+  const workDir = path.resolve(args.workDir ?? path.join(ROOT, '.local'));
   const stateFile = path.join(workDir, 'stack.json');
   const started = Date.now();
   const say = (text: string, extra: Record<string, unknown> = {}) =>
@@ -55,11 +53,13 @@ async function main(): Promise<number> {
   refuseIfRunning(stateFile);
   fs.rmSync(path.join(workDir, 'logs'), { recursive: true, force: true });
   let stack: Stack | undefined = undefined;
+  let localConsole: LocalConsole | undefined = undefined;
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
     say('Stopping every component…');
+    await localConsole?.close().catch(() => undefined);
     await stack?.stop();
     fs.rmSync(stateFile, { force: true });
     say('Stopped. Logs stay in ' + path.relative(process.cwd(), path.join(workDir, 'logs')));
@@ -89,15 +89,32 @@ async function main(): Promise<number> {
         endpoint: info.endpoint,
       }),
   });
-  const d = stack.description;
+  // The local console (emulators/console/): its URL goes to stack.json and the summary.
+  try {
+    localConsole = await startConsole(stack.description);
+  } catch (error) {
+    say(
+      `Failed to start the local console: ${error instanceof Error ? error.message : String(error)}`,
+      {
+        outcome: 'error',
+      },
+    );
+    await stop(1);
+    return 1;
+  }
+  const d = { ...stack.description, console: { endpoint: localConsole.endpoint } };
+  say(`  started ${'console'.padEnd(15)} ${localConsole.endpoint}`, {
+    component: 'console',
+    endpoint: localConsole.endpoint,
+  });
   fs.writeFileSync(stateFile, `${JSON.stringify(d, null, 2)}\n`, { mode: 0o600 });
   if (stopping) return 0;
   try {
     return await run(d, {
       json,
-      once: values.once,
-      demo: !values['no-demo'],
-      timeout: values.timeout,
+      once: args.once,
+      demo: args.demo,
+      timeout: args.timeout,
       timeoutMs,
       started,
       say,
@@ -125,7 +142,10 @@ interface RunOptions {
 }
 
 /** The running part: timeline, demo cluster, convergence, summary. */
-async function run(d: Stack['description'], o: RunOptions): Promise<number> {
+async function run(
+  d: Stack['description'] & { console: { endpoint: string } },
+  o: RunOptions,
+): Promise<number> {
   const { json, timeoutMs, started, say, stop } = o;
 
   // A user creates the demo cluster (a tenant); placement is a system adapter.
@@ -184,7 +204,8 @@ async function run(d: Stack['description'], o: RunOptions): Promise<number> {
   );
 
   say(
-    `\nEverything is up. Endpoints and environment: ${path.relative(process.cwd(), path.join(d.workDir, 'stack.json'))}`,
+    `\nEverything is up. Endpoints and environment: ${path.relative(process.cwd(), path.join(d.workDir, 'stack.json'))}\nLocal console: ${d.console.endpoint}`,
+    { console: d.console.endpoint },
   );
   if (!o.demo) {
     say('No demo cluster (--no-demo). Create clusters with the HyperFleet API; see README.');
@@ -212,7 +233,19 @@ async function run(d: Stack['description'], o: RunOptions): Promise<number> {
       await new Promise((r) => setTimeout(r, 500));
       await tick();
       flushHeldBack();
-      printSummary(say, d, demo.id, handoff, Date.now() - started);
+      const elapsedMs = Date.now() - started;
+      say(
+        convergedSummary(d, { id: demo.id, ...handoff }, elapsedMs, {
+          once: o.once,
+          consoleUrl: d.console.endpoint,
+        }),
+        {
+          outcome: 'converged',
+          cluster_id: demo.id,
+          elapsed_ms: elapsedMs,
+          management_cluster: handoff.managementCluster,
+        },
+      );
       break;
     }
     if (Date.now() > deadline) {
@@ -258,41 +291,6 @@ function refuseIfRunning(stateFile: string): void {
     if ((error as NodeJS.ErrnoException).code === 'ESRCH') fs.rmSync(stateFile, { force: true });
     else throw error;
   }
-}
-
-function printSummary(
-  say: (text: string, extra?: Record<string, unknown>) => void,
-  d: Stack['description'],
-  clusterId: string,
-  handoff: Handoff,
-  elapsedMs: number,
-): void {
-  const rel = (file: string) => path.relative(process.cwd(), file) || file;
-  const kubeconfig = rel(
-    d.managementClusters[handoff.managementCluster]?.kubeconfig ?? d.kubeconfig,
-  );
-  say(
-    [
-      '',
-      `Converged in ${(elapsedMs / 1000).toFixed(1)} s: Reconciled=True (Ready). The Secret Manager version exists, the Kubernetes Secret is in ${handoff.managementCluster} ${handoff.namespace}/${handoff.secretName}, and the HostedCluster beside it names it (spec.pullSecret.name).`,
-      '',
-      'Look for yourself:',
-      `  kubectl --kubeconfig ${kubeconfig} get secret -n ${handoff.namespace} ${handoff.secretName} -o yaml`,
-      `  kubectl --kubeconfig ${kubeconfig} get hostedclusters -A`,
-      // The local API runs with JWT and tenancy on, like its dev config.
-      `  curl -s -H "Authorization: Bearer $(cat ${rel(d.env.HYPERFLEET_API_AUTH_TOKEN_PATH ?? '')})" -H 'X-HyperFleet-System: true' ${d.endpoints.hyperfleetApi}/api/hyperfleet/v1/clusters/${clusterId}/statuses`,
-      `  curl -s -H "Authorization: Bearer $(cat ${rel(d.env.HYPERFLEET_API_AUTH_TOKEN_PATH ?? '')})" -H 'X-HyperFleet-Org: ${LOCAL_ORG}' ${d.endpoints.hyperfleetApi}/api/hyperfleet/v1/clusters/${clusterId}`,
-      `  cat ${rel(path.join(d.workDir, 'stack.json'))}      # every endpoint, managementClusters, the environment for clients`,
-      `  ls ${rel(d.logDir)}                      # one log per component, jobs/ per execution`,
-      '',
-    ].join('\n'),
-    {
-      outcome: 'converged',
-      cluster_id: clusterId,
-      elapsed_ms: elapsedMs,
-      management_cluster: handoff.managementCluster,
-    },
-  );
 }
 
 main().then(

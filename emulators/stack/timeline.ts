@@ -64,19 +64,24 @@ export function timelineEvents(line: TailedLine): TimelineEvent[] {
         str(result.cluster_id),
       );
     const operation = str(fields.operation);
+    // A failed attempt (retried) or a dry run logs this operation without a version: say what
+    // happened instead of an empty "version added", which read as one more version.
     if (operation === 'add-secret-version')
-      return event('job', `Secret Manager version added: ${str(fields.version)}`);
+      return str(fields.version)
+        ? event('job', `Secret Manager version added: ${str(fields.version)}`)
+        : fields.retry !== undefined
+          ? event(
+              'job',
+              `Secret Manager write failed, retry ${str(fields.retry)} in ${str(fields.delay_ms)} ms`,
+            )
+          : event('job', message);
     if (operation === 'compare-version')
       return event('job', `Secret Manager version unchanged: ${str(fields.version)}`);
     if (
       fields.phase === 'kubernetes' &&
       ['create-secret', 'update-secret', 'compare-secret', 'delete-secret'].includes(operation)
     )
-      return event(
-        'job',
-        // Which management cluster the Secret went to (absent from a single-cluster job's lines).
-        `${message}: ${fields.management_cluster ? `${str(fields.management_cluster)} ` : ''}${str(fields.namespace)}/${str(fields.k8s_secret)}`,
-      );
+      return event('job', `${message}${secretLocation(fields)}`);
     if (operation === 'delete-secret' || operation === 'disable-versions')
       return event('job', message);
     if (fields.phase === 'failed') return event('job', `failed: ${message}`);
@@ -125,6 +130,14 @@ function hyperShiftEvents(
     default:
       return [];
   }
+}
+
+/** `: namespace/name` when the line says where; deletions log no location, so nothing then. */
+function secretLocation(fields: Fields): string {
+  const where = [str(fields.namespace), str(fields.k8s_secret)].filter(Boolean).join('/');
+  if (!where) return '';
+  // Which management cluster the Secret went to (absent from a single-cluster job's lines).
+  return `: ${fields.management_cluster ? `${str(fields.management_cluster)} ` : ''}${where}`;
 }
 
 /** Prints events for people (relative time, component) or as JSON lines. */

@@ -5,6 +5,7 @@ import * as functions from '@google-cloud/functions-framework';
 import type { CloudEventV1 } from 'cloudevents';
 import { withBoundedRetries } from '../../shared/events/bounded-retries';
 import { decodeIncomingEvent } from '../../shared/events/decode';
+import { loadConfigOrExit } from '../../shared/config/startup-failure';
 import { lazily } from '../../shared/lazily';
 import { HyperFleetClient } from '../../shared/hyperfleet/client';
 import { authProviderFor } from '../../shared/hyperfleet/config';
@@ -18,8 +19,11 @@ import type { ExecutionLookup } from './execution-lookup';
 import type { JobLauncher } from './job-launcher';
 import { compilePreconditions } from './preconditions';
 
-const config = loadAdapterConfig(process.env);
-const preconditions = compilePreconditions(config.preconditions);
+// Bad configuration prints one block naming each variable and exits 2 (no framework stack trace).
+const { config, preconditions } = loadConfigOrExit('pullsecret-adapter', 'Adapter function', () => {
+  const loaded = loadAdapterConfig(process.env);
+  return { config: loaded, preconditions: compilePreconditions(loaded.preconditions) };
+});
 const logger = createLogger({
   component: 'pullsecret-adapter',
   level: config.logLevel,

@@ -23,7 +23,8 @@ import { projectVersion } from './version';
 const USAGE = `Usage:
   pull-secret run-job pull-secret [--dry-run]   store the pull secret (configuration from the environment)
   pull-secret version                           print the version
-See README.md, "The pull secret job", for the environment variables and exit codes.`;
+  pull-secret --help                            print this help
+See README.md, section "Pull secret job", for the environment variables and exit codes.`;
 
 /** Every secret the run learns; stdout, stderr, the log and the published result all pass through it. */
 const redactor = new SecretRedactor();
@@ -32,6 +33,11 @@ redactStream(process.stderr, redactor);
 
 async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   const [command, jobName, ...flags] = argv;
+  // Asking for help is not a configuration error: exit 0 with the usage on stdout.
+  if (command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   if (command === 'version' || command === '--version') {
     process.stdout.write(`pull-secret ${projectVersion()}\n`);
     return 0;

@@ -3,6 +3,7 @@
 // Run and Secret Manager clients load on the first execution-finished event (job results need none).
 import * as functions from '@google-cloud/functions-framework';
 import type { CloudEventV1 } from 'cloudevents';
+import { loadConfigOrExit } from '../../shared/config/startup-failure';
 import { withBoundedRetries } from '../../shared/events/bounded-retries';
 import { lazily } from '../../shared/lazily';
 import { HyperFleetClient } from '../../shared/hyperfleet/client';
@@ -16,7 +17,10 @@ import type { ExecutionReader } from './execution-reader';
 import { decodeReport } from './decode-report';
 import { createReporterHandler } from './handle-report';
 
-const config = loadReporterConfig(process.env);
+// Bad configuration prints one block naming each variable and exits 2 (no framework stack trace).
+const config = loadConfigOrExit('pullsecret-reporter', 'Reporter function', () =>
+  loadReporterConfig(process.env),
+);
 const logger = createLogger({
   component: 'pullsecret-reporter',
   level: config.logLevel,

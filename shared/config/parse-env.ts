@@ -16,12 +16,13 @@ export function parseEnv<S extends z.ZodType>(schema: S, env: Env, component: st
   }
   const parsed = schema.safeParse(cleaned);
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => {
-    const variable = issue.path.length > 0 ? issue.path.join('.') : '(configuration)';
-    return `${variable}: ${issue.message}`;
-  });
+  const problems = parsed.error.issues.map((issue) => ({
+    variable: issue.path.length > 0 ? issue.path.join('.') : '(configuration)',
+    problem: issue.message,
+  }));
   throw new ConfigError(
-    `Invalid ${component} configuration: ${problems.join('; ')}. ` +
+    `Invalid ${component} configuration: ${problems.map((p) => `${p.variable}: ${p.problem}`).join('; ')}. ` +
       'Fix the environment variables named above and start again (see README, Configuration).',
+    problems,
   );
 }

@@ -1,0 +1,142 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PubSub } from '@google-cloud/pubsub';
+import { v2 } from '@google-cloud/run';
+import { SecretManagerServiceClient } from '@google-cloud/secret-manager';
+import { googleClientOptions } from '../../shared/gcp/client-options';
+import { nullLogger } from '../../shared/logging/null-logger';
+import { localHyperFleetClient } from '../common/local-hyperfleet-client';
+import { KubeReader } from '../stack/kube-admin';
+import { ConsoleActions, FAULT_PRESETS, type FaultPreset } from './actions';
+import { DeadLetterWatcher } from './dead-letters';
+import { CONSOLE_PAGE } from './page';
+import { takeSnapshot } from './snapshot';
+import { managementClusters, stackViewSchema } from './stack-view';
+
+export interface LocalConsole {
+  readonly endpoint: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The local console: one static page and a small JSON API over the stack's own APIs (HyperFleet,
+ * Cloud Run, Secret Manager, the Kubernetes emulators, Pub/Sub dead letters, the emulators' fault
+ * rules). Binds to 127.0.0.1 only: its actions need no token, like the emulators' admin APIs.
+ */
+export async function startConsole(description: unknown, port = 0): Promise<LocalConsole> {
+  const stack = stackViewSchema.parse(description);
+  const tokenFile = stack.env.HYPERFLEET_API_AUTH_TOKEN_PATH;
+  const token = tokenFile ? { tokenFile } : {};
+  const tenant = localHyperFleetClient(stack.endpoints.hyperfleetApi, nullLogger, {
+    caller: 'tenant',
+    ...token,
+  });
+  const system = localHyperFleetClient(stack.endpoints.hyperfleetApi, nullLogger, token);
+  const kube = Object.fromEntries(
+    Object.entries(managementClusters(stack)).map(([name, file]) => [name, new KubeReader(file)]),
+  );
+  const secretManager = new SecretManagerServiceClient(
+    googleClientOptions(stack.endpoints.secretManager),
+  );
+  const executions = new v2.ExecutionsClient(googleClientOptions(stack.endpoints.cloudRun));
+  const pubsub = new PubSub({
+    projectId: stack.project,
+    apiEndpoint: stack.endpoints.pubsub,
+    emulatorMode: true,
+  });
+  const deadLetters = new DeadLetterWatcher(pubsub);
+  await deadLetters.start(Object.values(stack.subscriptions).map((s) => s.deadLetterTopic));
+  const actions = new ConsoleActions(stack, tenant, kube);
+
+  const snapshot = () =>
+    takeSnapshot({
+      tenant,
+      system,
+      secretManager,
+      executions,
+      job: stack.job,
+      kube,
+      faults: () => actions.faults(),
+      deadLetters: () => deadLetters.list(),
+    });
+
+  const routes: {
+    method: string;
+    path: RegExp;
+    run: (m: string[], body: unknown) => Promise<unknown>;
+  }[] = [
+    { method: 'GET', path: /^\/api\/state$/, run: () => snapshot() },
+    { method: 'POST', path: /^\/api\/clusters$/, run: () => actions.createCluster() },
+    {
+      method: 'POST',
+      path: /^\/api\/clusters\/([^/]+)\/pull-secret$/,
+      run: (m) => actions.changePullSecret(m[1]!),
+    },
+    {
+      method: 'DELETE',
+      path: /^\/api\/clusters\/([^/]+)$/,
+      run: async (m) => actions.deleteCluster(m[1]!),
+    },
+    {
+      method: 'POST',
+      path: /^\/api\/clusters\/([^/]+)\/adapters\/([a-z0-9-]+)\/(hold|release)$/,
+      run: (m) => actions.holdAdapter(m[1]!, m[2]!, m[3] === 'hold'),
+    },
+    {
+      method: 'POST',
+      path: /^\/api\/faults\/([a-z0-9-]+)$/,
+      run: async (m) => {
+        if (!(m[1]! in FAULT_PRESETS)) throw new Error(`unknown fault ${m[1]}`);
+        await actions.injectFault(m[1] as FaultPreset);
+      },
+    },
+    { method: 'DELETE', path: /^\/api\/faults$/, run: () => actions.clearFaults() },
+    { method: 'GET', path: /^\/api\/fault-presets$/, run: () => Promise.resolve(FAULT_PRESETS) },
+  ];
+
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://console');
+    const send = (status: number, type: string, body: string) => {
+      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+      res.end(body);
+    };
+    if (req.method === 'GET' && url.pathname === '/') {
+      send(200, 'text/html; charset=utf-8', CONSOLE_PAGE);
+      return;
+    }
+    const route = routes.find((r) => r.method === req.method && r.path.test(url.pathname));
+    if (!route) {
+      send(
+        404,
+        'application/json',
+        JSON.stringify({ error: `no route ${req.method} ${url.pathname}` }),
+      );
+      return;
+    }
+    req.resume();
+    req.on('end', () => {
+      route.run(route.path.exec(url.pathname)!.map(decodeURIComponent), undefined).then(
+        (result) => send(200, 'application/json', JSON.stringify(result ?? { ok: true })),
+        (error: unknown) =>
+          send(
+            502,
+            'application/json',
+            JSON.stringify({ error: error instanceof Error ? error.message : String(error) }),
+          ),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  return {
+    endpoint,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await deadLetters.close().catch(() => undefined);
+      await Promise.all([secretManager.close(), executions.close(), pubsub.close()]).catch(
+        () => undefined,
+      );
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { startConsole, type LocalConsole } from '../../emulators/console/server';
+import { canaryPullSecret, leaks, type Canary } from '../helpers/canary';
+import { ROOT } from '../helpers/run-process';
+import { startTestStack, type TestStack } from '../helpers/stack';
+
+// Debian's chromium (CI installs it: .ci/run); playwright-core brings no browser of its own.
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOT = path.join(ROOT, 'docs/console.png');
+
+/** Every form of a pull secret the API holds for a cluster (the console must show none of them). */
+function secretForms(pullSecret: string): Canary {
+  const auths = (JSON.parse(pullSecret) as { auths: Record<string, { auth: string }> }).auths;
+  const pairs = Object.values(auths).map((a) => Buffer.from(a.auth, 'base64').toString());
+  return {
+    text: pullSecret,
+    forms: [
+      pullSecret,
+      Buffer.from(pullSecret).toString('base64'),
+      ...Object.values(auths).map((a) => a.auth),
+      ...pairs,
+      ...pairs.map((p) => p.slice(p.indexOf(':') + 1)),
+    ],
+  };
+}
+
+let stack: TestStack;
+let localConsole: LocalConsole;
+let browser: BrowserContext;
+let page: Page;
+const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-chromium-'));
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  localConsole = await startConsole(stack.d);
+  browser = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1280, height: 1000 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  page = browser.pages()[0] ?? (await browser.newPage());
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await localConsole?.close();
+  await stack?.stop();
+  fs.rmSync(userDataDir, { recursive: true, force: true });
+});
+
+const card = (name: string) => page.locator(`[data-testid=cluster][data-cluster-name="${name}"]`);
+const condition = (name: string, type: string, status: string, generation: number) =>
+  card(name).locator(
+    `[data-testid=condition][data-type=${type}][data-status=${status}][data-generation="${generation}"]`,
+  );
+
+describe('the local console in a browser', () => {
+  it('creates a cluster, watches it converge, changes its pull secret, holds an adapter, injects a fault, deletes; shows no secret', async () => {
+    // A cluster created with the API, whose canary must not reach the page either.
+    const canary = canaryPullSecret('console');
+    const canaryId = await stack.createCluster('canary-cluster', canary.text);
+    await stack.converged(canaryId);
+
+    await page.goto(localConsole.endpoint);
+    await page.getByTestId('create-cluster').click();
+    const created = page.locator('[data-testid=cluster][data-cluster-name^="demo-"]');
+    await created.waitFor({ timeout: 15_000 });
+    const name = (await created.getAttribute('data-cluster-name'))!;
+    const id = (await created.getAttribute('data-cluster-id'))!;
+    await condition(name, 'PullsecretSuccessful', 'True', 1).waitFor({ timeout: 60_000 });
+    await card(name)
+      .getByText(/^v1 ENABLED$/)
+      .waitFor();
+    // The Secret, per management cluster: names, type and labels only.
+    await page
+      .locator('[data-testid=management-cluster]')
+      .getByText(`${id}-pull-secret`)
+      .first()
+      .waitFor();
+    await page.getByTestId('executions').getByText('succeeded').first().waitFor();
+
+    await card(name).getByTestId('change-pull-secret').click();
+    await condition(name, 'PullsecretSuccessful', 'True', 2).waitFor({ timeout: 60_000 });
+    await card(name)
+      .getByText(/^v2 ENABLED$/)
+      .waitFor();
+
+    await card(name).getByTestId('hold-dns').click();
+    await card(name).getByText('Available=False').first().waitFor();
+    await card(name).getByTestId('release-dns').click();
+    await card(name).getByText('Available=False').waitFor({ state: 'detached' });
+
+    await page.getByTestId('fault-secret-manager-unavailable').click();
+    await page.getByTestId('faults').getByText('AddSecretVersion').waitFor();
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    await page.getByText('Clear faults').click();
+    await page.getByTestId('faults').getByText('AddSecretVersion').waitFor({ state: 'detached' });
+
+    // No secret material anywhere in the page or the JSON it reads.
+    const demo = await stack.api.getCluster(id);
+    const demoSecret = (demo.spec as { pullSecret: { data: string } }).pullSecret.data;
+    const state = await (await fetch(`${localConsole.endpoint}api/state`)).text();
+    const shown = [await page.content(), await page.innerText('body'), state].join('\n');
+    expect(leaks(shown, [canary, secretForms(demoSecret)])).toEqual([]);
+    expect(shown).not.toContain('"auths"');
+
+    await card(name).getByTestId('delete-cluster').click();
+    await card(name).waitFor({ state: 'detached', timeout: 60_000 });
+    expect(fs.statSync(SCREENSHOT).size).toBeGreaterThan(10_000);
+  }, 240_000);
+});

@@ -1,0 +1,26 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { JOB_CLI, ROOT, runNode } from '../../helpers/run-process';
+
+describe('pull-secret CLI help', () => {
+  it.each(['--help', '-h', 'help'])('%s prints the usage on stdout and exits 0', async (flag) => {
+    const run = await runNode(JOB_CLI, [flag], {});
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('pull-secret run-job pull-secret [--dry-run]');
+    expect(run.stderr).toBe('');
+  });
+
+  it('names a README section that exists under that title', async () => {
+    const run = await runNode(JOB_CLI, ['--help'], {});
+    const section = /section "([^"]+)"/.exec(run.stdout)?.[1];
+    expect(section).toBeDefined();
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    expect(readme).toMatch(new RegExp(`^#+ ${section}$`, 'm'));
+  });
+
+  it('a wrong command is still a usage error (exit 2, on stderr)', async () => {
+    const run = await runNode(JOB_CLI, ['run-job', 'pull-secret', '--bogus'], {});
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('Usage');
+  });
+});
