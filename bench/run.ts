@@ -173,7 +173,15 @@ async function main(): Promise<void> {
       key: 'fleet',
       measure: async () => {
         const runs: FleetFigures[] = [];
-        for (const size of fleetSizes) runs.push(await simulateFleet(size));
+        for (const size of fleetSizes) {
+          const fleet = await simulateFleet(size);
+          runs.push(fleet);
+          // Printed as each size finishes: a large fleet takes long, and a stopped run keeps these.
+          for (const [hour, run] of fleet.runs.entries())
+            console.log(
+              `${size} clusters, hour ${hour + 1}: ${JSON.stringify(run.perCluster)} per cluster, ${run.wallSeconds} s`,
+            );
+        }
         return runs;
       },
       title: (fleets) =>
