@@ -24,7 +24,7 @@ export class ConditionWatcher {
         events.push({
           component: 'hyperfleet',
           clusterId: cluster.id,
-          text: `${type}=${condition.status} at generation ${condition.observed_generation ?? '?'} (${condition.reason ?? ''})${type === 'Reconciled' ? ': Ready' : ''}`,
+          text: `${type}=${condition.status} at generation ${condition.observed_generation ?? '?'} (${condition.reason ?? ''})${type === 'Reconciled' && condition.status === 'True' ? ': Ready' : ''}`,
         });
       }
       if (cluster.deleted_time && !this.seen.has(`${cluster.id}/deleting`)) {

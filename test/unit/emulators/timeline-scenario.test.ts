@@ -159,7 +159,7 @@ describe('the timeline of a scripted scenario', () => {
       'job        [demo-cluster] Secret Manager version added: projects/p/secrets/s/versions/1',
       `job        [demo-cluster] Kubernetes Secret created: clusters-${ID}/${ID}-pull-secret`,
       'hyperfleet [demo-cluster] PullsecretSuccessful=True at generation 1 (PullSecretStored)',
-      'hyperfleet [demo-cluster] Reconciled=True at generation 1 (AllAdaptersReconciled)',
+      'hyperfleet [demo-cluster] Reconciled=True at generation 1 (AllAdaptersReconciled): Ready',
       'hyperfleet [demo-cluster] Reconciled=False at generation 2 (AdaptersNotAtGeneration)',
       'hyperfleet [demo-cluster] deletion requested (generation 3)',
       'job        [demo-cluster] Secret Manager secret deleted',
