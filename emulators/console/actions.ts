@@ -42,8 +42,9 @@ export class ConsoleActions {
 
   /** Holds a simulated adapter at Available=False (it stops following generations), or releases it. */
   async holdAdapter(id: string, adapter: string, hold: boolean): Promise<void> {
-    if (!ADAPTER.test(adapter) || adapter === 'pullsecret')
-      throw new Error(`${adapter} is not a simulated adapter`);
+    // hypershift is its own simulator process; only the HyperFleet emulator's simulations hold.
+    if (!ADAPTER.test(adapter) || adapter === 'pullsecret' || adapter === 'hypershift')
+      throw new Error(`${adapter} is not a simulated adapter of the HyperFleet emulator`);
     await this.call(
       'PUT',
       `${this.stack.endpoints.hyperfleetApi}/_emulator/clusters/${encodeURIComponent(id)}/adapters/${adapter}`,

@@ -41,6 +41,7 @@ export const CONSOLE_PAGE = `<!doctype html>
   <div><h2>Dead letters</h2><div class="card"><table id="dead" data-testid="dead-letters"></table></div></div>
 </div>
 <script>
+const NOT_HOLDABLE = ['pullsecret', 'hypershift'];
 const $ = (id) => document.getElementById(id);
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -61,7 +62,9 @@ async function act(method, path) {
 }
 function clusterCard(c, executions) {
   const own = c.adapters.find((a) => a.adapter === 'pullsecret');
-  const simulated = c.adapters.filter((a) => a.adapter !== 'pullsecret').map((a) => a.adapter);
+  // Only the HyperFleet emulator's own simulations can be held; ours and the HyperShift simulator
+  // (a separate process that reports what it finds) cannot.
+  const simulated = c.adapters.filter((a) => !NOT_HOLDABLE.includes(a.adapter)).map((a) => a.adapter);
   return el('div', { class: 'card', 'data-testid': 'cluster', 'data-cluster-id': c.id, 'data-cluster-name': c.name },
     el('div', { class: 'bar' },
       el('strong', {}, c.name), el('code', { class: 'muted' }, c.id), badge('generation ' + c.generation),

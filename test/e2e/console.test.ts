@@ -9,7 +9,11 @@ import { startTestStack, type TestStack } from '../helpers/stack';
 
 // Debian's chromium (CI installs it: .ci/run); playwright-core brings no browser of its own.
 const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOT = path.join(ROOT, 'docs/console.png');
+// README's screenshot is refreshed on request (UPDATE_SCREENSHOTS=1 npx jest test/e2e/console.test.ts);
+// otherwise it goes to the test work folder, so running the suite leaves the tree unchanged.
+const SCREENSHOT = process.env.UPDATE_SCREENSHOTS
+  ? path.join(ROOT, 'docs/console.png')
+  : path.join(ROOT, '.test-work/console.png');
 
 /** Every form of a pull secret the API holds for a cluster (the console must show none of them). */
 function secretForms(pullSecret: string): Canary {
