@@ -107,10 +107,23 @@ export interface CleanedPlacements {
   readonly failure?: AdapterError;
 }
 
-/** Removes ours from every recorded place and the current target; forgets those removed. */
+/**
+ * Removes ours from every recorded place and the current target; forgets those removed. A target
+ * on a management cluster the job does not know is dropped: nothing can have been written there
+ * (an apply refuses it), and refusing the delete would keep every recorded place forever.
+ */
 export async function cleanPlacements(ctx: PlacementContext): Promise<CleanedPlacements> {
   const target = targetPlacement(ctx.kubernetes);
-  const places = planCleanup(await readPlacements(ctx.store, ctx.secretPath), target);
+  const known = Object.hasOwn(ctx.kubernetes.clusters, target.cluster);
+  if (!known)
+    ctx.logger.warn(
+      `The delete targets management cluster "${target.cluster}", which the pull secret job does not know (known: ${Object.keys(ctx.kubernetes.clusters).join(', ') || 'none'}); nothing was written there, so only the recorded places are cleaned`,
+      { phase: 'kubernetes', operation: 'delete-secret', management_cluster: target.cluster },
+    );
+  const places = planCleanup(
+    await readPlacements(ctx.store, ctx.secretPath),
+    known ? target : undefined,
+  );
   const report = await removePlacements(places, removalDeps(ctx));
   await forget(ctx, report.removed);
   const failure = placementFailure(report);

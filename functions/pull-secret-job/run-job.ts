@@ -96,7 +96,9 @@ export async function runPullSecretJob(
     };
   };
   try {
-    if (config.kubernetes)
+    // Only an apply is refused: nothing was ever written to an unknown cluster, so a delete drops
+    // that target and still cleans every recorded place (cleanPlacements), else it could never end.
+    if (config.kubernetes && config.operation === 'apply')
       requireKnownCluster(config.kubernetes.cluster, config.kubernetes.clusters);
     const done =
       config.operation === 'delete'
@@ -264,7 +266,7 @@ async function removePullSecret(
   progress.removed = { ...(kubernetes ? { kubernetes } : {}), secretManager };
   const k8s = kubernetes
     ? `Kubernetes Secret ${kubernetes.namespace}/${kubernetes.name} on management cluster ${config.kubernetes?.cluster ?? ''}: ${kubernetes.outcome}; ${cleanedSentence(progress.cleaned)}`
-    : '';
+    : cleanedSentence(progress.cleaned);
   return `${options.dryRun ? 'Dry run: ' : ''}Pull secret cleanup: ${k8s}Secret Manager secret ${secretManager.secretPath}: ${secretManager.outcome}${secretManager.outcome === 'retained' ? ` (${secretManager.disabledVersions.length} versions disabled)` : ''}.`;
 }
 

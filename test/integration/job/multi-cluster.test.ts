@@ -176,6 +176,25 @@ describe('pull secret job across management clusters (two Kubernetes emulators)'
     expect(mgmt2.requests.list()).toEqual([]);
   });
 
+  it('a delete naming an unknown management cluster still cleans the recorded places and the secret', async () => {
+    expect((await run('mgmt-1', 'ns-a')).code).toBe(EXIT_CODES.success);
+    // The placement now names a cluster the job does not know: nothing was ever written there.
+    const deleted = await run('mgmt-9', 'ns-a', { OPERATION: 'delete' });
+    expect(deleted.code).toBe(EXIT_CODES.success);
+    expect(deleted.result).toMatchObject({
+      outcome: 'succeeded',
+      reason: 'CleanupConfirmed',
+      cleaned_placements: [
+        { management_cluster: 'mgmt-1', namespace: 'ns-a', name: NAME, outcome: 'deleted' },
+      ],
+      secret_manager: { secret: 'deleted' },
+    });
+    expect(deleted.result.kubernetes).toBeUndefined();
+    expect(mgmt2.requests.list()).toEqual([]);
+    expect(await everywhere()).toEqual([]);
+    await expect(secretManager.getSecret({ name: SECRET })).rejects.toMatchObject({ code: 5 });
+  });
+
   it('a move (mgmt-1/ns-a to mgmt-2/ns-b) leaves exactly one Secret, in the new place, and updates the record', async () => {
     expect((await run('mgmt-1', 'ns-a')).code).toBe(EXIT_CODES.success);
     expect(await everywhere()).toEqual(['mgmt-1/ns-a']);
