@@ -1,3 +1,4 @@
+import { TransientError } from '../../shared/errors';
 import type { Logger } from '../../shared/logging/logger';
 import { NamespaceMissingError, WriteConflictError, type ClusterSecrets } from './cluster-secrets';
 import { isOurKubernetesSecret, isOwnedByHyperfleet } from './labels';
@@ -69,7 +70,12 @@ export async function deleteKubernetesSecret(
       });
     }
   }
-  return { namespace, name, outcome: 'absent' };
+  // Ours is still there: never report it absent (the caller would forget the place). Transient:
+  // whoever keeps changing it stops, and the next execution removes it.
+  throw new TransientError(
+    `Kubernetes Secret ${namespace}/${name} kept changing while we deleted it (${MAX_CONFLICT_RETRIES + 1} conflicts); it is still there and stays recorded. The next execution removes it.`,
+    'KubernetesConflict',
+  );
 }
 
 /**

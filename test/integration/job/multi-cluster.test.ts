@@ -93,6 +93,8 @@ describe('pull secret job across management clusters (two Kubernetes emulators)'
     await secretManager.deleteSecret({ name: SECRET }).catch(() => undefined);
     mgmt1.requests.clear();
     mgmt2.requests.clear();
+    mgmt1.faults.clear();
+    mgmt2.faults.clear();
   });
 
   /** One execution as the adapter launches it: the next generation, on `cluster`/`namespace`. */
@@ -191,6 +193,31 @@ describe('pull secret job across management clusters (two Kubernetes emulators)'
     });
     expect(deleted.result.kubernetes).toBeUndefined();
     expect(mgmt2.requests.list()).toEqual([]);
+    expect(await everywhere()).toEqual([]);
+    await expect(secretManager.getSecret({ name: SECRET })).rejects.toMatchObject({ code: 5 });
+  });
+
+  it('a delete that keeps conflicting fails transient and keeps our Secret recorded, and a rerun removes it', async () => {
+    expect((await run('mgmt-1', 'ns-a')).code).toBe(EXIT_CODES.success);
+    // Every DELETE of that Secret answers 409 (someone keeps changing it): the 6 tries all conflict.
+    mgmt1.faults.add({
+      match: `DELETE /api/v1/namespaces/ns-a/secrets/${NAME}`,
+      count: 6,
+      status: 409,
+    });
+    const failed = await run('mgmt-1', 'ns-a', { OPERATION: 'delete' });
+    expect(failed.code).toBe(EXIT_CODES.transient);
+    expect(failed.result).toMatchObject({
+      outcome: 'failed',
+      failure_kind: 'transient',
+      reason: 'KubernetesConflict',
+    });
+    expect(await everywhere()).toEqual(['mgmt-1/ns-a']);
+    expect(await places()).toEqual([{ cluster: 'mgmt-1', namespace: 'ns-a', name: NAME }]);
+
+    const rerun = await run('mgmt-1', 'ns-a', { OPERATION: 'delete', LAUNCH_ATTEMPT: '2' });
+    expect(rerun.code).toBe(EXIT_CODES.success);
+    expect(rerun.result.kubernetes?.outcome).toBe('deleted');
     expect(await everywhere()).toEqual([]);
     await expect(secretManager.getSecret({ name: SECRET })).rejects.toMatchObject({ code: 5 });
   });
