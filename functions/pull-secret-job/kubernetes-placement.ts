@@ -5,7 +5,14 @@ import type { ClusterSecrets } from './cluster-secrets';
 import type { JobConfig } from './config';
 import type { LostClaim } from './job-claim';
 import { changePlacements, readPlacements } from './placement-record';
-import { planApply, planCleanup, samePlacement, type Placement } from './placements';
+import {
+  describePlacement,
+  planApply,
+  planCleanup,
+  samePlacement,
+  type Placement,
+} from './placements';
+import { afterLostClaim } from './post-write-fence';
 import { placementFailure, removePlacements, type RemovedPlacement } from './remove-placements';
 import { syncKubernetesSecret, type KubernetesOutcome } from './sync-kubernetes';
 
@@ -38,8 +45,15 @@ export type PlacedSecret =
       readonly cleaned: readonly RemovedPlacement[];
       readonly failure?: AdapterError;
     }
-  /** Written, then a newer generation took the claim: its execution decides what is old now. */
-  | { readonly pushed: KubernetesOutcome; readonly lost: LostClaim };
+  /**
+   * Written, then the claim was lost: a newer apply decides what is old now; after a delete (or the
+   * secret gone) the Secret just written is `withdrawn` (removed if still ours), or it would leak.
+   */
+  | {
+      readonly pushed: KubernetesOutcome;
+      readonly lost: LostClaim;
+      readonly withdrawn?: RemovedPlacement;
+    };
 
 /**
  * Writes the Secret to the target and removes ours from every other recorded place (a move to a
@@ -84,12 +98,18 @@ export async function placeSecret(
     // A newer generation may have forgotten this place while we wrote it (it read the record
     // between our recording and our write): record it again, so that its next run removes it.
     const again = await changePlacements(ctx.store, ctx.secretPath, { add: [target] }, record);
-    if (again === 'gone') return 'gone';
+    // Always re-check the claim after the write, not only before removing old places: a delete
+    // that took the claim while we wrote has cleaned the places it read and is deleting the record,
+    // so what we wrote would be left behind, recorded nowhere (post-write-fence.ts).
+    const lost: LostClaim | undefined =
+      again === 'gone' ? { kind: 'superseded' } : await ctx.fence();
+    if (lost) {
+      const withdrawn =
+        afterLostClaim(lost) === 'withdraw' ? await withdraw(ctx, target) : undefined;
+      return { pushed, lost, ...(withdrawn ? { withdrawn } : {}) };
+    }
   }
   if (plan.remove.length === 0) return { pushed, cleaned: [] };
-  // The places to remove were read before the write: one may now be a newer generation's target.
-  const lost = ctx.dryRun ? undefined : await ctx.fence();
-  if (lost) return { pushed, lost };
   ctx.logger.info(
     `Moving the pull secret: removing ours from ${plan.remove.length} earlier place(s)`,
     { phase: 'kubernetes', operation: 'move', management_cluster: target.cluster },
@@ -133,6 +153,22 @@ export async function cleanPlacements(ctx: PlacementContext): Promise<CleanedPla
     cleaned: report.removed.filter((r) => r !== mine),
     ...(failure ? { failure } : {}),
   };
+}
+
+/**
+ * Removes the Secret just written after a delete took the work over. Best effort: a failure is
+ * logged and the run still ends superseded (the delete, or the next one, owns the cleanup now).
+ */
+async function withdraw(
+  ctx: PlacementContext,
+  target: Placement,
+): Promise<RemovedPlacement | undefined> {
+  ctx.logger.warn(
+    `A delete took the work over while we wrote; removing the ${describePlacement(target)} we just wrote`,
+    { phase: 'kubernetes', operation: 'withdraw', management_cluster: target.cluster },
+  );
+  const report = await removePlacements([target], removalDeps(ctx));
+  return report.removed[0];
 }
 
 function removalDeps(ctx: PlacementContext) {

@@ -216,7 +216,11 @@ async function applyPullSecret(
     progress.durations.kubernetes = Date.now() - k8sStarted;
     if (placed === 'gone') return { kind: 'superseded' };
     progress.pushed = placed.pushed;
-    if ('lost' in placed) return placed.lost;
+    if ('lost' in placed) {
+      // The Secret just written, removed again because a delete took the work over meanwhile.
+      if (placed.withdrawn) progress.cleaned = [placed.withdrawn];
+      return placed.lost;
+    }
     progress.cleaned = placed.cleaned;
     if (placed.failure) throw placed.failure;
   }

@@ -222,6 +222,34 @@ describe('pull secret job across management clusters (two Kubernetes emulators)'
     await expect(secretManager.getSecret({ name: SECRET })).rejects.toMatchObject({ code: 5 });
   });
 
+  it('an apply that a delete overtakes while it waits for its namespace removes the Secret it then writes', async () => {
+    const late = 'ns-late';
+    const calls = () =>
+      mgmt1.requests.list().filter((r) => r.method === 'POST' && r.outcome === 404).length;
+    // The apply claims, records mgmt-1/ns-late, then waits for the namespace to appear.
+    const applying = run('mgmt-1', late, { KUBERNETES_NAMESPACE_WAIT: '60s' });
+    while (calls() < 1) await new Promise((r) => setTimeout(r, 20));
+    expect(await places()).toEqual([{ cluster: 'mgmt-1', namespace: late, name: NAME }]);
+    // A delete of the same generation takes the claim, finds nothing there, drops the record.
+    const deleted = await run('mgmt-1', late, { OPERATION: 'delete' });
+    expect(deleted.code).toBe(EXIT_CODES.success);
+    await expect(secretManager.getSecret({ name: SECRET })).rejects.toMatchObject({ code: 5 });
+    // The namespace appears: the apply writes, finds the work taken over, and removes its write.
+    await coreApi(mgmt1).createNamespace({ body: { metadata: { name: late } } });
+    const applied = await applying;
+    expect(applied.code).toBe(EXIT_CODES.success);
+    expect(applied.result).toMatchObject({
+      outcome: 'duplicate',
+      reason: 'SupersededExecution',
+      kubernetes: { management_cluster: 'mgmt-1', namespace: late, outcome: 'created' },
+      cleaned_placements: [
+        { management_cluster: 'mgmt-1', namespace: late, name: NAME, outcome: 'deleted' },
+      ],
+    });
+    expect(await secretIn(mgmt1, late)).toBeUndefined();
+    await expect(secretManager.getSecret({ name: SECRET })).rejects.toMatchObject({ code: 5 });
+  });
+
   it('a move (mgmt-1/ns-a to mgmt-2/ns-b) leaves exactly one Secret, in the new place, and updates the record', async () => {
     expect((await run('mgmt-1', 'ns-a')).code).toBe(EXIT_CODES.success);
     expect(await everywhere()).toEqual(['mgmt-1/ns-a']);
