@@ -1,11 +1,11 @@
 import * as k8s from '@kubernetes/client-node';
 import type { KubeApiServerEmulator } from '../../emulators/kube-apiserver/server';
 
-/** A real CoreV1Api for the emulator, with the admin token or another one. */
-export function coreApi(
+/** A client-node KubeConfig for the emulator, with the admin token or another one. */
+export function kubeConfigFor(
   emulator: KubeApiServerEmulator,
   token = emulator.adminToken,
-): k8s.CoreV1Api {
+): k8s.KubeConfig {
   const config = new k8s.KubeConfig();
   config.loadFromOptions({
     clusters: [
@@ -20,7 +20,15 @@ export function coreApi(
     contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
     currentContext: 'x',
   });
-  return config.makeApiClient(k8s.CoreV1Api);
+  return config;
+}
+
+/** A real CoreV1Api for the emulator, with the admin token or another one. */
+export function coreApi(
+  emulator: KubeApiServerEmulator,
+  token = emulator.adminToken,
+): k8s.CoreV1Api {
+  return kubeConfigFor(emulator, token).makeApiClient(k8s.CoreV1Api);
 }
 
 /** The `details` of a failure Status (422 Invalid: the causes, each with its field path). */

@@ -186,3 +186,22 @@ export function references(strings: readonly string[]) {
     ),
   };
 }
+
+/** A block of a parsed HCL body (hcl2json gives blocks as one-element lists); `{}` when absent. */
+export type TfBody = Record<string, unknown>;
+export const block = (body: TfBody, name: string): TfBody =>
+  (body[name] as TfBody[] | undefined)?.[0] ?? {};
+
+/** The body of resource `type.name` in a module; throws naming the module when it is missing. */
+export function resourceBody(mod: TfModule, type: string, name: string): TfBody {
+  const found = mod.resources.find((r) => r.type === type && r.name === name);
+  if (!found) throw new Error(`${type}.${name} is not in ${mod.dir}`);
+  return found.body;
+}
+
+/** The parsed module at `dir` (relative to terraform/). */
+export function moduleAt(modules: readonly TfModule[], dir: string): TfModule {
+  const found = modules.find((m) => m.dir === path.join(TERRAFORM_ROOT, dir));
+  if (!found) throw new Error(`no Terraform module at terraform/${dir}`);
+  return found;
+}

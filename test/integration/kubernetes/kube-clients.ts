@@ -2,28 +2,9 @@ import type http from 'node:http';
 import https from 'node:https';
 import * as k8s from '@kubernetes/client-node';
 import type { KubeApiServerEmulator } from '../../../emulators/kube-apiserver/server';
+import { kubeConfigFor } from '../../helpers/kubernetes';
 
-/** A client-node KubeConfig for the emulator, with the admin token or another one. */
-export function kubeConfigFor(
-  emulator: KubeApiServerEmulator,
-  token = emulator.adminToken,
-): k8s.KubeConfig {
-  const config = new k8s.KubeConfig();
-  config.loadFromOptions({
-    clusters: [
-      {
-        name: 'c',
-        server: emulator.endpoint,
-        caData: Buffer.from(emulator.caPem).toString('base64'),
-        skipTLSVerify: false,
-      },
-    ],
-    users: [{ name: 'u', token }],
-    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
-    currentContext: 'x',
-  });
-  return config;
-}
+export { kubeConfigFor };
 
 /** The API clients the custom resource and admission tests use. */
 export function apisFor(emulator: KubeApiServerEmulator, token = emulator.adminToken) {

@@ -3,10 +3,8 @@
 // cluster-rbac module and the example apply the RBAC and the admission fence per cluster.
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadModules, TERRAFORM_ROOT, type TfModule } from '../../helpers/terraform';
+import { loadModules, TERRAFORM_ROOT, type TfModule, block, resourceBody, moduleAt } from '../../helpers/terraform';
 
-type Body = Record<string, unknown>;
-const block = (body: Body, name: string): Body => (body[name] as Body[] | undefined)?.[0] ?? {};
 const read = (file: string) => fs.readFileSync(path.join(TERRAFORM_ROOT, file), 'utf8');
 
 describe('terraform: access to the management clusters', () => {
@@ -14,15 +12,11 @@ describe('terraform: access to the management clusters', () => {
   let clusters: TfModule;
   let rbac: TfModule;
   let example: TfModule;
-  const resource = (mod: TfModule, type: string, name: string) => {
-    const found = mod.resources.find((r) => r.type === type && r.name === name);
-    if (!found) throw new Error(`${type}.${name} is not in ${mod.dir}`);
-    return found.body;
-  };
+  const resource = resourceBody;
 
   beforeAll(async () => {
     const modules = await loadModules();
-    const at = (dir: string) => modules.find((x) => x.dir === path.join(TERRAFORM_ROOT, dir))!;
+    const at = (dir: string) => moduleAt(modules, dir);
     adapter = at('modules/pullsecret-adapter');
     clusters = at('modules/pullsecret-adapter/modules/management-clusters');
     rbac = at('modules/pullsecret-cluster-rbac');

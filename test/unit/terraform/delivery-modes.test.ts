@@ -3,24 +3,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { loadModules, TERRAFORM_ROOT, type TfModule } from '../../helpers/terraform';
+import { loadModules, TERRAFORM_ROOT, type TfModule, block, type TfBody, resourceBody, moduleAt } from '../../helpers/terraform';
 
-type Body = Record<string, unknown>;
-const block = (body: Body, name: string): Body => (body[name] as Body[] | undefined)?.[0] ?? {};
+type Body = TfBody;
 
 describe('terraform: delivery modes and the cluster side', () => {
   let m: TfModule;
   let rbac: TfModule;
   let example: TfModule;
-  const resource = (mod: TfModule, type: string, name: string) => {
-    const found = mod.resources.find((r) => r.type === type && r.name === name);
-    if (!found) throw new Error(`${type}.${name} is not in ${mod.dir}`);
-    return found.body;
-  };
+  const resource = resourceBody;
 
   beforeAll(async () => {
     const modules = await loadModules();
-    const at = (dir: string) => modules.find((x) => x.dir === path.join(TERRAFORM_ROOT, dir))!;
+    const at = (dir: string) => moduleAt(modules, dir);
     m = at('modules/pullsecret-adapter');
     rbac = at('modules/pullsecret-cluster-rbac');
     example = at('examples/basic');

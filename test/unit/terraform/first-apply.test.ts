@@ -1,11 +1,9 @@
 // Issue 16 §2, "a first terraform apply that succeeds": each review finding is asserted on the parsed
 // HCL of the module, so none can silently regress. Only terraform fmt runs here (no provider
 // download), so these are the structural guarantees that plan/apply would otherwise reveal late.
-import path from 'node:path';
-import { loadModules, TERRAFORM_ROOT, type TfModule } from '../../helpers/terraform';
+import { loadModules, type TfModule, block, moduleAt, type TfBody } from '../../helpers/terraform';
 
-type Body = Record<string, unknown>;
-const block = (body: Body, name: string): Body => (body[name] as Body[] | undefined)?.[0] ?? {};
+type Body = TfBody;
 const dependsOn = (body: Body): string[] =>
   ((body.depends_on as string[] | undefined) ?? []).map((d) => d.replace(/^\$\{|\}$/g, ''));
 
@@ -20,7 +18,7 @@ describe('terraform/modules/pullsecret-adapter: the first apply on an empty proj
 
   beforeAll(async () => {
     const modules = await loadModules();
-    m = modules.find((x) => x.dir === path.join(TERRAFORM_ROOT, 'modules/pullsecret-adapter'))!;
+    m = moduleAt(modules, 'modules/pullsecret-adapter');
   });
 
   it('mounts the HyperFleet token only after its accessor grant exists (both functions and the job)', () => {
