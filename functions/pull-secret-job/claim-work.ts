@@ -21,8 +21,16 @@ export interface ClaimTarget {
 
 /** How the claim went. Only `claimed` and `unclaimed` may write anything. */
 export type ClaimOutcome =
-  /** We hold the claim; `secret` says whether the claim created the secret. */
-  | { readonly kind: 'claimed'; readonly secret: 'created' | 'reused'; readonly how: string }
+  /**
+   * We hold the claim; `secret` says whether the claim created the secret; `overtook`, the claim
+   * we replaced (an execution that may still be running: generation-stamp.ts needsStamp).
+   */
+  | {
+      readonly kind: 'claimed';
+      readonly secret: 'created' | 'reused';
+      readonly how: string;
+      readonly overtook?: Claim;
+    }
   /** Nothing to claim: a delete found no secret, or the secret is not ours (the phases refuse it). */
   | { readonly kind: 'unclaimed'; readonly why: 'absent' | 'foreign' }
   /**
@@ -89,7 +97,8 @@ async function claimExisting(
 ): Promise<ClaimOutcome | 'conflict' | 'no-answer'> {
   // A foreign secret is never annotated: the phases refuse (apply) or leave (delete) it.
   if (!isOwnedByHyperfleet(current.labels)) return { kind: 'unclaimed', why: 'foreign' };
-  const decision = decideClaim(claimFromAnnotations(current.annotations), mine);
+  const stored = claimFromAnnotations(current.annotations);
+  const decision = decideClaim(stored, mine);
   if (decision.kind === 'duplicate' || decision.kind === 'superseded') return decision;
   if (decision.kind === 'hold')
     return { kind: 'claimed', secret: 'reused', how: 'already held by this execution' };
@@ -106,7 +115,12 @@ async function claimExisting(
     throw error;
   }
   return written === 'updated'
-    ? { kind: 'claimed', secret: 'reused', how: decision.why }
+    ? {
+        kind: 'claimed',
+        secret: 'reused',
+        how: decision.why,
+        ...(stored ? { overtook: stored } : {}),
+      }
     : 'conflict';
 }
 

@@ -1,6 +1,7 @@
 import { TransientError } from '../../shared/errors';
 import type { Logger } from '../../shared/logging/logger';
 import { NamespaceMissingError, WriteConflictError, type ClusterSecrets } from './cluster-secrets';
+import { stampedGeneration, writtenByNewer } from './generation-stamp';
 import { isOurKubernetesSecret, isOwnedByHyperfleet } from './labels';
 import type { SecretStore } from './secret-store';
 
@@ -18,11 +19,20 @@ export interface DeleteOutcome {
   };
 }
 
+/** What removing one Kubernetes Secret did; `newer`: ours, but a newer generation wrote it (kept). */
+export interface KubernetesRemoval {
+  readonly namespace: string;
+  readonly name: string;
+  readonly outcome: NonNullable<DeleteOutcome['kubernetes']>['outcome'] | 'newer';
+}
+
 const MAX_CONFLICT_RETRIES = 5;
 
 /**
  * Deletes the Kubernetes Secret if and only if it is ours (labels managed-by, adapter and this
- * cluster's cluster-id); already gone is success; anything else there is left alone and logged.
+ * cluster's cluster-id) and no generation newer than `generation` wrote it (its stamp, read with
+ * the resourceVersion the delete is conditional on); already gone is success; anything else there
+ * is left alone and logged.
  */
 export async function deleteKubernetesSecret(
   secrets: ClusterSecrets,
@@ -31,7 +41,8 @@ export async function deleteKubernetesSecret(
   clusterId: string,
   log: Logger,
   dryRun: boolean,
-): Promise<NonNullable<DeleteOutcome['kubernetes']>> {
+  generation?: number,
+): Promise<KubernetesRemoval> {
   for (let conflicts = 0; conflicts <= MAX_CONFLICT_RETRIES; conflicts++) {
     let existing;
     try {
@@ -53,6 +64,13 @@ export async function deleteKubernetesSecret(
         { phase: 'kubernetes', operation: 'delete-secret', namespace, k8s_secret: name },
       );
       return { namespace, name, outcome: 'foreign' };
+    }
+    if (writtenByNewer(existing.annotations, generation)) {
+      log.info(
+        `Kubernetes Secret ${namespace}/${name} was written by generation ${stampedGeneration(existing.annotations)}, newer than ours (${generation}); left in place`,
+        { phase: 'kubernetes', operation: 'delete-secret', namespace, k8s_secret: name },
+      );
+      return { namespace, name, outcome: 'newer' };
     }
     if (dryRun) return { namespace, name, outcome: 'deleted' };
     try {

@@ -16,19 +16,23 @@ import type { SecretStore } from './secret-store';
 const MAX_ROUNDS = 5;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** The places recorded on the secret; none when it does not exist or is not ours. */
-export async function readPlacements(store: SecretStore, secretPath: string): Promise<Placement[]> {
+/** The places recorded on the secret; none, and `exists: false`, when it is absent or not ours. */
+export async function readPlacements(
+  store: SecretStore,
+  secretPath: string,
+): Promise<{ exists: boolean; recorded: Placement[] }> {
   const secret = await store.getSecret(secretPath);
   return secret && isOwnedByHyperfleet(secret.labels)
-    ? placementsFromAnnotations(secret.annotations)
-    : [];
+    ? { exists: true, recorded: placementsFromAnnotations(secret.annotations) }
+    : { exists: false, recorded: [] };
 }
 
 /**
  * Records and forgets places in the secret's annotations, written with the etag just read (as the
  * claim is, claim-work.ts): a conflict or a lost answer is never guessed at, the secret is read
  * again and the change applied again. `gone` when the secret was deleted meanwhile (a newer delete
- * holds the work) or is not ours (a secret we do not own is never annotated). Throws TransientError when the record would exceed Secret Manager's 16 KiB of
+ * holds the work) or is not ours (a secret we do not own is never annotated).
+ * Throws TransientError when the record would exceed Secret Manager's 16 KiB of
  * annotations (earlier places could not be cleaned; cleaning them shrinks it) or keeps changing.
  */
 export async function changePlacements(

@@ -73,6 +73,8 @@ export function annotationsBytes(annotations: Readonly<Record<string, string>>):
 /**
  * An apply's plan: record the target before writing it (a crash after the write still leaves it
  * known), write it, then remove ours from every other recorded place, then forget those places.
+ * `adopted`: places found by no record where an older version may have written (legacy-placements.ts);
+ * they are recorded with the target, so a run that cannot clean them leaves them known.
  */
 export interface ApplyPlan {
   readonly record: readonly Placement[];
@@ -80,21 +82,27 @@ export interface ApplyPlan {
   readonly remove: readonly Placement[];
 }
 
-export function planApply(recorded: readonly Placement[], target: Placement): ApplyPlan {
-  const known = recorded.some((p) => samePlacement(p, target));
+export function planApply(
+  recorded: readonly Placement[],
+  target: Placement,
+  adopted: readonly Placement[] = [],
+): ApplyPlan {
+  const isRecorded = (place: Placement) => recorded.some((p) => samePlacement(p, place));
+  const others = (place: Placement) => !samePlacement(place, target);
   return {
-    record: known ? [] : [target],
+    record: uniquePlacements([target, ...adopted.filter(others)].filter((p) => !isRecorded(p))),
     write: target,
-    remove: dedupe(recorded.filter((p) => !samePlacement(p, target))),
+    remove: uniquePlacements([...recorded, ...adopted].filter(others)),
   };
 }
 
 /** A delete's plan: every recorded place and the current target, each once. */
 export function planCleanup(recorded: readonly Placement[], current?: Placement): Placement[] {
-  return dedupe([...recorded, ...(current ? [current] : [])]);
+  return uniquePlacements([...recorded, ...(current ? [current] : [])]);
 }
 
-function dedupe(places: readonly Placement[]): Placement[] {
+/** Each place once, in a stable order (cluster, namespace, name). */
+export function uniquePlacements(places: readonly Placement[]): Placement[] {
   const unique: Placement[] = [];
   for (const place of places) if (!unique.some((p) => samePlacement(p, place))) unique.push(place);
   return unique.sort(byPlace);

@@ -4,17 +4,28 @@ import type { ClusterSecrets } from './cluster-secrets';
 import { deleteKubernetesSecret } from './delete-pull-secret';
 import type { ManagementClusterSet } from './management-clusters';
 import { describePlacement, type Placement } from './placements';
-import { requireKnownCluster } from './unknown-cluster';
+import { unconfiguredPlacementWarning } from './unknown-cluster';
 
-/** What removing ours from one place did; `foreign`: something not ours is there, left alone. */
+/** A place where nothing of ours is left; `foreign`: something not ours is there, left alone. */
 export interface RemovedPlacement {
   readonly place: Placement;
   readonly outcome: 'deleted' | 'absent' | 'foreign';
 }
 
-/** Every place handled: the ones done (forget them) and the ones that failed (keep them recorded). */
+/**
+ * A place left as it is and kept recorded: `newer`, a newer generation wrote the Secret there (it
+ * is that generation's to keep or remove); `unconfigured`, its management cluster is no longer in
+ * MANAGEMENT_CLUSTERS (a person removes it, see unconfiguredPlacementWarning).
+ */
+export interface KeptPlacement {
+  readonly place: Placement;
+  readonly why: 'newer' | 'unconfigured';
+}
+
+/** Every place handled: done (forget them), kept, and failed (keep them recorded). */
 export interface RemovalReport {
   readonly removed: readonly RemovedPlacement[];
+  readonly kept: readonly KeptPlacement[];
   readonly failed: readonly { readonly place: Placement; readonly error: AdapterError }[];
 }
 
@@ -22,8 +33,12 @@ export interface RemovalDependencies {
   readonly clusterSecrets: (managementCluster: string) => Promise<ClusterSecrets>;
   readonly clusters: ManagementClusterSet;
   readonly clusterId: string;
+  /** This execution's generation: a Secret stamped newer is never removed. */
+  readonly generation?: number;
   readonly logger: Logger;
   readonly dryRun: boolean;
+  /** What the removal is for; says what happens to the record of an unconfigured place. */
+  readonly during: 'move' | 'delete';
 }
 
 /**
@@ -36,6 +51,7 @@ export async function removePlacements(
   deps: RemovalDependencies,
 ): Promise<RemovalReport> {
   const removed: RemovedPlacement[] = [];
+  const kept: KeptPlacement[] = [];
   const failed: { place: Placement; error: AdapterError }[] = [];
   for (const place of places) {
     const log = deps.logger.child({
@@ -44,8 +60,20 @@ export async function removePlacements(
       namespace: place.namespace,
       k8s_secret: place.name,
     });
+    if (!Object.hasOwn(deps.clusters, place.cluster)) {
+      log.warn(
+        unconfiguredPlacementWarning(
+          place,
+          Object.keys(deps.clusters),
+          deps.clusterId,
+          deps.during,
+        ),
+        { operation: 'delete-secret', reason: 'UnconfiguredManagementCluster' },
+      );
+      kept.push({ place, why: 'unconfigured' });
+      continue;
+    }
     try {
-      requireKnownCluster(place.cluster, deps.clusters, 'recorded');
       const secrets = await deps.clusterSecrets(place.cluster);
       const { outcome } = await deleteKubernetesSecret(
         secrets,
@@ -54,17 +82,12 @@ export async function removePlacements(
         deps.clusterId,
         log,
         deps.dryRun,
+        deps.generation,
       );
-      removed.push({ place, outcome });
+      if (outcome === 'newer') kept.push({ place, why: 'newer' });
+      else removed.push({ place, outcome });
     } catch (error) {
-      const failure =
-        error instanceof AdapterError
-          ? error
-          : new TransientError(
-              error instanceof Error ? error.message : String(error),
-              'KubernetesUnavailable',
-              { cause: error },
-            );
+      const failure = asAdapterError(error);
       log.warn(`Could not remove our ${describePlacement(place)}; it stays recorded`, {
         operation: 'delete-secret',
         reason: failure.reason,
@@ -73,14 +96,25 @@ export async function removePlacements(
       failed.push({ place, error: failure });
     }
   }
-  return { removed, failed };
+  return { removed, kept, failed };
+}
+
+/** Anything else thrown by a Kubernetes call (a network error) is transient. */
+export function asAdapterError(error: unknown): AdapterError {
+  return error instanceof AdapterError
+    ? error
+    : new TransientError(
+        error instanceof Error ? error.message : String(error),
+        'KubernetesUnavailable',
+        { cause: error },
+      );
 }
 
 /**
  * The run's failure when places could not be cleaned: transient while any failure may pass
- * (an unreachable cluster), permanent only when every one needs a person (rights, an unknown cluster).
+ * (an unreachable cluster), permanent only when every one needs a person (rights).
  */
-export function placementFailure(report: RemovalReport): AdapterError | undefined {
+export function placementFailure(report: Pick<RemovalReport, 'failed'>): AdapterError | undefined {
   const [first] = report.failed;
   if (!first) return undefined;
   const details = report.failed

@@ -13,7 +13,9 @@ import { describeFailure } from './job-outcome';
 import { kubernetesLabels, secretManagerLabels } from './labels';
 import { resolvePullSecret } from './resolve-pull-secret';
 import type { SecretStore } from './secret-store';
-import { cleanPlacements, placeSecret, type PlacementContext } from './kubernetes-placement';
+import { cleanPlacements } from './clean-placements';
+import { placeSecret } from './kubernetes-placement';
+import type { PlacementContext } from './placement-context';
 import type { RemovedPlacement } from './remove-placements';
 import {
   cleanedSentence,
@@ -211,6 +213,10 @@ async function applyPullSecret(
         labels: kubernetesLabels(config),
         dockerConfigJson: data,
         gcpSecretPath: stored.versionName || `${stored.secretPath}/versions/latest`,
+        secretCreated: stored.secret === 'created',
+        ...(claim?.kind === 'claimed' && claim.overtook
+          ? { overtook: claim.overtook.generation }
+          : {}),
       },
     );
     progress.durations.kubernetes = Date.now() - k8sStarted;
@@ -247,6 +253,7 @@ async function removePullSecret(
       placementContext(config, config.kubernetes, deps, log, options),
     );
     progress.durations.kubernetes = Date.now() - k8sStarted;
+    if (cleaned.lost) return cleaned.lost;
     progress.cleaned = cleaned.cleaned;
     if (cleaned.target)
       kubernetes = {
@@ -284,6 +291,7 @@ function placementContext(
   return {
     kubernetes,
     clusterId: config.clusterId,
+    ...(config.generation !== undefined ? { generation: config.generation } : {}),
     store: deps.secretStore,
     secretPath: `projects/${config.projectId}/secrets/${config.secretId}`,
     clusterSecrets: deps.clusterSecrets,

@@ -10,6 +10,13 @@ import {
   type ClusterSecrets,
   type DesiredClusterSecret,
 } from './cluster-secrets';
+import {
+  NewerGenerationError,
+  needsStamp,
+  stampFor,
+  stampedGeneration,
+  writtenByNewer,
+} from './generation-stamp';
 import { isOwnedByHyperfleet } from './labels';
 
 export const ANNOTATIONS = {
@@ -40,13 +47,24 @@ const MAX_CONFLICT_RETRIES = 5;
 const sha256 = (bytes: Buffer | undefined) =>
   bytes ? createHash('sha256').update(bytes).digest('hex') : '';
 
+/** What the job wants written, and the generation writing it (stamped on the Secret). */
+export type DesiredPullSecret = Omit<DesiredClusterSecret, 'annotations'> & {
+  readonly gcpSecretPath: string;
+  /** Undefined for direct runs: nothing is stamped, and no stamp stops the write. */
+  readonly generation?: number;
+  /** The generation of the claim this execution overtook, if any (needsStamp). */
+  readonly overtook?: number;
+};
+
 /**
  * Makes the management cluster hold `desired`: read first; create if missing; update only when the
- * content hash differs; re-read and retry on a conflict; never touch a Secret we do not own.
+ * content hash differs or an overtaken execution could undo it (needsStamp); re-read and retry on a
+ * conflict; never touch a Secret we do not own, nor one a newer generation wrote (throws
+ * NewerGenerationError: the write is conditional on the resourceVersion read with that stamp).
  */
 export async function syncKubernetesSecret(
   secrets: ClusterSecrets,
-  desired: Omit<DesiredClusterSecret, 'annotations'> & { gcpSecretPath: string },
+  desired: DesiredPullSecret,
   options: KubernetesSyncOptions,
 ): Promise<KubernetesOutcome> {
   const { namespace, name } = desired;
@@ -59,10 +77,20 @@ export async function syncKubernetesSecret(
   for (let conflicts = 0; conflicts <= MAX_CONFLICT_RETRIES;) {
     const existing = await secrets.get(namespace, name);
     if (existing) assertOwned(existing);
+    if (existing && writtenByNewer(existing.annotations, desired.generation))
+      throw new NewerGenerationError(
+        `Kubernetes Secret ${namespace}/${name}`,
+        stampedGeneration(existing.annotations) ?? 0,
+        desired.generation ?? 0,
+      );
+    const sameContent =
+      existing !== undefined &&
+      sha256(existing.dockerConfigJson) === sha256(desired.dockerConfigJson) &&
+      existing.type === 'kubernetes.io/dockerconfigjson';
     if (
       existing &&
-      sha256(existing.dockerConfigJson) === sha256(desired.dockerConfigJson) &&
-      existing.type === 'kubernetes.io/dockerconfigjson'
+      sameContent &&
+      !needsStamp(existing.annotations, desired.generation, desired.overtook)
     ) {
       log.info('Kubernetes Secret unchanged', {
         operation: 'compare-secret',
@@ -82,9 +110,10 @@ export async function syncKubernetesSecret(
         ? await secrets.update(target, existing.resourceVersion)
         : await secrets.create(target);
       const outcome = existing ? 'updated' : 'created';
-      log.info(`Kubernetes Secret ${outcome}`, {
+      log.info(`Kubernetes Secret ${outcome}${sameContent ? ' (generation stamp only)' : ''}`, {
         operation: `${existing ? 'update' : 'create'}-secret`,
         resource_version: written.resourceVersion,
+        ...(desired.generation !== undefined ? { generation: desired.generation } : {}),
       });
       return { namespace, name, outcome, resourceVersion: written.resourceVersion };
     } catch (error) {
@@ -134,11 +163,11 @@ function assertOwned(existing: ClusterSecret): void {
 }
 
 /**
- * The labels and annotations we own; `created-at` survives updates. Other actors' labels and
+ * The labels and annotations we own, with the writing generation's stamp; `created-at` survives updates. Other actors' labels and
  * annotations are not copied: the update is a patch of our keys, so theirs stay as they are.
  */
 function withAnnotations(
-  desired: Omit<DesiredClusterSecret, 'annotations'> & { gcpSecretPath: string },
+  desired: DesiredPullSecret,
   existing: ClusterSecret | undefined,
   now: () => Date,
 ): DesiredClusterSecret {
@@ -151,6 +180,7 @@ function withAnnotations(
       [ANNOTATIONS.gcpSecretPath]: desired.gcpSecretPath,
       [ANNOTATIONS.createdBy]: 'pullsecret-adapter',
       [ANNOTATIONS.createdAt]: existing?.annotations[ANNOTATIONS.createdAt] ?? now().toISOString(),
+      ...stampFor(desired.generation),
     },
   };
 }

@@ -1,5 +1,6 @@
 import { PermanentError } from '../../shared/errors';
 import type { ManagementClusterSet } from './management-clusters';
+import { describePlacement, placementKey, type Placement } from './placements';
 
 /** Reason of a run whose management cluster is not configured. */
 export const UNKNOWN_MANAGEMENT_CLUSTER = 'UnknownManagementCluster';
@@ -8,32 +9,49 @@ const knownList = (known: readonly string[]) =>
   `known: ${known.length > 0 ? known.join(', ') : 'none'}`;
 
 /**
- * A management cluster the job has no access to. Permanent: the same execution cannot succeed
- * until the placement or the job's MANAGEMENT_CLUSTERS changes. For the execution's target it is
- * thrown before anything is written (no Secret Manager write, no claim), so a typo in a placement
- * never leaves half a placement; for a recorded earlier place, the place stays recorded.
+ * The execution's target is a management cluster the job has no access to. Permanent: the same
+ * execution cannot succeed until the placement or the job's MANAGEMENT_CLUSTERS changes. Thrown
+ * before anything is written (no Secret Manager write, no claim), so a typo in a placement never
+ * leaves half a placement.
  */
 export class UnknownManagementClusterError extends PermanentError {
   constructor(
     readonly requested: string,
     readonly known: readonly string[],
-    context: 'target' | 'recorded' = 'target',
   ) {
     super(
-      context === 'target'
-        ? `The execution targets management cluster "${requested}", which the pull secret job does not know (${knownList(known)}); nothing was written. Correct the placement adapter's data.managementCluster, or add "${requested}" to the job's MANAGEMENT_CLUSTERS.`
-        : `The pull secret was written to management cluster "${requested}" earlier, which the pull secret job no longer knows (${knownList(known)}), so it cannot be removed there. Add "${requested}" back to the job's MANAGEMENT_CLUSTERS; the place stays recorded until then.`,
+      `The execution targets management cluster "${requested}", which the pull secret job does not know (${knownList(known)}); nothing was written. Correct the placement adapter's data.managementCluster, or add "${requested}" to the job's MANAGEMENT_CLUSTERS.`,
       UNKNOWN_MANAGEMENT_CLUSTER,
     );
   }
 }
 
 /** Throws UnknownManagementClusterError unless `name` is configured. */
-export function requireKnownCluster(
-  name: string,
-  clusters: ManagementClusterSet,
-  context: 'target' | 'recorded' = 'target',
-): void {
+export function requireKnownCluster(name: string, clusters: ManagementClusterSet): void {
   if (!Object.hasOwn(clusters, name))
-    throw new UnknownManagementClusterError(name, Object.keys(clusters), context);
+    throw new UnknownManagementClusterError(name, Object.keys(clusters));
+}
+
+/**
+ * The warning for an earlier place on a management cluster that was removed from
+ * MANAGEMENT_CLUSTERS. The job cannot reach it, so it cannot remove ours there; failing the run
+ * would fail every later move and delete of this cluster for good (nothing the job does can change
+ * it), so the run goes on and says what a person must do.
+ *
+ * The place stays recorded (for as long as the Secret Manager secret exists): the record is the
+ * only lasting inventory of where the pull secret may still be, a log line is not; if the cluster
+ * comes back (a configuration mistake, a rename undone) the next execution removes ours there by
+ * itself; and it costs one annotation per such place. Each later execution warns again.
+ */
+export function unconfiguredPlacementWarning(
+  place: Placement,
+  known: readonly string[],
+  clusterId: string,
+  during: 'move' | 'delete',
+): string {
+  const kept =
+    during === 'move'
+      ? `The place stays recorded on the Secret Manager secret (annotation ${placementKey(place)}): add "${place.cluster}" back to MANAGEMENT_CLUSTERS and the next execution removes it, or remove that annotation once the Secret is gone.`
+      : `This delete removes the Secret Manager secret and the record of this place with it (with ON_DELETE=retain the place stays recorded on the retained secret, annotation ${placementKey(place)}): this message is what is left to say it is there.`;
+  return `Our ${describePlacement(place)} was not removed: management cluster "${place.cluster}" is no longer in MANAGEMENT_CLUSTERS (${knownList(known)}), so the job cannot reach it. If that cluster still exists, delete the Secret there by hand, only if it carries the labels managed-by=hyperfleet and cluster-id=${clusterId} (kubectl -n ${place.namespace} delete secret ${place.name}). ${kept}`;
 }

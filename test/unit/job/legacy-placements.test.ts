@@ -1,0 +1,71 @@
+import { legacyPlacements, reportable } from '../../../functions/pull-secret-job/legacy-placements';
+import type { Placement } from '../../../functions/pull-secret-job/placements';
+import { unconfiguredPlacementWarning } from '../../../functions/pull-secret-job/unknown-cluster';
+
+const NAME = 'cls-1-pull-secret';
+const place = (cluster: string, namespace: string): Placement => ({
+  cluster,
+  namespace,
+  name: NAME,
+});
+const target = place('mgmt-2', 'ns-b');
+const where = { clusters: ['mgmt-1', 'mgmt-2'], clusterId: 'cls-1', namespace: 'ns-b', target };
+const unrecorded = { exists: true, recorded: [], createdNow: false };
+
+describe('legacy places: where a version before the placement record may have written', () => {
+  it("every configured cluster, at this execution's namespace and clusters-{id}, except the target", () => {
+    expect(legacyPlacements(unrecorded, where)).toEqual([
+      place('mgmt-1', 'clusters-cls-1'),
+      place('mgmt-1', 'ns-b'),
+      place('mgmt-2', 'clusters-cls-1'),
+    ]);
+  });
+
+  it('one cluster whose namespace is clusters-{id}: nothing to guess', () => {
+    const single = { clusters: ['default'], clusterId: 'cls-1', namespace: 'clusters-cls-1' };
+    expect(
+      legacyPlacements(unrecorded, { ...single, target: place('default', 'clusters-cls-1') }),
+    ).toEqual([]);
+  });
+
+  it('none once anything is recorded, without a secret of ours, or for a secret created now', () => {
+    expect(legacyPlacements({ ...unrecorded, recorded: [target] }, where)).toEqual([]);
+    expect(legacyPlacements({ ...unrecorded, exists: false }, where)).toEqual([]);
+    expect(legacyPlacements({ ...unrecorded, createdNow: true }, where)).toEqual([]);
+  });
+
+  it('never guesses a namespace name Kubernetes would refuse (a very long cluster id)', () => {
+    const long = 'c'.repeat(60);
+    expect(
+      legacyPlacements(unrecorded, { ...where, clusterId: long }).map((p) => p.namespace),
+    ).toEqual(['ns-b']);
+  });
+
+  it('reports a guess only when ours was found and deleted there', () => {
+    const legacy = [place('mgmt-1', 'ns-b')];
+    expect(reportable(legacy, { place: legacy[0]!, outcome: 'deleted' })).toBe(true);
+    expect(reportable(legacy, { place: legacy[0]!, outcome: 'absent' })).toBe(false);
+    expect(reportable(legacy, { place: legacy[0]!, outcome: 'foreign' })).toBe(false);
+    expect(reportable(legacy, { place: target, outcome: 'absent' })).toBe(true);
+  });
+});
+
+describe('an earlier place on a management cluster no longer configured', () => {
+  const old = place('mgmt-1', 'ns-a');
+
+  it('says which cluster, what to delete by hand and how to recognise it, and that it stays recorded', () => {
+    const text = unconfiguredPlacementWarning(old, ['mgmt-2'], 'cls-1', 'move');
+    expect(text).toContain('"mgmt-1" is no longer in MANAGEMENT_CLUSTERS (known: mgmt-2)');
+    expect(text).toContain(`Secret ns-a/${NAME} on management cluster mgmt-1`);
+    expect(text).toContain('managed-by=hyperfleet and cluster-id=cls-1');
+    expect(text).toContain(`kubectl -n ns-a delete secret ${NAME}`);
+    expect(text).toContain('stays recorded');
+    expect(text).toMatch(/annotation hyperfleet\.io-placed-[0-9a-f]{16}/);
+  });
+
+  it('on a delete, says the record goes with the Secret Manager secret', () => {
+    const text = unconfiguredPlacementWarning(old, [], 'cls-1', 'delete');
+    expect(text).toContain('(known: none)');
+    expect(text).toContain('This delete removes the Secret Manager secret and the record');
+  });
+});
