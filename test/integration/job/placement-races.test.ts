@@ -1,0 +1,156 @@
+// Lagging generations racing newer ones across two management clusters, as real job processes:
+// the emulators' delay faults hold one execution's call while a newer execution runs to the end.
+import { EXIT_CODES } from '../../../shared/job-result';
+import { samplePullSecret } from '../../helpers/job';
+import { coreApi } from '../../helpers/kubernetes';
+import {
+  NAME,
+  SECRET,
+  place,
+  startTwoClusters,
+  until,
+  type TwoClusters,
+} from '../../helpers/two-management-clusters';
+
+const GENERATION_ANNOTATION = 'hyperfleet.io/generation';
+// Long enough for a whole newer execution (a node process) to run while one call is held.
+const HOLD_MS = 6_000;
+
+describe('placement races between generations (two Kubernetes emulators, real job processes)', () => {
+  let t: TwoClusters;
+  beforeAll(async () => {
+    t = await startTwoClusters();
+  });
+  afterAll(async () => {
+    await t.stop();
+  });
+  beforeEach(async () => {
+    await t.reset();
+  });
+
+  it('a lagging generation moving B→A never removes the Secret a newer generation moved back to B', async () => {
+    expect((await t.run(1, 'mgmt-2', 'ns-b')).code).toBe(EXIT_CODES.success);
+    // Generation 2 moves to mgmt-1; its read of the old place on mgmt-2 is held...
+    t.mgmt2.faults.add({ match: `GET /api/v1/namespaces/ns-b/secrets/${NAME}`, delayMs: HOLD_MS });
+    const lagging = t.run(2, 'mgmt-1', 'ns-a');
+    await until('generation 2 to read its old place', () => t.mgmt2.faults.pending() === 0);
+    // ...while generation 3 moves back to mgmt-2 and finishes: its Secret at B is the current one.
+    const newer = await t.run(3, 'mgmt-2', 'ns-b');
+    expect(newer.code).toBe(EXIT_CODES.success);
+    expect(newer.result.kubernetes).toMatchObject({
+      management_cluster: 'mgmt-2',
+      namespace: 'ns-b',
+    });
+    const late = await lagging;
+    expect(late.code).toBe(EXIT_CODES.success);
+    expect(late.result).toMatchObject({ outcome: 'duplicate', reason: 'SupersededExecution' });
+
+    expect(await t.everywhere()).toEqual(['mgmt-2/ns-b']);
+    expect(await t.places()).toEqual([place('mgmt-2', 'ns-b')]);
+    const current = await t.secretIn(t.mgmt2, 'ns-b');
+    expect(current?.metadata?.annotations?.[GENERATION_ANNOTATION]).toBe('3');
+  }, 60_000);
+
+  it('a lagging generation never overwrites the Secret a newer generation confirmed (no lost write)', async () => {
+    const rotated = samplePullSecret('rotated-user', 'rotated-password');
+    expect((await t.run(1, 'mgmt-1', 'ns-a')).code).toBe(EXIT_CODES.success);
+    // Generation 2 writes a rotated pull secret; its PATCH is held...
+    t.mgmt1.faults.add({
+      match: `PATCH /api/v1/namespaces/ns-a/secrets/${NAME}`,
+      delayMs: HOLD_MS,
+    });
+    const lagging = t.run(2, 'mgmt-1', 'ns-a', { PULL_SECRET_DATA: rotated });
+    await until('generation 2 to send its write', () => t.mgmt1.faults.pending() === 0);
+    // ...while generation 3 (the rotation reverted) finds the bytes it wants already there.
+    const newer = await t.run(3, 'mgmt-1', 'ns-a');
+    expect(newer.code).toBe(EXIT_CODES.success);
+    const late = await lagging;
+    expect(late.result).toMatchObject({ outcome: 'duplicate', reason: 'SupersededExecution' });
+
+    const current = await t.secretIn(t.mgmt1, 'ns-a');
+    expect(Buffer.from(current?.data?.['.dockerconfigjson'] ?? '', 'base64').toString()).toBe(
+      samplePullSecret(),
+    );
+    expect(current?.metadata?.annotations?.[GENERATION_ANNOTATION]).toBe('3');
+    expect(await t.places()).toEqual([place('mgmt-1', 'ns-a')]);
+  }, 60_000);
+
+  it('a Secret a lagging generation writes after the newer one removed that place stays recorded, and is removed', async () => {
+    expect((await t.run(1, 'mgmt-1', 'ns-a')).code).toBe(EXIT_CODES.success);
+    // Generation 2 moves to mgmt-2/ns-b; its create is held (sent, not yet performed)...
+    t.mgmt2.faults.add({ match: `POST /api/v1/namespaces/ns-b/secrets`, delayMs: HOLD_MS });
+    const lagging = t.run(2, 'mgmt-2', 'ns-b');
+    await until('generation 2 to send its create', () => t.mgmt2.faults.pending() === 0);
+    // ...while generation 3 moves back to mgmt-1: it finds nothing at ns-b yet, and its write
+    // forgetting ns-b is held past generation 2's create (the claim write goes through first).
+    t.sm.faults.add({ match: 'UpdateSecret', target: SECRET, delayMs: 0 });
+    t.sm.faults.add({ match: 'UpdateSecret', target: SECRET, delayMs: HOLD_MS });
+    const newer = t.run(3, 'mgmt-1', 'ns-a');
+    const late = await lagging;
+    expect(late.result).toMatchObject({ outcome: 'duplicate', reason: 'SupersededExecution' });
+    const current = await newer;
+    expect(current.code).toBe(EXIT_CODES.success);
+
+    // Generation 2's late Secret at ns-b is neither left behind nor left unrecorded.
+    expect(await t.everywhere()).toEqual(['mgmt-1/ns-a']);
+    expect(await t.places()).toEqual([place('mgmt-1', 'ns-a')]);
+  }, 60_000);
+
+  it('unchanged bytes cost a write only when the Secret is stamped older than the claim overtaken', async () => {
+    const writes = () =>
+      t.mgmt1.requests
+        .list()
+        .filter((r) => r.method !== 'GET')
+        .map((r) => r.method);
+    expect((await t.run(1, 'mgmt-1', 'ns-a')).result.kubernetes?.outcome).toBe('created');
+    // Generation 2 overtakes 1, which wrote the Secret: stamp 1 already stops anything older.
+    expect((await t.run(2, 'mgmt-1', 'ns-a')).result.kubernetes?.outcome).toBe('unchanged');
+    // Generation 3 overtakes 2, which wrote nothing: 2 may still be running, so 3 stamps.
+    expect((await t.run(3, 'mgmt-1', 'ns-a')).result.kubernetes?.outcome).toBe('updated');
+    // Generation 4 overtakes 3, which stamped: nothing to write again.
+    expect((await t.run(4, 'mgmt-1', 'ns-a')).result.kubernetes?.outcome).toBe('unchanged');
+    expect(writes()).toEqual(['POST', 'PATCH']);
+    const secret = await t.secretIn(t.mgmt1, 'ns-a');
+    expect(secret?.metadata?.annotations?.[GENERATION_ANNOTATION]).toBe('3');
+  }, 60_000);
+
+  describe('a stamp no execution holds (set by hand, or left from an earlier cluster with the same id)', () => {
+    const stampByHand = async (generation: string) => {
+      const k8s = await import('@kubernetes/client-node');
+      await coreApi(t.mgmt1).patchNamespacedSecret(
+        {
+          namespace: 'ns-a',
+          name: NAME,
+          body: { metadata: { annotations: { [GENERATION_ANNOTATION]: generation } } },
+        },
+        k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+      );
+    };
+
+    it('an apply overwrites nothing and fails permanently, naming the annotation to remove', async () => {
+      await t.run(1, 'mgmt-1', 'ns-a');
+      await stampByHand('99');
+      const applied = await t.run(2, 'mgmt-1', 'ns-a', {
+        PULL_SECRET_DATA: samplePullSecret('rotated-user', 'rotated-password'),
+      });
+      expect(applied.code).toBe(EXIT_CODES.permanent);
+      expect(applied.result).toMatchObject({ reason: 'SecretGenerationAhead' });
+      expect(applied.result.message).toContain('hyperfleet.io/generation=99');
+      expect(applied.result.message).toContain('remove it');
+      const secret = await t.secretIn(t.mgmt1, 'ns-a');
+      expect(Buffer.from(secret?.data?.['.dockerconfigjson'] ?? '', 'base64').toString()).toBe(
+        samplePullSecret(),
+      );
+    }, 60_000);
+
+    it('a delete removes nothing there, keeps the secret and its record, and fails permanently', async () => {
+      await t.run(1, 'mgmt-1', 'ns-a');
+      await stampByHand('99');
+      const deleted = await t.run(2, 'mgmt-1', 'ns-a', { OPERATION: 'delete' });
+      expect(deleted.code).toBe(EXIT_CODES.permanent);
+      expect(deleted.result).toMatchObject({ reason: 'SecretGenerationAhead' });
+      expect(await t.everywhere()).toEqual(['mgmt-1/ns-a']);
+      expect(await t.places()).toEqual([place('mgmt-1', 'ns-a')]);
+    }, 60_000);
+  });
+});
