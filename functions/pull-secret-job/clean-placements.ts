@@ -21,6 +21,8 @@ import {
 export interface CleanedPlacements {
   readonly target?: RemovedPlacement;
   readonly cleaned: readonly RemovedPlacement[];
+  /** Places left as they are and still recorded (see KeptPlacement). */
+  readonly kept: readonly KeptPlacement[];
   readonly failure?: AdapterError;
   /** A newer generation wrote one of the places: it holds the claim, this delete stands aside. */
   readonly lost?: LostClaim;
@@ -48,13 +50,14 @@ export async function cleanPlacements(ctx: PlacementContext): Promise<CleanedPla
   const newer = report.kept.filter((k) => k.why === 'newer');
   if (newer.length > 0) {
     const lost = await ctx.fence();
-    if (lost) return { cleaned: [], lost };
+    if (lost) return { cleaned: [], kept: report.kept, lost };
   }
   const failure = placementFailure(report) ?? newerFailure(newer);
   const mine = report.removed.find((r) => samePlacement(r.place, target));
   return {
     ...(mine ? { target: mine } : {}),
     cleaned: report.removed.filter((r) => r !== mine && reportable(legacy, r)),
+    kept: report.kept,
     ...(failure ? { failure } : {}),
   };
 }

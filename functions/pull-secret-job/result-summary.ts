@@ -2,7 +2,7 @@ import type { JobResult } from '../../shared/job-result';
 import type { JobConfig } from './config';
 import type { DeleteOutcome } from './delete-pull-secret';
 import { describePlacement } from './placements';
-import type { RemovedPlacement } from './remove-placements';
+import type { KeptPlacement, RemovedPlacement } from './remove-placements';
 import type { KubernetesOutcome } from './sync-kubernetes';
 import type { SecretManagerOutcome } from './sync-secret-manager';
 
@@ -73,25 +73,47 @@ export function cleanedSummary(
   }));
 }
 
-/** "Removed from the earlier ...; " for the places a move or a delete cleaned, else nothing. */
-export function cleanedSentence(cleaned: readonly RemovedPlacement[] | undefined): string {
-  if (!cleaned?.length) return '';
-  const parts = cleaned.map(({ place, outcome }) => `${describePlacement(place)}: ${outcome}`);
-  return `earlier places: ${parts.join(', ')}; `;
+/** "earlier places: ...; " for the places a move or a delete cleaned or left, else nothing. */
+export function cleanedSentence(
+  cleaned: readonly RemovedPlacement[] | undefined,
+  kept?: readonly KeptPlacement[],
+): string {
+  const parts = (cleaned ?? []).map(
+    ({ place, outcome }) => `${describePlacement(place)}: ${outcome}`,
+  );
+  const left = unconfiguredSentence(kept);
+  return `${parts.length ? `earlier places: ${parts.join(', ')}; ` : ''}${left ? `${left}; ` : ''}`;
+}
+
+/**
+ * The earlier places left on management clusters no longer configured: said in the result (the
+ * status message people read), not only in the job's WARNING, because a person must remove them.
+ */
+export function unconfiguredSentence(kept: readonly KeptPlacement[] | undefined): string {
+  const left = (kept ?? []).filter((k) => k.why === 'unconfigured');
+  if (!left.length) return '';
+  return `not removed, on management clusters no longer in MANAGEMENT_CLUSTERS (delete by hand, see the job's warning): ${left.map((k) => describePlacement(k.place)).join(', ')}`;
 }
 
 /** One sentence for people: where the pull secret is now. */
 export function summarise(
   stored: SecretManagerOutcome,
-  progress: { pushed?: KubernetesOutcome; cleaned?: readonly RemovedPlacement[] },
+  progress: {
+    pushed?: KubernetesOutcome;
+    cleaned?: readonly RemovedPlacement[];
+    kept?: readonly KeptPlacement[];
+  },
   config: Target,
   dryRun: boolean,
 ): string {
   const { pushed } = progress;
   const cluster = config.kubernetes ? ` on management cluster ${config.kubernetes.cluster}` : '';
-  const moved = progress.cleaned?.length
-    ? ` Removed from the earlier ${progress.cleaned.map(({ place, outcome }) => `${describePlacement(place)} (${outcome})`).join(', ')}.`
-    : '';
+  const left = unconfiguredSentence(progress.kept);
+  const moved = `${
+    progress.cleaned?.length
+      ? ` Removed from the earlier ${progress.cleaned.map(({ place, outcome }) => `${describePlacement(place)} (${outcome})`).join(', ')}.`
+      : ''
+  }${left ? ` Earlier places ${left}.` : ''}`;
   if (dryRun) {
     const k8s = pushed
       ? ` Kubernetes Secret ${pushed.namespace}/${pushed.name}${cluster} would be ${pushed.outcome === 'unchanged' ? 'left unchanged' : pushed.outcome}.`

@@ -16,7 +16,7 @@ import type { SecretStore } from './secret-store';
 import { cleanPlacements } from './clean-placements';
 import { placeSecret } from './kubernetes-placement';
 import type { PlacementContext } from './placement-context';
-import type { RemovedPlacement } from './remove-placements';
+import type { KeptPlacement, RemovedPlacement } from './remove-placements';
 import {
   cleanedSentence,
   cleanedSummary,
@@ -51,6 +51,8 @@ interface Progress {
   removed?: DeleteOutcome;
   /** Earlier places ours was removed from (a move, or a delete's other places). */
   cleaned?: readonly RemovedPlacement[];
+  /** Earlier places left as they are (a newer generation's, or on an unconfigured cluster). */
+  kept?: readonly KeptPlacement[];
 }
 
 /**
@@ -228,6 +230,7 @@ async function applyPullSecret(
       return placed.lost;
     }
     progress.cleaned = placed.cleaned;
+    progress.kept = placed.kept;
     if (placed.failure) throw placed.failure;
   }
   return summarise(stored, progress, config, options.dryRun);
@@ -255,6 +258,7 @@ async function removePullSecret(
     progress.durations.kubernetes = Date.now() - k8sStarted;
     if (cleaned.lost) return cleaned.lost;
     progress.cleaned = cleaned.cleaned;
+    progress.kept = cleaned.kept;
     if (cleaned.target)
       kubernetes = {
         namespace: cleaned.target.place.namespace,
@@ -276,8 +280,8 @@ async function removePullSecret(
   progress.durations.secret_manager = Date.now() - smStarted;
   progress.removed = { ...(kubernetes ? { kubernetes } : {}), secretManager };
   const k8s = kubernetes
-    ? `Kubernetes Secret ${kubernetes.namespace}/${kubernetes.name} on management cluster ${config.kubernetes?.cluster ?? ''}: ${kubernetes.outcome}; ${cleanedSentence(progress.cleaned)}`
-    : cleanedSentence(progress.cleaned);
+    ? `Kubernetes Secret ${kubernetes.namespace}/${kubernetes.name} on management cluster ${config.kubernetes?.cluster ?? ''}: ${kubernetes.outcome}; ${cleanedSentence(progress.cleaned, progress.kept)}`
+    : cleanedSentence(progress.cleaned, progress.kept);
   return `${options.dryRun ? 'Dry run: ' : ''}Pull secret cleanup: ${k8s}Secret Manager secret ${secretManager.secretPath}: ${secretManager.outcome}${secretManager.outcome === 'retained' ? ` (${secretManager.disabledVersions.length} versions disabled)` : ''}.`;
 }
 

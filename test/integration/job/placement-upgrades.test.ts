@@ -49,6 +49,10 @@ describe('placements after a configuration or version change (two Kubernetes emu
       expect(warning?.message).toContain('by hand');
       expect(warning?.message).toContain('stays recorded');
       expect(warning).toMatchObject({ metadata: { management_cluster: 'mgmt-1' } });
+      // The result (the status message people read) says it too.
+      expect(moved.result.message).toContain(
+        `Earlier places not removed, on management clusters no longer in MANAGEMENT_CLUSTERS (delete by hand, see the job's warning): Secret ns-a/${NAME} on management cluster mgmt-1.`,
+      );
       // Nothing could be sent there; ours stays, and so does the record of it.
       expect(t.mgmt1.requests.list()).toEqual([]);
       expect(await t.everywhere()).toEqual(['mgmt-1/ns-a', 'mgmt-2/ns-b']);
@@ -80,6 +84,9 @@ describe('placements after a configuration or version change (two Kubernetes emu
       });
       const [warning] = warningsAbout(deleted.lines, '"mgmt-1"');
       expect(warning?.message).toContain('by hand');
+      expect(deleted.result.message).toContain(
+        `not removed, on management clusters no longer in MANAGEMENT_CLUSTERS (delete by hand, see the job's warning): Secret ns-a/${NAME} on management cluster mgmt-1;`,
+      );
       expect(await t.everywhere()).toEqual(['mgmt-1/ns-a']);
       await expect(t.secretManager.getSecret({ name: SECRET })).rejects.toMatchObject({ code: 5 });
     }, 60_000);
