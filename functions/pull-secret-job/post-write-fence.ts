@@ -11,6 +11,9 @@ import type { LostClaim } from './claim-work';
  * - `keep`: a newer apply generation or a relaunch of ours holds the claim. It may have written the
  *   very same place (same name, same labels), so removing ours could remove its Secret. The place
  *   was recorded again after our write, so that execution or the next one cleans it if it is old.
+ *   Our write cannot have undone a newer generation's: it was conditional on a Secret not stamped
+ *   newer (generation-stamp.ts). And if the newer one forgot this place while we wrote, its read
+ *   after forgetting finds ours and records it again (clean-old-places.ts).
  */
 export type PostWriteAction = 'withdraw' | 'keep';
 

@@ -145,8 +145,11 @@ export async function startTwoClusters(): Promise<TwoClusters> {
   };
 }
 
-/** One kubeconfig with a context per emulator: the entries pick theirs with `context`. */
-function writeCombinedKubeconfig(
+/**
+ * One kubeconfig with a context per emulator: the entries pick theirs with `context`. The first is
+ * the current context, so choosing another proves `context` is used.
+ */
+export function writeCombinedKubeconfig(
   file: string,
   clusters: Record<string, KubeApiServerEmulator>,
 ): void {

@@ -4,7 +4,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import YAML from 'yaml';
 import { SecretManagerServiceClient } from '@google-cloud/secret-manager';
 import {
   startKubeApiServerEmulator,
@@ -20,35 +19,12 @@ import { googleClientOptions } from '../../../shared/gcp/client-options';
 import { EXIT_CODES } from '../../../shared/job-result';
 import { runJob, samplePullSecret } from '../../helpers/job';
 import { coreApi, dockerConfig, k8s } from '../../helpers/kubernetes';
+import { writeCombinedKubeconfig } from '../../helpers/two-management-clusters';
 
 const PROJECT = 'demo-project';
 const CLUSTER = 'cls-1';
 const NAME = 'cls-1-pull-secret';
 const SECRET = `projects/${PROJECT}/secrets/hyperfleet-${CLUSTER}-pull-secret`;
-
-/** One kubeconfig with a context per emulator: the entries pick theirs with `context`. */
-function writeCombinedKubeconfig(
-  file: string,
-  clusters: Record<string, KubeApiServerEmulator>,
-): void {
-  const entries = Object.entries(clusters);
-  const config = {
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: entries.map(([name, kube]) => ({
-      name,
-      cluster: {
-        server: kube.endpoint,
-        'certificate-authority-data': Buffer.from(kube.caPem).toString('base64'),
-      },
-    })),
-    users: entries.map(([name, kube]) => ({ name, user: { token: kube.adminToken } })),
-    contexts: entries.map(([name]) => ({ name, context: { cluster: name, user: name } })),
-    // The first cluster is the current context: choosing the second proves `context` is used.
-    'current-context': entries[0]![0],
-  };
-  fs.writeFileSync(file, YAML.stringify(config), { mode: 0o600 });
-}
 
 describe('pull secret job across management clusters (two Kubernetes emulators)', () => {
   let sm: SecretManagerEmulator;
