@@ -62,7 +62,7 @@ describe('terraform/, checked offline', () => {
   });
 
   it('finds the module and the example root', () => {
-    expect(modules.map((m) => path.relative(TERRAFORM_ROOT, m.dir)).sort()).toEqual(['examples/basic', 'modules/pullsecret-adapter', 'modules/pullsecret-adapter/modules/management-clusters', 'modules/pullsecret-cluster-rbac']);
+    expect(modules.map((m) => path.relative(TERRAFORM_ROOT, m.dir)).sort()).toEqual(['examples/basic', 'modules/pullsecret-adapter', 'modules/pullsecret-adapter/modules/management-clusters', 'modules/pullsecret-adapter/modules/tracing', 'modules/pullsecret-cluster-rbac']);
     expect(adapterModule().resources.length).toBeGreaterThan(30);
   });
 
