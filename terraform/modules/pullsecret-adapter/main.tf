@@ -84,6 +84,9 @@ locals {
     REPLICATION_POLICY = var.job.replication_policy
     LOG_LEVEL          = var.job.log_level
     LOG_FORMAT         = "json"
+    # Where the job runs: its logs' trace field and its spans name this project (GCP_PROJECT_ID,
+    # set per execution, is the customer project it writes to).
+    GOOGLE_CLOUD_PROJECT = var.project_id
     },
     var.job.secret_version_retention == null ? {} : { SECRET_VERSION_RETENTION = tostring(var.job.secret_version_retention) },
     var.job.kms_key_name == null ? {} : { KMS_KEY_NAME = var.job.kms_key_name },
