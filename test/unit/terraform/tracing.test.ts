@@ -3,6 +3,9 @@
 // evaluates it offline, validation included. How the main module applies it (grants per identity,
 // APIs, each component's environment) is checked on the parsed HCL.
 import path from 'node:path';
+import { loadJobConfig } from '../../../functions/pull-secret-job/config';
+import { loadReporterConfig } from '../../../functions/reporter/config';
+import { loadTracingConfig } from '../../../shared/tracing/config';
 import { loadModules, moduleAt, resourceBody, TERRAFORM_ROOT, type TfModule } from '../../helpers/terraform';
 import { TerraformModuleHarness, terraformAvailable } from '../../helpers/terraform-run';
 
@@ -38,6 +41,18 @@ describeWithTerraform('terraform: what tracing adds (evaluated by terraform, off
     expect(out.adapter_env).toEqual({ ...common, OTEL_SERVICE_NAME: 'pullsecret-adapter' });
     expect(out.reporter_env).toEqual({ ...common, OTEL_SERVICE_NAME: 'pullsecret-reporter' });
     expect(out.job_env).toEqual({ ...common, OTEL_SERVICE_NAME: 'pullsecret-job' });
+  });
+
+  it('sets variables the code reads as meant: each component exports, samples new traces at the ratio and follows its parent', () => {
+    const out = outputs({ enabled: true, sampler_ratio: 0.25 });
+    const expected = { exporting: true, sampler: 'parentbased_traceidratio', samplerRatio: 0.25 };
+    expect(loadTracingConfig(out.adapter_env, 'unused')).toMatchObject({ ...expected, serviceName: 'pullsecret-adapter' });
+    const job = loadJobConfig({ CLUSTER_ID: 'cls-1', GCP_PROJECT_ID: 'customer-project', OPERATION: 'delete', ...out.job_env });
+    expect(job.tracing).toMatchObject({ ...expected, serviceName: 'pullsecret-job' });
+    const reporter = loadReporterConfig({ HYPERFLEET_API_BASE_URL: 'https://hyperfleet.example.com', CLOUD_RUN_JOB: 'projects/p/locations/r/jobs/j', ...out.reporter_env });
+    expect(reporter.tracing).toMatchObject({ ...expected, serviceName: 'pullsecret-reporter' });
+    // Disabled: nothing set, so the code's defaults hold (no export, no SDK loaded).
+    expect(loadTracingConfig(outputs({ enabled: false, sampler_ratio: 1 }).job_env, 'pullsecret-job').exporting).toBe(false);
   });
 
   it('disabled: no API, no grant, no tracing variable at all (the code then neither loads the SDK nor exports)', () => {
