@@ -13,6 +13,9 @@ import { withSpan } from '../../../shared/tracing/spans';
 import { startTracing } from '../../../shared/tracing/start';
 import { contextFromTraceparent } from '../../../shared/tracing/traceparent';
 
+// logging-winston looks for a metadata server to describe the resource; none here.
+process.env.METADATA_SERVER_DETECTION ??= 'none';
+
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const SPAN = '00f067aa0ba902b7';
 
