@@ -1,7 +1,7 @@
 // The Sentinel emulator with tracing on, against the HyperFleet API emulator: each published event
 // carries the CloudEvents `traceparent` extension of its PRODUCER span `sentinel.publish` (the
 // root of the reconcile's trace), and its polls start no traces of their own.
-import { context, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { context, ProxyTracerProvider, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
@@ -35,7 +35,10 @@ const contextManager = new AsyncLocalStorageContextManager();
 let api: HyperFleetApiEmulator;
 
 beforeAll(async () => {
+  // As the emulator's process runs (startTracing): the context manager and a global provider,
+  // which the HyperFleet client's CLIENT spans would go to if Sentinel's polls were traced.
   context.setGlobalContextManager(contextManager.enable());
+  trace.setGlobalTracerProvider(sentinelProvider);
   api = await startHyperFleetApiEmulator({ tracer: apiProvider.getTracer('hyperfleet-api') });
   await hyperFleetClient(api, {
     caller: { kind: 'org', header: 'X-HyperFleet-Org', org: 'acme' },
@@ -45,6 +48,7 @@ afterAll(async () => {
   await api.stop();
   await Promise.all([sentinelProvider.shutdown(), apiProvider.shutdown()]);
   context.disable();
+  trace.disable();
 });
 beforeEach(() => memory.reset());
 
@@ -59,9 +63,6 @@ describe('Sentinel emulator with tracing on', () => {
         events.push(event);
       },
       intervals,
-      undefined,
-      undefined,
-      sentinelProvider.getTracer('hyperfleet-sentinel'),
     );
     expect(await sentinel.tick()).toBe(1);
     const spans = memory.getFinishedSpans();
@@ -99,7 +100,7 @@ describe('Sentinel emulator with tracing on', () => {
     expect(publish?.attributes['error.type']).toBe('TopicUnavailable');
   });
 
-  it('with tracing off (no tracer registered), events carry no traceparent, as real Sentinel sends them', async () => {
+  it('with tracing off (a no-op tracer), events carry no traceparent, as real Sentinel sends them', async () => {
     const events: Record<string, unknown>[] = [];
     const sentinel = new Sentinel(
       hyperFleetClient(api),
@@ -107,6 +108,9 @@ describe('Sentinel emulator with tracing on', () => {
         events.push(e);
       },
       intervals,
+      undefined,
+      undefined,
+      new ProxyTracerProvider().getTracer('off'),
     );
     await sentinel.tick();
     expect(events).toHaveLength(1);
