@@ -289,6 +289,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
             RETRY_BASE_DELAY: '200ms',
             GCP_API_TIMEOUT: '10s',
             KUBERNETES_NAMESPACE_WAIT: '30s',
+            // The platform project logs and spans are filed under (Terraform sets it in GCP).
+            GOOGLE_CLOUD_PROJECT: LOCAL_PROJECT,
             ...otel.components,
             ...options.jobEnv,
           },
