@@ -119,7 +119,7 @@ describe('one reconcile, one trace: from a Sentinel event with a known tracepare
     expect(handle.attributes).toMatchObject({
       'hyperfleet.cluster.id': id,
       'hyperfleet.cluster.generation': 1,
-      'pullsecret.decision': 'launch',
+      'pullsecret.decision': 'launch-apply',
     });
     const runJob = only(spans, 'cloudrun.RunJob', 'pullsecret-adapter');
     expect(descends(spans, runJob, handle)).toBe(true);
@@ -189,7 +189,7 @@ describe('one reconcile, one trace: from a Sentinel event with a known tracepare
       STATUSES,
     ])
       expect(drawn.stdout).toContain(name);
-    expect(drawn.stdout).toMatch(/adapter\.handle +decision=launch/);
+    expect(drawn.stdout).toMatch(/adapter\.handle +decision=launch-apply/);
     expect(drawn.stdout).toContain(`parent=${SENTINEL_SPAN}`);
 
     // No secret anywhere the system wrote, the trace store included (and it is not empty).
