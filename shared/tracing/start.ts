@@ -49,8 +49,17 @@ export async function startTracing(
   if (!config.exporting) return NOT_EXPORTING;
   if (isExporting())
     throw new Error('startTracing: an exporting tracer provider is already registered');
-  const { startExporting } = await import('./sdk.js');
-  const handle = startExporting(config, opts);
+  let handle;
+  try {
+    const { startExporting } = await import('./sdk.js');
+    handle = startExporting(config, opts);
+  } catch (error) {
+    // Tracing must never stop the work it observes: go on without export, say so once.
+    opts.logger?.warn('Tracing could not start; spans are not exported', {
+      error_type: error instanceof Error ? error.constructor.name : typeof error,
+    });
+    return NOT_EXPORTING;
+  }
   setExporting(true);
   return {
     exporting: true,
