@@ -19,12 +19,7 @@ import { TRACE_ATTRIBUTES } from '../../../shared/tracing/attributes';
 import { parseTraceparent } from '../../../shared/tracing/traceparent';
 import { canaryPullSecret, leaks } from '../../helpers/canary';
 import { runJob } from '../../helpers/job';
-import {
-  SPAN_KIND,
-  startOtlpReceiver,
-  type OtlpReceiver,
-  type ReceivedSpan,
-} from '../../helpers/otlp-receiver';
+import { OtlpTestReceiver, type ReceivedSpan } from '../../helpers/otlp-test-receiver';
 
 const PROJECT = 'demo-project';
 const PLATFORM = 'platform-project';
@@ -32,6 +27,8 @@ const TOPIC = `projects/${PROJECT}/topics/pullsecret-job-results`;
 const SUBSCRIPTION = `projects/${PROJECT}/subscriptions/results-tap`;
 const NS = 'clusters-cls-trace';
 // The adapter's launch span, as it would pass it (sampled).
+// OTLP SpanKind values.
+const SPAN_KIND = { internal: 1, producer: 4 } as const;
 const LAUNCH_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const LAUNCH_SPAN = '00f067aa0ba902b7';
 const TRACEPARENT = `00-${LAUNCH_TRACE}-${LAUNCH_SPAN}-01`;
@@ -47,7 +44,7 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
   let sm: SecretManagerEmulator;
   let kube: KubeApiServerEmulator;
   let pubsub: PubSubEmulator;
-  let otlp: OtlpReceiver;
+  let otlp: OtlpTestReceiver;
 
   const pubsubRest = async (method: string, path: string, body: unknown): Promise<unknown> => {
     const response = await fetch(`http://${pubsub.endpoint}/v1/${path}`, {
@@ -77,7 +74,7 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
       startSecretManagerEmulator(),
       startKubeApiServerEmulator({ namespaces: [NS] }),
       startPubSubEmulator(),
-      startOtlpReceiver(),
+      OtlpTestReceiver.start(),
     ]);
     await pubsubRest('PUT', TOPIC, {});
     await pubsubRest('PUT', SUBSCRIPTION, { topic: TOPIC });
@@ -103,7 +100,7 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
     OTEL_TRACES_EXPORTER: 'otlp',
     OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint,
   });
-  const spansOf = (traceId: string) => otlp.spans.filter((s) => s.traceId === traceId);
+  const spansOf = (traceId: string) => otlp.spans().filter((s) => s.traceId === traceId);
   const named = (spans: readonly ReceivedSpan[], name: string) => {
     const found = spans.filter((s) => s.name === name);
     expect({ name, count: found.length }).toEqual({ name, count: 1 });
@@ -124,7 +121,7 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
     const root = named(spans, 'job.run');
     expect(root).toMatchObject({
       parentSpanId: LAUNCH_SPAN,
-      service: 'pullsecret-job',
+      serviceName: 'pullsecret-job',
       kind: SPAN_KIND.internal,
     });
     expect(root.attributes).toMatchObject({
@@ -150,7 +147,7 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
     );
     const publish = named(spans, 'pubsub.publish_result');
     expect(publish.kind).toBe(SPAN_KIND.producer);
-    expect(spans.every((s) => s.status !== 2)).toBe(true);
+    expect(spans.every((s) => s.statusCode !== 2)).toBe(true);
 
     // The reporter's parent: the publish span, in the message attributes (tracestate passed on).
     const [message] = await published();
@@ -183,19 +180,19 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
     const spans = spansOf('a'.repeat(32));
     const root = named(spans, 'job.run');
     expect(root).toMatchObject({
-      status: 2,
+      statusCode: 2,
       attributes: expect.objectContaining({
         [TRACE_ATTRIBUTES.outcome]: 'failed',
         [TRACE_ATTRIBUTES.reason]: run.result.reason,
       }),
     });
-    expect(named(spans, 'secretmanager.sync').status).toBe(2);
+    expect(named(spans, 'secretmanager.sync').statusCode).toBe(2);
     const [message] = await published();
     expect(parseTraceparent(message?.attributes?.traceparent)?.traceId).toBe('a'.repeat(32));
   });
 
   it('an invalid TRACEPARENT is a warning, never a failure: the run starts its own trace', async () => {
-    const before = new Set(otlp.spans.map((s) => s.spanId));
+    const before = new Set(otlp.spans().map((s) => s.spanId));
     const run = await runJob({
       ...env('cls-trace-bad', canaryPullSecret('trace-bad').text),
       ...exporting(),
@@ -208,7 +205,7 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
       ),
     ).toBe(true);
     const root = named(
-      otlp.spans.filter((s) => !before.has(s.spanId)),
+      otlp.spans().filter((s) => !before.has(s.spanId)),
       'job.run',
     );
     expect(root.parentSpanId).toBeUndefined();

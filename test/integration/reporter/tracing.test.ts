@@ -5,8 +5,6 @@
 // to the same trace, and the spans are flushed before the delivery is answered. A report without
 // one (a late report from an execution that never published) starts its own trace.
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { ReadyProcess } from '../../../emulators/common/child-process';
@@ -21,51 +19,15 @@ import { TRACE_ATTRIBUTES } from '../../../shared/tracing/attributes';
 import { parseTraceparent } from '../../../shared/tracing/traceparent';
 import { TEST_JOB } from '../../helpers/cloud-run';
 import { hyperFleetClient, readySpec } from '../../helpers/hyperfleet';
-import { SPAN_KIND, startOtlpReceiver, type OtlpReceiver } from '../../helpers/otlp-receiver';
+import { OtlpTestReceiver } from '../../helpers/otlp-test-receiver';
+import { RecordingProxy } from '../../helpers/recording-proxy';
 import { ROOT } from '../../helpers/run-process';
 
+// OTLP SpanKind values.
+const SPAN_KIND = { client: 3, consumer: 5 } as const;
 const PLATFORM = 'platform-project';
 const JOB_TRACE = '0af7651916cd43dd8448eb211c80319c';
 const PUBLISH_SPAN = 'b7ad6b7169203331';
-
-interface SeenRequest {
-  readonly method: string;
-  readonly path: string;
-  readonly traceparent?: string;
-  readonly tracestate?: string;
-}
-
-/**
- * Forwards every request to the emulator unchanged and keeps its trace headers: what the
- * HyperFleet API received, seen from just in front of it.
- */
-async function startHeaderTap(target: string) {
-  const seen: SeenRequest[] = [];
-  const server = http.createServer((request, response) => {
-    const header = (name: string) => request.headers[name] as string | undefined;
-    seen.push({
-      method: request.method ?? '',
-      path: request.url ?? '',
-      ...(header('traceparent') ? { traceparent: header('traceparent') } : {}),
-      ...(header('tracestate') ? { tracestate: header('tracestate') } : {}),
-    });
-    const upstream = http.request(
-      new URL(request.url ?? '/', target),
-      { method: request.method, headers: request.headers },
-      (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
-      },
-    );
-    request.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    seen,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 const single = <T>(items: readonly T[], predicate: (item: T) => boolean, what: string): T => {
   const found = items.filter(predicate);
@@ -75,16 +37,19 @@ const single = <T>(items: readonly T[], predicate: (item: T) => boolean, what: s
 
 describe("reporter: reporter.handle continues the job's publish span, and the status write follows", () => {
   let hyperfleet: HyperFleetApiEmulator;
-  let tap: Awaited<ReturnType<typeof startHeaderTap>>;
-  let otlp: OtlpReceiver;
+  let tap: RecordingProxy;
+  let otlp: OtlpTestReceiver;
   let reporter: ReadyProcess | undefined;
   let url = '';
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reporter-tracing-'));
   const log = path.join(dir, 'reporter.log');
 
   beforeAll(async () => {
-    [hyperfleet, otlp] = await Promise.all([startHyperFleetApiEmulator(), startOtlpReceiver()]);
-    tap = await startHeaderTap(hyperfleet.baseUrl);
+    [hyperfleet, otlp] = await Promise.all([
+      startHyperFleetApiEmulator(),
+      OtlpTestReceiver.start(),
+    ]);
+    tap = await RecordingProxy.start(hyperfleet.baseUrl);
     const port = await freePort();
     reporter = await startFunctionProcess({
       root: ROOT,
@@ -184,12 +149,12 @@ describe("reporter: reporter.handle continues the job's publish span, and the st
     });
 
     // Flushed before the delivery was answered: the spans are already here.
-    const spans = otlp.spans.filter((s) => s.traceId === JOB_TRACE);
+    const spans = otlp.spans().filter((s) => s.traceId === JOB_TRACE);
     const handle = single(spans, (s) => s.name === 'reporter.handle', 'reporter.handle');
     expect(handle).toMatchObject({
       parentSpanId: PUBLISH_SPAN,
       kind: SPAN_KIND.consumer,
-      service: 'pullsecret-reporter',
+      serviceName: 'pullsecret-reporter',
     });
     expect(handle.attributes).toMatchObject({
       [TRACE_ATTRIBUTES.clusterId]: clusterId,
@@ -206,16 +171,16 @@ describe("reporter: reporter.handle continues the job's publish span, and the st
     expect(write.parentSpanId).toBe(handle.spanId);
 
     const request = single(
-      tap.seen,
+      tap.requests,
       (r) => r.method === 'PUT' && r.path.endsWith(`/clusters/${clusterId}/statuses`),
       'PUT request',
     );
-    expect(parseTraceparent(request.traceparent)).toEqual({
+    expect(parseTraceparent(request.headers.traceparent as string | undefined)).toEqual({
       traceId: JOB_TRACE,
       spanId: write.spanId,
       sampled: true,
     });
-    expect(request.tracestate).toBe('vendor=a1');
+    expect(request.headers.tracestate).toBe('vendor=a1');
 
     // Its log line names the trace (Cloud Logging groups it with the job's and the adapter's).
     expect((await reportedLine(clusterId))['logging.googleapis.com/trace']).toBe(
@@ -225,10 +190,10 @@ describe("reporter: reporter.handle continues the job's publish span, and the st
 
   it('without a traceparent (an execution that never published) starts a new trace, the status write inside it', async () => {
     const clusterId = await newCluster('trace-reporter-late');
-    const before = new Set(otlp.spans.map((s) => s.spanId));
+    const before = new Set(otlp.spans().map((s) => s.spanId));
     await deliver(result(clusterId), {});
 
-    const fresh = otlp.spans.filter((s) => !before.has(s.spanId));
+    const fresh = otlp.spans().filter((s) => !before.has(s.spanId));
     const handle = single(fresh, (s) => s.name === 'reporter.handle', 'reporter.handle');
     expect(handle.parentSpanId).toBeUndefined();
     expect(handle.traceId).not.toBe(JOB_TRACE);
@@ -238,9 +203,11 @@ describe("reporter: reporter.handle continues the job's publish span, and the st
       'status write',
     );
     expect(write).toMatchObject({ traceId: handle.traceId, parentSpanId: handle.spanId });
-    const requests = tap.seen.filter(
+    const requests = tap.requests.filter(
       (r) => r.method === 'PUT' && r.path.endsWith(`/clusters/${clusterId}/statuses`),
     );
-    expect(requests.map((r) => parseTraceparent(r.traceparent)?.traceId)).toEqual([handle.traceId]);
+    expect(
+      requests.map((r) => parseTraceparent(r.headers.traceparent as string | undefined)?.traceId),
+    ).toEqual([handle.traceId]);
   });
 });
