@@ -2,6 +2,7 @@
 // Manager, Kubernetes and Pub/Sub emulators, exporting over OTLP/HTTP JSON to a receiver in the
 // test. The execution continues the adapter's launch span (TRACEPARENT), names its phases, and hands
 // its publish span to the reporter in the result message's attributes; no secret leaves in a span.
+import net, { type AddressInfo } from 'node:net';
 import {
   startKubeApiServerEmulator,
   type KubeApiServerEmulator,
@@ -228,4 +229,28 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
     });
     expect(otlp.bodies.length).toBe(received);
   });
+
+  it('an OTLP endpoint that never answers delays the exit by the export bound only, never the outcome', async () => {
+    // Accepts connections and never answers: the worst a trace backend can do at shutdown.
+    const sockets: net.Socket[] = [];
+    const silent = net.createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const started = Date.now();
+      const run = await runJob({
+        ...env('cls-trace-hang', canaryPullSecret('trace-hang').text),
+        OTEL_TRACES_EXPORTER: 'otlp',
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        TRACEPARENT,
+      });
+      expect(run.code).toBe(EXIT_CODES.success);
+      expect(run.result.outcome).toBe('succeeded');
+      // The SDK's export bound (5 s) plus the run itself; never the job's own timeout.
+      expect(Date.now() - started).toBeLessThan(15_000);
+      expect((await published()).length).toBe(1);
+    } finally {
+      sockets.forEach((socket) => socket.destroy());
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  }, 30_000);
 });
