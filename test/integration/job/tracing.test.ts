@@ -20,6 +20,7 @@ import { TRACE_ATTRIBUTES } from '../../../shared/tracing/attributes';
 import { parseTraceparent } from '../../../shared/tracing/traceparent';
 import { canaryPullSecret, leaks } from '../../helpers/canary';
 import { runJob } from '../../helpers/job';
+import { moduleLoadRecorder, sdkChunkOf } from '../../helpers/module-loads';
 import { OtlpTestReceiver, type ReceivedSpan } from '../../helpers/otlp-test-receiver';
 
 const PROJECT = 'demo-project';
@@ -110,13 +111,18 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
 
   it('continues TRACEPARENT: job.run and its phases in one trace, the publish span handed on in the message', async () => {
     const canary = canaryPullSecret('trace-job');
+    const loads = moduleLoadRecorder();
     const run = await runJob({
       ...env('cls-trace', canary.text),
       ...exporting(),
+      ...loads.env,
       TRACEPARENT,
       TRACESTATE: 'vendor=a1',
     });
     expect(run.code).toBe(EXIT_CODES.success);
+    // Export on: the SDK chunk is loaded (the control for the export-off case below).
+    expect(loads.loaded()).toContain(sdkChunkOf('pull-secret-job'));
+    loads.dispose();
     // shutdown() flushed before the process exited: every span is already here.
     const spans = spansOf(LAUNCH_TRACE);
     const root = named(spans, 'job.run');
@@ -216,11 +222,17 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
 
   it('with export off (the default) no span is sent, yet the trace id still travels to the reporter', async () => {
     const received = otlp.bodies.length;
+    const loads = moduleLoadRecorder();
     const run = await runJob({
       ...env('cls-trace-off', canaryPullSecret('trace-off').text),
+      ...loads.env,
       TRACEPARENT,
     });
     expect(run.code).toBe(EXIT_CODES.success);
+    // Startup stays lazy: the bundle ran, its SDK chunk was never loaded.
+    expect(loads.loaded()).toContain('/dist-bundle/pull-secret-job/main.mjs');
+    expect(loads.loaded()).not.toContain(sdkChunkOf('pull-secret-job'));
+    loads.dispose();
     const [message] = await published();
     expect(parseTraceparent(message?.attributes?.traceparent)).toEqual({
       traceId: LAUNCH_TRACE,
