@@ -11,7 +11,7 @@ import { buildStatus } from '../../shared/hyperfleet/status-builder';
 import type { Logger } from '../../shared/logging/logger';
 import type { RetryPolicy } from '../../shared/retry/backoff';
 import { TRACE_ATTRIBUTES } from '../../shared/tracing/attributes';
-import { SpanKind, withSpan, type Span } from '../../shared/tracing/spans';
+import { SpanKind, errorType, withSpan, type Span } from '../../shared/tracing/spans';
 import { contextFromTraceparent } from '../../shared/tracing/traceparent';
 import { clusterFacts, hasPullSecretInSpec, statusesByAdapter } from './cluster-facts';
 import { decide, type Decision, type DecisionSettings } from './decide';
@@ -107,9 +107,7 @@ export function createAdapterHandler(
               });
               return;
             }
-            root.setAttributes(
-              failureAttributes('retry', error instanceof AdapterError ? error.reason : undefined),
-            );
+            root.setAttributes(failureAttributes('retry', errorType(error)));
             if (logIfApiMisconfigured(error, log)) throw error;
             log.warn(
               `Event handling failed transiently and will be redelivered: ${error instanceof Error ? error.message : String(error)}`,
@@ -123,9 +121,10 @@ export function createAdapterHandler(
   };
 }
 
-const failureAttributes = (decision: string, reason: string | undefined) => ({
+/** Replaces the decision's attributes when handling fails (the reason a code, never a message). */
+const failureAttributes = (decision: string, reason: string) => ({
   [TRACE_ATTRIBUTES.decision]: decision,
-  ...(reason ? { [TRACE_ATTRIBUTES.reason]: reason } : {}),
+  [TRACE_ATTRIBUTES.reason]: reason,
 });
 
 async function handleClusterEvent(

@@ -2,6 +2,7 @@
 // Manager, Kubernetes and Pub/Sub emulators, exporting over OTLP/HTTP JSON to a receiver in the
 // test. The execution continues the adapter's launch span (TRACEPARENT), names its phases, and hands
 // its publish span to the reporter in the result message's attributes; no secret leaves in a span.
+import net, { type AddressInfo } from 'node:net';
 import {
   startKubeApiServerEmulator,
   type KubeApiServerEmulator,
@@ -19,12 +20,8 @@ import { TRACE_ATTRIBUTES } from '../../../shared/tracing/attributes';
 import { parseTraceparent } from '../../../shared/tracing/traceparent';
 import { canaryPullSecret, leaks } from '../../helpers/canary';
 import { runJob } from '../../helpers/job';
-import {
-  SPAN_KIND,
-  startOtlpReceiver,
-  type OtlpReceiver,
-  type ReceivedSpan,
-} from '../../helpers/otlp-receiver';
+import { moduleLoadRecorder, sdkChunkOf } from '../../helpers/module-loads';
+import { OtlpTestReceiver, type ReceivedSpan } from '../../helpers/otlp-test-receiver';
 
 const PROJECT = 'demo-project';
 const PLATFORM = 'platform-project';
@@ -32,6 +29,8 @@ const TOPIC = `projects/${PROJECT}/topics/pullsecret-job-results`;
 const SUBSCRIPTION = `projects/${PROJECT}/subscriptions/results-tap`;
 const NS = 'clusters-cls-trace';
 // The adapter's launch span, as it would pass it (sampled).
+// OTLP SpanKind values.
+const SPAN_KIND = { internal: 1, producer: 4 } as const;
 const LAUNCH_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const LAUNCH_SPAN = '00f067aa0ba902b7';
 const TRACEPARENT = `00-${LAUNCH_TRACE}-${LAUNCH_SPAN}-01`;
@@ -47,7 +46,7 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
   let sm: SecretManagerEmulator;
   let kube: KubeApiServerEmulator;
   let pubsub: PubSubEmulator;
-  let otlp: OtlpReceiver;
+  let otlp: OtlpTestReceiver;
 
   const pubsubRest = async (method: string, path: string, body: unknown): Promise<unknown> => {
     const response = await fetch(`http://${pubsub.endpoint}/v1/${path}`, {
@@ -77,7 +76,7 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
       startSecretManagerEmulator(),
       startKubeApiServerEmulator({ namespaces: [NS] }),
       startPubSubEmulator(),
-      startOtlpReceiver(),
+      OtlpTestReceiver.start(),
     ]);
     await pubsubRest('PUT', TOPIC, {});
     await pubsubRest('PUT', SUBSCRIPTION, { topic: TOPIC });
@@ -103,7 +102,7 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
     OTEL_TRACES_EXPORTER: 'otlp',
     OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint,
   });
-  const spansOf = (traceId: string) => otlp.spans.filter((s) => s.traceId === traceId);
+  const spansOf = (traceId: string) => otlp.spans().filter((s) => s.traceId === traceId);
   const named = (spans: readonly ReceivedSpan[], name: string) => {
     const found = spans.filter((s) => s.name === name);
     expect({ name, count: found.length }).toEqual({ name, count: 1 });
@@ -112,19 +111,24 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
 
   it('continues TRACEPARENT: job.run and its phases in one trace, the publish span handed on in the message', async () => {
     const canary = canaryPullSecret('trace-job');
+    const loads = moduleLoadRecorder();
     const run = await runJob({
       ...env('cls-trace', canary.text),
       ...exporting(),
+      ...loads.env,
       TRACEPARENT,
       TRACESTATE: 'vendor=a1',
     });
     expect(run.code).toBe(EXIT_CODES.success);
+    // Export on: the SDK chunk is loaded (the control for the export-off case below).
+    expect(loads.loaded()).toContain(sdkChunkOf('pull-secret-job'));
+    loads.dispose();
     // shutdown() flushed before the process exited: every span is already here.
     const spans = spansOf(LAUNCH_TRACE);
     const root = named(spans, 'job.run');
     expect(root).toMatchObject({
       parentSpanId: LAUNCH_SPAN,
-      service: 'pullsecret-job',
+      serviceName: 'pullsecret-job',
       kind: SPAN_KIND.internal,
     });
     expect(root.attributes).toMatchObject({
@@ -150,7 +154,7 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
     );
     const publish = named(spans, 'pubsub.publish_result');
     expect(publish.kind).toBe(SPAN_KIND.producer);
-    expect(spans.every((s) => s.status !== 2)).toBe(true);
+    expect(spans.every((s) => s.statusCode !== 2)).toBe(true);
 
     // The reporter's parent: the publish span, in the message attributes (tracestate passed on).
     const [message] = await published();
@@ -183,19 +187,19 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
     const spans = spansOf('a'.repeat(32));
     const root = named(spans, 'job.run');
     expect(root).toMatchObject({
-      status: 2,
+      statusCode: 2,
       attributes: expect.objectContaining({
         [TRACE_ATTRIBUTES.outcome]: 'failed',
         [TRACE_ATTRIBUTES.reason]: run.result.reason,
       }),
     });
-    expect(named(spans, 'secretmanager.sync').status).toBe(2);
+    expect(named(spans, 'secretmanager.sync').statusCode).toBe(2);
     const [message] = await published();
     expect(parseTraceparent(message?.attributes?.traceparent)?.traceId).toBe('a'.repeat(32));
   });
 
   it('an invalid TRACEPARENT is a warning, never a failure: the run starts its own trace', async () => {
-    const before = new Set(otlp.spans.map((s) => s.spanId));
+    const before = new Set(otlp.spans().map((s) => s.spanId));
     const run = await runJob({
       ...env('cls-trace-bad', canaryPullSecret('trace-bad').text),
       ...exporting(),
@@ -208,7 +212,7 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
       ),
     ).toBe(true);
     const root = named(
-      otlp.spans.filter((s) => !before.has(s.spanId)),
+      otlp.spans().filter((s) => !before.has(s.spanId)),
       'job.run',
     );
     expect(root.parentSpanId).toBeUndefined();
@@ -218,11 +222,17 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
 
   it('with export off (the default) no span is sent, yet the trace id still travels to the reporter', async () => {
     const received = otlp.bodies.length;
+    const loads = moduleLoadRecorder();
     const run = await runJob({
       ...env('cls-trace-off', canaryPullSecret('trace-off').text),
+      ...loads.env,
       TRACEPARENT,
     });
     expect(run.code).toBe(EXIT_CODES.success);
+    // Startup stays lazy: the bundle ran, its SDK chunk was never loaded.
+    expect(loads.loaded()).toContain('/dist-bundle/pull-secret-job/main.mjs');
+    expect(loads.loaded()).not.toContain(sdkChunkOf('pull-secret-job'));
+    loads.dispose();
     const [message] = await published();
     expect(parseTraceparent(message?.attributes?.traceparent)).toEqual({
       traceId: LAUNCH_TRACE,
@@ -231,4 +241,28 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
     });
     expect(otlp.bodies.length).toBe(received);
   });
+
+  it('an OTLP endpoint that never answers delays the exit by the export bound only, never the outcome', async () => {
+    // Accepts connections and never answers: the worst a trace backend can do at shutdown.
+    const sockets: net.Socket[] = [];
+    const silent = net.createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const started = Date.now();
+      const run = await runJob({
+        ...env('cls-trace-hang', canaryPullSecret('trace-hang').text),
+        OTEL_TRACES_EXPORTER: 'otlp',
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        TRACEPARENT,
+      });
+      expect(run.code).toBe(EXIT_CODES.success);
+      expect(run.result.outcome).toBe('succeeded');
+      // The SDK's export bound (5 s) plus the run itself; never the job's own timeout.
+      expect(Date.now() - started).toBeLessThan(15_000);
+      expect((await published()).length).toBe(1);
+    } finally {
+      sockets.forEach((socket) => socket.destroy());
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  }, 30_000);
 });
