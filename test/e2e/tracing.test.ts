@@ -101,12 +101,17 @@ describe('one reconcile, one trace: from a Sentinel event with a known tracepare
       'the reporter status write and its API span in the trace store',
       async () => {
         const all = readTrace(stack.d.traces.dir, TRACE_ID);
-        const names = new Set(all.map((s) => `${s.service} ${s.name}`));
-        return names.has('pullsecret-reporter reporter.handle') &&
-          names.has(`hyperfleet-api ${STATUSES}`) &&
-          names.has('pullsecret-adapter adapter.handle')
-          ? all
-          : undefined;
+        // The API span of the reporter's write (the adapter writes statuses too, earlier).
+        const reporterWrites = new Set(
+          all
+            .filter((s) => s.service === 'pullsecret-reporter' && s.name === STATUSES)
+            .map((s) => s.spanId),
+        );
+        const served = all.some(
+          (s) => s.service === 'hyperfleet-api' && reporterWrites.has(s.parentSpanId ?? ''),
+        );
+        const names = new Set(all.map((s) => s.name));
+        return served && names.has('adapter.handle') && names.has('job.run') ? all : undefined;
       },
       20_000,
     );
