@@ -248,6 +248,30 @@ describe('what the receiver refuses, as an OTLP/HTTP endpoint does (a google.rpc
     expect(((await inflated.json()) as { message: string }).message).toMatch(/decompressed body/);
   });
 
+  it('503 (which exporters retry) when spans cannot be stored, and stores again once it can', async () => {
+    const gone = fs.mkdtempSync(path.join(os.tmpdir(), 'traces-gone-'));
+    const fragile = await startTraceReceiver({ dir: gone });
+    fs.rmSync(gone, { recursive: true, force: true });
+    const body = request(span('ef'.repeat(16), '04'.repeat(8)));
+    const send = () =>
+      fetch(`${fragile.endpoint}/v1/traces`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+    const failed = await send();
+    expect(failed.status).toBe(503);
+    expect(await failed.json()).toEqual({
+      code: 14,
+      message: `Could not store spans in ${gone}: ENOENT.`,
+    });
+    fs.mkdirSync(path.join(gone, 'clusters'), { recursive: true });
+    expect((await send()).status).toBe(200);
+    expect(readTrace(gone, 'ef'.repeat(16))).toHaveLength(1);
+    await fragile.close();
+    fs.rmSync(gone, { recursive: true, force: true });
+  });
+
   it('404 for another path, 405 (Allow: POST) for another method', async () => {
     const metrics = await post('{}', {}, '/v1/metrics');
     expect(metrics.status).toBe(404);
