@@ -1,6 +1,9 @@
 // Jest runs the TypeScript sources through ts-jest. @kubernetes/client-node and a few of its
 // dependencies ship only ES modules, so they are transformed too (allowJs in tsconfig.jest.json).
+// The OTLP exporter's transport loads node:http with a dynamic import(), which Jest's CommonJS
+// sandbox refuses; transformed, it becomes a require().
 const esmPackages = [
+  '@opentelemetry/otlp-exporter-base',
   '@kubernetes/client-node',
   'openid-client',
   'oauth4webapi',

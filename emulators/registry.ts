@@ -16,6 +16,7 @@ import { startSecretManagerEmulator } from './secret-manager/server';
 import { startSentinel } from './sentinel/start-sentinel';
 import { parseDurationMs } from '../shared/config/durations';
 import { createLogger } from '../shared/logging/logger';
+import { withTracing } from './common/emulator-tracing';
 
 /** Command-line options every emulator understands, plus its own. */
 export interface EmulatorArgs {
@@ -64,29 +65,32 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
   // --management-clusters a,b: placement spreads clusters over these, as `data.managementCluster`);
   // --token-file FILE (or --token TOKEN=identity) turns JWT authentication on; --tenancy requires
   // the dev config's tenancy headers; --spec-schema gcp validates cluster specs (default any).
+  // OTEL_* (the local stack sets them) turn on a SERVER span per request, as the API's middleware.
   'hyperfleet-api': (args) =>
-    startHyperFleetApiEmulator({
-      ...(args.options['token-file']
-        ? { tokens: { [readTokenFile(args.options['token-file'])]: 'local-stack' } }
-        : {}),
-      ...(args.options.tenancy !== undefined ? { tenancy: DEV_TENANCY } : {}),
-      ...(args.options['spec-schema'] === 'gcp' ? { clusterSpecSchema: 'gcp' as const } : {}),
-      host: args.host,
-      port: args.port,
-      ...(args.options['required-adapters']
-        ? { requiredAdapters: args.options['required-adapters'].split(',') }
-        : {}),
-      ...(args.options['simulate-adapters'] !== undefined
-        ? {
-            simulatedAdapters: args.options['management-clusters']
-              ? localSimulatedAdapters(args.options['management-clusters'].split(','))
-              : LOCAL_SIMULATED_ADAPTERS,
-          }
-        : {}),
-      ...(args.options.token
-        ? { tokens: Object.fromEntries([args.options.token.split('=') as [string, string]]) }
-        : {}),
-    }),
+    withTracing(process.env, 'hyperfleet-api', undefined, () =>
+      startHyperFleetApiEmulator({
+        ...(args.options['token-file']
+          ? { tokens: { [readTokenFile(args.options['token-file'])]: 'local-stack' } }
+          : {}),
+        ...(args.options.tenancy !== undefined ? { tenancy: DEV_TENANCY } : {}),
+        ...(args.options['spec-schema'] === 'gcp' ? { clusterSpecSchema: 'gcp' as const } : {}),
+        host: args.host,
+        port: args.port,
+        ...(args.options['required-adapters']
+          ? { requiredAdapters: args.options['required-adapters'].split(',') }
+          : {}),
+        ...(args.options['simulate-adapters'] !== undefined
+          ? {
+              simulatedAdapters: args.options['management-clusters']
+                ? localSimulatedAdapters(args.options['management-clusters'].split(','))
+                : LOCAL_SIMULATED_ADAPTERS,
+            }
+          : {}),
+        ...(args.options.token
+          ? { tokens: Object.fromEntries([args.options.token.split('=') as [string, string]]) }
+          : {}),
+      }),
+    ),
   // --config jobs.json (a list of {name, command, env, timeoutSeconds, maxRetries, memoryLimitMiB, logDir});
   // --finished-topic projects/P/topics/T publishes execution-finished entries to the Pub/Sub emulator.
   'cloud-run': async (args) => {
@@ -149,18 +153,22 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
       throw new Error(
         'sentinel needs PUBSUB_EMULATOR_HOST (the Pub/Sub emulator) in the environment',
       );
-    return startSentinel({
-      hyperfleetBaseUrl: need('hyperfleet'),
-      ...(args.options['hyperfleet-token-file']
-        ? { hyperfleetTokenFile: args.options['hyperfleet-token-file'] }
-        : {}),
-      topic: need('topic'),
-      pubsubEmulatorHost: emulatorHost,
-      pollMs: duration('poll-interval', '1s'),
-      notReadyMs: duration('not-ready-interval', '10s'),
-      readyMs: duration('ready-interval', '30m'),
-      logger: createLogger({ component: 'sentinel', level: 'info', format: 'json' }),
-    });
+    const logger = createLogger({ component: 'sentinel', level: 'info', format: 'json' });
+    // OTEL_* turn on `sentinel.publish` spans and the events' traceparent, as real Sentinel's.
+    return withTracing(process.env, 'hyperfleet-sentinel', logger, () =>
+      startSentinel({
+        hyperfleetBaseUrl: need('hyperfleet'),
+        ...(args.options['hyperfleet-token-file']
+          ? { hyperfleetTokenFile: args.options['hyperfleet-token-file'] }
+          : {}),
+        topic: need('topic'),
+        pubsubEmulatorHost: emulatorHost,
+        pollMs: duration('poll-interval', '1s'),
+        notReadyMs: duration('not-ready-interval', '10s'),
+        readyMs: duration('ready-interval', '30m'),
+        logger,
+      }),
+    );
   },
   // The simulated HyperShift adapter (seed 004): --hyperfleet URL [--hyperfleet-token-file FILE]
   // --management-clusters-file FILE (JSON: name -> kubeconfig) --default-management-cluster NAME

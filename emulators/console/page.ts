@@ -22,6 +22,11 @@ export const CONSOLE_PAGE = `<!doctype html>
   .Unknown, .running, .pending { background: #fff1c2; color: #6b5200; }
   code { font-size: 12px; } .grid { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
   #error { color: #b3261e; }
+  details.trace summary { cursor: pointer; color: #4a5563; margin: 6px 0; }
+  .trace td { font-size: 12px; white-space: nowrap; } .trace td.details { white-space: normal; }
+  .lane { position: relative; width: 240px; height: 10px; background: #eef1f4; border-radius: 2px; }
+  .lane div { position: absolute; top: 0; height: 10px; min-width: 2px; border-radius: 2px; background: #0b62d6; }
+  .lane div.ERROR { background: #b3261e; }
 </style>
 </head>
 <body>
@@ -46,7 +51,7 @@ const $ = (id) => document.getElementById(id);
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
-    if (k === 'onclick') node.onclick = v; else node.setAttribute(k, v);
+    if (typeof v === 'function') node[k] = v; else node.setAttribute(k, v);
   }
   for (const c of children.flat(Infinity)) node.append(c instanceof Node ? c : document.createTextNode(c == null ? '' : String(c)));
   return node;
@@ -54,6 +59,41 @@ function el(tag, attrs, ...children) {
 const badge = (text, cls) => el('span', { class: 'badge ' + (cls || '') }, text);
 const row = (cells, head) => el('tr', {}, cells.map((c) => el(head ? 'th' : 'td', {}, c)));
 const short = (id) => id ? id.slice(0, 8) : '';
+// Traces: loaded only for the clusters whose trace section is open, refreshed with the state.
+const openTraces = new Set();
+const traces = {};
+let lastState;
+async function loadTrace(id) {
+  const response = await fetch('/api/clusters/' + encodeURIComponent(id) + '/trace');
+  traces[id] = await response.json();
+}
+function traceTable(t) {
+  if (!t) return el('div', { class: 'muted' }, 'Loading…');
+  if (t.error) return el('div', { class: 'muted' }, t.error);
+  if (!t.spans.length) return el('div', { class: 'muted' }, 'No trace yet: spans arrive as each component flushes them.');
+  const total = Math.max(...t.spans.map((s) => s.startOffsetMs + s.durationMs));
+  return el('div', {},
+    el('div', { class: 'muted' }, 'Trace ', el('code', { 'data-testid': 'trace-id' }, t.traceId), ' · ' + t.spans.length + ' spans · ' + total.toFixed(1) + ' ms · npm run -s trace -- ' + t.clusterId),
+    el('table', { class: 'trace' }, row(['span', 'service', 'start ms', 'duration ms', '', 'status', 'details'], true),
+      t.spans.map((s) => el('tr', { 'data-testid': 'trace-span', 'data-name': s.name, 'data-service': s.service },
+        el('td', { style: 'padding-left:' + (8 + 14 * s.depth) + 'px' }, s.name),
+        el('td', {}, s.service), el('td', {}, s.startOffsetMs.toFixed(1)), el('td', {}, s.durationMs.toFixed(1)),
+        el('td', {}, el('div', { class: 'lane' }, el('div', { class: s.status, style: 'left:' + (100 * s.from).toFixed(2) + '%;width:' + (100 * (s.to - s.from)).toFixed(2) + '%' }))),
+        el('td', {}, s.status === 'UNSET' ? '' : badge(s.status, s.status === 'OK' ? 'True' : 'False')),
+        el('td', { class: 'details' }, Object.entries(s.details).map(([k, v]) => k + '=' + v).join(' '))))));
+}
+function traceSection(c) {
+  const section = el('details', { class: 'trace', 'data-testid': 'trace', 'data-cluster-id': c.id },
+    el('summary', {}, 'Trace of the latest reconcile'), traceTable(traces[c.id]));
+  section.open = openTraces.has(c.id);
+  section.ontoggle = () => {
+    if (!section.open) { openTraces.delete(c.id); return; }
+    if (openTraces.has(c.id)) return;
+    openTraces.add(c.id);
+    loadTrace(c.id).then(() => lastState && render(lastState));
+  };
+  return section;
+}
 async function act(method, path) {
   $('error').textContent = '';
   const response = await fetch(path, { method });
@@ -84,7 +124,8 @@ function clusterCard(c, executions) {
       simulated.map((a) => [
         el('button', { 'data-testid': 'hold-' + a, onclick: () => act('POST', '/api/clusters/' + c.id + '/adapters/' + a + '/hold') }, 'Hold ' + a),
         el('button', { 'data-testid': 'release-' + a, onclick: () => act('POST', '/api/clusters/' + c.id + '/adapters/' + a + '/release') }, 'Release ' + a)]),
-      el('button', { class: 'danger', 'data-testid': 'delete-cluster', onclick: () => act('DELETE', '/api/clusters/' + c.id) }, 'Delete')));
+      el('button', { class: 'danger', 'data-testid': 'delete-cluster', onclick: () => act('DELETE', '/api/clusters/' + c.id) }, 'Delete')),
+    traceSection(c));
 }
 function render(s) {
   $('updated').textContent = 'Updated ' + new Date(s.at).toLocaleTimeString() + '.';
@@ -105,7 +146,10 @@ function render(s) {
 async function refresh() {
   try {
     const response = await fetch('/api/state');
-    render(await response.json());
+    const state = await response.json();
+    await Promise.all([...openTraces].map((id) => loadTrace(id).catch(() => undefined)));
+    lastState = state;
+    render(state);
   } catch (error) { $('error').textContent = 'The stack does not answer: ' + error; }
 }
 fetch('/api/fault-presets').then((r) => r.json()).then((presets) => $('presets').replaceChildren(

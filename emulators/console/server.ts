@@ -7,6 +7,7 @@ import { googleClientOptions } from '../../shared/gcp/client-options';
 import { nullLogger } from '../../shared/logging/null-logger';
 import { localHyperFleetClient } from '../common/local-hyperfleet-client';
 import { KubeReader } from '../stack/kube-admin';
+import { findTrace, traceJson } from '../traces/trace-view';
 import { ConsoleActions, FAULT_PRESETS, type FaultPreset } from './actions';
 import { DeadLetterWatcher } from './dead-letters';
 import { CONSOLE_PAGE } from './page';
@@ -92,6 +93,17 @@ export async function startConsole(description: unknown, port = 0): Promise<Loca
     },
     { method: 'DELETE', path: /^\/api\/faults$/, run: () => actions.clearFaults() },
     { method: 'GET', path: /^\/api\/fault-presets$/, run: () => Promise.resolve(FAULT_PRESETS) },
+    {
+      // The cluster's latest reconcile as waterfall rows (names, timings, decision; no attributes).
+      method: 'GET',
+      path: /^\/api\/clusters\/([^/]+)\/trace$/,
+      run: (m) => {
+        if (!stack.traces)
+          throw new Error('this stack records no traces (stack.json has no traces)');
+        const found = findTrace(stack.traces.dir, { clusterId: m[1]! });
+        return Promise.resolve(found ? traceJson(found, m[1]) : { clusterId: m[1], spans: [] });
+      },
+    },
   ];
 
   const server = http.createServer((req, res) => {

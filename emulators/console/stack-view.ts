@@ -20,6 +20,8 @@ export const stackViewSchema = z.object({
   topics: z.record(z.string(), z.string()),
   subscriptions: z.record(z.string(), z.object({ deadLetterTopic: z.string() })),
   env: z.record(z.string(), z.string()),
+  /** The stack's trace receiver and store (absent in a stack.json from before issue 18). */
+  traces: z.object({ endpoint: z.string(), dir: z.string() }).optional(),
 });
 export type StackView = z.output<typeof stackViewSchema>;
 

@@ -50,7 +50,11 @@ export class Problem extends Error {
     super(detail);
   }
 
-  body(instance: string): Record<string, unknown> {
+  /**
+   * The problem document. `traceId` is the request's trace (its `traceparent`), as the API's
+   * error bodies carry it so a caller's logs and the API's meet; without one, a random id.
+   */
+  body(instance: string, traceId?: string): Record<string, unknown> {
     const kind = this.kind ??
       KINDS[this.status as keyof typeof KINDS] ?? {
         type: 'error',
@@ -65,7 +69,7 @@ export class Problem extends Error {
       instance,
       code: kind.code,
       timestamp: new Date().toISOString(),
-      trace_id: randomBytes(8).toString('hex'),
+      trace_id: traceId ?? randomBytes(8).toString('hex'),
       ...(this.errors && this.errors.length > 0 ? { errors: this.errors } : {}),
     };
   }

@@ -1,10 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Tracer } from '@opentelemetry/api';
 import type { FaultInjector } from '../common/fault-injector';
 import { applyHttpFault, type HttpFailure } from '../common/http-faults';
 import { BodyError, readJson, sendJson } from '../common/http';
 import type { RequestLog } from '../common/request-log';
 import { authenticate, matchRoute, resolveTenant, type TenancyRules } from './access-rules';
 import { Problem } from './problem';
+import { startServerSpan } from './server-span';
 import type { HyperFleetStore } from './store';
 
 /** One exchange, kept only when the emulator records bodies (contract tests). */
@@ -25,6 +27,8 @@ export interface RoutesContext {
   /** Tenancy header rules; off when undefined. */
   readonly tenancy?: TenancyRules;
   readonly exchanges?: RecordedExchange[];
+  /** Records a SERVER span per request (default: the global tracer, a no-op unless registered). */
+  readonly tracer?: Tracer;
 }
 
 const PROBLEM = 'application/problem+json';
@@ -48,6 +52,7 @@ export async function serveApi(
 ): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://emulator');
   const method = req.method ?? 'GET';
+  const span = startServerSpan(context.tracer, req, res, url.pathname);
   let requestBody: unknown;
   let identity: string | undefined;
   const answer = (status: number, body?: unknown, type = 'application/json') => {
@@ -81,12 +86,13 @@ export async function serveApi(
       );
     const fault = await applyHttpFault(context.faults, `${method} ${url.pathname}`, res, (f) => {
       const problem = injected(f);
-      sendJson(res, problem.status, problem.body(url.pathname), PROBLEM);
+      sendJson(res, problem.status, problem.body(url.pathname, span.traceId), PROBLEM);
     });
     if (fault) throw injected(fault);
 
     // The API's order (access-rules.ts): router (404 NTF-000, 405), JWT (401), tenancy (403).
     const route = matchRoute(method, url.pathname);
+    span.route(route.name, route.clusterId);
     identity = authenticate(req.headers, context.tokens);
     const tenant = resolveTenant(req.headers, method, route, context.tenancy);
     const by =
@@ -140,6 +146,6 @@ export async function serveApi(
         : error instanceof BodyError
           ? new Problem(error.status === 413 ? 400 : 400, error.message)
           : new Problem(500, error instanceof Error ? error.message : String(error));
-    answer(problem.status, problem.body(url.pathname), PROBLEM);
+    answer(problem.status, problem.body(url.pathname, span.traceId), PROBLEM);
   }
 }

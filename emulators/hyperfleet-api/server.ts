@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Tracer } from '@opentelemetry/api';
 import { z } from 'zod';
 import type { AdminRoute } from '../common/admin-routes';
 import { handleAdminRequest } from '../common/admin-routes';
@@ -50,6 +51,8 @@ export interface HyperFleetApiEmulatorOptions {
   /** Keep request and response bodies (for contract tests; never in the local stack). */
   readonly recordBodies?: boolean;
   readonly now?: () => Date;
+  /** Records a SERVER span per API request; default the global tracer (registered by the CLI). */
+  readonly tracer?: Tracer;
 }
 
 export interface HyperFleetApiEmulator extends RunningEmulator {
@@ -141,6 +144,7 @@ export async function startHyperFleetApiEmulator(
         tokens: options.tokens ?? {},
         ...(options.tenancy ? { tenancy: options.tenancy } : {}),
         ...(options.recordBodies ? { exchanges } : {}),
+        ...(options.tracer ? { tracer: options.tracer } : {}),
       });
     })();
   });

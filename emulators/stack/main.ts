@@ -52,6 +52,8 @@ async function main(): Promise<number> {
 
   refuseIfRunning(stateFile);
   fs.rmSync(path.join(workDir, 'logs'), { recursive: true, force: true });
+  // Each run's traces start empty too: `npm run trace` shows this run's reconciles.
+  fs.rmSync(path.join(workDir, 'traces'), { recursive: true, force: true });
   let stack: Stack | undefined = undefined;
   let localConsole: LocalConsole | undefined = undefined;
   let stopping = false;

@@ -24,6 +24,8 @@ import {
   topicPath,
 } from './layout';
 import { startManagementClusters } from './management-clusters';
+import { startTraceReceiver } from '../traces/receiver';
+import { tracingEnv } from './tracing-env';
 
 export interface StackOptions {
   /** Repository root (dist/ and node_modules/ live there). */
@@ -78,6 +80,11 @@ export interface StackDescription {
   readonly reporterConverter?: { readonly endpoint: string; readonly logFile: string };
   /** PID of every process the stack started, by component. */
   readonly processes: Record<string, number>;
+  /**
+   * The OTLP/HTTP JSON trace receiver every component exports to (OTEL_EXPORTER_OTLP_ENDPOINT),
+   * and where it keeps spans (`npm run trace -- CLUSTER_ID` reads them).
+   */
+  readonly traces: { readonly endpoint: string; readonly dir: string };
   readonly endpoints: {
     readonly pubsub: string;
     readonly secretManager: string;
@@ -158,6 +165,12 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   };
 
   try {
+    // First up, last down: every component's final flush (the job's shutdown) still lands.
+    const traces = await startTraceReceiver({ dir: path.join(options.workDir, 'traces') });
+    components.add('traces', { stop: () => traces.close() });
+    options.onProgress?.('traces', { endpoint: traces.endpoint });
+    const otel = tracingEnv(traces.endpoint);
+
     const startPubSub = (port?: number): Promise<PubSubEmulator> =>
       startPubSubEmulator({
         logFile: log('pubsub'),
@@ -199,18 +212,22 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         setup: managementClusterSetup(hostedClusterCrds()),
         start: (component, args) => emulator('kube-apiserver', args, baseEnv, component),
       }),
-      emulator('hyperfleet-api', [
-        '--required-adapters',
-        'validation,dns,placement,pullsecret,hypershift',
-        '--simulate-adapters',
-        '--management-clusters',
-        MANAGEMENT_CLUSTERS.join(','),
-        '--token-file',
-        hyperfleetToken,
-        '--tenancy',
-        '--spec-schema',
-        'gcp',
-      ]),
+      emulator(
+        'hyperfleet-api',
+        [
+          '--required-adapters',
+          'validation,dns,placement,pullsecret,hypershift',
+          '--simulate-adapters',
+          '--management-clusters',
+          MANAGEMENT_CLUSTERS.join(','),
+          '--token-file',
+          hyperfleetToken,
+          '--tenancy',
+          '--spec-schema',
+          'gcp',
+        ],
+        { ...baseEnv, ...otel.hyperfleetApi },
+      ),
     ]);
     const hyperfleetUrl = hyperfleet.info.endpoint as string;
     const defaultCluster = managementClusters.find((c) => c.name === DEFAULT_MANAGEMENT_CLUSTER)!;
@@ -272,6 +289,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
             RETRY_BASE_DELAY: '200ms',
             GCP_API_TIMEOUT: '10s',
             KUBERNETES_NAMESPACE_WAIT: '30s',
+            // The platform project logs and spans are filed under (Terraform sets it in GCP).
+            GOOGLE_CLOUD_PROJECT: LOCAL_PROJECT,
+            ...otel.components,
             ...options.jobEnv,
           },
         },
@@ -292,6 +312,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       SECRET_MANAGER_EMULATOR_HOST: secretManager.info.endpoint as string,
       LOG_FORMAT: 'json',
       LOG_LEVEL: options.logLevel ?? 'info',
+      ...otel.components,
     };
     const functionHandle = async (start: () => Promise<ReadyProcess>) => {
       const started = await start();
@@ -401,7 +422,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         '--ready-interval',
         sentinelTiming.readyInterval,
       ],
-      pubsubEnv,
+      { ...pubsubEnv, ...otel.sentinel },
     );
 
     const description: StackDescription = {
@@ -422,6 +443,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       delivery,
       ...(reporterConverter ? { reporterConverter } : {}),
       processes: components.pids,
+      traces: { endpoint: traces.endpoint, dir: traces.dir },
       endpoints: {
         pubsub: pubsub.endpoint,
         secretManager: secretManager.info.endpoint as string,

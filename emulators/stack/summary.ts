@@ -30,8 +30,15 @@ export function convergedSummary(
   const cwd = options.cwd ?? process.cwd();
   const rel = (file: string) => path.relative(cwd, file) || file;
   const converged = `Converged in ${(elapsedMs / 1000).toFixed(1)} s: Reconciled=True (Ready). The Secret Manager version exists, the Kubernetes Secret is in ${cluster.managementCluster} ${cluster.namespace}/${cluster.secretName}, and the HostedCluster beside it names it (spec.pullSecret.name).`;
+  // Traces stay after the stack stops, so `npm run trace` works with --once too.
+  const trace = `npm run -s trace -- ${cluster.id}`;
   if (options.once)
-    return ['', converged, `Logs stay in ${rel(d.logDir)} after the stack stops.`, ''].join('\n');
+    return [
+      '',
+      converged,
+      `Logs stay in ${rel(d.logDir)} after the stack stops; ${trace} still draws its reconcile as a waterfall.`,
+      '',
+    ].join('\n');
   const kubeconfig = rel(
     d.managementClusters[cluster.managementCluster]?.kubeconfig ?? d.kubeconfig,
   );
@@ -49,6 +56,7 @@ export function convergedSummary(
     `  curl -s -H "Authorization: Bearer ${token}" -H 'X-HyperFleet-System: true' ${api}/statuses`,
     `  curl -s -H "Authorization: Bearer ${token}" -H 'X-HyperFleet-Org: ${LOCAL_ORG}' ${api}`,
     `  npm run -s wait -- ${cluster.id} --condition Ready --timeout 2m   # waits for a condition`,
+    `  ${trace}      # its latest reconcile as a waterfall: services, spans, timings, decision`,
     `  cat ${rel(path.join(d.workDir, 'stack.json'))}      # every endpoint, managementClusters, the environment for clients`,
     `  ls ${rel(d.logDir)}                      # one log per component, jobs/ per execution`,
     '',

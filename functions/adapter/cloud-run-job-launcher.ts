@@ -2,6 +2,8 @@ import type { v2 } from '@google-cloud/run';
 import { toAdapterError } from '../../shared/gcp/grpc-failure';
 import type { Logger } from '../../shared/logging/logger';
 import { timestampToIso } from '../../shared/gcp/timestamp';
+import { TRACE_ATTRIBUTES } from '../../shared/tracing/attributes';
+import { SpanKind, withSpan } from '../../shared/tracing/spans';
 import {
   executionEnv,
   type JobLauncher,
@@ -21,7 +23,21 @@ export class CloudRunJobLauncher implements JobLauncher {
     private readonly options: { timeoutMs: number; logger: Logger },
   ) {}
 
-  async launch(request: LaunchRequest): Promise<LaunchedExecution> {
+  /** One RunJob inside a `cloudrun.RunJob` CLIENT span, whose context the execution continues. */
+  launch(request: LaunchRequest): Promise<LaunchedExecution> {
+    return withSpan(
+      'cloudrun.RunJob',
+      { [TRACE_ATTRIBUTES.clusterId]: request.clusterId },
+      async (span) => {
+        const launched = await this.runJob(request);
+        span.setAttribute(TRACE_ATTRIBUTES.execution, launched.execution);
+        return launched;
+      },
+      { kind: SpanKind.CLIENT },
+    );
+  }
+
+  private async runJob(request: LaunchRequest): Promise<LaunchedExecution> {
     const env = Object.entries(executionEnv(request)).map(([name, value]) => ({ name, value }));
     const context = {
       service: 'Cloud Run',

@@ -19,6 +19,7 @@ import {
 import type { RetryBoundSettings } from '../../shared/events/retry-bound';
 import { OBJECT_PATH } from '../../shared/object-path';
 import type { RetryPolicy } from '../../shared/retry/backoff';
+import { toTracingConfig, tracingEnvShape, type TracingConfig } from '../../shared/tracing/config';
 import type { DecisionSettings } from './decide';
 import { namespaceTemplate } from './namespace-template';
 import {
@@ -71,7 +72,11 @@ export const adapterEnvSchema = z.object({
     .default('info'),
   LOG_FORMAT: z.enum(LOG_FORMATS, { message: 'must be json or text' }).default('json'),
   GOOGLE_CLOUD_PROJECT: z.string().optional(),
+  ...tracingEnvShape,
 });
+
+/** The adapter's OTEL_SERVICE_NAME unless set. */
+export const ADAPTER_SERVICE_NAME = 'pullsecret-adapter';
 
 /** Validated adapter configuration. */
 export interface AdapterConfig {
@@ -93,6 +98,7 @@ export interface AdapterConfig {
   readonly logLevel: LogLevel;
   readonly logFormat: LogFormat;
   readonly projectId?: string;
+  readonly tracing: TracingConfig;
 }
 
 const CLOUD_RUN_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 500, maxDelayMs: 5000 };
@@ -137,6 +143,7 @@ export function loadAdapterConfig(env: Env): AdapterConfig {
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     ...(e.GOOGLE_CLOUD_PROJECT ? { projectId: e.GOOGLE_CLOUD_PROJECT } : {}),
+    tracing: toTracingConfig(e, ADAPTER_SERVICE_NAME),
   };
 }
 

@@ -10,8 +10,12 @@ import type { AdapterStatus } from '../../shared/hyperfleet/schemas';
 import { buildStatus } from '../../shared/hyperfleet/status-builder';
 import type { Logger } from '../../shared/logging/logger';
 import type { RetryPolicy } from '../../shared/retry/backoff';
+import { TRACE_ATTRIBUTES } from '../../shared/tracing/attributes';
+import { SpanKind, errorType, withSpan, type Span } from '../../shared/tracing/spans';
+import { contextFromTraceparent } from '../../shared/tracing/traceparent';
 import { clusterFacts, hasPullSecretInSpec, statusesByAdapter } from './cluster-facts';
 import { decide, type Decision, type DecisionSettings } from './decide';
+import { decisionAttributes, decisionName } from './decision-attributes';
 import type { ExecutionLookup } from './execution-lookup';
 import { resolveInFlight } from './in-flight-flow';
 import type { JobLauncher } from './job-launcher';
@@ -76,41 +80,68 @@ export function createAdapterHandler(
       cluster_id: event.clusterId,
       ...(event.generation !== undefined ? { event_generation: event.generation } : {}),
     });
-    await locks.run(event.clusterId, async () => {
-      try {
-        await handleClusterEvent(event, deps, log, now);
-      } catch (error) {
-        if (error instanceof AdapterError && error.kind === 'permanent') {
-          // Retrying cannot help (e.g. the API refused our report, credentials are wrong); Sentinel re-sends anyway.
-          log.error(`Event handling failed permanently: ${error.message}`, {
-            reason: error.reason,
-            decision: 'failed',
-          });
-          return;
-        }
-        if (logIfApiMisconfigured(error, log)) throw error;
-        log.warn(
-          `Event handling failed transiently and will be redelivered: ${error instanceof Error ? error.message : String(error)}`,
-          { decision: 'retry' },
-        );
-        throw error;
-      }
-    });
+    // One trace per reconcile, continuing Sentinel's (a new one when the event carries none).
+    const parent = contextFromTraceparent(decoded.trace.traceparent, decoded.trace.tracestate);
+    const rootAttributes = {
+      [TRACE_ATTRIBUTES.clusterId]: event.clusterId,
+      ...(event.generation !== undefined
+        ? { [TRACE_ATTRIBUTES.generation]: event.generation }
+        : {}),
+    };
+    await withSpan(
+      'adapter.handle',
+      rootAttributes,
+      (root) =>
+        locks.run(event.clusterId, async () => {
+          if (decoded.trace.ignored)
+            log.debug(`Trace context not continued: ${decoded.trace.ignored}`);
+          try {
+            await handleClusterEvent(event, deps, log, now, root);
+          } catch (error) {
+            if (error instanceof AdapterError && error.kind === 'permanent') {
+              // Retrying cannot help (e.g. the API refused our report, credentials are wrong); Sentinel re-sends anyway.
+              root.setAttributes(failureAttributes('failed', error.reason));
+              log.error(`Event handling failed permanently: ${error.message}`, {
+                reason: error.reason,
+                decision: 'failed',
+              });
+              return;
+            }
+            root.setAttributes(failureAttributes('retry', errorType(error)));
+            if (logIfApiMisconfigured(error, log)) throw error;
+            log.warn(
+              `Event handling failed transiently and will be redelivered: ${error instanceof Error ? error.message : String(error)}`,
+              { decision: 'retry' },
+            );
+            throw error;
+          }
+        }),
+      { kind: SpanKind.CONSUMER, parent },
+    );
   };
 }
+
+/** Replaces the decision's attributes when handling fails (the reason a code, never a message). */
+const failureAttributes = (decision: string, reason: string) => ({
+  [TRACE_ATTRIBUTES.decision]: decision,
+  [TRACE_ATTRIBUTES.reason]: reason,
+});
 
 async function handleClusterEvent(
   event: ClusterEvent,
   deps: AdapterDependencies,
   log: Logger,
   now: () => Date,
+  root: Span,
 ): Promise<void> {
   const [cluster, statuses] = await Promise.all([
     deps.hyperfleet.findCluster(event.clusterId),
     listStatusesOrNone(deps.hyperfleet, event.clusterId),
   ]);
   const facts = cluster ? clusterFacts(cluster, statuses, deps.namespaceTemplate) : undefined;
-  const preconditions: PreconditionResult =
+  // The generation being reconciled is the cluster's (the event's may be older or absent).
+  if (facts) root.setAttribute(TRACE_ATTRIBUTES.generation, facts.generation);
+  const preconditions: PreconditionResult = await withSpan('adapter.preconditions', {}, async () =>
     cluster && !facts?.deleting
       ? evaluatePreconditions(deps.preconditions, {
           cluster,
@@ -127,26 +158,32 @@ async function handleClusterEvent(
             defaultConfigured: deps.pullSecret.defaultVersion !== undefined,
           },
         })
-      : { kind: 'met' };
+      : { kind: 'met' as const },
+  );
   const at = now();
-  const decideNow = (lost?: string) =>
-    decide({
-      event,
-      cluster: facts,
-      own: readOwnStatus(statuses),
-      preconditions,
-      settings: deps.settings,
-      now: at,
-      ...(lost !== undefined ? { lost } : {}),
-    });
-  let decision = decideNow();
+  const decideNow = async (lost?: string) => {
+    const decided = await withSpan('adapter.decide', {}, async () =>
+      decide({
+        event,
+        cluster: facts,
+        own: readOwnStatus(statuses),
+        preconditions,
+        settings: deps.settings,
+        now: at,
+        ...(lost !== undefined ? { lost } : {}),
+      }),
+    );
+    root.setAttributes(decisionAttributes(decided));
+    return decided;
+  };
+  let decision = await decideNow();
   logDecision(log, decision, facts?.generation);
   if (!cluster || !facts) return;
   if (decision.kind === 'resolve-launch' || decision.kind === 'check-execution') {
     const settled = await resolveInFlight(decision, cluster, deps, log, at);
     if (!settled) return;
     // Cloud Run says nothing runs for the in-flight record: decide again without it, once.
-    decision = decideNow(settled.lost);
+    decision = await decideNow(settled.lost);
     logDecision(log, decision, facts.generation);
   }
   switch (decision.kind) {
@@ -167,15 +204,7 @@ async function handleClusterEvent(
 }
 
 function logDecision(log: Logger, decision: Decision, generation: number | undefined): void {
-  const kind =
-    decision.kind === 'skip'
-      ? decision.reason
-      : decision.kind === 'report'
-        ? `report-${decision.outcome.kind}`
-        : decision.kind === 'launch'
-          ? `launch-${decision.operation}`
-          : decision.kind;
-  log.info(decision.message, { decision: kind, generation });
+  log.info(decision.message, { decision: decisionName(decision), generation });
 }
 
 async function listStatusesOrNone(api: HyperFleetApi, clusterId: string): Promise<AdapterStatus[]> {

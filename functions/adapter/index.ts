@@ -10,6 +10,7 @@ import { lazily } from '../../shared/lazily';
 import { HyperFleetClient } from '../../shared/hyperfleet/client';
 import { authProviderFor } from '../../shared/hyperfleet/config';
 import { createLogger } from '../../shared/logging/logger';
+import { startTracing } from '../../shared/tracing/start';
 import { CloudRunExecutionReader } from '../reporter/cloud-run-execution-reader';
 import { CloudRunExecutionLookup } from './cloud-run-execution-lookup';
 import { CloudRunJobLauncher } from './cloud-run-job-launcher';
@@ -28,6 +29,11 @@ const logger = createLogger({
   component: 'pullsecret-adapter',
   level: config.logLevel,
   format: config.logFormat,
+  ...(config.projectId ? { projectId: config.projectId } : {}),
+});
+// Started while the instance boots; with export off this loads no SDK (see shared/tracing/start.ts).
+const tracing = startTracing(config.tracing, {
+  logger,
   ...(config.projectId ? { projectId: config.projectId } : {}),
 });
 
@@ -99,4 +105,12 @@ const bounded = withBoundedRetries((event) => instanceHandler()(event), {
   },
 });
 
-functions.cloudEvent('adapter', (event: CloudEventV1<unknown>) => bounded(event));
+// Spans are flushed before the answer: Cloud Run throttles the CPU once an event is answered.
+functions.cloudEvent('adapter', async (event: CloudEventV1<unknown>) => {
+  const handle = await tracing;
+  try {
+    await bounded(event);
+  } finally {
+    await handle.flush();
+  }
+});

@@ -1,5 +1,6 @@
 import type { Operation } from '../../shared/hyperfleet/outcome';
 import { secretManagerSecretId } from '../../shared/pull-secret/names';
+import { currentTraceparent, currentTracestate } from '../../shared/tracing/traceparent';
 
 /** Where the job finds the pull secret: a reference, never the bytes. */
 export type PullSecretReference =
@@ -47,8 +48,27 @@ export interface JobLauncher {
   launch(request: LaunchRequest): Promise<LaunchedExecution>;
 }
 
-/** The per-execution environment: identifiers and references only, never secret material. */
-export function executionEnv(request: LaunchRequest): Record<string, string> {
+/** W3C trace context the execution continues (its `job.run` span is the launch span's child). */
+export interface ExecutionTraceContext {
+  readonly traceparent?: string;
+  readonly tracestate?: string;
+}
+
+/** The active span's trace context (the launcher calls executionEnv inside its RunJob span). */
+const activeTraceContext = (): ExecutionTraceContext => ({
+  traceparent: currentTraceparent(),
+  tracestate: currentTracestate(),
+});
+
+/**
+ * The per-execution environment: identifiers and references only, never secret material.
+ * TRACEPARENT/TRACESTATE carry the trace into the execution (the W3C names, upper-cased as env
+ * variables, as OpenTelemetry's environment carrier spells them).
+ */
+export function executionEnv(
+  request: LaunchRequest,
+  trace: ExecutionTraceContext = activeTraceContext(),
+): Record<string, string> {
   const reference: Record<string, string> =
     request.pullSecret.source === 'cluster-spec'
       ? { PULL_SECRET_SOURCE: 'cluster-spec', PULL_SECRET_SPEC_PATH: request.pullSecret.specPath }
@@ -69,5 +89,7 @@ export function executionEnv(request: LaunchRequest): Record<string, string> {
     LAUNCH_ID: request.launchId,
     ...reference,
     PULL_SECRET_ADDITIONAL_SPEC_PATH: request.pullSecret.additionalSpecPath,
+    ...(trace.traceparent ? { TRACEPARENT: trace.traceparent } : {}),
+    ...(trace.traceparent && trace.tracestate ? { TRACESTATE: trace.tracestate } : {}),
   };
 }

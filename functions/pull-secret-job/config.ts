@@ -20,6 +20,8 @@ import {
   type HyperFleetApiConfig,
 } from '../../shared/hyperfleet/config';
 import { LOG_FORMATS, LOG_LEVELS } from '../../shared/logging/logger';
+import { toTracingConfig, tracingEnvShape, type TracingConfig } from '../../shared/tracing/config';
+import { parseTraceparent } from '../../shared/tracing/traceparent';
 import { OBJECT_PATH } from '../../shared/object-path';
 import type { KubernetesAccess } from './kubernetes-access';
 import { configuredClusters, managementClusterProblems } from './management-cluster-config';
@@ -125,6 +127,15 @@ export const jobEnvSchema = z
       )
       .optional(),
     PUBSUB_EMULATOR_HOST: hostPort.optional(),
+    /** The platform project the job runs in: where its logs and spans are filed (not GCP_PROJECT_ID). */
+    GOOGLE_CLOUD_PROJECT: gcpProjectId.optional(),
+    /**
+     * Per execution: the adapter's launch span (W3C traceparent), the parent of job.run. Any text
+     * is accepted here: a bad one must not fail the execution, it only starts a new trace.
+     */
+    TRACEPARENT: z.string().optional(),
+    TRACESTATE: z.string().optional(),
+    ...tracingEnvShape,
   })
   .superRefine((env, ctx) => {
     const pushes = env.MANAGEMENT_NAMESPACE !== undefined && env.SKIP_KUBERNETES !== true;
@@ -214,6 +225,13 @@ export interface JobConfig {
   readonly execution?: string;
   /** Where the result is published for the reporter; unset for direct runs. */
   readonly resultsTopic?: string;
+  /** The platform project (GOOGLE_CLOUD_PROJECT): where logs and spans are filed. */
+  readonly platformProjectId?: string;
+  readonly tracing: TracingConfig;
+  /** The adapter's launch span, when TRACEPARENT is a valid traceparent: job.run continues it. */
+  readonly parentTrace?: { readonly traceparent: string; readonly tracestate?: string };
+  /** TRACEPARENT was set but is not a traceparent: main.ts warns, and the run starts a new trace. */
+  readonly ignoredTraceparent?: true;
 }
 
 /** Reads and validates the job's environment; throws ConfigError naming each bad variable. */
@@ -276,5 +294,23 @@ export function loadJobConfig(env: Env): JobConfig {
       : {}),
     ...(e.CLOUD_RUN_EXECUTION ? { execution: e.CLOUD_RUN_EXECUTION } : {}),
     ...(e.RESULTS_TOPIC ? { resultsTopic: e.RESULTS_TOPIC } : {}),
+    ...(e.GOOGLE_CLOUD_PROJECT ? { platformProjectId: e.GOOGLE_CLOUD_PROJECT } : {}),
+    tracing: toTracingConfig(e, 'pullsecret-job'),
+    ...parentTraceOf(e.TRACEPARENT, e.TRACESTATE),
+  };
+}
+
+/** TRACEPARENT/TRACESTATE as the run's parent; an invalid traceparent is flagged and ignored. */
+function parentTraceOf(
+  traceparent: string | undefined,
+  tracestate: string | undefined,
+): Pick<JobConfig, 'parentTrace' | 'ignoredTraceparent'> {
+  if (traceparent === undefined || traceparent.trim() === '') return {};
+  if (!parseTraceparent(traceparent)) return { ignoredTraceparent: true };
+  return {
+    parentTrace: {
+      traceparent: traceparent.trim(),
+      ...(tracestate?.trim() ? { tracestate: tracestate.trim() } : {}),
+    },
   };
 }

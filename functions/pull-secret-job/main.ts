@@ -8,15 +8,17 @@ import { googleClientOptions } from '../../shared/gcp/client-options';
 import { HyperFleetClient } from '../../shared/hyperfleet/client';
 import { authProviderFor } from '../../shared/hyperfleet/config';
 import { RESULT_LINE_KEY, type JobResult } from '../../shared/job-result';
-import { createLogger } from '../../shared/logging/logger';
+import { createLogger, type Logger } from '../../shared/logging/logger';
 import { redactStream } from '../../shared/logging/redacting-output';
 import { SecretRedactor } from '../../shared/logging/secret-redactor';
+import { startTracing } from '../../shared/tracing/start';
 import { loadJobConfig } from './config';
 import { GoogleSecretStore } from './google-secret-store';
 import { PubSubResultPublisher } from './pubsub-result-publisher';
 import { createCoreV1Api } from './kubernetes-access';
 import { KubernetesClusterSecrets } from './kubernetes-cluster-secrets';
 import { describeFailure, exitCodeFor } from './job-outcome';
+import { withJobRunSpan } from './job-trace';
 import { runPullSecretJob } from './run-job';
 import { projectVersion } from './version';
 
@@ -64,12 +66,25 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
     component: 'pullsecret-job',
     level: config.logLevel,
     format: config.logFormat,
-    projectId: config.projectId,
+    // Logs and spans are filed in the project the job runs in, not the one it writes secrets to.
+    projectId: config.platformProjectId ?? config.projectId,
     redactor,
   });
+  if (config.ignoredTraceparent)
+    logger.warn(
+      'TRACEPARENT is not a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>); ignored: this execution starts a new trace',
+      { operation: 'start' },
+    );
   const client = new SecretManagerServiceClient(
     googleClientOptions(config.secretManagerEmulatorHost, config.projectId),
   );
+  // Bounded (the SDK's export timeout) and called on every path out, a crash included.
+  const tracing = await startTracing(config.tracing, {
+    ...(config.platformProjectId ? { projectId: config.platformProjectId } : {}),
+    logger,
+  });
+  let tracingStopped: Promise<void> | undefined;
+  const stopTracing = () => (tracingStopped ??= tracing.shutdown());
   try {
     const secretStore = new GoogleSecretStore(client, {
       timeoutMs: config.apiTimeoutMs,
@@ -100,32 +115,46 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
           logger,
         })
       : undefined;
-    const result = await runPullSecretJob(
-      config,
-      { secretStore, clusterSecrets, logger, redactor, ...(hyperfleet ? { hyperfleet } : {}) },
-      { dryRun },
-    );
-    if (config.resultsTopic && !dryRun) {
-      // Loaded only when publishing: direct runs without a results topic never pay for it.
-      const { PubSub } = await import('../../shared/gcp/lazy/pubsub.js');
-      const publisher = new PubSubResultPublisher(
-        new PubSub({ projectId: config.resultsTopic.split('/')[1]! }),
-        config.resultsTopic,
-        {
-          retry: { attempts: 4, baseDelayMs: 500, maxDelayMs: 5000 },
-          logger,
-          timeoutMs: config.apiTimeoutMs,
-          redactor,
-        },
+    const result = await withJobRunSpan(config, async () => {
+      const result = await runPullSecretJob(
+        config,
+        { secretStore, clusterSecrets, logger, redactor, ...(hyperfleet ? { hyperfleet } : {}) },
+        { dryRun },
       );
-      await publisher.publish(result);
-      await publisher.close();
-    }
+      if (config.resultsTopic && !dryRun)
+        await publishResult(config.resultsTopic, result, {
+          logger,
+          redactor,
+          timeoutMs: config.apiTimeoutMs,
+        });
+      return result;
+    });
+    await stopTracing();
     await logger.close();
     return writeResult(result, redactor);
   } finally {
+    await stopTracing();
     await client.close();
   }
+}
+
+/** Publishes the result for the reporter; the Pub/Sub client loads only here (direct runs never pay). */
+async function publishResult(
+  topic: string,
+  result: JobResult,
+  options: { logger: Logger; redactor: SecretRedactor; timeoutMs: number },
+): Promise<void> {
+  const { PubSub } = await import('../../shared/gcp/lazy/pubsub.js');
+  const publisher = new PubSubResultPublisher(
+    new PubSub({ projectId: topic.split('/')[1]! }),
+    topic,
+    {
+      retry: { attempts: 4, baseDelayMs: 500, maxDelayMs: 5000 },
+      ...options,
+    },
+  );
+  await publisher.publish(result);
+  await publisher.close();
 }
 
 /** The job's Google access token for GKE / Connect Gateway, cached and refreshed by google-auth-library. */

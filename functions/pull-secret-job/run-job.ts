@@ -28,6 +28,8 @@ import {
 import type { KubernetesOutcome } from './sync-kubernetes';
 import { syncSecretManager, type SecretManagerOutcome } from './sync-secret-manager';
 import { requireKnownCluster } from './unknown-cluster';
+import { withSpan } from '../../shared/tracing/spans';
+import { kubernetesPhaseAttributes, markPhaseFailed } from './job-trace';
 
 /** The ports the job talks through; built by main.ts, faked nowhere (tests use the emulators). */
 export interface JobDependencies {
@@ -146,11 +148,12 @@ async function applyPullSecret(
   progress: Progress,
 ): Promise<string | LostClaim> {
   if (!config.pullSecretSource) throw new Error('no pull secret source is configured');
-  const resolved = await resolvePullSecret(
-    config.clusterId,
-    config.pullSecretSource,
-    config.additionalSpecPath,
-    { secretStore: deps.secretStore, ...(deps.hyperfleet ? { hyperfleet: deps.hyperfleet } : {}) },
+  const source = config.pullSecretSource;
+  const resolved = await withSpan('job.resolve', {}, () =>
+    resolvePullSecret(config.clusterId, source, config.additionalSpecPath, {
+      secretStore: deps.secretStore,
+      ...(deps.hyperfleet ? { hyperfleet: deps.hyperfleet } : {}),
+    }),
   );
   deps.redactor?.registerPullSecret(resolved.original);
   if (resolved.additional !== undefined) deps.redactor?.registerPullSecret(resolved.additional);
@@ -183,22 +186,24 @@ async function applyPullSecret(
   if (isLost(claim)) return claim;
   const smStarted = Date.now();
   progress.phases.push('secret-manager');
-  const stored = await syncSecretManager(
-    deps.secretStore,
-    {
-      projectId: config.projectId,
-      secretId: config.secretId,
-      labels,
-      replication: config.replication,
-      ...(config.retention ? { retention: config.retention } : {}),
-    },
-    data,
-    {
-      logger: log,
-      retry: config.retry,
-      dryRun: options.dryRun,
-      ...(claim?.kind === 'claimed' ? { claimed: claim.secret } : {}),
-    },
+  const stored = await withSpan('secretmanager.sync', {}, () =>
+    syncSecretManager(
+      deps.secretStore,
+      {
+        projectId: config.projectId,
+        secretId: config.secretId,
+        labels,
+        replication: config.replication,
+        ...(config.retention ? { retention: config.retention } : {}),
+      },
+      data,
+      {
+        logger: log,
+        retry: config.retry,
+        dryRun: options.dryRun,
+        ...(claim?.kind === 'claimed' ? { claimed: claim.secret } : {}),
+      },
+    ),
   );
   progress.stored = stored;
   progress.durations.secret_manager = Date.now() - smStarted;
@@ -209,16 +214,26 @@ async function applyPullSecret(
     if (fenced) return fenced;
     const k8sStarted = Date.now();
     progress.phases.push('kubernetes');
-    const placed = await placeSecret(
-      placementContext(config, config.kubernetes, deps, log, options),
-      {
-        labels: kubernetesLabels(config),
-        dockerConfigJson: data,
-        gcpSecretPath: stored.versionName || `${stored.secretPath}/versions/latest`,
-        secretCreated: stored.secret === 'created',
-        ...(claim?.kind === 'claimed' && claim.overtook
-          ? { overtook: claim.overtook.generation }
-          : {}),
+    const kubernetes = config.kubernetes;
+    const placed = await withSpan(
+      'kubernetes.sync',
+      kubernetesPhaseAttributes(kubernetes),
+      async (span) => {
+        const outcome = await placeSecret(
+          placementContext(config, kubernetes, deps, log, options),
+          {
+            labels: kubernetesLabels(config),
+            dockerConfigJson: data,
+            gcpSecretPath: stored.versionName || `${stored.secretPath}/versions/latest`,
+            secretCreated: stored.secret === 'created',
+            ...(claim?.kind === 'claimed' && claim.overtook
+              ? { overtook: claim.overtook.generation }
+              : {}),
+          },
+        );
+        if (outcome !== 'gone' && 'failure' in outcome && outcome.failure)
+          markPhaseFailed(span, outcome.failure);
+        return outcome;
       },
     );
     progress.durations.kubernetes = Date.now() - k8sStarted;
@@ -252,8 +267,17 @@ async function removePullSecret(
   if (config.kubernetes) {
     const k8sStarted = Date.now();
     progress.phases.push('kubernetes');
-    const cleaned = await cleanPlacements(
-      placementContext(config, config.kubernetes, deps, log, options),
+    const kubernetesConfig = config.kubernetes;
+    const cleaned = await withSpan(
+      'kubernetes.sync',
+      kubernetesPhaseAttributes(kubernetesConfig),
+      async (span) => {
+        const outcome = await cleanPlacements(
+          placementContext(config, kubernetesConfig, deps, log, options),
+        );
+        if (outcome.failure) markPhaseFailed(span, outcome.failure);
+        return outcome;
+      },
     );
     progress.durations.kubernetes = Date.now() - k8sStarted;
     if (cleaned.lost) return cleaned.lost;
@@ -270,12 +294,14 @@ async function removePullSecret(
   }
   const smStarted = Date.now();
   progress.phases.push('secret-manager');
-  const secretManager = await deleteSecretManagerSecret(
-    deps.secretStore,
-    `projects/${config.projectId}/secrets/${config.secretId}`,
-    config.onDelete,
-    log,
-    options.dryRun,
+  const secretManager = await withSpan('secretmanager.sync', {}, () =>
+    deleteSecretManagerSecret(
+      deps.secretStore,
+      `projects/${config.projectId}/secrets/${config.secretId}`,
+      config.onDelete,
+      log,
+      options.dryRun,
+    ),
   );
   progress.durations.secret_manager = Date.now() - smStarted;
   progress.removed = { ...(kubernetes ? { kubernetes } : {}), secretManager };

@@ -14,6 +14,7 @@ import {
   type LogFormat,
   type LogLevel,
 } from '../../shared/logging/logger';
+import { toTracingConfig, tracingEnvShape, type TracingConfig } from '../../shared/tracing/config';
 
 export const reporterEnvSchema = z.object({
   ...hyperFleetApiEnvShape,
@@ -35,6 +36,7 @@ export const reporterEnvSchema = z.object({
     .default('info'),
   LOG_FORMAT: z.enum(LOG_FORMATS, { message: 'must be json or text' }).default('json'),
   GOOGLE_CLOUD_PROJECT: z.string().optional(),
+  ...tracingEnvShape,
 });
 
 /** Validated reporter configuration. */
@@ -49,6 +51,7 @@ export interface ReporterConfig {
   readonly logLevel: LogLevel;
   readonly logFormat: LogFormat;
   readonly projectId?: string;
+  readonly tracing: TracingConfig;
 }
 
 export function loadReporterConfig(env: Env): ReporterConfig {
@@ -65,5 +68,6 @@ export function loadReporterConfig(env: Env): ReporterConfig {
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     ...(e.GOOGLE_CLOUD_PROJECT ? { projectId: e.GOOGLE_CLOUD_PROJECT } : {}),
+    tracing: toTracingConfig(e, 'pullsecret-reporter'),
   };
 }

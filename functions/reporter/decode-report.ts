@@ -2,13 +2,54 @@ import { z } from 'zod';
 import { PUBSUB_MESSAGE_PUBLISHED, type IncomingCloudEvent } from '../../shared/events/decode';
 import { describeFirstIssue } from '../../shared/zod-issue';
 import { jobResultSchema, RESULT_MESSAGE_TYPE, type JobResult } from '../../shared/job-result';
+import { parseTraceparent } from '../../shared/tracing/traceparent';
 
-/** What arrived on one of the reporter's topics. */
-export type DecodedReport =
+/** The publisher's span (the job's `pubsub.publish_result`): the parent of the reporter's work. */
+export interface MessageTrace {
+  readonly traceparent: string;
+  readonly tracestate?: string;
+}
+
+/** What arrived on one of the reporter's topics, and the trace it continues when it names one. */
+export type DecodedReport = (
   | { readonly kind: 'job-result'; readonly result: JobResult }
   | { readonly kind: 'execution-finished'; readonly execution: string; readonly statusCode: number }
   | { readonly kind: 'ignored'; readonly reason: string }
-  | { readonly kind: 'malformed'; readonly problem: string };
+  | { readonly kind: 'malformed'; readonly problem: string }
+) & { readonly trace?: MessageTrace };
+
+// W3C Trace Context: vendors must propagate at least 512 characters of tracestate.
+const TRACESTATE_MAX = 512;
+
+/**
+ * The message attributes `traceparent` and `tracestate` (the job sets them from its publish span).
+ * A bad one is dropped, never the report: tracing must not cost a status. The log sink's
+ * execution-finished messages carry none, nor does a result published without tracing.
+ */
+const messageTraceSchema = z
+  .object({
+    traceparent: z
+      .string()
+      .refine((text) => parseTraceparent(text) !== undefined)
+      .optional()
+      .catch(undefined),
+    tracestate: z.string().max(TRACESTATE_MAX).optional().catch(undefined),
+  })
+  .transform(({ traceparent, tracestate }): MessageTrace | undefined =>
+    traceparent === undefined
+      ? undefined
+      : {
+          traceparent: traceparent.trim(),
+          ...(tracestate?.trim() ? { tracestate: tracestate.trim() } : {}),
+        },
+  );
+
+/** The trace a message's attributes name, if a valid one. */
+export function messageTrace(
+  attributes: Readonly<Record<string, string>> | undefined,
+): MessageTrace | undefined {
+  return messageTraceSchema.parse(attributes ?? {});
+}
 
 const envelopeSchema = z.looseObject({
   message: z.looseObject({
@@ -49,9 +90,18 @@ export function decodeReport(incoming: IncomingCloudEvent, jobName: string): Dec
       kind: 'malformed',
       problem: `invalid Pub/Sub envelope: ${describeFirstIssue(envelope.error)}`,
     };
+  const decoded = decodeMessage(envelope.data.message, jobName);
+  const trace = messageTrace(envelope.data.message.attributes);
+  return trace ? { ...decoded, trace } : decoded;
+}
+
+function decodeMessage(
+  message: { data: string; attributes?: Record<string, string> | undefined },
+  jobName: string,
+): DecodedReport {
   let json: unknown;
   try {
-    json = JSON.parse(Buffer.from(envelope.data.message.data, 'base64').toString('utf8'));
+    json = JSON.parse(Buffer.from(message.data, 'base64').toString('utf8'));
   } catch {
     return {
       kind: 'malformed',
@@ -59,7 +109,7 @@ export function decodeReport(incoming: IncomingCloudEvent, jobName: string): Dec
     };
   }
   if (
-    envelope.data.message.attributes?.type === RESULT_MESSAGE_TYPE ||
+    message.attributes?.type === RESULT_MESSAGE_TYPE ||
     (json !== null && typeof json === 'object' && 'outcome' in json && 'cluster_id' in json)
   ) {
     const result = jobResultSchema.safeParse(json);

@@ -5,8 +5,12 @@ import { logIfApiMisconfigured } from '../../shared/hyperfleet/misconfiguration'
 import type { HyperFleetApi } from '../../shared/hyperfleet/port';
 import { readOwnStatus } from '../../shared/hyperfleet/pullsecret-status';
 import { buildStatus } from '../../shared/hyperfleet/status-builder';
+import type { JobResult } from '../../shared/job-result';
 import type { Logger } from '../../shared/logging/logger';
-import { decodeReport } from './decode-report';
+import { TRACE_ATTRIBUTES } from '../../shared/tracing/attributes';
+import { SpanKind, withSpan, type Span, type SpanAttributes } from '../../shared/tracing/spans';
+import { contextFromTraceparent } from '../../shared/tracing/traceparent';
+import { decodeReport, type DecodedReport } from './decode-report';
 import type { ClaimReader } from './claim-reader';
 import type { ExecutionReader, ExecutionSummary } from './execution-reader';
 import { decideLateReport, reportTiming } from './late-report';
@@ -33,6 +37,10 @@ export interface ReporterDependencies {
 /**
  * Builds the reporter's CloudEvent handler for both topics. Idempotent and order-independent per
  * execution (see report-outcomes.ts); throws only for transient failures so Pub/Sub redelivers.
+ * Each message of ours is handled inside the CONSUMER span `reporter.handle`: the child of the
+ * job's publish span (message attribute `traceparent`), or the root of a new trace (an
+ * execution-finished event, a result published without one), so the status write and its
+ * HyperFleet request belong to the reconcile's trace. Other jobs' messages get no span.
  */
 export function createReporterHandler(
   deps: ReporterDependencies,
@@ -40,13 +48,6 @@ export function createReporterHandler(
   const now = deps.now ?? (() => new Date());
   return async (incoming) => {
     const decoded = decodeReport(incoming, deps.jobName);
-    if (decoded.kind === 'malformed') {
-      deps.logger.warn(
-        `Discarded a malformed report message: ${decoded.problem}. It is acknowledged because it can never succeed.`,
-        { message_id: incoming.id ?? '', decision: 'malformed' },
-      );
-      return;
-    }
     if (decoded.kind === 'ignored') {
       deps.logger.debug(`Ignored message: ${decoded.reason}`, {
         message_id: incoming.id ?? '',
@@ -54,35 +55,78 @@ export function createReporterHandler(
       });
       return;
     }
-    try {
-      let plan: PlannedReport | SkippedReport;
-      if (decoded.kind === 'job-result') plan = planFromJobResult(decoded.result, deps.jobName);
-      else {
-        const summary = await deps.executions.read(decoded.execution);
-        plan = summary
-          ? await planExecutionReport(summary, deps)
-          : { skip: `execution ${decoded.execution} no longer exists` };
-      }
-      const source = decoded.kind === 'job-result' ? 'job-result' : 'execution-finished';
-      if ('skip' in plan) {
-        deps.logger.info(`Nothing to report: ${plan.skip}`, {
-          source,
-          decision: plan.decision ?? 'skip',
-        });
-        return;
-      }
-      await report(plan, source, deps, now());
-    } catch (error) {
-      if (error instanceof AdapterError && error.kind === 'permanent') {
-        deps.logger.error(`Reporting failed permanently: ${error.message}`, {
-          reason: error.reason,
-          decision: 'failed',
-        });
-        return;
-      }
-      logIfApiMisconfigured(error, deps.logger);
-      throw error;
+    await withSpan(
+      'reporter.handle',
+      decoded.kind === 'job-result' ? resultAttributes(decoded.result) : {},
+      (span) => handle(decoded, incoming.id ?? '', deps, now, span),
+      {
+        kind: SpanKind.CONSUMER,
+        parent: contextFromTraceparent(decoded.trace?.traceparent, decoded.trace?.tracestate),
+      },
+    );
+  };
+}
+
+async function handle(
+  decoded: Exclude<DecodedReport, { kind: 'ignored' }>,
+  messageId: string,
+  deps: ReporterDependencies,
+  now: () => Date,
+  span: Span,
+): Promise<void> {
+  const decide = (decision: string) => span.setAttribute(TRACE_ATTRIBUTES.decision, decision);
+  if (decoded.kind === 'malformed') {
+    deps.logger.warn(
+      `Discarded a malformed report message: ${decoded.problem}. It is acknowledged because it can never succeed.`,
+      { message_id: messageId, decision: 'malformed' },
+    );
+    decide('malformed');
+    return;
+  }
+  try {
+    let plan: PlannedReport | SkippedReport;
+    if (decoded.kind === 'job-result') plan = planFromJobResult(decoded.result, deps.jobName);
+    else {
+      span.setAttribute(TRACE_ATTRIBUTES.execution, decoded.execution);
+      const summary = await deps.executions.read(decoded.execution);
+      plan = summary
+        ? await planExecutionReport(summary, deps)
+        : { skip: `execution ${decoded.execution} no longer exists` };
     }
+    const source = decoded.kind === 'job-result' ? 'job-result' : 'execution-finished';
+    if ('skip' in plan) {
+      deps.logger.info(`Nothing to report: ${plan.skip}`, {
+        source,
+        decision: plan.decision ?? 'skip',
+      });
+      decide(plan.decision ?? 'skip');
+      return;
+    }
+    await report(plan, source, deps, now(), span);
+  } catch (error) {
+    if (error instanceof AdapterError && error.kind === 'permanent') {
+      deps.logger.error(`Reporting failed permanently: ${error.message}`, {
+        reason: error.reason,
+        decision: 'failed',
+      });
+      decide('failed');
+      return;
+    }
+    logIfApiMisconfigured(error, deps.logger);
+    throw error;
+  }
+}
+
+/** What a job result says about itself, known before anything is read. */
+function resultAttributes(result: JobResult): SpanAttributes {
+  return {
+    [TRACE_ATTRIBUTES.clusterId]: result.cluster_id,
+    ...(result.generation !== undefined
+      ? { [TRACE_ATTRIBUTES.generation]: result.generation }
+      : {}),
+    [TRACE_ATTRIBUTES.outcome]: result.outcome,
+    [TRACE_ATTRIBUTES.reason]: result.reason,
+    ...(result.execution ? { [TRACE_ATTRIBUTES.execution]: result.execution } : {}),
   };
 }
 
@@ -115,18 +159,32 @@ async function report(
   source: string,
   deps: ReporterDependencies,
   now: Date,
+  span: Span,
 ): Promise<void> {
   const log = deps.logger.child({
     cluster_id: plan.clusterId,
     generation: plan.generation,
     source,
   });
+  span.setAttributes({
+    [TRACE_ATTRIBUTES.clusterId]: plan.clusterId,
+    [TRACE_ATTRIBUTES.generation]: plan.generation,
+    [TRACE_ATTRIBUTES.outcome]: plan.outcome.kind,
+  });
   try {
     const observed = await observedTimeFor(plan, deps, now, log);
-    if (!observed) return;
+    if (!observed) {
+      span.setAttribute(TRACE_ATTRIBUTES.decision, 'late-report-dropped');
+      return;
+    }
     const body = buildStatus(plan.outcome, plan.generation, observed);
-    const outcome = await deps.hyperfleet.putStatus(plan.clusterId, body);
     const available = body.conditions.find((c) => c.type === 'Available');
+    // The reason the status reports (the job's reason code, or the execution's classified failure).
+    span.setAttributes({
+      [TRACE_ATTRIBUTES.decision]: `report-${plan.outcome.kind}`,
+      ...(available?.reason ? { [TRACE_ATTRIBUTES.reason]: available.reason } : {}),
+    });
+    const outcome = await deps.hyperfleet.putStatus(plan.clusterId, body);
     log.info(`Reported ${plan.outcome.kind} (${available?.reason ?? ''}): status ${outcome}`, {
       decision: `report-${plan.outcome.kind}`,
       status_write: outcome,
@@ -135,6 +193,7 @@ async function report(
     });
   } catch (error) {
     if (error instanceof HyperFleetNotFoundError) {
+      span.setAttribute(TRACE_ATTRIBUTES.decision, 'cluster-gone');
       log.info('The cluster no longer exists; nothing to report', { decision: 'cluster-gone' });
       return;
     }

@@ -9,6 +9,7 @@ import { lazily } from '../../shared/lazily';
 import { HyperFleetClient } from '../../shared/hyperfleet/client';
 import { authProviderFor } from '../../shared/hyperfleet/config';
 import { createLogger } from '../../shared/logging/logger';
+import { startTracing } from '../../shared/tracing/start';
 import { CloudRunExecutionReader } from './cloud-run-execution-reader';
 import { SecretManagerClaimReader } from './secret-manager-claim-reader';
 import { loadReporterConfig } from './config';
@@ -26,6 +27,11 @@ const logger = createLogger({
   level: config.logLevel,
   format: config.logFormat,
   ...(config.projectId ? { projectId: config.projectId } : {}),
+});
+// The SDK loads only when spans are exported (OTEL_TRACES_EXPORTER=otlp); started once per instance.
+const tracing = startTracing(config.tracing, {
+  ...(config.projectId ? { projectId: config.projectId } : {}),
+  logger,
 });
 
 // Cloud Run calls are retried a little in-process; Pub/Sub redelivery does the rest.
@@ -87,4 +93,12 @@ const bounded = withBoundedRetries((event) => instanceHandler()(event), {
   },
 });
 
-functions.cloudEvent('reporter', (event: CloudEventV1<unknown>) => bounded(event));
+// Spans are flushed before answering: Cloud Run throttles the CPU once the response is sent.
+functions.cloudEvent('reporter', async (event: CloudEventV1<unknown>) => {
+  const handle = await tracing;
+  try {
+    await bounded(event);
+  } finally {
+    await handle.flush();
+  }
+});

@@ -7,10 +7,17 @@ import {
   type ClusterEvent,
 } from './sentinel-event';
 import { describeFirstIssue } from '../zod-issue';
+import { eventTraceContext, type EventTraceContext, type TraceExtensions } from './trace-context';
 
 /** What arrived: a cluster event to handle, something to ignore, or something that can never succeed. */
 export type DecodedEvent =
-  | { readonly kind: 'cluster'; readonly event: ClusterEvent; readonly via: 'pubsub' | 'direct' }
+  | {
+      readonly kind: 'cluster';
+      readonly event: ClusterEvent;
+      readonly via: 'pubsub' | 'direct';
+      /** The trace context to continue (W3C), and why one present was not used. */
+      readonly trace: EventTraceContext;
+    }
   | { readonly kind: 'ignored'; readonly type: string; readonly reason: string }
   | { readonly kind: 'malformed'; readonly problem: string };
 
@@ -49,6 +56,9 @@ export interface IncomingCloudEvent {
   readonly time?: string;
   readonly data?: unknown;
   readonly data_base64?: string;
+  /** CloudEvents Distributed Tracing extension (Sentinel's event; Eventarc's delivery). */
+  readonly traceparent?: unknown;
+  readonly tracestate?: unknown;
 }
 
 /**
@@ -58,11 +68,11 @@ export interface IncomingCloudEvent {
  * Never throws: problems come back as `malformed` with a message that says what was wrong.
  */
 export function decodeIncomingEvent(incoming: IncomingCloudEvent): DecodedEvent {
-  if (incoming.type === PUBSUB_MESSAGE_PUBLISHED) return decodePubSub(incoming.data);
+  if (incoming.type === PUBSUB_MESSAGE_PUBLISHED) return decodePubSub(incoming.data, incoming);
   return decodeSentinelEvent(incoming, 'direct');
 }
 
-function decodePubSub(data: unknown): DecodedEvent {
+function decodePubSub(data: unknown, outer: TraceExtensions): DecodedEvent {
   const envelope = pubsubEnvelopeSchema.safeParse(typeof data === 'string' ? safeJson(data) : data);
   if (!envelope.success)
     return {
@@ -88,12 +98,13 @@ function decodePubSub(data: unknown): DecodedEvent {
       kind: 'malformed',
       problem: 'message.data: not a JSON object (expected a structured CloudEvent)',
     };
-  return decodeSentinelEvent(json as IncomingCloudEvent, 'pubsub');
+  return decodeSentinelEvent(json as IncomingCloudEvent, 'pubsub', outer);
 }
 
 function decodeSentinelEvent(
   candidate: IncomingCloudEvent,
   via: 'pubsub' | 'direct',
+  outer?: TraceExtensions,
 ): DecodedEvent {
   // The SDK fills in a missing id and specversion by itself; an incoming event must carry them.
   for (const attribute of ['specversion', 'id', 'source', 'type'] as const) {
@@ -144,6 +155,7 @@ function decodeSentinelEvent(
   return {
     kind: 'cluster',
     via,
+    trace: eventTraceContext(candidate, outer),
     event: {
       eventId: event.id,
       type,

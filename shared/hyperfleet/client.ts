@@ -4,9 +4,11 @@ import { describeIssue } from '../zod-issue';
 import { parseRetryAfter } from '../retry/retry-after';
 import { withRetry } from '../retry/with-retry';
 import type { AuthHeaderProvider } from './auth';
+import { HTTP_ATTRIBUTES } from '../tracing/attributes';
 import { callerHeaders, type HyperFleetApiConfig } from './config';
 import {
   errorForStatus,
+  type ApiFailureDetail,
   HyperFleetNotFoundError,
   HyperFleetUnavailableError,
   isTransientStatus,
@@ -21,6 +23,7 @@ import {
   type Cluster,
   type ClusterList,
 } from './schemas';
+import { routeTemplate, traceContextHeaders, withApiCallSpan } from './tracing';
 
 export interface HyperFleetClientDependencies {
   readonly auth: AuthHeaderProvider;
@@ -175,8 +178,39 @@ export class HyperFleetClient {
     return parsed.data;
   }
 
-  /** One logical call: timeout per attempt, retries for idempotent methods, typed errors. */
-  private async send(method: string, path: string, body?: unknown): Promise<Response> {
+  /**
+   * One logical call inside a CLIENT span, whose context every attempt sends as `traceparent`.
+   * A failure's problem `trace_id` (the API's own correlation id) is logged as hyperfleet_trace_id.
+   */
+  private send(method: string, path: string, body?: unknown): Promise<Response> {
+    const template = routeTemplate(`/api/hyperfleet/${this.config.version}`, path);
+    return withApiCallSpan(method, template, async (span) => {
+      try {
+        const response = await this.sendAttempts(method, path, body);
+        span.setAttribute(HTTP_ATTRIBUTES.statusCode, response.status);
+        return response;
+      } catch (error) {
+        const failure = (error as { failure?: ApiFailureDetail }).failure;
+        if (failure?.status !== undefined)
+          span.setAttribute(HTTP_ATTRIBUTES.statusCode, failure.status);
+        if (failure)
+          this.deps.logger[error instanceof HyperFleetNotFoundError ? 'debug' : 'warn'](
+            'HyperFleet API call failed',
+            {
+              method,
+              path: template,
+              ...(failure.status !== undefined ? { status: failure.status } : {}),
+              ...(failure.code ? { code: failure.code } : {}),
+              ...(failure.traceId ? { hyperfleet_trace_id: failure.traceId } : {}),
+            },
+          );
+        throw error;
+      }
+    });
+  }
+
+  /** Timeout per attempt, retries for idempotent methods, typed errors. */
+  private async sendAttempts(method: string, path: string, body?: unknown): Promise<Response> {
     const url = `${this.root}${path}`;
     const idempotent = method !== 'POST';
     const started = Date.now();
@@ -193,6 +227,7 @@ export class HyperFleetClient {
                 ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
                 ...callerHeaders(this.config.caller),
                 ...(authorization ? { authorization } : {}),
+                ...traceContextHeaders(),
               },
               ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
               signal: AbortSignal.timeout(this.config.timeoutMs),
@@ -234,6 +269,7 @@ export class HyperFleetClient {
               retry,
               delay_ms: delayMs,
               error: error instanceof Error ? error.message : String(error),
+              ...hyperFleetTraceId(error),
             }),
         },
       );
@@ -260,15 +296,24 @@ export class HyperFleetClient {
  * The RFC 9457 problem of an error answer, when it is one. A body that is not a problem (a proxy's
  * HTML page, an empty 404) yields no code, which is how a 404 from elsewhere is told apart.
  */
-async function problemOf(response: Response): Promise<{ code?: string; detail?: string }> {
+async function problemOf(
+  response: Response,
+): Promise<{ code?: string; detail?: string; traceId?: string }> {
   try {
     const problem = problemSchema.safeParse(await response.json());
     if (!problem.success) return {};
     return {
       ...(problem.data.code ? { code: problem.data.code } : {}),
       ...(problem.data.detail ? { detail: problem.data.detail } : {}),
+      ...(problem.data.trace_id ? { traceId: problem.data.trace_id } : {}),
     };
   } catch {
     return isTransientStatus(response.status) ? {} : { detail: response.statusText };
   }
+}
+
+/** The API's correlation id of a failed attempt, as a log field. */
+function hyperFleetTraceId(error: unknown): { hyperfleet_trace_id?: string } {
+  const traceId = (error as { failure?: ApiFailureDetail }).failure?.traceId;
+  return traceId ? { hyperfleet_trace_id: traceId } : {};
 }

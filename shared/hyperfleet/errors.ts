@@ -11,6 +11,8 @@ export interface ApiFailureDetail {
   readonly detail?: string;
   /** How long a proxy asked us to wait (Retry-After on 429/503), in ms. */
   readonly retryAfterMs?: number;
+  /** The problem body's `trace_id`: the API's correlation id, to find its own logs. */
+  readonly traceId?: string;
 }
 
 function describe(failure: ApiFailureDetail): string {

@@ -105,4 +105,5 @@ export const problemSchema = z.looseObject({
   status: z.number().optional(),
   detail: z.string().optional(),
   code: z.string().optional(),
+  trace_id: z.string().optional(),
 });

@@ -1,5 +1,12 @@
 import winston from 'winston';
-import { LoggingWinston } from '@google-cloud/logging-winston';
+import {
+  LOGGING_SAMPLED_KEY,
+  LOGGING_SPAN_KEY,
+  LOGGING_TRACE_KEY,
+  LoggingWinston,
+} from '@google-cloud/logging-winston';
+import { TraceFlags } from '@opentelemetry/api';
+import { currentSpanContext } from '../tracing/traceparent';
 import type { SecretRedactor } from './secret-redactor';
 
 /** Log levels accepted by LOG_LEVEL. */
@@ -39,7 +46,8 @@ export interface LoggerOptions {
  * Builds the process logger. JSON lines go through @google-cloud/logging-winston with
  * `redirectToStdout`, the mode its docs recommend for Cloud Run: the platform's agent parses each
  * stdout line, so nothing is lost when an instance or job ends abruptly. The library puts our
- * fields under `metadata` (Cloud Logging: `jsonPayload.metadata.*`).
+ * fields under `metadata` (Cloud Logging: `jsonPayload.metadata.*`), except the trace fields
+ * below, which it lifts to the top level of the line where Cloud Logging reads them.
  */
 export function createLogger(options: LoggerOptions): RootLogger {
   const redact = winston.format((info) => {
@@ -66,8 +74,9 @@ export function createLogger(options: LoggerOptions): RootLogger {
     transports: [transport],
   });
   let closed: Promise<void> | undefined;
+  const traceFields = options.format === 'json' ? cloudLoggingTrace(options.projectId) : textTrace;
   return {
-    ...wrap(root),
+    ...wrap(root, traceFields),
     close: () =>
       (closed ??= new Promise<void>((resolve) => {
         root.once('finish', () => setImmediate(resolve));
@@ -86,14 +95,43 @@ function formatText(info: winston.Logform.TransformableInfo): string {
   return `${time} ${level.toUpperCase().padEnd(5)} [${String(component)}] ${String(message)}${fields ? `  ${fields}` : ''}`;
 }
 
-function wrap(target: winston.Logger): Logger {
+/** The fields that tie a line to the active span (none outside a span). */
+type TraceFields = () => LogFields;
+
+/**
+ * Cloud Logging's trace fields, under the keys logging-winston lifts to the top level of the stdout
+ * JSON (`logging.googleapis.com/trace`, `.../spanId`, `.../trace_sampled`): the Logs Explorer groups
+ * one reconcile's lines by them and links each to its span in Cloud Trace. Without a project id the
+ * trace is the bare id (still one group per reconcile; no link to Cloud Trace).
+ */
+function cloudLoggingTrace(projectId: string | undefined): TraceFields {
+  return () => {
+    const span = currentSpanContext();
+    if (!span) return {};
+    return {
+      [LOGGING_TRACE_KEY]: projectId
+        ? `projects/${projectId}/traces/${span.traceId}`
+        : span.traceId,
+      [LOGGING_SPAN_KEY]: span.spanId,
+      [LOGGING_SAMPLED_KEY]: (span.traceFlags & TraceFlags.SAMPLED) !== 0,
+    };
+  };
+}
+
+/** At a terminal, the trace id is enough to find a reconcile's lines (and `npm run trace`). */
+const textTrace: TraceFields = () => {
+  const span = currentSpanContext();
+  return span ? { trace: span.traceId } : {};
+};
+
+function wrap(target: winston.Logger, traceFields: TraceFields): Logger {
   const log = (level: LogLevel, message: string, fields?: LogFields) =>
-    target.log(level, message, { ...fields });
+    target.log(level, message, { ...fields, ...traceFields() });
   return {
     debug: (message, fields) => log('debug', message, fields),
     info: (message, fields) => log('info', message, fields),
     warn: (message, fields) => log('warn', message, fields),
     error: (message, fields) => log('error', message, fields),
-    child: (fields) => wrap(target.child({ ...fields })),
+    child: (fields) => wrap(target.child({ ...fields }), traceFields),
   };
 }

@@ -95,6 +95,15 @@ describe('the local console in a browser', () => {
       .waitFor();
     await page.getByTestId('executions').getByText('succeeded').first().waitFor();
 
+    // The trace of its latest reconcile: Sentinel's publish and the adapter handling it, drawn
+    // from the stack's trace store; the section stays open (and in the secret scan below).
+    await card(name).getByTestId('trace').locator('summary').click();
+    const traceSpan = (span: string) =>
+      card(name).locator(`[data-testid=trace-span][data-name="${span}"]`).first();
+    await traceSpan('sentinel.publish').waitFor({ timeout: 15_000 });
+    await traceSpan('adapter.handle').waitFor({ timeout: 15_000 });
+    expect(await card(name).getByTestId('trace-id').innerText()).toMatch(/^[0-9a-f]{32}$/);
+
     await card(name).getByTestId('change-pull-secret').click();
     await condition(name, 'PullsecretSuccessful', 'True', 2).waitFor({ timeout: 60_000 });
     await card(name)
@@ -116,7 +125,9 @@ describe('the local console in a browser', () => {
     const demo = await stack.api.getCluster(id);
     const demoSecret = (demo.spec as { pullSecret: { data: string } }).pullSecret.data;
     const state = await (await fetch(`${localConsole.endpoint}api/state`)).text();
-    const shown = [await page.content(), await page.innerText('body'), state].join('\n');
+    const trace = await (await fetch(`${localConsole.endpoint}api/clusters/${id}/trace`)).text();
+    expect(await card(name).getByTestId('trace-span').count()).toBeGreaterThan(0);
+    const shown = [await page.content(), await page.innerText('body'), state, trace].join('\n');
     expect(leaks(shown, [canary, secretForms(demoSecret)])).toEqual([]);
     expect(shown).not.toContain('"auths"');
 

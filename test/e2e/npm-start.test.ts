@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { loadLocalStackConfig } from '../../emulators/stack/config';
-import { ROOT } from '../helpers/run-process';
+import { ROOT, runNode } from '../helpers/run-process';
 
 const MAIN = path.join(ROOT, 'dist/emulators/stack/main.js');
 const alive = (pid: number) => {
@@ -53,6 +53,7 @@ describe('npm start (the local stack entry point)', () => {
     await run.until((l) => String(l.event).trim().startsWith('Everything is up'));
     const state = JSON.parse(fs.readFileSync(path.join(run.workDir, 'stack.json'), 'utf8')) as {
       processes: Record<string, number>;
+      traces: { endpoint: string; dir: string };
       delivery: string;
       kubeconfig: string;
       managementClusters: Record<string, { kubeconfig: string; endpoint: string }>;
@@ -135,6 +136,21 @@ describe('npm start (the local stack entry point)', () => {
     expect(summary).not.toMatch(/kubectl|curl|Look for yourself|Console:/);
     expect(fs.existsSync(path.join(run.workDir, 'stack.json'))).toBe(false);
     expect(Object.values(state.processes).filter(alive)).toEqual([]);
+    // The stack received every component's spans; the summary's `npm run trace` still draws the
+    // demo cluster's reconcile after the stack stopped (from the traces it left in the work dir).
+    expect(state.traces.dir).toBe(path.join(run.workDir, 'traces'));
+    expect(state.traces.endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const clusterId = String(converged?.cluster_id);
+    expect(summary).toContain(`npm run -s trace -- ${clusterId}`);
+    const drawn = await runNode(
+      path.join(ROOT, 'dist/emulators/stack/trace.js'),
+      [clusterId, '--stack', path.join(run.workDir, 'stack.json')],
+      {},
+    );
+    expect({ code: drawn.code, stderr: drawn.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(drawn.stdout).toMatch(/^Trace [0-9a-f]{32}: /);
+    expect(drawn.stdout).toContain('hyperfleet-sentinel');
+    expect(drawn.stdout).toContain('adapter.handle');
     expect(fs.readdirSync(path.join(run.workDir, 'logs')).sort()).toEqual([
       'adapter-1.log',
       'adapter-2.log',

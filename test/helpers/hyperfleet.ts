@@ -6,7 +6,7 @@ import { RecordingLogger } from './recording-logger';
 
 /** A real HyperFleetClient against the emulator, with fast retries. */
 export function hyperFleetClient(
-  emulator: HyperFleetApiEmulator,
+  emulator: Pick<HyperFleetApiEmulator, 'baseUrl'>,
   options: {
     auth?: AuthHeaderProvider;
     timeoutMs?: number;

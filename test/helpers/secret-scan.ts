@@ -1,9 +1,12 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { TestStack } from './stack';
 import { leaks, type Canary } from './canary';
 
 /**
  * Everything the system wrote that a canary must never appear in: every log line, every status
- * body of every cluster, every message on the system's topics, every execution spec, stack.json.
+ * body of every cluster, every message on the system's topics, every execution spec, stack.json,
+ * and every span the stack's trace receiver stored (.local/traces: names, attributes, events).
  */
 export async function scanForCanaries(
   stack: TestStack,
@@ -18,6 +21,17 @@ export async function scanForCanaries(
     stack.tappedMessages().join('\n'),
     JSON.stringify(await stack.executions()),
     JSON.stringify(stack.d),
+    traceText(stack.d.traces.dir),
   ].join('\n');
   return leaks(haystack, canaries);
+}
+
+/** Every file the trace store holds (trace files and the per-cluster index), as text. */
+export function traceText(dir: string): string {
+  if (!fs.existsSync(dir)) return '';
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8'))
+    .join('\n');
 }

@@ -18,4 +18,6 @@ module "pullsecret_adapter" {
   labels                      = var.labels
   delivery                    = var.delivery
   network                     = var.network
+  tracing_enabled             = var.tracing_enabled
+  tracing_sampler_ratio       = var.tracing_sampler_ratio
 }

@@ -116,6 +116,18 @@ variable "target_project_ids" {
   type        = list(string)
 }
 
+variable "tracing_enabled" {
+  description = "Export every reconcile's spans to Cloud Trace (see the module's variables)."
+  type        = bool
+  default     = true
+}
+
+variable "tracing_sampler_ratio" {
+  description = "The share of new traces sampled, 0 to 1 (see the module's variables)."
+  type        = number
+  default     = 1
+}
+
 variable "workload_identity" {
   description = "Workload Identity for HyperShift's readers (see the module's variables)."
   type = object({

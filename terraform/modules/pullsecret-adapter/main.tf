@@ -1,5 +1,5 @@
 locals {
-  apis = toset([
+  apis = setunion(module.tracing.apis, [
     "artifactregistry.googleapis.com",
     "cloudbuild.googleapis.com",
     "cloudfunctions.googleapis.com",
@@ -50,7 +50,7 @@ locals {
     var.hyperfleet_api.audience == null ? {} : { HYPERFLEET_API_AUDIENCE = var.hyperfleet_api.audience },
   )
 
-  adapter_env = merge(local.hyperfleet_env, local.delivery_env, {
+  adapter_env = merge(local.hyperfleet_env, local.delivery_env, module.tracing.adapter_env, {
     CLOUD_RUN_JOB                    = local.job_id
     RESYNC_INTERVAL                  = var.adapter.resync_interval
     EXECUTION_TIMEOUT                = "${var.job.timeout_seconds * (var.job.max_retries + 1) + 300}s"
@@ -68,7 +68,7 @@ locals {
     var.default_pull_secret_version == null ? {} : { DEFAULT_PULL_SECRET_VERSION = var.default_pull_secret_version },
   )
 
-  reporter_env = merge(local.hyperfleet_env, local.delivery_env, {
+  reporter_env = merge(local.hyperfleet_env, local.delivery_env, module.tracing.reporter_env, {
     CLOUD_RUN_JOB        = local.job_id
     LOG_LEVEL            = var.adapter.log_level
     LOG_FORMAT           = "json"
@@ -78,12 +78,15 @@ locals {
   # Base environment of every execution; the adapter adds the cluster's identifiers as overrides.
   # The management clusters: MANAGEMENT_CLUSTERS and DEFAULT_MANAGEMENT_CLUSTER (or, with the
   # deprecated management_cluster, MANAGEMENT_CLUSTER_ENDPOINT and _CA_CERT as before).
-  job_env = merge(local.hyperfleet_env, module.management_clusters.job_env, {
+  job_env = merge(local.hyperfleet_env, module.management_clusters.job_env, module.tracing.job_env, {
     RESULTS_TOPIC      = google_pubsub_topic.results.id
     ON_DELETE          = var.job.on_delete
     REPLICATION_POLICY = var.job.replication_policy
     LOG_LEVEL          = var.job.log_level
     LOG_FORMAT         = "json"
+    # Where the job runs: its logs' trace field and its spans name this project (GCP_PROJECT_ID,
+    # set per execution, is the customer project it writes to).
+    GOOGLE_CLOUD_PROJECT = var.project_id
     },
     var.job.secret_version_retention == null ? {} : { SECRET_VERSION_RETENTION = tostring(var.job.secret_version_retention) },
     var.job.kms_key_name == null ? {} : { KMS_KEY_NAME = var.job.kms_key_name },

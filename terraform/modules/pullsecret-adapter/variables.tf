@@ -316,6 +316,20 @@ variable "target_project_ids" {
   }
 }
 
+variable "tracing_enabled" {
+  description = "Export spans of every reconcile (adapter, job, reporter, HyperFleet calls) to Cloud Trace over OTLP (telemetry.googleapis.com). true enables the Cloud Trace and Telemetry APIs, grants the three runtime identities roles/cloudtrace.agent and roles/telemetry.tracesWriter, and sets the OTEL_* variables; false sets none of them (logs still carry a trace id per reconcile)."
+  type        = bool
+  default     = true
+  nullable    = false
+}
+
+variable "tracing_sampler_ratio" {
+  description = "The share of new traces sampled, 0 to 1 (OTEL_TRACES_SAMPLER=parentbased_traceidratio, OTEL_TRACES_SAMPLER_ARG). A trace that arrives sampled (Sentinel's traceparent) stays sampled through the job and the status write. Validated in modules/tracing/variables.tf."
+  type        = number
+  default     = 1
+  nullable    = false
+}
+
 variable "workload_identity" {
   description = "Read-only access to the pull secrets for HyperShift components: GKE Workload Identity bindings (namespace/KSA pairs) and, for a management cluster outside GKE, a Workload Identity Federation pool."
   type = object({

@@ -34,6 +34,7 @@ describe('decodeIncomingEvent', () => {
     expect(decodeIncomingEvent(pubsub(sentinel()))).toEqual({
       kind: 'cluster',
       via: 'pubsub',
+      trace: {},
       event: {
         eventId: '0195a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b',
         type: 'com.redhat.hyperfleet.cluster.reconcile',

@@ -59,6 +59,8 @@ describe('the summary after convergence', () => {
     expect(text).toContain('Converged in 9.5 s');
     expect(text).not.toMatch(/kubectl|curl|Look for yourself|cat /);
     expect(text).toContain('Logs stay in .local/logs');
+    // Traces outlive the stack: the one command that still works after it stopped.
+    expect(text).toContain('npm run -s trace -- c1 still draws its reconcile');
   });
 
   it('still running: the console and the commands to look for yourself', () => {
@@ -73,5 +75,6 @@ describe('the summary after convergence', () => {
     );
     expect(text).toContain('Kubernetes Secret is in mgmt-2 clusters-c1/c1-pull-secret');
     expect(text).toContain('npm run -s wait -- c1 --condition Ready');
+    expect(text).toMatch(/^ {2}npm run -s trace -- c1 +# its latest reconcile as a waterfall/m);
   });
 });

@@ -211,3 +211,51 @@ describe('loadJobConfig', () => {
     expect(message).not.toContain('top-secret-value');
   });
 });
+
+describe('loadJobConfig: tracing', () => {
+  const TRACEPARENT = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+
+  it("continues the adapter's launch span from TRACEPARENT (+ TRACESTATE)", () => {
+    const config = loadJobConfig({ ...base, TRACEPARENT, TRACESTATE: 'vendor=a1' });
+    expect(config.parentTrace).toEqual({ traceparent: TRACEPARENT, tracestate: 'vendor=a1' });
+    expect(config.ignoredTraceparent).toBeUndefined();
+  });
+
+  it('flags an invalid TRACEPARENT instead of failing the execution (main.ts warns; a new trace starts)', () => {
+    const config = loadJobConfig({
+      ...base,
+      TRACEPARENT: '00-nothex-b7ad6b7169203331-01',
+      TRACESTATE: 'vendor=a1',
+    });
+    expect(config.parentTrace).toBeUndefined();
+    expect(config.ignoredTraceparent).toBe(true);
+  });
+
+  it('starts a new trace without TRACEPARENT (a run by hand), and exports nothing by default', () => {
+    const config = loadJobConfig(base);
+    expect(config.parentTrace).toBeUndefined();
+    expect(config.ignoredTraceparent).toBeUndefined();
+    expect(config.tracing).toMatchObject({
+      exporting: false,
+      serviceName: 'pullsecret-job',
+      sampler: 'parentbased_always_on',
+    });
+  });
+
+  it('embeds the OTEL_* settings and names the platform project for logs and spans', () => {
+    const config = loadJobConfig({
+      ...base,
+      OTEL_TRACES_EXPORTER: 'otlp',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
+      GOOGLE_CLOUD_PROJECT: 'platform-project',
+    });
+    expect(config.tracing).toMatchObject({
+      exporting: true,
+      tracesEndpoint: 'http://127.0.0.1:4318/v1/traces',
+    });
+    expect(config.platformProjectId).toBe('platform-project');
+    expect(configError({ ...base, OTEL_TRACES_EXPORTER: 'zipkin' })).toContain(
+      'OTEL_TRACES_EXPORTER',
+    );
+  });
+});

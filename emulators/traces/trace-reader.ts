@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import { clusterIndexFile, traceFile } from './span-store';
+import {
+  clusterIndexEntrySchema,
+  isIndexableClusterId,
+  storedSpanSchema,
+  type ClusterIndexEntry,
+  type StoredSpan,
+} from './stored-span';
+
+/** The span that starts a reconcile: the adapter handling one event for the cluster. */
+export const RECONCILE_SPAN = 'adapter.handle';
+
+/** JSON lines of a file that match a schema; a torn or foreign line is skipped, not fatal. */
+function readLines<T>(file: string, parse: (value: unknown) => T | undefined): T[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  return text.split('\n').flatMap((line) => {
+    if (line.trim() === '') return [];
+    try {
+      const value = parse(JSON.parse(line) as unknown);
+      return value === undefined ? [] : [value];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Every span of a trace, once each (an exporter's retry may deliver a span twice). */
+export function readTrace(dir: string, traceId: string): StoredSpan[] {
+  if (!/^[0-9a-f]{32}$/.test(traceId)) return [];
+  const seen = new Set<string>();
+  return readLines(traceFile(dir, traceId), (v) => storedSpanSchema.safeParse(v).data).filter(
+    (span) => !seen.has(span.spanId) && Boolean(seen.add(span.spanId)),
+  );
+}
+
+/** The spans that named a cluster, from its index. */
+export function readClusterIndex(dir: string, clusterId: string): ClusterIndexEntry[] {
+  if (!isIndexableClusterId(clusterId)) return [];
+  return readLines(
+    clusterIndexFile(dir, clusterId),
+    (v) => clusterIndexEntrySchema.safeParse(v).data,
+  );
+}
+
+/**
+ * The latest reconcile among a cluster's indexed spans: the trace of the newest `adapter.handle`
+ * (one event handled: a launch, a skip, a report), else the trace of the newest span naming the
+ * cluster at all (e.g. only Sentinel's publish so far, or a reporter run of its own).
+ */
+export function chooseLatestTrace(entries: readonly ClusterIndexEntry[]): string | undefined {
+  const newest = (list: readonly ClusterIndexEntry[]) =>
+    list.reduce<ClusterIndexEntry | undefined>(
+      (best, e) => (!best || BigInt(e.startUnixNano) > BigInt(best.startUnixNano) ? e : best),
+      undefined,
+    );
+  return (newest(entries.filter((e) => e.name === RECONCILE_SPAN)) ?? newest(entries))?.traceId;
+}
+
+/** The cluster's latest reconcile trace id in the store, if any span named the cluster. */
+export function latestTraceOf(dir: string, clusterId: string): string | undefined {
+  return chooseLatestTrace(readClusterIndex(dir, clusterId));
+}

@@ -1,0 +1,268 @@
+// Issue 18, the job's part of one reconcile's trace: the real job bundle against the Secret
+// Manager, Kubernetes and Pub/Sub emulators, exporting over OTLP/HTTP JSON to a receiver in the
+// test. The execution continues the adapter's launch span (TRACEPARENT), names its phases, and hands
+// its publish span to the reporter in the result message's attributes; no secret leaves in a span.
+import net, { type AddressInfo } from 'node:net';
+import {
+  startKubeApiServerEmulator,
+  type KubeApiServerEmulator,
+} from '../../../emulators/kube-apiserver/server';
+import {
+  startPubSubEmulator,
+  type PubSubEmulator,
+} from '../../../emulators/pubsub/pubsub-emulator';
+import {
+  startSecretManagerEmulator,
+  type SecretManagerEmulator,
+} from '../../../emulators/secret-manager/server';
+import { EXIT_CODES } from '../../../shared/job-result';
+import { TRACE_ATTRIBUTES } from '../../../shared/tracing/attributes';
+import { parseTraceparent } from '../../../shared/tracing/traceparent';
+import { canaryPullSecret, leaks } from '../../helpers/canary';
+import { runJob } from '../../helpers/job';
+import { moduleLoadRecorder, sdkChunkOf } from '../../helpers/module-loads';
+import { OtlpTestReceiver, type ReceivedSpan } from '../../helpers/otlp-test-receiver';
+
+const PROJECT = 'demo-project';
+const PLATFORM = 'platform-project';
+const TOPIC = `projects/${PROJECT}/topics/pullsecret-job-results`;
+const SUBSCRIPTION = `projects/${PROJECT}/subscriptions/results-tap`;
+const NS = 'clusters-cls-trace';
+// The adapter's launch span, as it would pass it (sampled).
+// OTLP SpanKind values.
+const SPAN_KIND = { internal: 1, producer: 4 } as const;
+const LAUNCH_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+const LAUNCH_SPAN = '00f067aa0ba902b7';
+const TRACEPARENT = `00-${LAUNCH_TRACE}-${LAUNCH_SPAN}-01`;
+
+interface Pulled {
+  receivedMessages?: {
+    ackId: string;
+    message: { data: string; attributes?: Record<string, string> };
+  }[];
+}
+
+describe("pull secret job: one trace from the adapter's launch span to the result message", () => {
+  let sm: SecretManagerEmulator;
+  let kube: KubeApiServerEmulator;
+  let pubsub: PubSubEmulator;
+  let otlp: OtlpTestReceiver;
+
+  const pubsubRest = async (method: string, path: string, body: unknown): Promise<unknown> => {
+    const response = await fetch(`http://${pubsub.endpoint}/v1/${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok)
+      throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return response.json();
+  };
+  /** The result messages published since the last call (acknowledged). */
+  const published = async () => {
+    const pulled = (await pubsubRest('POST', `${SUBSCRIPTION}:pull`, {
+      maxMessages: 10,
+    })) as Pulled;
+    const messages = pulled.receivedMessages ?? [];
+    if (messages.length > 0)
+      await pubsubRest('POST', `${SUBSCRIPTION}:acknowledge`, {
+        ackIds: messages.map((m) => m.ackId),
+      });
+    return messages.map((m) => m.message);
+  };
+
+  beforeAll(async () => {
+    [sm, kube, pubsub, otlp] = await Promise.all([
+      startSecretManagerEmulator(),
+      startKubeApiServerEmulator({ namespaces: [NS] }),
+      startPubSubEmulator(),
+      OtlpTestReceiver.start(),
+    ]);
+    await pubsubRest('PUT', TOPIC, {});
+    await pubsubRest('PUT', SUBSCRIPTION, { topic: TOPIC });
+  }, 90_000);
+  afterAll(async () => {
+    await Promise.all([sm?.stop(), kube?.stop(), pubsub?.stop(), otlp?.stop()]);
+  });
+
+  const env = (clusterId: string, pullSecret: string) => ({
+    SECRET_MANAGER_EMULATOR_HOST: sm.endpoint,
+    PUBSUB_EMULATOR_HOST: pubsub.endpoint,
+    RESULTS_TOPIC: TOPIC,
+    KUBECONFIG: kube.kubeconfigPath,
+    MANAGEMENT_NAMESPACE: NS,
+    GCP_PROJECT_ID: PROJECT,
+    GOOGLE_CLOUD_PROJECT: PLATFORM,
+    CLUSTER_ID: clusterId,
+    GENERATION: '3',
+    CLOUD_RUN_EXECUTION: `pullsecret-job-${clusterId}`,
+    PULL_SECRET_DATA: pullSecret,
+  });
+  const exporting = () => ({
+    OTEL_TRACES_EXPORTER: 'otlp',
+    OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint,
+  });
+  const spansOf = (traceId: string) => otlp.spans().filter((s) => s.traceId === traceId);
+  const named = (spans: readonly ReceivedSpan[], name: string) => {
+    const found = spans.filter((s) => s.name === name);
+    expect({ name, count: found.length }).toEqual({ name, count: 1 });
+    return found[0]!;
+  };
+
+  it('continues TRACEPARENT: job.run and its phases in one trace, the publish span handed on in the message', async () => {
+    const canary = canaryPullSecret('trace-job');
+    const loads = moduleLoadRecorder();
+    const run = await runJob({
+      ...env('cls-trace', canary.text),
+      ...exporting(),
+      ...loads.env,
+      TRACEPARENT,
+      TRACESTATE: 'vendor=a1',
+    });
+    expect(run.code).toBe(EXIT_CODES.success);
+    // Export on: the SDK chunk is loaded (the control for the export-off case below).
+    expect(loads.loaded()).toContain(sdkChunkOf('pull-secret-job'));
+    loads.dispose();
+    // shutdown() flushed before the process exited: every span is already here.
+    const spans = spansOf(LAUNCH_TRACE);
+    const root = named(spans, 'job.run');
+    expect(root).toMatchObject({
+      parentSpanId: LAUNCH_SPAN,
+      serviceName: 'pullsecret-job',
+      kind: SPAN_KIND.internal,
+    });
+    expect(root.attributes).toMatchObject({
+      [TRACE_ATTRIBUTES.clusterId]: 'cls-trace',
+      [TRACE_ATTRIBUTES.generation]: 3,
+      [TRACE_ATTRIBUTES.outcome]: 'succeeded',
+      [TRACE_ATTRIBUTES.reason]: 'PullSecretProvisioned',
+      [TRACE_ATTRIBUTES.managementCluster]: 'default',
+      [TRACE_ATTRIBUTES.execution]: 'pullsecret-job-cls-trace',
+    });
+    for (const phase of [
+      'job.resolve',
+      'secretmanager.sync',
+      'kubernetes.sync',
+      'pubsub.publish_result',
+    ])
+      expect({ phase, parent: named(spans, phase).parentSpanId }).toEqual({
+        phase,
+        parent: root.spanId,
+      });
+    expect(named(spans, 'kubernetes.sync').attributes[TRACE_ATTRIBUTES.managementCluster]).toBe(
+      'default',
+    );
+    const publish = named(spans, 'pubsub.publish_result');
+    expect(publish.kind).toBe(SPAN_KIND.producer);
+    expect(spans.every((s) => s.statusCode !== 2)).toBe(true);
+
+    // The reporter's parent: the publish span, in the message attributes (tracestate passed on).
+    const [message] = await published();
+    expect(message?.attributes).toMatchObject({
+      traceparent: `00-${LAUNCH_TRACE}-${publish.spanId}-01`,
+      tracestate: 'vendor=a1',
+    });
+
+    // Logs inside the run name the trace in the platform project (where Cloud Logging files them).
+    const traced = run.lines.filter((line) => line['logging.googleapis.com/trace']);
+    expect(traced.length).toBeGreaterThan(0);
+    for (const line of traced)
+      expect(line['logging.googleapis.com/trace']).toBe(
+        `projects/${PLATFORM}/traces/${LAUNCH_TRACE}`,
+      );
+
+    // No form of the pull secret in any exported span (attributes, events, resource) or output.
+    expect(leaks(otlp.bodies.join('\n'), [canary])).toEqual([]);
+    expect(leaks(run.stdout + run.stderr, [canary])).toEqual([]);
+  });
+
+  it('a failed run marks job.run ERROR with the reason code; the message still carries the trace', async () => {
+    sm.faults.add({ match: 'AddSecretVersion', status: 'PERMISSION_DENIED', message: 'denied' });
+    const run = await runJob({
+      ...env('cls-trace-fail', canaryPullSecret('trace-fail').text),
+      ...exporting(),
+      TRACEPARENT: `00-${'a'.repeat(32)}-${LAUNCH_SPAN}-01`,
+    });
+    expect(run.code).toBe(EXIT_CODES.permanent);
+    const spans = spansOf('a'.repeat(32));
+    const root = named(spans, 'job.run');
+    expect(root).toMatchObject({
+      statusCode: 2,
+      attributes: expect.objectContaining({
+        [TRACE_ATTRIBUTES.outcome]: 'failed',
+        [TRACE_ATTRIBUTES.reason]: run.result.reason,
+      }),
+    });
+    expect(named(spans, 'secretmanager.sync').statusCode).toBe(2);
+    const [message] = await published();
+    expect(parseTraceparent(message?.attributes?.traceparent)?.traceId).toBe('a'.repeat(32));
+  });
+
+  it('an invalid TRACEPARENT is a warning, never a failure: the run starts its own trace', async () => {
+    const before = new Set(otlp.spans().map((s) => s.spanId));
+    const run = await runJob({
+      ...env('cls-trace-bad', canaryPullSecret('trace-bad').text),
+      ...exporting(),
+      TRACEPARENT: 'not-a-traceparent',
+    });
+    expect(run.code).toBe(EXIT_CODES.success);
+    expect(
+      run.lines.some((line) =>
+        String(line.message).includes('TRACEPARENT is not a W3C traceparent'),
+      ),
+    ).toBe(true);
+    const root = named(
+      otlp.spans().filter((s) => !before.has(s.spanId)),
+      'job.run',
+    );
+    expect(root.parentSpanId).toBeUndefined();
+    const [message] = await published();
+    expect(parseTraceparent(message?.attributes?.traceparent)?.traceId).toBe(root.traceId);
+  });
+
+  it('with export off (the default) no span is sent, yet the trace id still travels to the reporter', async () => {
+    const received = otlp.bodies.length;
+    const loads = moduleLoadRecorder();
+    const run = await runJob({
+      ...env('cls-trace-off', canaryPullSecret('trace-off').text),
+      ...loads.env,
+      TRACEPARENT,
+    });
+    expect(run.code).toBe(EXIT_CODES.success);
+    // Startup stays lazy: the bundle ran, its SDK chunk was never loaded.
+    expect(loads.loaded()).toContain('/dist-bundle/pull-secret-job/main.mjs');
+    expect(loads.loaded()).not.toContain(sdkChunkOf('pull-secret-job'));
+    loads.dispose();
+    const [message] = await published();
+    expect(parseTraceparent(message?.attributes?.traceparent)).toEqual({
+      traceId: LAUNCH_TRACE,
+      spanId: LAUNCH_SPAN,
+      sampled: true,
+    });
+    expect(otlp.bodies.length).toBe(received);
+  });
+
+  it('an OTLP endpoint that never answers delays the exit by the export bound only, never the outcome', async () => {
+    // Accepts connections and never answers: the worst a trace backend can do at shutdown.
+    const sockets: net.Socket[] = [];
+    const silent = net.createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const started = Date.now();
+      const run = await runJob({
+        ...env('cls-trace-hang', canaryPullSecret('trace-hang').text),
+        OTEL_TRACES_EXPORTER: 'otlp',
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        TRACEPARENT,
+      });
+      expect(run.code).toBe(EXIT_CODES.success);
+      expect(run.result.outcome).toBe('succeeded');
+      // The SDK's export bound (5 s) plus the run itself; never the job's own timeout.
+      expect(Date.now() - started).toBeLessThan(15_000);
+      expect((await published()).length).toBe(1);
+    } finally {
+      sockets.forEach((socket) => socket.destroy());
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  }, 30_000);
+});
