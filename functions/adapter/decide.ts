@@ -69,6 +69,9 @@ export type SkipReason =
   | 'already-reported';
 
 /** What to do, always with a reason that is logged. */
+/** Why a launch happens: no status yet, a new generation, the resync interval, or a retry. */
+export type LaunchReason = 'first-event' | 'new-generation' | 'resync' | 'retry';
+
 export type Decision =
   | { readonly kind: 'skip'; readonly reason: SkipReason; readonly message: string }
   | { readonly kind: 'report'; readonly outcome: StatusOutcome; readonly message: string }
@@ -95,6 +98,8 @@ export type Decision =
   | {
       readonly kind: 'launch';
       readonly operation: Operation;
+      /** Why this launch, as a code for spans and metrics (the message says it in words). */
+      readonly reason: LaunchReason;
       readonly attempt: number;
       readonly namespace: string;
       /** Placement's choice; absent: the job's DEFAULT_MANAGEMENT_CLUSTER. */
@@ -229,16 +234,23 @@ export function decide(input: DecisionInput): Decision {
       );
     }
   }
-  const why = !own
-    ? 'first event for this cluster'
+  const reason: LaunchReason = !own
+    ? 'first-event'
     : !sameGeneration
-      ? `generation ${cluster.generation} is new`
+      ? 'new-generation'
       : own.available === 'True'
-        ? 'periodic resync'
-        : `attempt ${attempt}`;
+        ? 'resync'
+        : 'retry';
+  const why = {
+    'first-event': 'first event for this cluster',
+    'new-generation': `generation ${cluster.generation} is new`,
+    resync: 'periodic resync',
+    retry: `attempt ${attempt}`,
+  }[reason];
   return {
     kind: 'launch',
     operation,
+    reason,
     attempt,
     namespace: cluster.namespace.value,
     ...(cluster.managementCluster.value

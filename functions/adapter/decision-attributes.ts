@@ -16,9 +16,10 @@ export function decisionName(decision: Decision): string {
   }
 }
 
-/** Why, in a word, when the decision has one: the skip reason or the unmet precondition. */
+/** Why, in a word, when the decision has one: the skip or launch reason, or the unmet precondition. */
 function decisionReason(decision: Decision): string | undefined {
   if (decision.kind === 'skip') return decision.reason;
+  if (decision.kind === 'launch') return decision.reason;
   if (decision.kind === 'report' && decision.outcome.kind === 'not-met')
     return decision.outcome.precondition;
   return undefined;

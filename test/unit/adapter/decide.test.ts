@@ -349,6 +349,18 @@ describe('decide', () => {
     expect(decision.message.length).toBeGreaterThan(10);
   });
 
+  it.each([
+    ['first-event', {}],
+    ['new-generation', { own: own({ available: 'True', observedGeneration: 2 }) }],
+    ['resync', { own: own({ available: 'True', lastReportTime: ago(7 * 3600) }) }],
+    ['retry', { own: failed('transient', 1, 40) }],
+  ] as const)(
+    'names why it launches as a code (%s), for spans and metrics',
+    (reason, overrides) => {
+      expect(decide(input(overrides))).toMatchObject({ kind: 'launch', reason });
+    },
+  );
+
   it('launches into the management namespace with the GCP project id', () => {
     const decision = decide(
       input({ cluster: cluster({ namespace: { ok: true, value: 'clusters-placed' } }) }),

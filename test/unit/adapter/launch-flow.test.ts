@@ -80,6 +80,7 @@ const run = (hyperfleet: FakeHyperFleet, cloudRun: FakeCloudRun) => {
     {
       kind: 'launch',
       operation: 'apply',
+      reason: 'first-event',
       attempt: 1,
       namespace: 'clusters-cls-1',
       gcpProjectId: 'p',

@@ -44,11 +44,12 @@ describe('decisionAttributes', () => {
       decisionAttributes({
         kind: 'launch',
         operation: 'apply',
+        reason: 'new-generation',
         attempt: 1,
         namespace: 'n',
         gcpProjectId: 'p',
         message: 'm',
       }),
-    ).toEqual({ 'pullsecret.decision': 'launch-apply' });
+    ).toEqual({ 'pullsecret.decision': 'launch-apply', 'pullsecret.reason': 'new-generation' });
   });
 });
