@@ -96,7 +96,12 @@ const pubsubEvent = (data: unknown, attributes: Record<string, string> = {}) => 
  * reads the HyperFleet emulator's store directly (StoreClusterLister: its list calls are counted,
  * not made).
  */
-export async function simulateFleet(count: number, changedFraction = 0.05): Promise<FleetFigures> {
+export async function simulateFleet(
+  count: number,
+  changedFraction = 0.05,
+  /** Told every 10 simulated minutes (hour from 1, minutes into it, wall seconds since the hour began). */
+  onProgress: (hour: number, minutes: number, wallSeconds: number) => void = () => undefined,
+): Promise<FleetFigures> {
   process.env.METADATA_SERVER_DETECTION = 'none';
   const clock = new VirtualClock(Date.now());
   const hyperfleet = await startHyperFleetApiEmulator({
@@ -263,10 +268,12 @@ export async function simulateFleet(count: number, changedFraction = 0.05): Prom
     }).length;
 
   /** One simulated hour: Sentinel ticks every 5 s; events go to the adapter, 25 at a time; executions finish within the step. */
-  const simulateHour = async (name: string): Promise<FleetRunFigures> => {
+  const simulateHour = async (hour: number, name: string): Promise<FleetRunFigures> => {
     const started = Date.now();
     const before = counters();
     for (let elapsed = 0; elapsed < HOUR_MS; elapsed += STEP_MS) {
+      if (elapsed > 0 && elapsed % (10 * 60_000) === 0)
+        onProgress(hour, elapsed / 60_000, round((Date.now() - started) / 1000));
       clock.advance(STEP_MS);
       await sentinel.tick(clock.ms());
       const batch = queue.splice(0);
@@ -313,7 +320,7 @@ export async function simulateFleet(count: number, changedFraction = 0.05): Prom
   };
 
   try {
-    const first = await simulateHour(`hour 1: ${count} new clusters`);
+    const first = await simulateHour(1, `hour 1: ${count} new clusters`);
     const changed = ids.slice(0, Math.round(count * changedFraction));
     for (const [i, id] of changed.entries())
       hyperfleet.store.patchCluster(
@@ -322,6 +329,7 @@ export async function simulateFleet(count: number, changedFraction = 0.05): Prom
         'fleet',
       );
     const second = await simulateHour(
+      2,
       `hour 2: ${changed.length} clusters change their pull secret`,
     );
     const events = first.eventsDelivered + second.eventsDelivered;
