@@ -11,6 +11,7 @@ import {
   HyperFleetUnavailableError,
   isTransientStatus,
 } from './errors';
+import { nodeHttpTransport, type HttpTransport, type TransportResponse } from './http-transport';
 import {
   adapterStatusListSchema,
   clusterListSchema,
@@ -25,7 +26,8 @@ import {
 export interface HyperFleetClientDependencies {
   readonly auth: AuthHeaderProvider;
   readonly logger: Logger;
-  readonly fetch?: typeof fetch;
+  /** How requests are sent (default: node:http with keep-alive; global fetch fits too). */
+  readonly fetch?: HttpTransport;
   readonly sleep?: (ms: number) => Promise<void>;
 }
 
@@ -45,14 +47,14 @@ class NoAnswerError extends Error {}
  * and jitter on 5xx, 408, 429 and network errors; never on other 4xx.
  */
 export class HyperFleetClient {
-  private readonly fetch: typeof fetch;
+  private readonly fetch: HttpTransport;
   private readonly root: string;
 
   constructor(
     private readonly config: HyperFleetApiConfig,
     private readonly deps: HyperFleetClientDependencies,
   ) {
-    this.fetch = deps.fetch ?? globalThis.fetch;
+    this.fetch = deps.fetch ?? nodeHttpTransport;
     this.root = `${config.baseUrl}/api/hyperfleet/${config.version}`;
   }
 
@@ -176,7 +178,7 @@ export class HyperFleetClient {
   }
 
   /** One logical call: timeout per attempt, retries for idempotent methods, typed errors. */
-  private async send(method: string, path: string, body?: unknown): Promise<Response> {
+  private async send(method: string, path: string, body?: unknown): Promise<TransportResponse> {
     const url = `${this.root}${path}`;
     const idempotent = method !== 'POST';
     const started = Date.now();
@@ -184,7 +186,7 @@ export class HyperFleetClient {
       const response = await withRetry(
         async () => {
           const authorization = await this.deps.auth.authorization(url);
-          let answer: Response;
+          let answer: TransportResponse;
           try {
             answer = await this.fetch(url, {
               method,
@@ -260,7 +262,7 @@ export class HyperFleetClient {
  * The RFC 9457 problem of an error answer, when it is one. A body that is not a problem (a proxy's
  * HTML page, an empty 404) yields no code, which is how a 404 from elsewhere is told apart.
  */
-async function problemOf(response: Response): Promise<{ code?: string; detail?: string }> {
+async function problemOf(response: TransportResponse): Promise<{ code?: string; detail?: string }> {
   try {
     const problem = problemSchema.safeParse(await response.json());
     if (!problem.success) return {};
