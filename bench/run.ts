@@ -126,7 +126,7 @@ async function main(): Promise<void> {
     section({
       name: 'adapter',
       key: 'adapter',
-      measure: () => benchAdapter(Number(process.env.BENCH_ADAPTER_EVENTS ?? 300)),
+      measure: () => benchAdapter(Number(process.env.BENCH_ADAPTER_EVENTS ?? 2000)),
       title: () =>
         'Adapter handler: real handler in its own process, HyperFleet (HTTP) and Cloud Run (gRPC) emulators',
       rows: (adapter) =>
