@@ -24,7 +24,9 @@ export function measureNodeProcess(
     // `script` may be '-e' with the code as the first argument.
     // BENCH_NODE measures another Node binary (e.g. Node 22 for its compile cache) the same way.
     const node = process.env.BENCH_NODE ?? process.execPath;
-    const child = spawn(node, ['--require', PRELOAD, script, ...args], {
+    // BENCH_NODE_ARGS: flags before the script, for those NODE_OPTIONS refuses (Node 20: --cpu-prof).
+    const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const child = spawn(node, [...nodeArgs, '--require', PRELOAD, script, ...args], {
       // BENCH_NODE_OPTIONS replaces every measured process's NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=DIR`).
       env: process.env.BENCH_NODE_OPTIONS
         ? { ...env, NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS }

@@ -126,7 +126,7 @@ async function main(): Promise<void> {
     section({
       name: 'adapter',
       key: 'adapter',
-      measure: () => benchAdapter(Number(process.env.BENCH_ADAPTER_EVENTS ?? 300)),
+      measure: () => benchAdapter(Number(process.env.BENCH_ADAPTER_EVENTS ?? 2000)),
       title: () =>
         'Adapter handler: real handler in its own process, HyperFleet (HTTP) and Cloud Run (gRPC) emulators',
       rows: (adapter) =>
@@ -174,7 +174,11 @@ async function main(): Promise<void> {
       measure: async () => {
         const runs: FleetFigures[] = [];
         for (const size of fleetSizes) {
-          const fleet = await simulateFleet(size);
+          const fleet = await simulateFleet(size, undefined, (hour, minutes, seconds) =>
+            console.log(
+              `${size} clusters, hour ${hour}: ${minutes} simulated minutes in ${seconds} s`,
+            ),
+          );
           runs.push(fleet);
           // Printed as each size finishes: a large fleet takes long, and a stopped run keeps these.
           for (const [hour, run] of fleet.runs.entries())

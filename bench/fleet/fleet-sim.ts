@@ -18,6 +18,7 @@ import { CloudRunExecutionReader } from '../../functions/reporter/cloud-run-exec
 import { createReporterHandler } from '../../functions/reporter/handle-report';
 import { startCloudRunEmulator } from '../../emulators/cloud-run/server';
 import {
+  LOCAL_MANAGEMENT_CLUSTER,
   LOCAL_SIMULATED_ADAPTERS,
   startHyperFleetApiEmulator,
 } from '../../emulators/hyperfleet-api/server';
@@ -28,6 +29,7 @@ import { googleClientOptions } from '../../shared/gcp/client-options';
 import { RESULT_MESSAGE_TYPE } from '../../shared/job-result';
 import { nullLogger } from '../../shared/logging/null-logger';
 import { round } from '../stats';
+import { StoreClusterLister } from './store-cluster-lister';
 import { VirtualClock } from './virtual-clock';
 import { localHyperFleetClient } from '../../emulators/common/local-hyperfleet-client';
 
@@ -90,9 +92,16 @@ const pubsubEvent = (data: unknown, attributes: Record<string, string> = {}) => 
  * A fleet of `count` clusters for two simulated hours with Sentinel's rules (re-send every 10 s
  * until reconciled, every 30 min after): the real adapter, job and reporter code against the
  * emulators, on a virtual clock. Pub/Sub between them is replaced by direct calls; jobs run in the
- * Cloud Run emulator's process (`inProcessTasks`), so a thousand executions take seconds.
+ * Cloud Run emulator's process (`inProcessTasks`), so a thousand executions take seconds; Sentinel
+ * reads the HyperFleet emulator's store directly (StoreClusterLister: its list calls are counted,
+ * not made).
  */
-export async function simulateFleet(count: number, changedFraction = 0.05): Promise<FleetFigures> {
+export async function simulateFleet(
+  count: number,
+  changedFraction = 0.05,
+  /** Told every 10 simulated minutes (hour from 1, minutes into it, wall seconds since the hour began). */
+  onProgress: (hour: number, minutes: number, wallSeconds: number) => void = () => undefined,
+): Promise<FleetFigures> {
   process.env.METADATA_SERVER_DETECTION = 'none';
   const clock = new VirtualClock(Date.now());
   const hyperfleet = await startHyperFleetApiEmulator({
@@ -126,6 +135,8 @@ export async function simulateFleet(count: number, changedFraction = 0.05): Prom
   const jobEnv = {
     SECRET_MANAGER_EMULATOR_HOST: sm.endpoint,
     KUBECONFIG: kube.kubeconfigPath,
+    // The simulated placement adapter puts every cluster on this management cluster.
+    DEFAULT_MANAGEMENT_CLUSTER: LOCAL_MANAGEMENT_CLUSTER,
     HYPERFLEET_API_BASE_URL: hyperfleet.baseUrl,
     LOG_LEVEL: 'error',
   };
@@ -199,7 +210,9 @@ export async function simulateFleet(count: number, changedFraction = 0.05): Prom
   });
   const queue: Record<string, unknown>[] = [];
   let delivered = 0;
-  const sentinel = new Sentinel(api, async (event) => void queue.push(event), {
+  const ids: string[] = [];
+  const sentinelSource = new StoreClusterLister(hyperfleet.store, () => ids);
+  const sentinel = new Sentinel(sentinelSource, async (event) => void queue.push(event), {
     notReadyMs: 10_000,
     readyMs: 30 * 60_000,
   });
@@ -208,7 +221,6 @@ export async function simulateFleet(count: number, changedFraction = 0.05): Prom
     JSON.stringify({
       auths: { 'quay.io': { auth: Buffer.from(`fleet-robot:password-${n}`).toString('base64') } },
     });
-  const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const { id } = hyperfleet.store.createCluster(
       {
@@ -225,27 +237,27 @@ export async function simulateFleet(count: number, changedFraction = 0.05): Prom
     ids.push(id);
   }
 
+  // Totals, or counted as the requests happen: the emulators' logs keep only their last 100,000.
+  const calls = { versions: 0, kubeWrites: 0 };
+  sm.requests.observe((r) => {
+    if (r.method === 'AddSecretVersion' && r.outcome === 'OK') calls.versions++;
+  });
+  kube.requests.observe((r) => {
+    if (
+      ['POST', 'PUT', 'PATCH'].includes(r.method) &&
+      Number(r.outcome) < 300 &&
+      r.target.includes('/secrets')
+    )
+      calls.kubeWrites++;
+  });
   const counters = () => ({
     executions: cloudRun.executions.size,
-    secretManagerCalls: sm.requests.list().length,
-    cloudRunCalls: cloudRun.requests.list().length,
-    versions: sm.requests
-      .list()
-      .filter((r) => r.method === 'AddSecretVersion' && r.outcome === 'OK').length,
-    kubeWrites: kube.requests
-      .list()
-      .filter(
-        (r) =>
-          ['POST', 'PUT', 'PATCH'].includes(r.method) &&
-          Number(r.outcome) < 300 &&
-          r.target.includes('/secrets'),
-      ).length,
-    hyperfleetCalls: hyperfleet.requests
-      .list()
-      .filter((r) => !(r.method === 'GET' && r.target === '/api/hyperfleet/v1/clusters')).length,
-    sentinelCalls: hyperfleet.requests
-      .list()
-      .filter((r) => r.method === 'GET' && r.target === '/api/hyperfleet/v1/clusters').length,
+    secretManagerCalls: sm.requests.total,
+    cloudRunCalls: cloudRun.requests.total,
+    versions: calls.versions,
+    kubeWrites: calls.kubeWrites,
+    hyperfleetCalls: hyperfleet.requests.total,
+    sentinelCalls: sentinelSource.pages,
     delivered,
   });
   const converged = () =>
@@ -256,10 +268,12 @@ export async function simulateFleet(count: number, changedFraction = 0.05): Prom
     }).length;
 
   /** One simulated hour: Sentinel ticks every 5 s; events go to the adapter, 25 at a time; executions finish within the step. */
-  const simulateHour = async (name: string): Promise<FleetRunFigures> => {
+  const simulateHour = async (hour: number, name: string): Promise<FleetRunFigures> => {
     const started = Date.now();
     const before = counters();
     for (let elapsed = 0; elapsed < HOUR_MS; elapsed += STEP_MS) {
+      if (elapsed > 0 && elapsed % (10 * 60_000) === 0)
+        onProgress(hour, elapsed / 60_000, round((Date.now() - started) / 1000));
       clock.advance(STEP_MS);
       await sentinel.tick(clock.ms());
       const batch = queue.splice(0);
@@ -306,7 +320,7 @@ export async function simulateFleet(count: number, changedFraction = 0.05): Prom
   };
 
   try {
-    const first = await simulateHour(`hour 1: ${count} new clusters`);
+    const first = await simulateHour(1, `hour 1: ${count} new clusters`);
     const changed = ids.slice(0, Math.round(count * changedFraction));
     for (const [i, id] of changed.entries())
       hyperfleet.store.patchCluster(
@@ -315,6 +329,7 @@ export async function simulateFleet(count: number, changedFraction = 0.05): Prom
         'fleet',
       );
     const second = await simulateHour(
+      2,
       `hour 2: ${changed.length} clusters change their pull secret`,
     );
     const events = first.eventsDelivered + second.eventsDelivered;

@@ -33,13 +33,19 @@ export class ExecutionState {
     readonly job: JobDefinition,
     readonly env: Readonly<Record<string, string>>,
     readonly timeoutSeconds: number,
+    /** Names in use: Cloud Run never gives two executions one name (5 random characters collide about once in 10,000 executions). */
+    isTaken: (name: string) => boolean = () => false,
   ) {
     const id = parseJobName(job.name).job;
-    const suffix = Array.from(
-      randomBytes(5),
-      (b) => 'abcdefghijklmnopqrstuvwxyz0123456789'[b % 36],
-    ).join('');
-    this.name = `${job.name}/executions/${id}-${suffix}`;
+    let name: string;
+    do {
+      const suffix = Array.from(
+        randomBytes(5),
+        (b) => 'abcdefghijklmnopqrstuvwxyz0123456789'[b % 36],
+      ).join('');
+      name = `${job.name}/executions/${id}-${suffix}`;
+    } while (isTaken(name));
+    this.name = name;
   }
 
   get shortName(): string {

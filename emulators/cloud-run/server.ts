@@ -142,7 +142,7 @@ export async function startCloudRunEmulator(
     const timeoutSeconds = overrides.timeout?.seconds
       ? Number(overrides.timeout.seconds)
       : job.timeoutSeconds;
-    const execution = new ExecutionState(job, env, timeoutSeconds);
+    const execution = new ExecutionState(job, env, timeoutSeconds, (name) => executions.has(name));
     executions.set(execution.name, execution);
     sequences.set(execution.name, sequences.size);
     const runner = new TaskRunner(execution, baseEnv, options.inProcessTasks?.[job.name]);

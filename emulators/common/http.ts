@@ -34,6 +34,16 @@ export async function readJson(req: IncomingMessage, limit?: number): Promise<un
   }
 }
 
+/** A body that is JSON text already (e.g. cached by an emulator), sent as it is. */
+export class JsonText {
+  constructor(readonly text: string) {}
+
+  /** The body as a value, for callers that keep what was answered. */
+  value(): unknown {
+    return JSON.parse(this.text) as unknown;
+  }
+}
+
 /** Writes a JSON answer. */
 export function sendJson(
   res: ServerResponse,
@@ -41,7 +51,8 @@ export function sendJson(
   body: unknown,
   contentType = 'application/json',
 ): void {
-  const text = body === undefined ? '' : JSON.stringify(body);
+  const text =
+    body === undefined ? '' : body instanceof JsonText ? body.text : JSON.stringify(body);
   res.writeHead(status, {
     'content-type': contentType,
     'content-length': Buffer.byteLength(text),

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Tracer } from '@opentelemetry/api';
 import type { FaultInjector } from '../common/fault-injector';
 import { applyHttpFault, type HttpFailure } from '../common/http-faults';
-import { BodyError, readJson, sendJson } from '../common/http';
+import { BodyError, JsonText, readJson, sendJson } from '../common/http';
 import type { RequestLog } from '../common/request-log';
 import { authenticate, matchRoute, resolveTenant, type TenancyRules } from './access-rules';
 import { Problem } from './problem';
@@ -67,7 +67,9 @@ export async function serveApi(
       path: url.pathname,
       status,
       ...(requestBody !== undefined ? { requestBody } : {}),
-      ...(body !== undefined ? { responseBody: body } : {}),
+      ...(body !== undefined
+        ? { responseBody: body instanceof JsonText ? body.value() : body }
+        : {}),
     });
     if (status === 204) {
       res.writeHead(204);
@@ -110,18 +112,20 @@ export async function serveApi(
         const { page, size } = pagination(url);
         return answer(
           200,
-          store.listClusters({
-            page,
-            size,
-            search: url.searchParams.get('search'),
-            order: url.searchParams.get('order'),
-          }),
+          new JsonText(
+            store.listClustersJson({
+              page,
+              size,
+              search: url.searchParams.get('search'),
+              order: url.searchParams.get('order'),
+            }),
+          ),
         );
       }
       return answer(201, store.createCluster(await body(), by));
     }
     if (route.name === 'cluster') {
-      if (method === 'GET') return answer(200, store.getCluster(id));
+      if (method === 'GET') return answer(200, new JsonText(store.getClusterJson(id)));
       if (method === 'PATCH') return answer(200, store.patchCluster(id, await body(), by));
       return answer(202, store.deleteCluster(id, by));
     }

@@ -18,6 +18,9 @@ import { HyperFleetStore, type SimulatedAdapter } from './store';
 /** The default required adapters of the HyperFleet API. */
 export const DEFAULT_REQUIRED_ADAPTERS = ['validation', 'dns', 'pullsecret', 'hypershift'] as const;
 
+/** The management cluster that LOCAL_SIMULATED_ADAPTERS' placement puts every cluster on. */
+export const LOCAL_MANAGEMENT_CLUSTER = 'local-management-cluster';
+
 /** Adapters the local stack simulates; placement reports the management namespace. */
 export const LOCAL_SIMULATED_ADAPTERS: Record<string, SimulatedAdapter> = {
   validation: {},
@@ -25,7 +28,7 @@ export const LOCAL_SIMULATED_ADAPTERS: Record<string, SimulatedAdapter> = {
   placement: {
     data: (cluster) => ({
       namespace: `clusters-${cluster.id}`,
-      managementCluster: 'local-management-cluster',
+      managementCluster: LOCAL_MANAGEMENT_CLUSTER,
     }),
   },
 };

@@ -45,6 +45,14 @@ export interface HyperFleetStoreOptions {
   readonly clusterSpecSchema?: ClusterSpecSchema;
 }
 
+/** A page of the cluster list: page from 1, `search` in TSL, `order` as `FIELD [asc|desc]`. */
+export interface ListQuery {
+  readonly page: number;
+  readonly size: number;
+  readonly search: string | null;
+  readonly order: string | null;
+}
+
 /** The outcome of a PUT /statuses: stored (201) or discarded (204). */
 export type PutStatusResult =
   { stored: true; status: StoredAdapterStatus } | { stored: false; cause: string };
@@ -63,6 +71,17 @@ function zodProblem(error: z.ZodError, what: string) {
 /** Clusters and adapter statuses with the HyperFleet API's rules and aggregation. */
 export class HyperFleetStore {
   private readonly clusters = new Map<string, StoredCluster>();
+  /** Cluster ids by name: names are unique while a cluster exists. */
+  private readonly idsByName = new Map<string, string>();
+  /**
+   * What listing and reading cost stays flat as the store grows (Sentinel pages through every
+   * cluster every few seconds): clusters sorted per `order`, until one is added, removed or its
+   * sort key changes; the filtered list per order and search, until anything changes; each
+   * cluster's JSON, until that cluster changes.
+   */
+  private readonly sorted = new Map<string, StoredCluster[]>();
+  private readonly filtered = new Map<string, StoredCluster[]>();
+  private readonly views = new Map<string, string>();
   private readonly held = new Set<string>();
   /** Simulated adapters to hold (with a status) for clusters created later under a given name. */
   private readonly pendingHolds = new Map<string, Map<string, 'True' | 'False' | 'Unknown'>>();
@@ -83,7 +102,7 @@ export class HyperFleetStore {
     if (!parsed.success) throw zodProblem(parsed.error, 'cluster');
     const request = parsed.data;
     validateClusterSpec(request.spec, this.options.clusterSpecSchema ?? 'any');
-    if ([...this.clusters.values()].some((c) => c.name === request.name))
+    if (this.idsByName.has(request.name))
       throw conflict(`This Cluster already exists: name '${request.name}' is taken`);
     const id = request.id ?? uuid7(this.now().getTime());
     if (this.clusters.has(id)) throw conflict(`This Cluster already exists: id '${id}' is taken`);
@@ -102,6 +121,7 @@ export class HyperFleetStore {
       statuses: new Map(),
     };
     this.clusters.set(id, cluster);
+    this.idsByName.set(cluster.name, id);
     const holds = this.pendingHolds.get(request.name);
     this.pendingHolds.delete(request.name);
     for (const adapter of holds?.keys() ?? []) this.held.add(`${id}/${adapter}`);
@@ -134,35 +154,61 @@ export class HyperFleetStore {
     return this.render(this.require(id));
   }
 
+  /** The cluster as GET /clusters/{id} answers it, as JSON text. */
+  getClusterJson(id: string): string {
+    return this.json(this.require(id));
+  }
+
   /** The stored cluster, for in-process tests and seeding. */
   cluster(id: string): StoredCluster | undefined {
     return this.clusters.get(id);
   }
 
-  listClusters(query: {
-    page: number;
-    size: number;
-    search: string | null;
-    order: string | null;
-  }): Record<string, unknown> {
-    const matches = parseSearch(query.search);
-    const [field, direction] = (query.order ?? 'created_time').split(/\s+/);
-    const sorted = [...this.clusters.values()].filter(matches).sort((a, b) => {
-      const key =
-        field === 'name' ? 'name' : field === 'updated_time' ? 'updated_time' : 'created_time';
-      const order = a[key].localeCompare(b[key]) || a.id.localeCompare(b.id);
-      return direction?.toLowerCase() === 'desc' ? -order : order;
-    });
-    const items = sorted
-      .slice((query.page - 1) * query.size, query.page * query.size)
-      .map((c) => this.render(c));
-    return {
+  listClusters(query: ListQuery): Record<string, unknown> {
+    return JSON.parse(this.listClustersJson(query)) as Record<string, unknown>;
+  }
+
+  /** One page of clusters as GET /clusters answers it, as JSON text. */
+  listClustersJson(query: ListQuery): string {
+    const matching = this.matching(query.search, query.order ?? 'created_time');
+    const items = matching.slice((query.page - 1) * query.size, query.page * query.size);
+    const head = {
       kind: 'ClusterList',
       page: query.page,
       size: items.length,
-      total: sorted.length,
-      items,
+      total: matching.length,
     };
+    const text = JSON.stringify(head);
+    return `${text.slice(0, -1)},"items":[${items.map((c) => this.json(c)).join(',')}]}`;
+  }
+
+  /** Clusters that match `search`, in `order` (cached until a cluster changes). */
+  private matching(search: string | null, order: string): StoredCluster[] {
+    const matches = parseSearch(search); // first: a bad search is refused even when cached
+    const key = `${order}\n${search ?? ''}`;
+    let found = this.filtered.get(key);
+    if (!found) {
+      const all = this.inOrder(order);
+      found = search === null || search.trim() === '' ? all : all.filter(matches);
+      this.filtered.set(key, found);
+    }
+    return found;
+  }
+
+  private inOrder(order: string): StoredCluster[] {
+    let sorted = this.sorted.get(order);
+    if (!sorted) {
+      const [field, direction] = order.split(/\s+/);
+      const key =
+        field === 'name' ? 'name' : field === 'updated_time' ? 'updated_time' : 'created_time';
+      const descending = direction?.toLowerCase() === 'desc';
+      sorted = [...this.clusters.values()].sort((a, b) => {
+        const byKey = a[key].localeCompare(b[key]) || a.id.localeCompare(b.id);
+        return descending ? -byKey : byKey;
+      });
+      this.sorted.set(order, sorted);
+    }
+    return sorted;
   }
 
   patchCluster(id: string, body: unknown, by: string): Record<string, unknown> {
@@ -209,7 +255,7 @@ export class HyperFleetStore {
       throw invalid('reason is required (1-1024 characters)', [
         { field: 'reason', constraint: 'required', message: 'reason is required' },
       ]);
-    this.clusters.delete(id);
+    this.remove(id);
   }
 
   listStatuses(id: string, page: number, size: number): Record<string, unknown> {
@@ -226,6 +272,7 @@ export class HyperFleetStore {
     const write: StatusWrite = decideStatusWrite(cluster, request, now);
     if (write.kind === 'discard') return { stored: false, cause: write.cause };
     cluster.statuses.set(write.status.adapter, write.status);
+    this.forgetViews(cluster.id);
     cluster.conditions = aggregateConditions(cluster, this.options.requiredAdapters, now);
     this.hardDeleteIfFinalized(cluster);
     return { stored: true, status: write.status };
@@ -300,6 +347,9 @@ export class HyperFleetStore {
 
   /** A new generation: recompute conditions and let simulated adapters catch up. */
   private changed(cluster: StoredCluster): void {
+    // Created, or a new generation: updated_time (a sort key) changed too.
+    this.sorted.clear();
+    this.forgetViews(cluster.id);
     cluster.conditions = aggregateConditions(cluster, this.options.requiredAdapters, this.now());
     for (const [adapter, simulation] of Object.entries(this.options.simulatedAdapters ?? {})) {
       if (this.held.has(`${cluster.id}/${adapter}`) || !this.clusters.has(cluster.id)) continue;
@@ -324,11 +374,39 @@ export class HyperFleetStore {
         status.conditions.some((c) => c.type === 'Finalized' && c.status === 'True')
       );
     });
-    if (finalized) this.clusters.delete(cluster.id);
+    if (finalized) this.remove(cluster.id);
   }
 
+  private remove(id: string): void {
+    const cluster = this.clusters.get(id);
+    if (cluster && this.idsByName.get(cluster.name) === id) this.idsByName.delete(cluster.name);
+    this.clusters.delete(id);
+    this.sorted.clear();
+    this.forgetViews(id);
+  }
+
+  /** Forgets what was rendered or filtered from the cluster's current state. */
+  private forgetViews(id: string): void {
+    this.views.delete(id);
+    this.filtered.clear();
+  }
+
+  /** A copy the caller may keep or change: the store's own state is never handed out. */
   private render(cluster: StoredCluster): Record<string, unknown> {
-    return structuredClone({
+    return JSON.parse(this.json(cluster)) as Record<string, unknown>;
+  }
+
+  private json(cluster: StoredCluster): string {
+    let text = this.views.get(cluster.id);
+    if (text === undefined) {
+      text = JSON.stringify(this.view(cluster));
+      this.views.set(cluster.id, text);
+    }
+    return text;
+  }
+
+  private view(cluster: StoredCluster): Record<string, unknown> {
+    return {
       id: cluster.id,
       kind: 'Cluster',
       href: `/api/hyperfleet/v1/clusters/${cluster.id}`,
@@ -344,7 +422,7 @@ export class HyperFleetStore {
         ? { deleted_time: cluster.deleted_time, deleted_by: cluster.deleted_by }
         : {}),
       status: { conditions: cluster.conditions },
-    });
+    };
   }
 }
 

@@ -42,6 +42,8 @@ export interface KubeApiServerEmulator extends RunningEmulator {
   readonly faults: FaultInjector;
   readonly requests: RequestLog;
   readonly rbac: RbacTable;
+  /** TLS connections accepted so far (tests check that clients reuse theirs). */
+  connections(): number;
 }
 
 /**
@@ -96,6 +98,8 @@ export async function startKubeApiServerEmulator(
       void route(req, res, { store, rbac, faults, requests, serverAddress, admin });
     },
   );
+  let connections = 0;
+  server.on('secureConnection', () => connections++);
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve));
   const port = (server.address() as AddressInfo).port;
   serverAddress = `${host}:${port}`;
@@ -112,6 +116,7 @@ export async function startKubeApiServerEmulator(
     faults,
     requests,
     rbac,
+    connections: () => connections,
     info: () => ({
       name: 'kube-apiserver',
       endpoint,

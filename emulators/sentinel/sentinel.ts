@@ -45,6 +45,9 @@ export function reconcileEvent(
   };
 }
 
+/** Where Sentinel reads the clusters: the HyperFleet API, or (in the fleet simulation) its store. */
+export type ClusterLister = Pick<HyperFleetClient, 'listAllClusters'>;
+
 /** Where events go: the topic, with `_watermill_message_uuid` as the only attribute, as Sentinel does. */
 export type EventSink = (event: Record<string, unknown>) => Promise<void>;
 
@@ -55,7 +58,7 @@ export class Sentinel {
   private running?: Promise<void>;
 
   constructor(
-    private readonly api: HyperFleetClient,
+    private readonly api: ClusterLister,
     private readonly sink: EventSink,
     private readonly intervals: SentinelIntervals,
     private readonly onPublish: (cluster: Cluster, reason: string) => void = () => undefined,

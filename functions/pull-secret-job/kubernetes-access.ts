@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type * as k8s from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
 import { ConfigError } from '../../shared/errors';
+import { keepAliveAuthentication } from './kubernetes-agent';
 
 /** How the job reaches the management cluster. */
 export type KubernetesAccess =
@@ -44,7 +45,7 @@ export async function createCoreV1Api(
       config.setCurrentContext(access.context);
     }
     return {
-      api: config.makeApiClient(client.CoreV1Api),
+      api: coreV1Api(client, config, source),
       identity: `kubeconfig user "${config.getCurrentUser()?.name ?? 'unknown'}"`,
     };
   }
@@ -73,7 +74,22 @@ export async function createCoreV1Api(
     currentContext: 'management',
   });
   return {
-    api: config.makeApiClient(client.CoreV1Api),
+    api: coreV1Api(client, config, source),
     identity: "the job's Google service account",
   };
+}
+
+/** KubeConfig.makeApiClient, with one keep-alive connection for all requests (kubernetes-agent.ts). */
+function coreV1Api(client: typeof k8s, config: k8s.KubeConfig, source: string): k8s.CoreV1Api {
+  const cluster = config.getCurrentCluster();
+  if (!cluster)
+    throw new ConfigError(
+      `Invalid pull secret job configuration: ${source}: the kubeconfig's current context names no cluster; make current-context (or the chosen context) name one of its clusters.`,
+    );
+  return new client.CoreV1Api(
+    client.createConfiguration({
+      baseServer: new client.ServerConfiguration(cluster.server, {}),
+      authMethods: { default: keepAliveAuthentication(config) },
+    }),
+  );
 }

@@ -13,6 +13,7 @@ import {
   HyperFleetUnavailableError,
   isTransientStatus,
 } from './errors';
+import { nodeHttpTransport, type HttpTransport, type TransportResponse } from './http-transport';
 import {
   adapterStatusListSchema,
   clusterListSchema,
@@ -28,7 +29,8 @@ import { routeTemplate, traceContextHeaders, withApiCallSpan } from './tracing';
 export interface HyperFleetClientDependencies {
   readonly auth: AuthHeaderProvider;
   readonly logger: Logger;
-  readonly fetch?: typeof fetch;
+  /** How requests are sent (default: node:http with keep-alive; global fetch fits too). */
+  readonly fetch?: HttpTransport;
   readonly sleep?: (ms: number) => Promise<void>;
 }
 
@@ -48,14 +50,14 @@ class NoAnswerError extends Error {}
  * and jitter on 5xx, 408, 429 and network errors; never on other 4xx.
  */
 export class HyperFleetClient {
-  private readonly fetch: typeof fetch;
+  private readonly fetch: HttpTransport;
   private readonly root: string;
 
   constructor(
     private readonly config: HyperFleetApiConfig,
     private readonly deps: HyperFleetClientDependencies,
   ) {
-    this.fetch = deps.fetch ?? globalThis.fetch;
+    this.fetch = deps.fetch ?? nodeHttpTransport;
     this.root = `${config.baseUrl}/api/hyperfleet/${config.version}`;
   }
 
@@ -182,7 +184,7 @@ export class HyperFleetClient {
    * One logical call inside a CLIENT span, whose context every attempt sends as `traceparent`.
    * A failure's problem `trace_id` (the API's own correlation id) is logged as hyperfleet_trace_id.
    */
-  private send(method: string, path: string, body?: unknown): Promise<Response> {
+  private send(method: string, path: string, body?: unknown): Promise<TransportResponse> {
     const template = routeTemplate(`/api/hyperfleet/${this.config.version}`, path);
     return withApiCallSpan(method, template, async (span) => {
       try {
@@ -210,7 +212,11 @@ export class HyperFleetClient {
   }
 
   /** Timeout per attempt, retries for idempotent methods, typed errors. */
-  private async sendAttempts(method: string, path: string, body?: unknown): Promise<Response> {
+  private async sendAttempts(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<TransportResponse> {
     const url = `${this.root}${path}`;
     const idempotent = method !== 'POST';
     const started = Date.now();
@@ -218,7 +224,7 @@ export class HyperFleetClient {
       const response = await withRetry(
         async () => {
           const authorization = await this.deps.auth.authorization(url);
-          let answer: Response;
+          let answer: TransportResponse;
           try {
             answer = await this.fetch(url, {
               method,
@@ -297,7 +303,7 @@ export class HyperFleetClient {
  * HTML page, an empty 404) yields no code, which is how a 404 from elsewhere is told apart.
  */
 async function problemOf(
-  response: Response,
+  response: TransportResponse,
 ): Promise<{ code?: string; detail?: string; traceId?: string }> {
   try {
     const problem = problemSchema.safeParse(await response.json());
