@@ -1,17 +1,21 @@
 #!/usr/bin/env node
-// `npm run trace -- CLUSTER_ID [--trace TRACE_ID] [--json]`: draws a cluster's latest reconcile
+// `npm run trace -- CLUSTER_ID [--trace TRACE_ID] [--list] [--json]`: draws a cluster's latest reconcile
 // (one trace: Sentinel's publish, the adapter, the execution, the reporter, the HyperFleet API)
 // from the local stack's trace store as a terminal waterfall. Exit codes as `npm run wait`.
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseFlags, UsageError } from '../common/cli-flags';
+import { listTracesOf, renderTraceList } from '../traces/trace-list';
 import { findTrace, traceJson } from '../traces/trace-view';
 import { renderWaterfall } from '../traces/waterfall';
 
 const ROOT = path.resolve(__dirname, '../../..');
-const USAGE = `Usage: npm run -s trace -- CLUSTER_ID [--trace TRACE_ID] [--json] [--stack FILE]
-  CLUSTER_ID        draws the cluster's latest reconcile: the newest trace in which the adapter
-                    handled an event for it (else the newest trace that names it at all)
+const USAGE = `Usage: npm run -s trace -- CLUSTER_ID [--trace TRACE_ID] [--list] [--json] [--stack FILE]
+  CLUSTER_ID        draws the cluster's latest reconcile: the newest trace that launched or ran an
+                    execution for it, else the newest reporter status write, else the newest event
+                    the adapter handled (skips included), else the newest trace that names it
+  --list            prints the cluster's recent traces instead, newest first (time, trace id,
+                    adapter decision, span count); with --json as JSON
   --trace TRACE_ID  draws that trace instead (32 hex digits; CLUSTER_ID may then be left out)
   --json            the spans in tree order as JSON (offsets and durations in ms, status, details)
   --stack FILE      the stack's stack.json (default .local/stack.json); without a running stack,
@@ -23,6 +27,7 @@ function main(argv: readonly string[]): number {
   let clusterId: string | undefined;
   let traceId: string | undefined;
   let json: boolean;
+  let list: boolean;
   let stackFile: string;
   try {
     const { values, positionals } = parseFlags(
@@ -30,6 +35,7 @@ function main(argv: readonly string[]): number {
       {
         trace: { type: 'string' },
         json: { type: 'boolean', default: false },
+        list: { type: 'boolean', default: false },
         stack: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -44,7 +50,9 @@ function main(argv: readonly string[]): number {
       throw new UsageError('give a CLUSTER_ID (or --trace TRACE_ID).');
     if (values.trace !== undefined && !/^[0-9a-fA-F]{32}$/.test(values.trace))
       throw new UsageError(`--trace "${values.trace}" is not a trace id: use 32 hex digits.`);
+    if (values.list && positionals.length === 0) throw new UsageError('--list needs a CLUSTER_ID.');
     clusterId = positionals[0];
+    list = values.list;
     traceId = values.trace;
     json = values.json;
     stackFile = values.stack ?? defaultStackFile();
@@ -60,6 +68,19 @@ function main(argv: readonly string[]): number {
       `trace: no local stack (${stackFile} is missing) and no traces beside it; start one with npm start.\n`,
     );
     return EXIT.unavailable;
+  }
+  if (list && clusterId) {
+    const summaries = listTracesOf(dir, clusterId);
+    if (summaries.length === 0) {
+      process.stderr.write(`trace: no trace names cluster ${clusterId} in ${dir} yet.\n`);
+      return EXIT.unavailable;
+    }
+    process.stdout.write(
+      json
+        ? `${JSON.stringify(summaries, null, 2)}\n`
+        : `${renderTraceList(summaries).join('\n')}\n`,
+    );
+    return EXIT.found;
   }
   const found = findTrace(dir, {
     ...(clusterId ? { clusterId } : {}),

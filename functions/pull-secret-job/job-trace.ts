@@ -1,9 +1,10 @@
-import { SpanStatusCode } from '@opentelemetry/api';
+import { SpanStatusCode, type SpanContext } from '@opentelemetry/api';
 import type { JobResult } from '../../shared/job-result';
 import { HTTP_ATTRIBUTES, TRACE_ATTRIBUTES } from '../../shared/tracing/attributes';
 import { errorType, withSpan, type Span, type SpanAttributes } from '../../shared/tracing/spans';
 import { contextFromTraceparent } from '../../shared/tracing/traceparent';
 import type { JobConfig } from './config';
+import { trackOpenSpan } from './open-spans';
 
 /**
  * Runs one execution inside its root span `job.run`, the child of the adapter's launch span
@@ -11,10 +12,13 @@ import type { JobConfig } from './config';
  * or with an invalid TRACEPARENT). The span carries the cluster, the generation, the management
  * cluster and the execution from the start, and the outcome and reason once the run has them; a
  * failed run marks it ERROR with the reason code (never the message: it may quote inputs).
+ * `onStart` learns the span's context (the result line names it); the span is tracked as open so
+ * a termination signal can end it.
  */
 export function withJobRunSpan(
   config: JobConfig,
   run: () => Promise<JobResult>,
+  onStart?: (context: SpanContext) => void,
 ): Promise<JobResult> {
   const parent = contextFromTraceparent(
     config.parentTrace?.traceparent,
@@ -23,12 +27,15 @@ export function withJobRunSpan(
   return withSpan(
     'job.run',
     jobRunAttributes(config),
-    async (span) => {
-      const result = await run();
-      span.setAttributes(resultAttributes(result));
-      if (result.outcome === 'failed')
-        span.setStatus({ code: SpanStatusCode.ERROR, message: result.reason });
-      return result;
+    (span) => {
+      onStart?.(span.spanContext());
+      return trackOpenSpan(span, async () => {
+        const result = await run();
+        span.setAttributes(resultAttributes(result));
+        if (result.outcome === 'failed')
+          span.setStatus({ code: SpanStatusCode.ERROR, message: result.reason });
+        return result;
+      });
     },
     { parent },
   );

@@ -19,8 +19,23 @@ import { createCoreV1Api } from './kubernetes-access';
 import { KubernetesClusterSecrets } from './kubernetes-cluster-secrets';
 import { describeFailure, exitCodeFor } from './job-outcome';
 import { withJobRunSpan } from './job-trace';
+import { endOpenSpans } from './open-spans';
+import {
+  traceFieldsFromTraceparent,
+  traceFieldsOf,
+  type TraceLogFields,
+} from './result-trace-fields';
 import { runPullSecretJob } from './run-job';
+import {
+  SIGNAL_EXIT_CODES,
+  TERMINATED_REASON,
+  TERMINATION_FLUSH_MS,
+  boundedWait,
+  terminatedResult,
+  type TerminationSignal,
+} from './termination';
 import { projectVersion } from './version';
+import type { SpanContext } from '@opentelemetry/api';
 
 const USAGE = `Usage:
   pull-secret run-job pull-secret [--dry-run]   store the pull secret (configuration from the environment)
@@ -59,7 +74,12 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
     if (!(error instanceof ConfigError)) throw error;
     const result = configFailure(error, env, dryRun);
     process.stderr.write(`${error.message}\n`);
-    return writeResult(result, redactor);
+    // No span yet: the line names the adapter's launch span when TRACEPARENT is a valid one.
+    return writeResult(
+      result,
+      redactor,
+      traceFieldsFromTraceparent(env.GOOGLE_CLOUD_PROJECT, env.TRACEPARENT),
+    );
   }
 
   const logger = createLogger({
@@ -85,6 +105,34 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   });
   let tracingStopped: Promise<void> | undefined;
   const stopTracing = () => (tracingStopped ??= tracing.shutdown());
+  const traceProject = config.platformProjectId ?? config.projectId;
+  let jobRun: SpanContext | undefined;
+  onTerminationSignal(async (signal) => {
+    // Cloud Run's task timeout (or a cancel): the spans of this execution are the ones operators
+    // need most, so end them as failed and give their export a bounded moment (SIGKILL follows
+    // 10 s after SIGTERM). No result is published: the reporter reads a killed execution's
+    // failure from Cloud Run itself, and the interrupted phase may still have landed its write.
+    endOpenSpans(TERMINATED_REASON);
+    logger.error(`Stopped by ${signal} before the job finished`, {
+      operation: 'terminate',
+      reason: TERMINATED_REASON,
+    });
+    await boundedWait(stopTracing(), TERMINATION_FLUSH_MS);
+    const base = {
+      operation: config.operation,
+      dry_run: dryRun,
+      cluster_id: config.clusterId,
+      ...(config.generation !== undefined ? { generation: config.generation } : {}),
+      ...(config.execution ? { execution: config.execution } : {}),
+    };
+    if (!resultWritten)
+      writeResult(
+        terminatedResult(base, signal, new Date()),
+        redactor,
+        traceFieldsOf(traceProject, jobRun),
+      );
+    process.exit(SIGNAL_EXIT_CODES[signal]);
+  });
   try {
     const secretStore = new GoogleSecretStore(client, {
       timeoutMs: config.apiTimeoutMs,
@@ -115,23 +163,29 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
           logger,
         })
       : undefined;
-    const result = await withJobRunSpan(config, async () => {
-      const result = await runPullSecretJob(
-        config,
-        { secretStore, clusterSecrets, logger, redactor, ...(hyperfleet ? { hyperfleet } : {}) },
-        { dryRun },
-      );
-      if (config.resultsTopic && !dryRun)
-        await publishResult(config.resultsTopic, result, {
-          logger,
-          redactor,
-          timeoutMs: config.apiTimeoutMs,
-        });
-      return result;
-    });
+    const result = await withJobRunSpan(
+      config,
+      async () => {
+        const result = await runPullSecretJob(
+          config,
+          { secretStore, clusterSecrets, logger, redactor, ...(hyperfleet ? { hyperfleet } : {}) },
+          { dryRun },
+        );
+        if (config.resultsTopic && !dryRun)
+          await publishResult(config.resultsTopic, result, {
+            logger,
+            redactor,
+            timeoutMs: config.apiTimeoutMs,
+          });
+        return result;
+      },
+      (context) => {
+        jobRun = context;
+      },
+    );
     await stopTracing();
     await logger.close();
-    return writeResult(result, redactor);
+    return writeResult(result, redactor, traceFieldsOf(traceProject, jobRun));
   } finally {
     await stopTracing();
     await client.close();
@@ -180,15 +234,38 @@ function configFailure(error: ConfigError, env: NodeJS.ProcessEnv, dryRun: boole
   };
 }
 
-/** Prints the result as the last output line (also a valid Cloud Logging entry) and returns the exit code. */
-function writeResult(result: JobResult, redactor: SecretRedactor): number {
+/** Set once the result line is out: a termination signal after it must not write a second one. */
+let resultWritten = false;
+
+/**
+ * Prints the result as the last output line (also a valid Cloud Logging entry, filed under the
+ * execution's trace) and returns the exit code.
+ */
+function writeResult(
+  result: JobResult,
+  redactor: SecretRedactor,
+  trace: TraceLogFields | Record<string, never>,
+): number {
   const line = {
     severity: result.outcome === 'failed' ? 'ERROR' : 'INFO',
     message: `Pull secret job ${result.outcome}: ${result.reason}`,
+    ...trace,
     [RESULT_LINE_KEY]: redactor.redact(result),
   };
   process.stdout.write(`${JSON.stringify(line)}\n`);
+  resultWritten = true;
   return exitCodeFor(result);
+}
+
+/** Runs `handler` once on the first SIGTERM or SIGINT; the handler exits the process. */
+function onTerminationSignal(handler: (signal: TerminationSignal) => Promise<void>): void {
+  let handled = false;
+  for (const signal of Object.keys(SIGNAL_EXIT_CODES) as TerminationSignal[])
+    process.on(signal, () => {
+      if (handled) return;
+      handled = true;
+      void handler(signal);
+    });
 }
 
 main(process.argv.slice(2), process.env).then(

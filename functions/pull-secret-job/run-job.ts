@@ -28,7 +28,7 @@ import {
 import type { KubernetesOutcome } from './sync-kubernetes';
 import { syncSecretManager, type SecretManagerOutcome } from './sync-secret-manager';
 import { requireKnownCluster } from './unknown-cluster';
-import { withSpan } from '../../shared/tracing/spans';
+import { withPhaseSpan } from './open-spans';
 import { kubernetesPhaseAttributes, markPhaseFailed } from './job-trace';
 
 /** The ports the job talks through; built by main.ts, faked nowhere (tests use the emulators). */
@@ -149,7 +149,7 @@ async function applyPullSecret(
 ): Promise<string | LostClaim> {
   if (!config.pullSecretSource) throw new Error('no pull secret source is configured');
   const source = config.pullSecretSource;
-  const resolved = await withSpan('job.resolve', {}, () =>
+  const resolved = await withPhaseSpan('job.resolve', {}, () =>
     resolvePullSecret(config.clusterId, source, config.additionalSpecPath, {
       secretStore: deps.secretStore,
       ...(deps.hyperfleet ? { hyperfleet: deps.hyperfleet } : {}),
@@ -186,7 +186,7 @@ async function applyPullSecret(
   if (isLost(claim)) return claim;
   const smStarted = Date.now();
   progress.phases.push('secret-manager');
-  const stored = await withSpan('secretmanager.sync', {}, () =>
+  const stored = await withPhaseSpan('secretmanager.sync', {}, () =>
     syncSecretManager(
       deps.secretStore,
       {
@@ -215,7 +215,7 @@ async function applyPullSecret(
     const k8sStarted = Date.now();
     progress.phases.push('kubernetes');
     const kubernetes = config.kubernetes;
-    const placed = await withSpan(
+    const placed = await withPhaseSpan(
       'kubernetes.sync',
       kubernetesPhaseAttributes(kubernetes),
       async (span) => {
@@ -268,7 +268,7 @@ async function removePullSecret(
     const k8sStarted = Date.now();
     progress.phases.push('kubernetes');
     const kubernetesConfig = config.kubernetes;
-    const cleaned = await withSpan(
+    const cleaned = await withPhaseSpan(
       'kubernetes.sync',
       kubernetesPhaseAttributes(kubernetesConfig),
       async (span) => {
@@ -294,7 +294,7 @@ async function removePullSecret(
   }
   const smStarted = Date.now();
   progress.phases.push('secret-manager');
-  const secretManager = await withSpan('secretmanager.sync', {}, () =>
+  const secretManager = await withPhaseSpan('secretmanager.sync', {}, () =>
     deleteSecretManagerSecret(
       deps.secretStore,
       `projects/${config.projectId}/secrets/${config.secretId}`,

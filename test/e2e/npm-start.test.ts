@@ -151,6 +151,16 @@ describe('npm start (the local stack entry point)', () => {
     expect(drawn.stdout).toMatch(/^Trace [0-9a-f]{32}: /);
     expect(drawn.stdout).toContain('hyperfleet-sentinel');
     expect(drawn.stdout).toContain('adapter.handle');
+    // The reconcile that did the work (launch, job, status write), not a later skip trace.
+    expect(drawn.stdout).toContain('job.run');
+    expect(drawn.stdout).toContain('reporter.handle');
+    const listed = await runNode(
+      path.join(ROOT, 'dist/emulators/stack/trace.js'),
+      [clusterId, '--list', '--stack', path.join(run.workDir, 'stack.json')],
+      {},
+    );
+    expect({ code: listed.code, stderr: listed.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(listed.stdout).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z {2}[0-9a-f]{32} {2}launch/m);
     expect(fs.readdirSync(path.join(run.workDir, 'logs')).sort()).toEqual([
       'adapter-1.log',
       'adapter-2.log',

@@ -2,6 +2,7 @@
 // Manager, Kubernetes and Pub/Sub emulators, exporting over OTLP/HTTP JSON to a receiver in the
 // test. The execution continues the adapter's launch span (TRACEPARENT), names its phases, and hands
 // its publish span to the reporter in the result message's attributes; no secret leaves in a span.
+import { spawn } from 'node:child_process';
 import net, { type AddressInfo } from 'node:net';
 import {
   startKubeApiServerEmulator,
@@ -20,6 +21,7 @@ import { TRACE_ATTRIBUTES } from '../../../shared/tracing/attributes';
 import { parseTraceparent } from '../../../shared/tracing/traceparent';
 import { canaryPullSecret, leaks } from '../../helpers/canary';
 import { runJob } from '../../helpers/job';
+import { JOB_CLI } from '../../helpers/run-process';
 import { moduleLoadRecorder, sdkChunkOf } from '../../helpers/module-loads';
 import { OtlpTestReceiver, type ReceivedSpan } from '../../helpers/otlp-test-receiver';
 
@@ -102,6 +104,10 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
     OTEL_TRACES_EXPORTER: 'otlp',
     OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint,
   });
+  const pick = (span: ReceivedSpan) => ({
+    statusCode: span.statusCode,
+    reason: span.attributes[TRACE_ATTRIBUTES.reason],
+  });
   const spansOf = (traceId: string) => otlp.spans().filter((s) => s.traceId === traceId);
   const named = (spans: readonly ReceivedSpan[], name: string) => {
     const found = spans.filter((s) => s.name === name);
@@ -171,6 +177,13 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
         `projects/${PLATFORM}/traces/${LAUNCH_TRACE}`,
       );
 
+    // The result line, written after job.run ended and tracing stopped, still names job.run.
+    expect(run.lines[run.lines.length - 1]).toMatchObject({
+      'logging.googleapis.com/trace': `projects/${PLATFORM}/traces/${LAUNCH_TRACE}`,
+      'logging.googleapis.com/spanId': root.spanId,
+      'logging.googleapis.com/trace_sampled': true,
+    });
+
     // No form of the pull secret in any exported span (attributes, events, resource) or output.
     expect(leaks(otlp.bodies.join('\n'), [canary])).toEqual([]);
     expect(leaks(run.stdout + run.stderr, [canary])).toEqual([]);
@@ -197,6 +210,86 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
     const [message] = await published();
     expect(parseTraceparent(message?.attributes?.traceparent)?.traceId).toBe('a'.repeat(32));
   });
+
+  it("a configuration failure's result line names the launch span of a valid TRACEPARENT", async () => {
+    const traceId = 'c'.repeat(32);
+    const { CLUSTER_ID: _omitted, ...withoutCluster } = env('cls-trace-cfg', 'unused');
+    const run = await runJob({
+      ...withoutCluster,
+      ...exporting(),
+      TRACEPARENT: `00-${traceId}-${LAUNCH_SPAN}-00`,
+    });
+    expect(run.code).toBe(EXIT_CODES.configuration);
+    expect(run.lines[run.lines.length - 1]).toMatchObject({
+      'logging.googleapis.com/trace': `projects/${PLATFORM}/traces/${traceId}`,
+      'logging.googleapis.com/spanId': LAUNCH_SPAN,
+      'logging.googleapis.com/trace_sampled': false,
+    });
+    // Without a valid TRACEPARENT there is no trace to name.
+    const untraced = await runJob({ ...withoutCluster, TRACEPARENT: 'not-a-traceparent' });
+    expect(untraced.code).toBe(EXIT_CODES.configuration);
+    expect(Object.keys(untraced.lines[untraced.lines.length - 1]!)).not.toContain(
+      'logging.googleapis.com/trace',
+    );
+  });
+
+  it('SIGTERM during a held Kubernetes phase ends job.run and the phase as Terminated, exports them and exits 143 within the bound', async () => {
+    const traceId = 'd'.repeat(32);
+    // Hold the Kubernetes phase's first request to the namespace far beyond the test.
+    for (const method of ['GET', 'POST', 'PATCH', 'PUT'])
+      kube.faults.add({ match: `${method} /api/v1/namespaces/${NS}`, delayMs: 60_000 });
+    const rules = kube.faults.pending();
+    const child = spawn(process.execPath, [JOB_CLI, 'run-job', 'pull-secret'], {
+      env: {
+        PATH: process.env.PATH,
+        METADATA_SERVER_DETECTION: 'none',
+        RETRY_BASE_DELAY: '50ms',
+        ...env('cls-trace-term', canaryPullSecret('trace-term').text),
+        ...exporting(),
+        TRACEPARENT: `00-${traceId}-${LAUNCH_SPAN}-01`,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      const heldBy = Date.now() + 30_000;
+      while (kube.faults.pending() === rules && Date.now() < heldBy)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(kube.faults.pending()).toBeLessThan(rules);
+      const signalledAt = Date.now();
+      child.kill('SIGTERM');
+      const code = await Promise.race([
+        exited,
+        new Promise<string>((resolve) => setTimeout(() => resolve('still running'), 10_000)),
+      ]);
+      expect({ code, stdout, stderr }).toMatchObject({ code: 143 });
+      expect(Date.now() - signalledAt).toBeLessThan(5_000);
+    } finally {
+      child.kill('SIGKILL');
+      kube.faults.clear();
+    }
+    const spans = spansOf(traceId);
+    for (const name of ['job.run', 'kubernetes.sync'])
+      expect({ name, ...pick(named(spans, name)) }).toEqual({
+        name,
+        statusCode: 2,
+        reason: 'Terminated',
+      });
+    expect(named(spans, 'secretmanager.sync').statusCode).not.toBe(2);
+    // The result line says so, filed under job.run; nothing was published (the reporter reads a
+    // killed execution's failure from Cloud Run).
+    const last = JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, unknown>;
+    expect(last).toMatchObject({
+      'logging.googleapis.com/trace': `projects/${PLATFORM}/traces/${traceId}`,
+      'logging.googleapis.com/spanId': named(spans, 'job.run').spanId,
+      pullsecret_job_result: { outcome: 'failed', reason: 'Terminated', failure_kind: 'transient' },
+    });
+    expect(spans.map((s) => s.name)).not.toContain('pubsub.publish_result');
+  }, 60_000);
 
   it('an invalid TRACEPARENT is a warning, never a failure: the run starts its own trace', async () => {
     const before = new Set(otlp.spans().map((s) => s.spanId));

@@ -1,4 +1,3 @@
-import { chooseLatestTrace } from '../../../emulators/traces/trace-reader';
 import { bar, renderWaterfall, waterfallRows } from '../../../emulators/traces/waterfall';
 import { RECONCILE_SPANS, TRACE_ID } from '../../fixtures/traces/reconcile';
 
@@ -61,36 +60,5 @@ describe('the terminal waterfall of a trace', () => {
     expect(bar(1, 1, 10)).toBe('|         █|');
     expect(bar(0.25, 0.5, 8)).toBe('|  ██    |');
     expect(bar(0, 1, 4)).toBe('|████|');
-  });
-});
-
-describe('the latest reconcile of a cluster', () => {
-  const entry = (traceId: string, name: string, startUnixNano: string) => ({
-    traceId,
-    spanId: '0000000000000001',
-    name,
-    service: 's',
-    startUnixNano,
-  });
-
-  it("is the trace of the newest adapter.handle, even when another trace's span is newer", () => {
-    expect(
-      chooseLatestTrace([
-        entry('a'.repeat(32), 'adapter.handle', '100'),
-        entry('b'.repeat(32), 'adapter.handle', '200'),
-        entry('a'.repeat(32), 'reporter.handle', '900'),
-        entry('c'.repeat(32), 'sentinel.publish', '300'),
-      ]),
-    ).toBe('b'.repeat(32));
-  });
-
-  it('is the newest trace naming the cluster when no adapter handled it yet, none when nothing did', () => {
-    expect(
-      chooseLatestTrace([
-        entry('c'.repeat(32), 'sentinel.publish', '300'),
-        entry('d'.repeat(32), 'sentinel.publish', '1000000000000000000000'),
-      ]),
-    ).toBe('d'.repeat(32));
-    expect(chooseLatestTrace([])).toBeUndefined();
   });
 });
