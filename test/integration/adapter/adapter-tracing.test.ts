@@ -305,6 +305,9 @@ describe('adapter tracing (the deployed bundle)', () => {
     );
     expect(warnings).toHaveLength(1);
     expect(JSON.stringify(warnings[0])).toContain('"http_status":400');
+    // Written from the batch timer of some event: it must not join that event's trace group.
+    expect(warnings[0]).not.toHaveProperty(['logging.googleapis.com/trace']);
+    expect(warnings[0]).not.toHaveProperty(['logging.googleapis.com/spanId']);
     on.receiver.answerStatus = 200;
   });
 });
