@@ -2,15 +2,11 @@ import { z } from 'zod';
 import { PUBSUB_MESSAGE_PUBLISHED, type IncomingCloudEvent } from '../../shared/events/decode';
 import { describeFirstIssue } from '../../shared/zod-issue';
 import { jobResultSchema, RESULT_MESSAGE_TYPE, type JobResult } from '../../shared/job-result';
-import { parseTraceparent } from '../../shared/tracing/traceparent';
+import { parseTraceExtensions, type CarriedTrace } from '../../shared/tracing/trace-extensions';
 
 /** The publisher's span (the job's `pubsub.publish_result`): the parent of the reporter's work. */
-export interface MessageTrace {
-  readonly traceparent: string;
-  readonly tracestate?: string;
-}
+export type MessageTrace = CarriedTrace;
 
-/** What arrived on one of the reporter's topics, and the trace it continues when it names one. */
 export type DecodedReport = (
   | { readonly kind: 'job-result'; readonly result: JobResult }
   | { readonly kind: 'execution-finished'; readonly execution: string; readonly statusCode: number }
@@ -18,37 +14,15 @@ export type DecodedReport = (
   | { readonly kind: 'malformed'; readonly problem: string }
 ) & { readonly trace?: MessageTrace };
 
-// W3C Trace Context: vendors must propagate at least 512 characters of tracestate.
-const TRACESTATE_MAX = 512;
-
 /**
  * The message attributes `traceparent` and `tracestate` (the job sets them from its publish span).
  * A bad one is dropped, never the report: tracing must not cost a status. The log sink's
  * execution-finished messages carry none, nor does a result published without tracing.
  */
-const messageTraceSchema = z
-  .object({
-    traceparent: z
-      .string()
-      .refine((text) => parseTraceparent(text) !== undefined)
-      .optional()
-      .catch(undefined),
-    tracestate: z.string().max(TRACESTATE_MAX).optional().catch(undefined),
-  })
-  .transform(({ traceparent, tracestate }): MessageTrace | undefined =>
-    traceparent === undefined
-      ? undefined
-      : {
-          traceparent: traceparent.trim(),
-          ...(tracestate?.trim() ? { tracestate: tracestate.trim() } : {}),
-        },
-  );
-
-/** The trace a message's attributes name, if a valid one. */
 export function messageTrace(
   attributes: Readonly<Record<string, string>> | undefined,
 ): MessageTrace | undefined {
-  return messageTraceSchema.parse(attributes ?? {});
+  return parseTraceExtensions(attributes).trace;
 }
 
 const envelopeSchema = z.looseObject({

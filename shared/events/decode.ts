@@ -7,7 +7,7 @@ import {
   type ClusterEvent,
 } from './sentinel-event';
 import { describeFirstIssue } from '../zod-issue';
-import { eventTraceContext, type EventTraceContext, type TraceExtensions } from './trace-context';
+import { eventTraceContext, type EventTraceContext } from './trace-context';
 
 /** What arrived: a cluster event to handle, something to ignore, or something that can never succeed. */
 export type DecodedEvent =
@@ -56,7 +56,7 @@ export interface IncomingCloudEvent {
   readonly time?: string;
   readonly data?: unknown;
   readonly data_base64?: string;
-  /** CloudEvents Distributed Tracing extension (Sentinel's event; Eventarc's delivery). */
+  /** CloudEvents Distributed Tracing extension (only Sentinel's own event's is continued). */
   readonly traceparent?: unknown;
   readonly tracestate?: unknown;
 }
@@ -68,11 +68,11 @@ export interface IncomingCloudEvent {
  * Never throws: problems come back as `malformed` with a message that says what was wrong.
  */
 export function decodeIncomingEvent(incoming: IncomingCloudEvent): DecodedEvent {
-  if (incoming.type === PUBSUB_MESSAGE_PUBLISHED) return decodePubSub(incoming.data, incoming);
+  if (incoming.type === PUBSUB_MESSAGE_PUBLISHED) return decodePubSub(incoming.data);
   return decodeSentinelEvent(incoming, 'direct');
 }
 
-function decodePubSub(data: unknown, outer: TraceExtensions): DecodedEvent {
+function decodePubSub(data: unknown): DecodedEvent {
   const envelope = pubsubEnvelopeSchema.safeParse(typeof data === 'string' ? safeJson(data) : data);
   if (!envelope.success)
     return {
@@ -98,13 +98,12 @@ function decodePubSub(data: unknown, outer: TraceExtensions): DecodedEvent {
       kind: 'malformed',
       problem: 'message.data: not a JSON object (expected a structured CloudEvent)',
     };
-  return decodeSentinelEvent(json as IncomingCloudEvent, 'pubsub', outer);
+  return decodeSentinelEvent(json as IncomingCloudEvent, 'pubsub');
 }
 
 function decodeSentinelEvent(
   candidate: IncomingCloudEvent,
   via: 'pubsub' | 'direct',
-  outer?: TraceExtensions,
 ): DecodedEvent {
   // The SDK fills in a missing id and specversion by itself; an incoming event must carry them.
   for (const attribute of ['specversion', 'id', 'source', 'type'] as const) {
@@ -155,7 +154,7 @@ function decodeSentinelEvent(
   return {
     kind: 'cluster',
     via,
-    trace: eventTraceContext(candidate, outer),
+    trace: eventTraceContext(candidate),
     event: {
       eventId: event.id,
       type,

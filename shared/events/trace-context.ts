@@ -1,4 +1,4 @@
-import { parseTraceparent } from '../tracing/traceparent';
+import { parseTraceExtensions } from '../tracing/trace-extensions';
 
 /** The W3C trace context an event carries (CloudEvents Distributed Tracing extension). */
 export interface EventTraceContext {
@@ -12,34 +12,15 @@ export interface EventTraceContext {
 export type TraceExtensions = { readonly traceparent?: unknown; readonly tracestate?: unknown };
 
 /**
- * Picks the trace context to continue: Sentinel's own event's `traceparent`/`tracestate`
- * extensions (inside the Pub/Sub message), else the outer delivery's (Eventarc's CloudEvent),
- * else none (the adapter starts a new trace). An invalid traceparent is skipped, not an error:
- * tracing must never cost a reconcile.
+ * The trace context to continue: Sentinel's own event's `traceparent`/`tracestate` extensions
+ * (inside the Pub/Sub message), else none (a new root; the sampler decides). Never the outer
+ * delivery's: functions-framework copies the HTTP `traceparent` header into every CloudEvent, and
+ * Cloud Run's front end sets that header, unsampled, on almost every request — continuing it
+ * would make a parent-based sampler drop every reconcile Sentinel did not trace itself. An
+ * invalid traceparent is skipped, not an error: tracing must never cost a reconcile.
  */
-export function eventTraceContext(
-  inner: TraceExtensions,
-  outer?: TraceExtensions,
-): EventTraceContext {
-  const problems: string[] = [];
-  for (const [where, source] of [
-    ['event', inner],
-    ['delivery', outer],
-  ] as const) {
-    if (source?.traceparent === undefined || source.traceparent === null) continue;
-    const traceparent = String(source.traceparent);
-    if (!parseTraceparent(traceparent)) {
-      problems.push(
-        `${where} traceparent is not a valid W3C traceparent (version-traceid-spanid-flags)`,
-      );
-      continue;
-    }
-    const tracestate = typeof source.tracestate === 'string' ? source.tracestate.trim() : '';
-    return {
-      traceparent: traceparent.trim(),
-      ...(tracestate ? { tracestate } : {}),
-      ...(problems.length > 0 ? { ignored: problems.join('; ') } : {}),
-    };
-  }
-  return problems.length > 0 ? { ignored: problems.join('; ') } : {};
+export function eventTraceContext(event: TraceExtensions): EventTraceContext {
+  const { trace, ignored } = parseTraceExtensions(event);
+  if (ignored) return { ignored: `event ${ignored}` };
+  return trace ? { ...trace } : {};
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseEnv, type Env } from '../config/parse-env';
+import { otlpHeadersSchema } from './otlp-headers';
 
 /** Samplers named as OTEL_TRACES_SAMPLER spells them (the OpenTelemetry SDK environment spec). */
 export const TRACE_SAMPLERS = [
@@ -14,6 +15,16 @@ export type TraceSamplerName = (typeof TRACE_SAMPLERS)[number];
 
 /** Where spans go in production: Google's Telemetry (OTLP) API. */
 export const GOOGLE_TELEMETRY_ENDPOINT = 'https://telemetry.googleapis.com';
+
+/** The only OTLP protocol bundled (the HTTP exporter with JSON bodies). */
+export const OTLP_PROTOCOL = 'http/json';
+const protocol = z.literal(OTLP_PROTOCOL, {
+  message:
+    'only http/json is supported (the bundled exporter is OTLP/HTTP JSON; grpc and http/protobuf are not)',
+});
+
+/** The exporter's default bound on one export request (OTLP exporter spec: 10 s). */
+export const DEFAULT_EXPORT_TIMEOUT_MS = 10000;
 
 const url = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
 
@@ -33,6 +44,17 @@ export const tracingConfigSchema = z.object({
     .default('none'),
   OTEL_EXPORTER_OTLP_ENDPOINT: url.default(GOOGLE_TELEMETRY_ENDPOINT),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: url.optional(),
+  // Our default is http/json (the spec's is http/protobuf): the one protocol the bundle carries.
+  OTEL_EXPORTER_OTLP_PROTOCOL: protocol.default(OTLP_PROTOCOL),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: protocol.optional(),
+  OTEL_EXPORTER_OTLP_HEADERS: otlpHeadersSchema.optional(),
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS: otlpHeadersSchema.optional(),
+  OTEL_EXPORTER_OTLP_TIMEOUT: z
+    .string()
+    .regex(/^\d{1,7}$/, 'must be a whole number of milliseconds, such as 10000')
+    .transform(Number)
+    .refine((ms) => ms > 0, 'must be more than 0 milliseconds')
+    .default(DEFAULT_EXPORT_TIMEOUT_MS),
   OTEL_SERVICE_NAME: z.string().optional(),
   OTEL_RESOURCE_ATTRIBUTES: z.string().optional(),
   OTEL_TRACES_SAMPLER: z
@@ -55,6 +77,14 @@ export interface TracingConfig {
   readonly exporting: boolean;
   /** The full OTLP/HTTP traces URL, e.g. https://telemetry.googleapis.com/v1/traces. */
   readonly tracesEndpoint: string;
+  /**
+   * Extra headers of every export (OTEL_EXPORTER_OTLP_HEADERS, the traces variable's win). A
+   * secret: never logged.
+   */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Bound on one export request, in milliseconds (OTEL_EXPORTER_OTLP_TIMEOUT). */
+  readonly exportTimeoutMs: number;
+  /** OTEL_SERVICE_NAME, else OTEL_RESOURCE_ATTRIBUTES' service.name, else the component's. */
   readonly serviceName: string;
   /** From OTEL_RESOURCE_ATTRIBUTES (decoded). */
   readonly resourceAttributes: Readonly<Record<string, string>>;
@@ -70,14 +100,18 @@ export function loadTracingConfig(env: Env, defaultServiceName: string): Tracing
 
 /** Builds TracingConfig from a component schema's parsed output (which spread tracingEnvShape). */
 export function toTracingConfig(e: TracingEnv, defaultServiceName: string): TracingConfig {
+  const resourceAttributes = parseResourceAttributes(e.OTEL_RESOURCE_ATTRIBUTES);
   return {
     exporting: !e.OTEL_SDK_DISABLED && e.OTEL_TRACES_EXPORTER === 'otlp',
     // The signal-specific variable is used as is; the base one gets the signal path (OTLP spec).
     tracesEndpoint:
       e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ??
       `${e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`,
-    serviceName: e.OTEL_SERVICE_NAME ?? defaultServiceName,
-    resourceAttributes: parseResourceAttributes(e.OTEL_RESOURCE_ATTRIBUTES),
+    headers: { ...e.OTEL_EXPORTER_OTLP_HEADERS, ...e.OTEL_EXPORTER_OTLP_TRACES_HEADERS },
+    exportTimeoutMs: e.OTEL_EXPORTER_OTLP_TIMEOUT,
+    // The spec's precedence: OTEL_SERVICE_NAME, then service.name in the resource attributes.
+    serviceName: e.OTEL_SERVICE_NAME ?? resourceAttributes['service.name'] ?? defaultServiceName,
+    resourceAttributes,
     sampler: e.OTEL_TRACES_SAMPLER,
     samplerRatio: e.OTEL_TRACES_SAMPLER_ARG ?? 1,
   };

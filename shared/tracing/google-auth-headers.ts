@@ -14,11 +14,12 @@ export function isGoogleTelemetryEndpoint(tracesEndpoint: string): boolean {
  * An OTLP exporter headers factory that adds a Google access token (Application Default
  * Credentials) to each export. Called per request, so a token never outlives its hour: Google's
  * docs steer in-process HTTP exporters away because most only take static headers; this factory
- * is the answer. It never throws (the exporter's contract): without a token the export is sent
+ * is the answer. `extra` are OTEL_EXPORTER_OTLP_HEADERS (the token wins). It never throws (the exporter's contract): without a token the export is sent
  * unauthenticated, fails 401, and that failure is the one warning logged. The token is never logged.
  */
 export function googleAccessTokenHeaders(
   logger: Logger | undefined,
+  extra: Readonly<Record<string, string>> = {},
 ): () => Promise<Record<string, string>> {
   const client = lazily(async () => {
     const { GoogleAuth } = await import('../gcp/lazy/google-auth.js');
@@ -29,7 +30,7 @@ export function googleAccessTokenHeaders(
     try {
       const headers = await (await client()).getRequestHeaders();
       warned = false;
-      const record: Record<string, string> = {};
+      const record: Record<string, string> = { ...extra };
       headers.forEach((value, name) => (record[name] = value));
       return record;
     } catch (error) {
@@ -38,7 +39,7 @@ export function googleAccessTokenHeaders(
           error_type: error instanceof Error ? error.constructor.name : typeof error,
         });
       warned = true;
-      return {};
+      return { ...extra };
     }
   };
 }

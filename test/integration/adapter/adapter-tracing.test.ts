@@ -258,6 +258,39 @@ describe('adapter tracing (the deployed bundle)', () => {
     for (const line of await linesOf(on, id)) expect(line).toMatchObject(traced(root.traceId));
   });
 
+  it("never continues the delivery's unsampled traceparent header (Cloud Run's front end sets one): a new, exported trace", async () => {
+    const on = adapters.on;
+    const { id } = seedReadyCluster(hyperfleet, { name: 'traced-header' });
+    const frontEnd = `00-${'c'.repeat(32)}-${'d'.repeat(16)}-00`;
+    // Binary mode, as Eventarc delivers: functions-framework copies the HTTP traceparent header
+    // into the CloudEvent's traceparent extension. Sentinel's event carries none.
+    const response = await fetch(on.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'ce-specversion': '1.0',
+        'ce-type': 'google.cloud.pubsub.topic.v1.messagePublished',
+        'ce-source':
+          '//pubsub.googleapis.com/projects/demo-project/topics/hyperfleet-system-clusters',
+        'ce-id': `m-${id}`,
+        traceparent: frontEnd,
+      },
+      body: JSON.stringify({
+        message: { data: Buffer.from(JSON.stringify(sentinelEvent(id, 1))).toString('base64') },
+        subscription: 'projects/demo-project/subscriptions/pullsecret-adapter',
+      }),
+    });
+    await response.text();
+    expect(response.status).toBe(204);
+    const root = on.receiver
+      .spans()
+      .find((s) => s.name === 'adapter.handle' && s.attributes['hyperfleet.cluster.id'] === id);
+    expect(root).toBeDefined();
+    expect(root!.traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(root!.traceId).not.toBe('c'.repeat(32));
+    expect(root!.parentSpanId).toBeUndefined();
+  });
+
   it('a failing export is one warning and never fails the event', async () => {
     const on = adapters.on;
     on.receiver.answerStatus = 400;
@@ -272,6 +305,9 @@ describe('adapter tracing (the deployed bundle)', () => {
     );
     expect(warnings).toHaveLength(1);
     expect(JSON.stringify(warnings[0])).toContain('"http_status":400');
+    // Written from the batch timer of some event: it must not join that event's trace group.
+    expect(warnings[0]).not.toHaveProperty(['logging.googleapis.com/trace']);
+    expect(warnings[0]).not.toHaveProperty(['logging.googleapis.com/spanId']);
     on.receiver.answerStatus = 200;
   });
 });

@@ -6,6 +6,8 @@ describe('loadTracingConfig', () => {
     expect(loadTracingConfig({}, 'pullsecret-adapter')).toEqual({
       exporting: false,
       tracesEndpoint: 'https://telemetry.googleapis.com/v1/traces',
+      headers: {},
+      exportTimeoutMs: 10000,
       serviceName: 'pullsecret-adapter',
       resourceAttributes: {},
       sampler: 'parentbased_always_on',
@@ -65,5 +67,81 @@ describe('loadTracingConfig', () => {
   ])('rejects %j naming the variable', (env, message) => {
     expect(() => loadTracingConfig(env, 'x')).toThrow(ConfigError);
     expect(() => loadTracingConfig(env, 'x')).toThrow(message);
+  });
+});
+
+describe('loadTracingConfig: service name and exporter settings', () => {
+  it('takes service.name from OTEL_SERVICE_NAME, then OTEL_RESOURCE_ATTRIBUTES, then the default', () => {
+    const attributes = 'service.name=from-attributes,team=a';
+    expect(loadTracingConfig({ OTEL_RESOURCE_ATTRIBUTES: attributes }, 'x').serviceName).toBe(
+      'from-attributes',
+    );
+    expect(
+      loadTracingConfig(
+        { OTEL_RESOURCE_ATTRIBUTES: attributes, OTEL_SERVICE_NAME: 'from-name' },
+        'x',
+      ).serviceName,
+    ).toBe('from-name');
+    expect(loadTracingConfig({ OTEL_RESOURCE_ATTRIBUTES: 'team=a' }, 'x').serviceName).toBe('x');
+  });
+
+  it('defaults to http/json, no extra headers and a 10 s export timeout', () => {
+    expect(loadTracingConfig({}, 'x')).toMatchObject({ headers: {}, exportTimeoutMs: 10000 });
+    expect(loadTracingConfig({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }, 'x').exporting).toBe(
+      false,
+    );
+  });
+
+  it.each([
+    ['OTEL_EXPORTER_OTLP_PROTOCOL', 'grpc'],
+    ['OTEL_EXPORTER_OTLP_PROTOCOL', 'http/protobuf'],
+    ['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', 'grpc'],
+  ])('rejects %s=%s: only http/json is supported', (name, value) => {
+    expect(() => loadTracingConfig({ [name]: value }, 'x')).toThrow(
+      `${name}: only http/json is supported`,
+    );
+  });
+
+  it('parses OTLP headers (percent-decoded; the traces variable wins per name)', () => {
+    expect(
+      loadTracingConfig(
+        {
+          OTEL_EXPORTER_OTLP_HEADERS: 'api-key=base%20key, x-team=a',
+          OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'API-Key=traces-key',
+        },
+        'x',
+      ).headers,
+    ).toEqual({ 'api-key': 'traces-key', 'x-team': 'a' });
+  });
+
+  it.each(['OTEL_EXPORTER_OTLP_HEADERS', 'OTEL_EXPORTER_OTLP_TRACES_HEADERS'])(
+    'rejects malformed %s without echoing it (a secret)',
+    (name) => {
+      for (const value of [
+        'authorization',
+        'api-key=s3cret-value,=orphan',
+        'bad name=s3cret-value',
+      ]) {
+        let message = '';
+        try {
+          loadTracingConfig({ [name]: value }, 'x');
+        } catch (error) {
+          expect(error).toBeInstanceOf(ConfigError);
+          message = (error as Error).message;
+        }
+        expect(message).toContain(`${name}: pair `);
+        expect(message).not.toMatch(/s3cret|authorization|orphan/);
+      }
+    },
+  );
+
+  it('reads OTEL_EXPORTER_OTLP_TIMEOUT in milliseconds', () => {
+    expect(loadTracingConfig({ OTEL_EXPORTER_OTLP_TIMEOUT: '2500' }, 'x').exportTimeoutMs).toBe(
+      2500,
+    );
+    for (const value of ['0', '2.5s', '-1'])
+      expect(() => loadTracingConfig({ OTEL_EXPORTER_OTLP_TIMEOUT: value }, 'x')).toThrow(
+        'OTEL_EXPORTER_OTLP_TIMEOUT: must be',
+      );
   });
 });

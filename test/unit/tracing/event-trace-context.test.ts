@@ -36,11 +36,12 @@ describe('trace context of a Sentinel event', () => {
     ).toEqual({ traceparent: INNER, tracestate: 'sentinel=1' });
   });
 
-  it("falls back to the delivery's (outer CloudEvent's) extension", () => {
-    expect(traceOf(pubsub(sentinel(), { traceparent: OUTER, tracestate: 'eventarc=2' }))).toEqual({
-      traceparent: OUTER,
-      tracestate: 'eventarc=2',
-    });
+  it("never continues the delivery's (outer CloudEvent's) traceparent: a new root instead", () => {
+    // functions-framework copies the HTTP traceparent header (Cloud Run's front end sets it,
+    // unsampled) into every CloudEvent; continuing it would drop every reconcile's spans.
+    expect(traceOf(pubsub(sentinel(), { traceparent: OUTER, tracestate: 'eventarc=2' }))).toEqual(
+      {},
+    );
   });
 
   it('reads the extension of a directly delivered Sentinel event', () => {
@@ -56,8 +57,24 @@ describe('trace context of a Sentinel event', () => {
       ignored: expect.stringContaining('event traceparent is not a valid W3C traceparent'),
     });
     expect(traceOf(pubsub(sentinel({ traceparent: 'garbage' }), { traceparent: OUTER }))).toEqual({
-      traceparent: OUTER,
       ignored: expect.stringContaining('event traceparent'),
     });
+  });
+
+  it('takes only strings: a traceparent that is an array or number is ignored, not stringified', () => {
+    // String(['00-...']) would be a valid traceparent: the schema checks the type first.
+    for (const traceparent of [[INNER], 42, { value: INNER }])
+      expect(traceOf(pubsub(sentinel({ traceparent })))).toEqual({
+        ignored: expect.stringContaining('event traceparent is not a valid W3C traceparent'),
+      });
+  });
+
+  it('drops a tracestate that is not a string or longer than 512 characters, keeping the parent', () => {
+    expect(traceOf(pubsub(sentinel({ traceparent: INNER, tracestate: ['a=1'] })))).toEqual({
+      traceparent: INNER,
+    });
+    expect(
+      traceOf(pubsub(sentinel({ traceparent: INNER, tracestate: `v=${'a'.repeat(600)}` }))),
+    ).toEqual({ traceparent: INNER });
   });
 });
