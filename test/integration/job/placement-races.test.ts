@@ -1,6 +1,7 @@
 // Lagging generations racing newer ones across two management clusters, as real job processes:
 // the emulators' delay faults hold one execution's call while a newer execution runs to the end.
 import { EXIT_CODES } from '../../../shared/job-result';
+import { annotationsWithClaim } from '../../../shared/pull-secret/claim';
 import { samplePullSecret } from '../../helpers/job';
 import { coreApi } from '../../helpers/kubernetes';
 import {
@@ -113,6 +114,48 @@ describe('placement races between generations (two Kubernetes emulators, real jo
     const secret = await t.secretIn(t.mgmt1, 'ns-a');
     expect(secret?.metadata?.annotations?.[GENERATION_ANNOTATION]).toBe('3');
   }, 60_000);
+
+  describe('the claim overtaken is not forgotten (generation 2 wrote nothing and may still be running)', () => {
+    const stampAfter = async (run: () => Promise<unknown>) => {
+      expect((await t.run(1, 'mgmt-1', 'ns-a')).result.kubernetes?.outcome).toBe('created');
+      expect((await t.run(2, 'mgmt-1', 'ns-a')).result.kubernetes?.outcome).toBe('unchanged');
+      await run();
+      const third = await t.run(3, 'mgmt-1', 'ns-a');
+      expect(third.code).toBe(EXIT_CODES.success);
+      expect(third.result.kubernetes?.outcome).toBe('updated');
+      const secret = await t.secretIn(t.mgmt1, 'ns-a');
+      return secret?.metadata?.annotations?.[GENERATION_ANNOTATION];
+    };
+
+    it('a claim whose answer was lost (read back as ours) still stamps over the overtaken generation', async () => {
+      const stamp = await stampAfter(async () => {
+        t.sm.faults.add({
+          match: 'UpdateSecret',
+          target: SECRET,
+          status: 'UNAVAILABLE',
+          after: true,
+        });
+      });
+      expect(stamp).toBe('3');
+    }, 60_000);
+
+    it('a Cloud Run task retry (its first attempt claimed, then died) stamps conservatively', async () => {
+      const stamp = await stampAfter(async () => {
+        const [secret] = await t.secretManager.getSecret({ name: SECRET });
+        const claimed = annotationsWithClaim(secret.annotations ?? {}, {
+          generation: 3,
+          operation: 'apply',
+          attempt: 1,
+          execution: 'pullsecret-job-3',
+        });
+        await t.secretManager.updateSecret({
+          secret: { name: SECRET, annotations: claimed },
+          updateMask: { paths: ['annotations'] },
+        });
+      });
+      expect(stamp).toBe('3');
+    }, 60_000);
+  });
 
   describe('a stamp no execution holds (set by hand, or left from an earlier cluster with the same id)', () => {
     const stampByHand = async (generation: string) => {
