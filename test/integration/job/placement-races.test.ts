@@ -115,6 +115,34 @@ describe('placement races between generations (two Kubernetes emulators, real jo
     expect(secret?.metadata?.annotations?.[GENERATION_ANNOTATION]).toBe('3');
   }, 60_000);
 
+  it("another cluster's Secret at our place is an ownership conflict: never compared by stamp, never overwritten", async () => {
+    for (const [stamp, id] of [
+      ['99', 'other-a'],
+      ['1', 'other-b'],
+    ] as const) {
+      await t.reset();
+      await coreApi(t.mgmt1).createNamespacedSecret({
+        namespace: 'ns-a',
+        body: {
+          metadata: {
+            name: NAME,
+            labels: { 'managed-by': 'hyperfleet', adapter: 'pullsecret', 'cluster-id': id },
+            annotations: { [GENERATION_ANNOTATION]: stamp },
+          },
+          type: 'kubernetes.io/dockerconfigjson',
+          data: { '.dockerconfigjson': Buffer.from('{"auths":{}}').toString('base64') },
+        },
+      });
+      const applied = await t.run(2, 'mgmt-1', 'ns-a');
+      expect(applied.code).toBe(EXIT_CODES.permanent);
+      expect(applied.result).toMatchObject({ reason: 'SecretOwnershipConflict' });
+      expect(applied.result.message).toContain(`cluster-id=${id}`);
+      const secret = await t.secretIn(t.mgmt1, 'ns-a');
+      expect(secret?.metadata?.labels?.['cluster-id']).toBe(id);
+      expect(secret?.metadata?.annotations?.[GENERATION_ANNOTATION]).toBe(stamp);
+    }
+  }, 60_000);
+
   describe('the claim overtaken is not forgotten (generation 2 wrote nothing and may still be running)', () => {
     const stampAfter = async (run: () => Promise<unknown>) => {
       expect((await t.run(1, 'mgmt-1', 'ns-a')).result.kubernetes?.outcome).toBe('created');
