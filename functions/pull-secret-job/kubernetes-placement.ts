@@ -14,6 +14,7 @@ import { describePlacement, planApply, type Placement } from './placements';
 import { afterLostClaim } from './post-write-fence';
 import {
   removePlacements,
+  newerFailure,
   placementFailure,
   type KeptPlacement,
   type RemovedPlacement,
@@ -130,7 +131,8 @@ export async function placeSecret(
   // A newer generation wrote one of our old places: it moved back there, and holds the claim.
   const lost = report.kept.some((k) => k.why === 'newer') ? await ctx.fence() : undefined;
   if (lost) return { pushed, lost };
-  const failure = placementFailure(report);
+  // No newer execution holds the claim, yet one of our old places is stamped newer: say so.
+  const failure = placementFailure(report) ?? newerFailure(report.kept);
   return {
     pushed,
     cleaned: report.removed.filter((r) => reportable(legacy, r)),

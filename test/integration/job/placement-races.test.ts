@@ -214,6 +214,17 @@ describe('placement races between generations (two Kubernetes emulators, real jo
       );
     }, 60_000);
 
+    it('a move writes the new place, leaves the old one stamped newer recorded, and fails permanently naming it', async () => {
+      await t.run(1, 'mgmt-1', 'ns-a');
+      await stampByHand('99');
+      const moved = await t.run(2, 'mgmt-2', 'ns-b');
+      expect(moved.code).toBe(EXIT_CODES.permanent);
+      expect(moved.result).toMatchObject({ reason: 'SecretGenerationAhead' });
+      expect(moved.result.message).toContain(`Secret ns-a/${NAME} on management cluster mgmt-1`);
+      expect(await t.everywhere()).toEqual(['mgmt-1/ns-a', 'mgmt-2/ns-b']);
+      expect(await t.places()).toEqual([place('mgmt-1', 'ns-a'), place('mgmt-2', 'ns-b')]);
+    }, 60_000);
+
     it('a delete removes nothing there, keeps the secret and its record, and fails permanently', async () => {
       await t.run(1, 'mgmt-1', 'ns-a');
       await stampByHand('99');
