@@ -97,6 +97,34 @@ describe('placement races between generations (two Kubernetes emulators, real jo
     expect(await t.places()).toEqual([place('mgmt-1', 'ns-a')]);
   }, 60_000);
 
+  it('a create that lands with its answer lost after a newer generation forgot that place is recorded again', async () => {
+    expect((await t.run(1, 'mgmt-1', 'ns-a')).code).toBe(EXIT_CODES.success);
+    // Generation 2 moves to mgmt-2/ns-b; its create is held, then performed, its answer lost...
+    t.mgmt2.faults.add({
+      match: `POST /api/v1/namespaces/ns-b/secrets`,
+      delayMs: HOLD_MS,
+      status: 503,
+      after: true,
+    });
+    // Its retries fail too (not performed), so the write throws after it landed.
+    t.mgmt2.faults.add({ match: `POST /api/v1/namespaces/ns-b/secrets`, status: 503, count: 20 });
+    const lagging = t.run(2, 'mgmt-2', 'ns-b');
+    await until('generation 2 to send its create', () => t.mgmt2.faults.pending() === 20);
+    // ...while generation 3 stays on mgmt-1: it finds nothing at ns-b and forgets that place.
+    expect((await t.run(3, 'mgmt-1', 'ns-a')).code).toBe(EXIT_CODES.success);
+    expect(await t.places()).toEqual([place('mgmt-1', 'ns-a')]);
+    const late = await lagging;
+    t.mgmt2.faults.clear();
+    expect(late.code).toBe(EXIT_CODES.transient);
+    // The Secret that landed is recorded, so the next execution removes it.
+    expect(await t.places()).toEqual([place('mgmt-1', 'ns-a'), place('mgmt-2', 'ns-b')]);
+    const next = await t.run(4, 'mgmt-1', 'ns-a');
+    expect(next.result.cleaned_placements).toEqual([
+      { management_cluster: 'mgmt-2', namespace: 'ns-b', name: NAME, outcome: 'deleted' },
+    ]);
+    expect(await t.everywhere()).toEqual(['mgmt-1/ns-a']);
+  }, 60_000);
+
   it('unchanged bytes cost a write only when the Secret is stamped older than the claim overtaken', async () => {
     const writes = () =>
       t.mgmt1.requests
