@@ -52,6 +52,26 @@ describe('placement races between generations (two Kubernetes emulators, real jo
     expect(current?.metadata?.annotations?.[GENERATION_ANNOTATION]).toBe('3');
   }, 60_000);
 
+  it('a conditional delete that gets 409 (re-stamped after its read) reads again and leaves the newer Secret', async () => {
+    expect((await t.run(1, 'mgmt-2', 'ns-b')).code).toBe(EXIT_CODES.success);
+    // Generation 2 moves to mgmt-1; it reads its old place, then its DELETE is held...
+    t.mgmt2.faults.add({
+      match: `DELETE /api/v1/namespaces/ns-b/secrets/${NAME}`,
+      delayMs: HOLD_MS,
+    });
+    const lagging = t.run(2, 'mgmt-1', 'ns-a');
+    await until('generation 2 to send its delete', () => t.mgmt2.faults.pending() === 0);
+    // ...while generation 3 moves back to mgmt-2 and re-stamps the Secret there (2 overtaken).
+    expect((await t.run(3, 'mgmt-2', 'ns-b')).code).toBe(EXIT_CODES.success);
+    const late = await lagging;
+    expect(late.result).toMatchObject({ outcome: 'duplicate', reason: 'SupersededExecution' });
+    const deletes = t.mgmt2.requests.list().filter((r) => r.method === 'DELETE');
+    expect(deletes.map((r) => r.outcome)).toEqual([409]);
+    expect(await t.everywhere()).toEqual(['mgmt-2/ns-b']);
+    const current = await t.secretIn(t.mgmt2, 'ns-b');
+    expect(current?.metadata?.annotations?.[GENERATION_ANNOTATION]).toBe('3');
+  }, 60_000);
+
   it('a lagging generation never overwrites the Secret a newer generation confirmed (no lost write)', async () => {
     const rotated = samplePullSecret('rotated-user', 'rotated-password');
     expect((await t.run(1, 'mgmt-1', 'ns-a')).code).toBe(EXIT_CODES.success);
