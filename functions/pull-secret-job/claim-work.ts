@@ -63,12 +63,18 @@ export async function claimWork(
     operation: 'claim',
     secret_name: target.secretId,
   });
+  // What our last write of the claim would have replaced; kept across rounds because a write
+  // whose answer was lost reads back as ours (`hold`), and the claim it overtook must not be lost.
+  let attempted: Attempt | undefined;
   for (let round = 1; round <= MAX_ROUNDS; round++) {
     // GetSecret and CreateSecret retry transient failures themselves (GoogleSecretStore).
     const current = await store.getSecret(secretPath);
-    const outcome = current
-      ? await claimExisting(store, secretPath, current, mine)
+    const written = current
+      ? await claimExisting(store, secretPath, current, mine, attempted)
       : await claimByCreating(store, target, mine);
+    const lost = typeof written === 'object' && 'attempted' in written;
+    if (lost) attempted = written.attempted;
+    const outcome = lost ? written.result : written;
     if (typeof outcome !== 'string') {
       logOutcome(log, outcome, mine);
       return outcome;
@@ -89,19 +95,43 @@ export async function claimWork(
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** A write of our claim this execution sent: the claim it would replace (none: there was none). */
+interface Attempt {
+  readonly overtaking?: Claim;
+}
+
+/**
+ * The claim a `hold` overtook. After our own write whose answer was lost: what that write replaced.
+ * Otherwise a Cloud Run task retry of this execution, which cannot know what its first attempt
+ * replaced: conservatively our own generation, so an unchanged Secret not yet stamped with it is
+ * stamped (one annotation patch per retry at most; none when the first attempt stamped it).
+ */
+export function heldOvertook(stored: Claim, attempted: Attempt | undefined): Claim | undefined {
+  return attempted ? attempted.overtaking : stored;
+}
+
 async function claimExisting(
   store: SecretStore,
   secretPath: string,
   current: SecretMetadata,
   mine: Claim,
-): Promise<ClaimOutcome | 'conflict' | 'no-answer'> {
+  attempted: Attempt | undefined,
+): Promise<ClaimOutcome | 'conflict' | { result: 'no-answer'; attempted: Attempt }> {
   // A foreign secret is never annotated: the phases refuse (apply) or leave (delete) it.
   if (!isOwnedByHyperfleet(current.labels)) return { kind: 'unclaimed', why: 'foreign' };
   const stored = claimFromAnnotations(current.annotations);
   const decision = decideClaim(stored, mine);
   if (decision.kind === 'duplicate' || decision.kind === 'superseded') return decision;
-  if (decision.kind === 'hold')
-    return { kind: 'claimed', secret: 'reused', how: 'already held by this execution' };
+  if (decision.kind === 'hold') {
+    const overtook = stored ? heldOvertook(stored, attempted) : undefined;
+    return {
+      kind: 'claimed',
+      secret: 'reused',
+      how: 'already held by this execution',
+      ...(overtook ? { overtook } : {}),
+    };
+  }
+  const attempt: Attempt = stored ? { overtaking: stored } : {};
   let written;
   try {
     written = await store.updateAnnotations(
@@ -111,7 +141,7 @@ async function claimExisting(
     );
   } catch (error) {
     // Not retried blindly: the update may have been applied; the next read tells.
-    if (isFailureKind(error, 'transient')) return 'no-answer';
+    if (isFailureKind(error, 'transient')) return { result: 'no-answer', attempted: attempt };
     throw error;
   }
   return written === 'updated'

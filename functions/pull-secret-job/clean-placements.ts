@@ -1,4 +1,4 @@
-import { PermanentError, type AdapterError } from '../../shared/errors';
+import type { AdapterError } from '../../shared/errors';
 import type { LostClaim } from './job-claim';
 import { legacyPlacements, reportable } from './legacy-placements';
 import {
@@ -9,8 +9,9 @@ import {
   type PlacementContext,
 } from './placement-context';
 import { readPlacements } from './placement-record';
-import { describePlacement, planCleanup, samePlacement } from './placements';
+import { planCleanup, samePlacement } from './placements';
 import {
+  newerFailure,
   placementFailure,
   removePlacements,
   type KeptPlacement,
@@ -52,7 +53,7 @@ export async function cleanPlacements(ctx: PlacementContext): Promise<CleanedPla
     const lost = await ctx.fence();
     if (lost) return { cleaned: [], kept: report.kept, lost };
   }
-  const failure = placementFailure(report) ?? newerFailure(newer);
+  const failure = placementFailure(report) ?? newerFailure(report.kept);
   const mine = report.removed.find((r) => samePlacement(r.place, target));
   return {
     ...(mine ? { target: mine } : {}),
@@ -60,17 +61,4 @@ export async function cleanPlacements(ctx: PlacementContext): Promise<CleanedPla
     kept: report.kept,
     ...(failure ? { failure } : {}),
   };
-}
-
-/**
- * A delete that still holds its claim found Secrets stamped by a newer generation: no execution
- * can have written them (a newer one would hold the claim), so the stamp is stale or set by hand.
- * The delete must not remove them blindly, nor drop the record of them: a person decides.
- */
-function newerFailure(newer: readonly KeptPlacement[]): AdapterError | undefined {
-  if (newer.length === 0) return undefined;
-  return new PermanentError(
-    `${newer.map((k) => describePlacement(k.place)).join(', ')} carries a hyperfleet.io/generation stamp newer than this delete's generation, yet no newer execution holds the pull secret claim; left in place and recorded. If the stamp is stale, remove that annotation (or the Secret) and run the delete again.`,
-    'SecretGenerationAhead',
-  );
 }

@@ -47,8 +47,10 @@ export function writtenByNewer(
  * place (no lost write, and this is its target, not an old place it would remove). A stamp below
  * `overtook` (or none) stops nothing: a lagging execution with other bytes would overwrite it (a
  * lost write), or remove it as an old place after a move back. Then we stamp ours, which costs one
- * annotation patch; with no claim overtaken (a first run, a Cloud Run task retry) or a stamp
- * already recent enough (the common case: the previous generation wrote), nothing is written.
+ * annotation patch; with no claim overtaken (a first run) or a stamp
+ * already recent enough (the common case: the previous generation wrote), nothing is written. A
+ * claim whose answer was lost keeps what it overtook, and a Cloud Run task retry counts as having
+ * overtaken its own generation (claim-work.ts heldOvertook).
  */
 export function needsStamp(
   annotations: Readonly<Record<string, string>> | undefined,

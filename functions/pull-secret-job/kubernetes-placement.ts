@@ -14,6 +14,7 @@ import { describePlacement, planApply, type Placement } from './placements';
 import { afterLostClaim } from './post-write-fence';
 import {
   removePlacements,
+  newerFailure,
   placementFailure,
   type KeptPlacement,
   type RemovedPlacement,
@@ -98,9 +99,14 @@ export async function placeSecret(
     );
   } catch (error) {
     // A newer generation wrote the target between our fence and our write: it holds the claim.
-    if (!(error instanceof NewerGenerationError)) throw error;
-    const lost = await ctx.fence();
-    if (lost) return { lost };
+    if (error instanceof NewerGenerationError) {
+      const lost = await ctx.fence();
+      if (lost) return { lost };
+      throw error;
+    }
+    // The write may have landed with its answer lost: record the target again, as after a write
+    // that answered (below), so a newer generation that forgot it meanwhile removes it next time.
+    if (!ctx.dryRun) await recordAgainBestEffort(ctx, target, record);
     throw error;
   }
   if (!ctx.dryRun) {
@@ -130,7 +136,8 @@ export async function placeSecret(
   // A newer generation wrote one of our old places: it moved back there, and holds the claim.
   const lost = report.kept.some((k) => k.why === 'newer') ? await ctx.fence() : undefined;
   if (lost) return { pushed, lost };
-  const failure = placementFailure(report);
+  // No newer execution holds the claim, yet one of our old places is stamped newer: say so.
+  const failure = placementFailure(report) ?? newerFailure(report.kept);
   return {
     pushed,
     cleaned: report.removed.filter((r) => reportable(legacy, r)),
@@ -154,4 +161,20 @@ async function withdraw(
   );
   const report = await removePlacements([target], removalDeps(ctx, 'delete'));
   return report.removed[0];
+}
+
+/** Re-records the target after a write that failed; its own failure is logged, never thrown. */
+async function recordAgainBestEffort(
+  ctx: PlacementContext,
+  target: Placement,
+  record: { logger: PlacementContext['logger']; retry: PlacementContext['retry'] },
+): Promise<void> {
+  try {
+    await changePlacements(ctx.store, ctx.secretPath, { add: [target] }, record);
+  } catch (error) {
+    ctx.logger.warn(
+      `Could not record the ${describePlacement(target)} again after its write failed: ${error instanceof Error ? error.message : String(error)}`,
+      { phase: 'kubernetes', operation: 'record-placement', management_cluster: target.cluster },
+    );
+  }
 }

@@ -1,4 +1,4 @@
-import { AdapterError, TransientError } from '../../shared/errors';
+import { AdapterError, PermanentError, TransientError } from '../../shared/errors';
 import type { Logger } from '../../shared/logging/logger';
 import type { ClusterSecrets } from './cluster-secrets';
 import { deleteKubernetesSecret } from './delete-pull-secret';
@@ -127,5 +127,20 @@ export function placementFailure(report: Pick<RemovalReport, 'failed'>): Adapter
     `Could not remove the pull secret from ${report.failed.length === 1 ? 'a place' : `${report.failed.length} places`} it was written to: ${details}. ${report.failed.length === 1 ? 'It stays' : 'They stay'} recorded on the Secret Manager secret; the next execution removes ${report.failed.length === 1 ? 'it' : 'them'}.`,
     first.error.reason,
     kind,
+  );
+}
+
+/**
+ * A run that still holds its claim found Secrets stamped by a newer generation at places it was to
+ * remove (a delete's places, a move's old ones): no execution can have written them (a newer one
+ * would hold the claim), so the stamp is stale or set by hand. The run must not remove them
+ * blindly, nor drop the record of them, nor pass over them in silence: a person decides.
+ */
+export function newerFailure(kept: readonly KeptPlacement[]): AdapterError | undefined {
+  const newer = kept.filter((k) => k.why === 'newer');
+  if (newer.length === 0) return undefined;
+  return new PermanentError(
+    `${newer.map((k) => describePlacement(k.place)).join(', ')} carries a hyperfleet.io/generation stamp newer than this execution's generation, yet no newer execution holds the pull secret claim; left in place and recorded. If the stamp is stale, remove that annotation (or the Secret) and run the job again.`,
+    'SecretGenerationAhead',
   );
 }

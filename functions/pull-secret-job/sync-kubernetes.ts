@@ -17,7 +17,7 @@ import {
   stampedGeneration,
   writtenByNewer,
 } from './generation-stamp';
-import { isOwnedByHyperfleet } from './labels';
+import { isOurKubernetesSecret } from './labels';
 
 export const ANNOTATIONS = {
   gcpSecretPath: 'hyperfleet.io/gcp-secret-path',
@@ -76,7 +76,8 @@ export async function syncKubernetesSecret(
 
   for (let conflicts = 0; conflicts <= MAX_CONFLICT_RETRIES;) {
     const existing = await secrets.get(namespace, name);
-    if (existing) assertOwned(existing);
+    // Ownership before the stamp: another cluster's Secret is never ours to compare or overwrite.
+    if (existing) assertOwned(existing, desired.labels['cluster-id'] ?? '');
     if (existing && writtenByNewer(existing.annotations, desired.generation))
       throw new NewerGenerationError(
         `Kubernetes Secret ${namespace}/${name}`,
@@ -152,10 +153,11 @@ export async function syncKubernetesSecret(
   );
 }
 
-function assertOwned(existing: ClusterSecret): void {
-  if (!isOwnedByHyperfleet(existing.labels)) {
+/** The same test as a removal's (isOurKubernetesSecret): what we would not delete we never overwrite. */
+function assertOwned(existing: ClusterSecret, clusterId: string): void {
+  if (!isOurKubernetesSecret(existing.labels, clusterId)) {
     throw new PermanentError(
-      `Kubernetes Secret ${existing.namespace}/${existing.name} exists but is not managed by HyperFleet (label managed-by=hyperfleet is missing), so it was not overwritten. ` +
+      `Kubernetes Secret ${existing.namespace}/${existing.name} exists but is not ours (labels managed-by=hyperfleet, adapter=pullsecret, cluster-id=${clusterId} expected; found managed-by=${existing.labels['managed-by'] ?? 'none'}, adapter=${existing.labels.adapter ?? 'none'}, cluster-id=${existing.labels['cluster-id'] ?? 'none'}), so it was not overwritten. ` +
         'Delete or rename it, or set K8S_SECRET_NAME to a different name.',
       'SecretOwnershipConflict',
     );

@@ -52,6 +52,20 @@ export function unconfiguredPlacementWarning(
   const kept =
     during === 'move'
       ? `The place stays recorded on the Secret Manager secret (annotation ${placementKey(place)}): add "${place.cluster}" back to MANAGEMENT_CLUSTERS and the next execution removes it, or remove that annotation once the Secret is gone.`
-      : `This delete removes the Secret Manager secret and the record of this place with it (with ON_DELETE=retain the place stays recorded on the retained secret, annotation ${placementKey(place)}): this message is what is left to say it is there.`;
+      : `The Secret Manager secret is kept (its versions disabled, whatever ON_DELETE says) because it holds the record of this place (annotation ${placementKey(place)}): add "${place.cluster}" back to MANAGEMENT_CLUSTERS and the next delete removes it and then the secret, or remove that annotation once the Secret is gone.`;
   return `Our ${describePlacement(place)} was not removed: management cluster "${place.cluster}" is no longer in MANAGEMENT_CLUSTERS (${knownList(known)}), so the job cannot reach it. If that cluster still exists, delete the Secret there by hand, only if it carries the labels managed-by=hyperfleet and cluster-id=${clusterId} (kubectl -n ${place.namespace} delete secret ${place.name}). ${kept}`;
+}
+
+/**
+ * What a delete does with the Secret Manager secret: ON_DELETE, unless a recorded place on an
+ * unconfigured management cluster was kept. The secret's annotations are the only record of that
+ * place (and of who owns it); deleting the secret would orphan the live Kubernetes Secret for good.
+ * So it is retained as a tombstone (versions disabled, labels and record kept) until a later delete
+ * can clean the place.
+ */
+export function secretManagerDisposal(
+  onDelete: 'delete' | 'retain',
+  kept: readonly { readonly why: string }[] | undefined,
+): 'delete' | 'retain' {
+  return (kept ?? []).some((k) => k.why === 'unconfigured') ? 'retain' : onDelete;
 }

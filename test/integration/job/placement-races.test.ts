@@ -1,6 +1,7 @@
 // Lagging generations racing newer ones across two management clusters, as real job processes:
 // the emulators' delay faults hold one execution's call while a newer execution runs to the end.
 import { EXIT_CODES } from '../../../shared/job-result';
+import { annotationsWithClaim } from '../../../shared/pull-secret/claim';
 import { samplePullSecret } from '../../helpers/job';
 import { coreApi } from '../../helpers/kubernetes';
 import {
@@ -51,6 +52,26 @@ describe('placement races between generations (two Kubernetes emulators, real jo
     expect(current?.metadata?.annotations?.[GENERATION_ANNOTATION]).toBe('3');
   }, 60_000);
 
+  it('a conditional delete that gets 409 (re-stamped after its read) reads again and leaves the newer Secret', async () => {
+    expect((await t.run(1, 'mgmt-2', 'ns-b')).code).toBe(EXIT_CODES.success);
+    // Generation 2 moves to mgmt-1; it reads its old place, then its DELETE is held...
+    t.mgmt2.faults.add({
+      match: `DELETE /api/v1/namespaces/ns-b/secrets/${NAME}`,
+      delayMs: HOLD_MS,
+    });
+    const lagging = t.run(2, 'mgmt-1', 'ns-a');
+    await until('generation 2 to send its delete', () => t.mgmt2.faults.pending() === 0);
+    // ...while generation 3 moves back to mgmt-2 and re-stamps the Secret there (2 overtaken).
+    expect((await t.run(3, 'mgmt-2', 'ns-b')).code).toBe(EXIT_CODES.success);
+    const late = await lagging;
+    expect(late.result).toMatchObject({ outcome: 'duplicate', reason: 'SupersededExecution' });
+    const deletes = t.mgmt2.requests.list().filter((r) => r.method === 'DELETE');
+    expect(deletes.map((r) => r.outcome)).toEqual([409]);
+    expect(await t.everywhere()).toEqual(['mgmt-2/ns-b']);
+    const current = await t.secretIn(t.mgmt2, 'ns-b');
+    expect(current?.metadata?.annotations?.[GENERATION_ANNOTATION]).toBe('3');
+  }, 60_000);
+
   it('a lagging generation never overwrites the Secret a newer generation confirmed (no lost write)', async () => {
     const rotated = samplePullSecret('rotated-user', 'rotated-password');
     expect((await t.run(1, 'mgmt-1', 'ns-a')).code).toBe(EXIT_CODES.success);
@@ -96,6 +117,34 @@ describe('placement races between generations (two Kubernetes emulators, real jo
     expect(await t.places()).toEqual([place('mgmt-1', 'ns-a')]);
   }, 60_000);
 
+  it('a create that lands with its answer lost after a newer generation forgot that place is recorded again', async () => {
+    expect((await t.run(1, 'mgmt-1', 'ns-a')).code).toBe(EXIT_CODES.success);
+    // Generation 2 moves to mgmt-2/ns-b; its create is held, then performed, its answer lost...
+    t.mgmt2.faults.add({
+      match: `POST /api/v1/namespaces/ns-b/secrets`,
+      delayMs: HOLD_MS,
+      status: 503,
+      after: true,
+    });
+    // Its retries fail too (not performed), so the write throws after it landed.
+    t.mgmt2.faults.add({ match: `POST /api/v1/namespaces/ns-b/secrets`, status: 503, count: 20 });
+    const lagging = t.run(2, 'mgmt-2', 'ns-b');
+    await until('generation 2 to send its create', () => t.mgmt2.faults.pending() === 20);
+    // ...while generation 3 stays on mgmt-1: it finds nothing at ns-b and forgets that place.
+    expect((await t.run(3, 'mgmt-1', 'ns-a')).code).toBe(EXIT_CODES.success);
+    expect(await t.places()).toEqual([place('mgmt-1', 'ns-a')]);
+    const late = await lagging;
+    t.mgmt2.faults.clear();
+    expect(late.code).toBe(EXIT_CODES.transient);
+    // The Secret that landed is recorded, so the next execution removes it.
+    expect(await t.places()).toEqual([place('mgmt-1', 'ns-a'), place('mgmt-2', 'ns-b')]);
+    const next = await t.run(4, 'mgmt-1', 'ns-a');
+    expect(next.result.cleaned_placements).toEqual([
+      { management_cluster: 'mgmt-2', namespace: 'ns-b', name: NAME, outcome: 'deleted' },
+    ]);
+    expect(await t.everywhere()).toEqual(['mgmt-1/ns-a']);
+  }, 60_000);
+
   it('unchanged bytes cost a write only when the Secret is stamped older than the claim overtaken', async () => {
     const writes = () =>
       t.mgmt1.requests
@@ -113,6 +162,76 @@ describe('placement races between generations (two Kubernetes emulators, real jo
     const secret = await t.secretIn(t.mgmt1, 'ns-a');
     expect(secret?.metadata?.annotations?.[GENERATION_ANNOTATION]).toBe('3');
   }, 60_000);
+
+  it("another cluster's Secret at our place is an ownership conflict: never compared by stamp, never overwritten", async () => {
+    for (const [stamp, id] of [
+      ['99', 'other-a'],
+      ['1', 'other-b'],
+    ] as const) {
+      await t.reset();
+      await coreApi(t.mgmt1).createNamespacedSecret({
+        namespace: 'ns-a',
+        body: {
+          metadata: {
+            name: NAME,
+            labels: { 'managed-by': 'hyperfleet', adapter: 'pullsecret', 'cluster-id': id },
+            annotations: { [GENERATION_ANNOTATION]: stamp },
+          },
+          type: 'kubernetes.io/dockerconfigjson',
+          data: { '.dockerconfigjson': Buffer.from('{"auths":{}}').toString('base64') },
+        },
+      });
+      const applied = await t.run(2, 'mgmt-1', 'ns-a');
+      expect(applied.code).toBe(EXIT_CODES.permanent);
+      expect(applied.result).toMatchObject({ reason: 'SecretOwnershipConflict' });
+      expect(applied.result.message).toContain(`cluster-id=${id}`);
+      const secret = await t.secretIn(t.mgmt1, 'ns-a');
+      expect(secret?.metadata?.labels?.['cluster-id']).toBe(id);
+      expect(secret?.metadata?.annotations?.[GENERATION_ANNOTATION]).toBe(stamp);
+    }
+  }, 60_000);
+
+  describe('the claim overtaken is not forgotten (generation 2 wrote nothing and may still be running)', () => {
+    const stampAfter = async (run: () => Promise<unknown>) => {
+      expect((await t.run(1, 'mgmt-1', 'ns-a')).result.kubernetes?.outcome).toBe('created');
+      expect((await t.run(2, 'mgmt-1', 'ns-a')).result.kubernetes?.outcome).toBe('unchanged');
+      await run();
+      const third = await t.run(3, 'mgmt-1', 'ns-a');
+      expect(third.code).toBe(EXIT_CODES.success);
+      expect(third.result.kubernetes?.outcome).toBe('updated');
+      const secret = await t.secretIn(t.mgmt1, 'ns-a');
+      return secret?.metadata?.annotations?.[GENERATION_ANNOTATION];
+    };
+
+    it('a claim whose answer was lost (read back as ours) still stamps over the overtaken generation', async () => {
+      const stamp = await stampAfter(async () => {
+        t.sm.faults.add({
+          match: 'UpdateSecret',
+          target: SECRET,
+          status: 'UNAVAILABLE',
+          after: true,
+        });
+      });
+      expect(stamp).toBe('3');
+    }, 60_000);
+
+    it('a Cloud Run task retry (its first attempt claimed, then died) stamps conservatively', async () => {
+      const stamp = await stampAfter(async () => {
+        const [secret] = await t.secretManager.getSecret({ name: SECRET });
+        const claimed = annotationsWithClaim(secret.annotations ?? {}, {
+          generation: 3,
+          operation: 'apply',
+          attempt: 1,
+          execution: 'pullsecret-job-3',
+        });
+        await t.secretManager.updateSecret({
+          secret: { name: SECRET, annotations: claimed },
+          updateMask: { paths: ['annotations'] },
+        });
+      });
+      expect(stamp).toBe('3');
+    }, 60_000);
+  });
 
   describe('a stamp no execution holds (set by hand, or left from an earlier cluster with the same id)', () => {
     const stampByHand = async (generation: string) => {
@@ -141,6 +260,17 @@ describe('placement races between generations (two Kubernetes emulators, real jo
       expect(Buffer.from(secret?.data?.['.dockerconfigjson'] ?? '', 'base64').toString()).toBe(
         samplePullSecret(),
       );
+    }, 60_000);
+
+    it('a move writes the new place, leaves the old one stamped newer recorded, and fails permanently naming it', async () => {
+      await t.run(1, 'mgmt-1', 'ns-a');
+      await stampByHand('99');
+      const moved = await t.run(2, 'mgmt-2', 'ns-b');
+      expect(moved.code).toBe(EXIT_CODES.permanent);
+      expect(moved.result).toMatchObject({ reason: 'SecretGenerationAhead' });
+      expect(moved.result.message).toContain(`Secret ns-a/${NAME} on management cluster mgmt-1`);
+      expect(await t.everywhere()).toEqual(['mgmt-1/ns-a', 'mgmt-2/ns-b']);
+      expect(await t.places()).toEqual([place('mgmt-1', 'ns-a'), place('mgmt-2', 'ns-b')]);
     }, 60_000);
 
     it('a delete removes nothing there, keeps the secret and its record, and fails permanently', async () => {

@@ -68,11 +68,12 @@ describe('placements after a configuration or version change (two Kubernetes emu
       expect(await t.places()).toEqual([place('mgmt-2', 'ns-b')]);
     }, 60_000);
 
-    it('a delete succeeds, warns what to clean by hand, and deletes the secret (its record goes with it)', async () => {
+    it('a delete succeeds, warns, and keeps the secret as a tombstone (the only record of that place) until a later delete cleans it', async () => {
       expect((await t.run(1, 'mgmt-1', 'ns-a')).code).toBe(EXIT_CODES.success);
       // The cluster is deleted after mgmt-1 left the configuration (placement names mgmt-2).
       const deleted = await t.run(2, 'mgmt-2', 'ns-b', {
         OPERATION: 'delete',
+        ON_DELETE: 'delete',
         MANAGEMENT_CLUSTERS: t.only('mgmt-2'),
         DEFAULT_MANAGEMENT_CLUSTER: 'mgmt-2',
       });
@@ -80,14 +81,27 @@ describe('placements after a configuration or version change (two Kubernetes emu
       expect(deleted.result).toMatchObject({
         reason: 'CleanupConfirmed',
         kubernetes: { management_cluster: 'mgmt-2', namespace: 'ns-b', outcome: 'absent' },
-        secret_manager: { secret: 'deleted' },
+        secret_manager: { secret: 'retained' },
       });
-      const [warning] = warningsAbout(deleted.lines, '"mgmt-1"');
-      expect(warning?.message).toContain('by hand');
+      const [warning] = warningsAbout(deleted.lines, 'retained (versions disabled), not deleted');
+      expect(warning?.message).toContain(`Secret ns-a/${NAME} on management cluster mgmt-1`);
       expect(deleted.result.message).toContain(
         `not removed, on management clusters no longer in MANAGEMENT_CLUSTERS (delete by hand, see the job's warning): Secret ns-a/${NAME} on management cluster mgmt-1;`,
       );
+      // The live Secret and the record of it both remain; nothing can read the pull secret.
       expect(await t.everywhere()).toEqual(['mgmt-1/ns-a']);
+      expect(await t.places()).toEqual([place('mgmt-1', 'ns-a')]);
+      const [versions] = await t.secretManager.listSecretVersions({ parent: SECRET });
+      expect(versions.map((v) => v.state)).toEqual(['DISABLED']);
+
+      // mgmt-1 configured again: the next delete removes ours there, then the secret.
+      const again = await t.run(2, 'mgmt-2', 'ns-b', { OPERATION: 'delete', ON_DELETE: 'delete' });
+      expect(again.code).toBe(EXIT_CODES.success);
+      expect(again.result).toMatchObject({ secret_manager: { secret: 'deleted' } });
+      expect(again.result.cleaned_placements).toEqual([
+        { management_cluster: 'mgmt-1', namespace: 'ns-a', name: NAME, outcome: 'deleted' },
+      ]);
+      expect(await t.everywhere()).toEqual([]);
       await expect(t.secretManager.getSecret({ name: SECRET })).rejects.toMatchObject({ code: 5 });
     }, 60_000);
   });

@@ -1,6 +1,9 @@
 import { legacyPlacements, reportable } from '../../../functions/pull-secret-job/legacy-placements';
 import type { Placement } from '../../../functions/pull-secret-job/placements';
-import { unconfiguredPlacementWarning } from '../../../functions/pull-secret-job/unknown-cluster';
+import {
+  unconfiguredPlacementWarning,
+  secretManagerDisposal,
+} from '../../../functions/pull-secret-job/unknown-cluster';
 
 const NAME = 'cls-1-pull-secret';
 const place = (cluster: string, namespace: string): Placement => ({
@@ -63,9 +66,17 @@ describe('an earlier place on a management cluster no longer configured', () => 
     expect(text).toMatch(/annotation hyperfleet\.io-placed-[0-9a-f]{16}/);
   });
 
-  it('on a delete, says the record goes with the Secret Manager secret', () => {
+  it('on a delete, says the Secret Manager secret is kept as the record of it', () => {
     const text = unconfiguredPlacementWarning(old, [], 'cls-1', 'delete');
     expect(text).toContain('(known: none)');
-    expect(text).toContain('This delete removes the Secret Manager secret and the record');
+    expect(text).toContain('The Secret Manager secret is kept (its versions disabled');
+    expect(text).toContain('the next delete removes it and then the secret');
+  });
+
+  it('a kept unconfigured place overrides ON_DELETE=delete; a newer-stamped one does not', () => {
+    expect(secretManagerDisposal('delete', [{ why: 'unconfigured' }])).toBe('retain');
+    expect(secretManagerDisposal('delete', [{ why: 'newer' }])).toBe('delete');
+    expect(secretManagerDisposal('delete', [])).toBe('delete');
+    expect(secretManagerDisposal('retain', undefined)).toBe('retain');
   });
 });
