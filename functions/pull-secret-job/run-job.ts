@@ -27,8 +27,11 @@ import {
 } from './result-summary';
 import type { KubernetesOutcome } from './sync-kubernetes';
 import { syncSecretManager, type SecretManagerOutcome } from './sync-secret-manager';
-import { requireKnownCluster, secretManagerDisposal } from './unknown-cluster';
-import { describePlacement } from './placements';
+import {
+  requireKnownCluster,
+  retainedSecretWarning,
+  secretManagerDisposal,
+} from './unknown-cluster';
 import { withPhaseSpan } from './open-spans';
 import { kubernetesPhaseAttributes, markPhaseFailed } from './job-trace';
 
@@ -297,18 +300,13 @@ async function removePullSecret(
   progress.phases.push('secret-manager');
   // Places kept on unconfigured clusters are recorded only on this secret: it stays (a tombstone).
   const disposal = secretManagerDisposal(config.onDelete, progress.kept);
-  if (disposal !== config.onDelete)
-    log.warn(
-      `The Secret Manager secret is retained (versions disabled), not deleted as ON_DELETE=${config.onDelete} says: it holds the only record of ${(
-        progress.kept ?? []
-      )
-        .filter((k) => k.why === 'unconfigured')
-        .map((k) => describePlacement(k.place))
-        .join(
-          ', ',
-        )}, on management clusters no longer in MANAGEMENT_CLUSTERS. The next delete after those management clusters are configured again removes them and the secret.`,
-      { phase: 'secret-manager', operation: 'delete-secret', reason: 'PlacesStillRecorded' },
-    );
+  const retained = retainedSecretWarning(config.onDelete, progress.kept);
+  if (retained)
+    log.warn(retained, {
+      phase: 'secret-manager',
+      operation: 'delete-secret',
+      reason: 'PlacesStillRecorded',
+    });
   const secretManager = await withPhaseSpan('secretmanager.sync', {}, () =>
     deleteSecretManagerSecret(
       deps.secretStore,

@@ -69,3 +69,23 @@ export function secretManagerDisposal(
 ): 'delete' | 'retain' {
   return (kept ?? []).some((k) => k.why === 'unconfigured') ? 'retain' : onDelete;
 }
+
+/**
+ * The WARNING for a delete that keeps its Secret Manager secret (see secretManagerDisposal): which
+ * places it still records, and what clears them. Undefined when the secret goes as ON_DELETE says.
+ */
+export function retainedSecretWarning(
+  onDelete: 'delete' | 'retain',
+  kept: readonly { readonly why: string; readonly place: Placement }[] | undefined,
+): string | undefined {
+  if (secretManagerDisposal(onDelete, kept) === onDelete) return undefined;
+  const places = (kept ?? [])
+    .filter((k) => k.why === 'unconfigured')
+    .map((k) => describePlacement(k.place))
+    .join(', ');
+  return (
+    `The Secret Manager secret is retained (versions disabled), not deleted as ON_DELETE=${onDelete} says: ` +
+    `it holds the only record of ${places}, on management clusters no longer in MANAGEMENT_CLUSTERS. ` +
+    'The next delete after those management clusters are configured again removes them and the secret.'
+  );
+}
