@@ -6,6 +6,23 @@ import { ROOT } from './run-process';
 export const TEST_JOB = 'projects/demo-project/locations/us-central1/jobs/pullsecret-job';
 export const SCRIPTED_TASK = path.join(ROOT, 'test/fixtures/jobs/scripted-task.js');
 
+/** The test job whose executions hang until killed: the adapter's tests need them running. */
+export function hangingTestJob(): {
+  name: string;
+  command: string[];
+  env: Record<string, string>;
+  maxRetries: number;
+  timeoutSeconds: number;
+} {
+  return {
+    name: TEST_JOB,
+    command: [process.execPath, SCRIPTED_TASK],
+    env: { TASK_BEHAVIOUR: 'hang' },
+    maxRetries: 0,
+    timeoutSeconds: 30,
+  };
+}
+
 /** The real Cloud Run clients pointed at an emulator endpoint. */
 export function cloudRunClients(endpoint: string): {
   jobs: v2.JobsClient;

@@ -14,7 +14,7 @@ import {
   type HyperFleetApiEmulator,
 } from '../../../emulators/hyperfleet-api/server';
 import { readOwnStatus } from '../../../shared/hyperfleet/pullsecret-status';
-import { cloudRunClients, SCRIPTED_TASK, TEST_JOB } from '../../helpers/cloud-run';
+import { cloudRunClients, hangingTestJob } from '../../helpers/cloud-run';
 import { postBinary, postStructured, pushPubSub, sentinelEvent } from '../../helpers/events';
 import { hyperFleetClient, readySpec, seedReadyCluster } from '../../helpers/hyperfleet';
 import { RecordingLogger } from '../../helpers/recording-logger';
@@ -35,15 +35,7 @@ describe('adapter function through functions-framework, against the HyperFleet a
   beforeAll(async () => {
     hyperfleet = await startHyperFleetApiEmulator();
     cloudRun = await startCloudRunEmulator({
-      jobs: [
-        {
-          name: TEST_JOB,
-          command: [process.execPath, SCRIPTED_TASK],
-          env: { TASK_BEHAVIOUR: 'hang' },
-          maxRetries: 0,
-          timeoutSeconds: 30,
-        },
-      ],
+      jobs: [hangingTestJob()],
     });
     clients = cloudRunClients(cloudRun.endpoint);
     logger = new RecordingLogger();

@@ -14,7 +14,7 @@ import {
 } from '../../../emulators/hyperfleet-api/server';
 import { startFunctionProcess } from '../../../emulators/stack/function-process';
 import { canaryPullSecret, leaks } from '../../helpers/canary';
-import { SCRIPTED_TASK, TEST_JOB } from '../../helpers/cloud-run';
+import { TEST_JOB, hangingTestJob } from '../../helpers/cloud-run';
 import { pushPubSub, sentinelEvent } from '../../helpers/events';
 import { readySpec, seedReadyCluster } from '../../helpers/hyperfleet';
 import { OtlpTestReceiver } from '../../helpers/otlp-test-receiver';
@@ -69,15 +69,7 @@ describe('adapter tracing (the deployed bundle)', () => {
     hyperfleet = await startHyperFleetApiEmulator();
     proxy = await RecordingProxy.start(hyperfleet.baseUrl);
     cloudRun = await startCloudRunEmulator({
-      jobs: [
-        {
-          name: TEST_JOB,
-          command: [process.execPath, SCRIPTED_TASK],
-          env: { TASK_BEHAVIOUR: 'hang' },
-          maxRetries: 0,
-          timeoutSeconds: 30,
-        },
-      ],
+      jobs: [hangingTestJob()],
     });
     for (const mode of ['off', 'on'] as const) {
       const port = await freePort();

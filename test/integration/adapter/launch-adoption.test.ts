@@ -16,7 +16,7 @@ import {
 import type { StatusOutcome } from '../../../shared/hyperfleet/outcome';
 import { readOwnStatus } from '../../../shared/hyperfleet/pullsecret-status';
 import { buildStatus } from '../../../shared/hyperfleet/status-builder';
-import { cloudRunClients, SCRIPTED_TASK, TEST_JOB } from '../../helpers/cloud-run';
+import { cloudRunClients, TEST_JOB, hangingTestJob } from '../../helpers/cloud-run';
 import { pushPubSub, sentinelEvent } from '../../helpers/events';
 import { hyperFleetClient, seedReadyCluster } from '../../helpers/hyperfleet';
 import { RecordingLogger } from '../../helpers/recording-logger';
@@ -42,15 +42,7 @@ describe('adapter: launch intent, adoption and silent executions', () => {
   beforeAll(async () => {
     hyperfleet = await startHyperFleetApiEmulator();
     cloudRun = await startCloudRunEmulator({
-      jobs: [
-        {
-          name: TEST_JOB,
-          command: [process.execPath, SCRIPTED_TASK],
-          env: { TASK_BEHAVIOUR: 'hang' },
-          maxRetries: 0,
-          timeoutSeconds: 30,
-        },
-      ],
+      jobs: [hangingTestJob()],
     });
     clients = cloudRunClients(cloudRun.endpoint);
     logger = new RecordingLogger();
