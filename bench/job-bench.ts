@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startKubeApiServerEmulator } from '../emulators/kube-apiserver/server';
 import { startSecretManagerEmulator } from '../emulators/secret-manager/server';
+import { readJobImageNode } from '../emulators/job-image';
 import { measureNodeProcess } from './measure-process';
 import { percentile, round } from './stats';
 
@@ -34,20 +35,23 @@ export async function benchJobRuns(runs: number): Promise<JobRunFigures[]> {
   const namespaces = Array.from({ length: runs }, (_, i) => `clusters-bench-${i}`);
   const kube = await startKubeApiServerEmulator({ namespaces });
   const results: JobRunFigures[] = [];
-  // As the image runs it (functions/pull-secret-job/Dockerfile): Node's compile cache, warmed before
-  // the runs by the `version` command and by importing every chunk (Node < 22.1 ignores it), and a
-  // 1 MiB young generation.
+  // As the image runs it (functions/pull-secret-job/Dockerfile, read by emulators/job-image.ts):
+  // its ENTRYPOINT's node flags, its NODE_OPTIONS, and Node's compile cache warmed by the image's
+  // own RUN commands before the runs (Node < 22.1 ignores the cache).
+  const image = readJobImageNode();
   const compileCache = fs.mkdtempSync(path.join(os.tmpdir(), 'job-compile-cache-'));
-  const image = { NODE_COMPILE_CACHE: compileCache, NODE_OPTIONS: '--max-semi-space-size=1' };
+  const imageEnv = {
+    ...(image.env.NODE_OPTIONS !== undefined ? { NODE_OPTIONS: image.env.NODE_OPTIONS } : {}),
+    NODE_COMPILE_CACHE: compileCache,
+  };
+  const measureJob = (args: readonly string[], env: NodeJS.ProcessEnv) =>
+    measureNodeProcess(args[0]!, args.slice(1), env, path.dirname(JOB), image.nodeFlags);
   try {
-    await measureNodeProcess(JOB, ['version'], { PATH: process.env.PATH, ...image });
-    const warmChunks = `const fs = require('node:fs'); (async () => { for (const f of fs.readdirSync('.').filter((f) => f.startsWith('chunk-'))) await import('./' + f); })()`;
-    await measureNodeProcess(
-      '-e',
-      [warmChunks],
-      { PATH: process.env.PATH, ...image },
-      path.dirname(JOB),
-    );
+    for (const warmup of image.warmups)
+      await measureJob(warmup.slice(1 + image.nodeFlags.length), {
+        PATH: process.env.PATH,
+        ...imageEnv,
+      });
     // As the adapter launches it: a first run at generation 1, a resync of the same generation
     // (the next attempt takes over the claim), and generation 2 with a new pull secret.
     const launchOf = {
@@ -68,7 +72,7 @@ export async function benchJobRuns(runs: number): Promise<JobRunFigures[]> {
       KUBECONFIG: kube.kubeconfigPath,
       MANAGEMENT_NAMESPACE: `clusters-bench-${cluster}`,
       LOG_LEVEL: 'warn',
-      ...image,
+      ...imageEnv,
     });
     for (const kind of ['first', 'unchanged', 'changed'] as const) {
       const walls: number[] = [];
@@ -78,7 +82,7 @@ export async function benchJobRuns(runs: number): Promise<JobRunFigures[]> {
       for (let i = 0; i < runs; i++) {
         const before = sm.requests.list().length;
         const kubeBefore = kube.requests.list().length;
-        const m = await measureNodeProcess(JOB, ['run-job', 'pull-secret'], envFor(i, kind));
+        const m = await measureJob([JOB, 'run-job', 'pull-secret'], envFor(i, kind));
         if (m.code !== 0)
           throw new Error(`job exited ${m.code} during the ${kind} bench:\n${m.stdout}`);
         walls.push(m.wallMs);

@@ -18,6 +18,8 @@ export function measureNodeProcess(
   args: readonly string[],
   env: NodeJS.ProcessEnv,
   cwd?: string,
+  /** Node flags before the script (the job image's ENTRYPOINT flags). */
+  imageNodeArgs: readonly string[] = [],
 ): Promise<ProcessMeasurement> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
@@ -26,14 +28,18 @@ export function measureNodeProcess(
     const node = process.env.BENCH_NODE ?? process.execPath;
     // BENCH_NODE_ARGS: flags before the script, for those NODE_OPTIONS refuses (Node 20: --cpu-prof).
     const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-    const child = spawn(node, [...nodeArgs, '--require', PRELOAD, script, ...args], {
-      // BENCH_NODE_OPTIONS replaces every measured process's NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=DIR`).
-      env: process.env.BENCH_NODE_OPTIONS
-        ? { ...env, NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS }
-        : env,
-      ...(cwd ? { cwd } : {}),
-      stdio: ['ignore', 'pipe', 'inherit', 'pipe'],
-    });
+    const child = spawn(
+      node,
+      [...imageNodeArgs, ...nodeArgs, '--require', PRELOAD, script, ...args],
+      {
+        // BENCH_NODE_OPTIONS replaces every measured process's NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=DIR`).
+        env: process.env.BENCH_NODE_OPTIONS
+          ? { ...env, NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS }
+          : env,
+        ...(cwd ? { cwd } : {}),
+        stdio: ['ignore', 'pipe', 'inherit', 'pipe'],
+      },
+    );
     let stdout = '';
     let usage = '';
     child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -22,7 +22,8 @@
 // clients and loads their protos. shared/logging/stdout-only-logging.ts provides a `Logging` that
 // serves `logSync` with the library's own LogSync/Entry and refuses the API transport; and its
 // Express request-logging middleware (unused; it loads google-auth-library) is left out the same way
-// (shared/logging/no-express-middleware.ts).
+// (shared/logging/no-express-middleware.ts). And the job's lazy import of @kubernetes/client-node
+// keeps only the names it uses (kubernetesClientSubset below).
 const esbuild = require('esbuild');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -63,15 +64,70 @@ const stdoutOnlyLogging = {
 };
 
 /**
- * `punycode` -> the userland package of the same code (node_modules/punycode). tr46 and whatwg-url
- * (under the Kubernetes client's node-fetch) `require('punycode')`, which resolves to Node's
- * deprecated built-in: on Node 22 every job run would print DEP0040 on stderr.
+ * `@kubernetes/client-node` as the job loads it (functions/pull-secret-job/kubernetes-client.ts) ->
+ * a module re-exporting only the names listed there. A dynamic import keeps every export of the
+ * package (the generated client of every API group, 3.5 MB); named re-exports let esbuild drop
+ * what the job never uses (1.5 MB left).
  */
-const userlandPunycode = {
-  name: 'userland-punycode',
+const kubernetesClientSubset = {
+  name: 'kubernetes-client-subset',
   setup(build) {
-    build.onResolve({ filter: /^punycode$/ }, () => ({
-      path: require.resolve('punycode/', { paths: [root] }),
+    const loader = path.join(root, 'functions/pull-secret-job/kubernetes-client.ts');
+    const list = /KUBERNETES_CLIENT_EXPORTS = \[([^\]]*)\]/.exec(fs.readFileSync(loader, 'utf8'));
+    const names = list ? [...list[1].matchAll(/'([A-Za-z0-9_]+)'/g)].map((m) => m[1]) : [];
+    if (names.length === 0)
+      throw new Error(`${loader}: no KUBERNETES_CLIENT_EXPORTS list found for the bundle`);
+    build.onResolve({ filter: /^@kubernetes\/client-node$/ }, (args) =>
+      args.importer === loader
+        ? { path: 'subset', namespace: 'kubernetes-client-subset' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'kubernetes-client-subset' }, () => ({
+      contents: `export { ${names.join(', ')} } from '@kubernetes/client-node';`,
+      resolveDir: root,
+    }));
+  },
+};
+
+/**
+ * `whatwg-url` as node-fetch 2 (under the Kubernetes client) imports it -> Node's own URL.
+ * node-fetch uses it only as a fallback, `Url.URL || whatwgUrl.URL`, and Node always has
+ * `url.URL`; but importing it loads tr46's Unicode mapping table (283 KiB of source, a large array
+ * on the heap) on every Kubernetes run, and tr46's `require('punycode')`, Node's deprecated
+ * built-in, which prints DEP0040 on Node 22.
+ */
+const nodeUrlForNodeFetch = {
+  name: 'node-url-for-node-fetch',
+  setup(build) {
+    build.onResolve({ filter: /^whatwg-url$/ }, (args) =>
+      args.importer.includes(`${path.sep}node-fetch${path.sep}`)
+        ? { path: 'whatwg-url', namespace: 'node-url-for-node-fetch' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'node-url-for-node-fetch' }, () => ({
+      contents: "import { URL } from 'node:url'; export default { URL };",
+    }));
+  },
+};
+
+/**
+ * `import ... from 'node:http'` (any built-in, in our code or an ES module library) -> a
+ * `require()` of it. Node gives an imported built-in an ES module facade that reads every export
+ * once, which runs the built-ins' lazy getters: `http`'s loads all of undici (Node's fetch, for
+ * `http.WebSocket`) and `fs`'s loads the streams, about 50 ms of compiling at every start although
+ * nothing uses them. `require()` returns the same module object without the facade; the CommonJS
+ * libraries in the bundle already load built-ins that way (the banner's `require`).
+ */
+const builtinsThroughRequire = {
+  name: 'builtins-through-require',
+  setup(build) {
+    build.onResolve({ filter: /^[a-z_:/]+$/ }, (args) =>
+      builtins.has(args.path) && args.kind === 'import-statement'
+        ? { path: args.path, namespace: 'builtin-through-require' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'builtin-through-require' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
     }));
   },
 };
@@ -106,7 +162,12 @@ async function bundle({ name, entry, file, external }) {
     // Libraries that ship both read `module` fields first; Node would pick `main` (CommonJS).
     mainFields: ['main', 'module'],
     external: external ? [FRAMEWORK] : [],
-    plugins: [stdoutOnlyLogging, userlandPunycode],
+    plugins: [
+      stdoutOnlyLogging,
+      kubernetesClientSubset,
+      nodeUrlForNodeFetch,
+      builtinsThroughRequire,
+    ],
   });
   const outputs = Object.values(result.metafile.outputs);
   const stray = outputs

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /** `a.b[2].c` for a zod path, optionally under a root name (e.g. `data`). */
 export function formatIssuePath(path: readonly PropertyKey[], root?: string): string {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A job the emulator can run: locally, a command (this project's job CLI) with base env. */
 export const jobDefinitionSchema = z.object({

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { startAdminServer } from '../common/admin-server';
 import type { AdminRoute } from '../common/admin-routes';
 import type { RunningEmulator } from '../common/emulator';

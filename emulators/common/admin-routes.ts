@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { z } from 'zod';
+import * as z from 'zod';
 import { faultRuleSchema, type FaultInjector } from './fault-injector';
 import { readJson, sendJson } from './http';
 import type { RequestLog } from './request-log';

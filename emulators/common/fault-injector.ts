@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * One injected fault: the next `count` matching requests fail with `status` and/or are delayed.

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** What the console reads from stack.json (a StackDescription); management clusters once issue 15 adds them. */
 export const stackViewSchema = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { invalid, type FieldError } from './problem';
 
 // The API validates `spec` against its provider schema (OPENAPI_SCHEMA_PATH); the core schema

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Tracer } from '@opentelemetry/api';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AdminRoute } from '../common/admin-routes';
 import { handleAdminRequest } from '../common/admin-routes';
 import type { RunningEmulator } from '../common/emulator';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { StoredAdapterStatus, StoredCluster } from './model';
 import { invalid, type FieldError } from './problem';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { aggregateConditions } from './aggregation';
 import { validateClusterSpec, type ClusterSpecSchema } from './cluster-spec-schema';
 import type { StoredAdapterStatus, StoredCluster } from './model';

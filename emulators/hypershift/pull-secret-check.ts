@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Where a HostedCluster looks for its pull secret: its own namespace, in its management cluster. */
 export interface SecretLocation {

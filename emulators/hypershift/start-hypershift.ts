@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { nullLogger } from '../../shared/logging/null-logger';
 import type { Logger } from '../../shared/logging/logger';
 import type { RunningEmulator } from '../common/emulator';

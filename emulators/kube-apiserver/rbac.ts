@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** One permission: verbs on resources, in some namespaces ('*' means all). */
 export const ruleSchema = z.object({

@@ -4,7 +4,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AdminRoute } from '../common/admin-routes';
 import type { RunningEmulator } from '../common/emulator';
 import { FaultInjector } from '../common/fault-injector';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseEnv, type Env } from '../../shared/config/parse-env';
 import { DELIVERY_MODES, type DeliveryMode } from './eventarc-conversion';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PUBSUB_MESSAGE_PUBLISHED } from '../../shared/events/decode';
 
 /** How the local stack delivers Pub/Sub messages to the functions (LOCAL_DELIVERY). */

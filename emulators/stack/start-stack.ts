@@ -26,6 +26,7 @@ import {
 import { startManagementClusters } from './management-clusters';
 import { startTraceReceiver } from '../traces/receiver';
 import { tracingEnv } from './tracing-env';
+import { jobNodeArgs } from '../job-image';
 
 export interface StackOptions {
   /** Repository root (dist/ and node_modules/ live there). */
@@ -260,8 +261,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       JSON.stringify([
         {
           name: JOB_NAME,
+          // As the image runs it (its Dockerfile's flags and NODE_OPTIONS).
           command: [
             process.execPath,
+            ...jobNodeArgs(),
             path.join(options.root, 'dist-bundle/pull-secret-job/main.mjs'),
             'run-job',
             'pull-secret',

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SPAN_KINDS, STATUS_CODES, type AttributeValue, type StoredSpan } from './stored-span';
 
 // OTLP/JSON (opentelemetry/proto/collector/trace/v1/trace_service.proto, JSON-mapped as the OTLP

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import YAML from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import { duration, positiveIntWithDefault } from '../../shared/config/durations';
 import { hostPort } from '../../shared/config/gcp-names';
 import { parseEnv, type Env } from '../../shared/config/parse-env';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The management namespace when placement names none: seed 000's `clusters-{id}`. */
 export const DEFAULT_NAMESPACE_TEMPLATE = 'clusters-{id}';

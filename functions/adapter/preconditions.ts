@@ -1,5 +1,5 @@
 import { isCelError, parse, plan, celEnv, type CelInput, type CelResult } from '@bufbuild/cel';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError } from '../../shared/errors';
 import { toCel } from './cel-values';
 

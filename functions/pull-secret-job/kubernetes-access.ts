@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type * as k8s from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
 import { ConfigError } from '../../shared/errors';
 import { keepAliveAuthentication } from './kubernetes-agent';
+import { loadKubernetesClient, type KubernetesClient } from './kubernetes-client';
 
 /** How the job reaches the management cluster. */
 export type KubernetesAccess =
@@ -26,7 +27,7 @@ export async function createCoreV1Api(
   /** Where the access was configured, for error messages (e.g. `MANAGEMENT_CLUSTERS entry "mgmt-1"`). */
   source = 'KUBECONFIG',
 ): Promise<{ api: k8s.CoreV1Api; identity: string }> {
-  const client = await import('@kubernetes/client-node');
+  const client = await loadKubernetesClient();
   const config = new client.KubeConfig();
   if (access.kind === 'kubeconfig') {
     if (!fs.existsSync(access.path)) {
@@ -80,7 +81,11 @@ export async function createCoreV1Api(
 }
 
 /** KubeConfig.makeApiClient, with one keep-alive connection for all requests (kubernetes-agent.ts). */
-function coreV1Api(client: typeof k8s, config: k8s.KubeConfig, source: string): k8s.CoreV1Api {
+function coreV1Api(
+  client: KubernetesClient,
+  config: k8s.KubeConfig,
+  source: string,
+): k8s.CoreV1Api {
   const cluster = config.getCurrentCluster();
   if (!cluster)
     throw new ConfigError(

@@ -10,6 +10,7 @@ import {
   type ClusterSecrets,
   type DesiredClusterSecret,
 } from './cluster-secrets';
+import { loadKubernetesClient } from './kubernetes-client';
 
 const DOCKER_CONFIG_JSON = '.dockerconfigjson';
 const SECRET_TYPE = 'kubernetes.io/dockerconfigjson';
@@ -92,7 +93,7 @@ export class KubernetesClusterSecrets implements ClusterSecrets {
    * is left as it is, which a full replace would only keep by copying it and racing its writers.
    */
   async update(secret: DesiredClusterSecret, resourceVersion: string): Promise<ClusterSecret> {
-    const { PatchStrategy, setHeaderOptions } = await import('@kubernetes/client-node');
+    const { PatchStrategy, setHeaderOptions } = await loadKubernetesClient();
     const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
     try {
       return toClusterSecret(

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Entry point of the Cloud Run Job and of the `pull-secret` CLI (compatible with the original Go
 // job: `pull-secret run-job pull-secret [--dry-run]`, `pull-secret version`). Wiring only.
-import { SecretManagerServiceClient } from '@google-cloud/secret-manager';
+import { SecretManagerServiceClient } from '../../shared/gcp/secret-manager-client';
 import type { GoogleAuth } from 'google-auth-library';
 import { ConfigError } from '../../shared/errors';
 import { googleClientOptions } from '../../shared/gcp/client-options';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatIssuePath } from '../../shared/zod-issue';
 import type { KubernetesAccess } from './kubernetes-access';
 

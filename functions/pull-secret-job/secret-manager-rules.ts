@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // What Secret Manager accepts, checked when the job starts so that a bad value fails with an error
 // naming the variable instead of an INVALID_ARGUMENT from the first CreateSecret.

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { duration, positiveIntWithDefault } from '../../shared/config/durations';
 import type { RetryBoundSettings } from '../../shared/events/retry-bound';
 import { hostPort } from '../../shared/config/gcp-names';

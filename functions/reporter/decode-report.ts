@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PUBSUB_MESSAGE_PUBLISHED, type IncomingCloudEvent } from '../../shared/events/decode';
 import { describeFirstIssue } from '../../shared/zod-issue';
 import { jobResultSchema, RESULT_MESSAGE_TYPE, type JobResult } from '../../shared/job-result';

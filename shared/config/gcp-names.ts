@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** GCP project ids: 6-30 characters, lowercase letters, digits and hyphens, starting with a letter. */
 export const gcpProjectId = z

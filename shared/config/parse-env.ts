@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ConfigError } from '../errors';
 
 /** Environment as Node gives it; config loaders take it as an argument so tests can inject one. */

@@ -1,5 +1,5 @@
 import { CloudEvent, ValidationError } from 'cloudevents';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   CLUSTER_EVENT_TYPES,
   isNodePoolEventType,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Current Sentinel type, plus the older names the design documents used. */
 export const CLUSTER_EVENT_TYPES = [

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Logger } from '../logging/logger';
 import { describeIssue } from '../zod-issue';
 import { parseRetryAfter } from '../retry/retry-after';

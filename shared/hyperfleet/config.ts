@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { duration, positiveIntWithDefault } from '../config/durations';
 import { GoogleIdTokenAuth, NoAuth, TokenFileAuth, type AuthHeaderProvider } from './auth';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AdapterStatus, ConditionStatus } from './schemas';
 import { ADAPTER_NAME } from './status-builder';
 

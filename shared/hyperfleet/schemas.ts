@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Condition status values of the HyperFleet API. */
 export const conditionStatusSchema = z.enum(['True', 'False', 'Unknown']);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PermanentError } from '../errors';
 
 /** The Secret Manager payload limit, which a pull secret must also respect. */

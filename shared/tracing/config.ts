@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseEnv, type Env } from '../config/parse-env';
 import { otlpHeadersSchema } from './otlp-headers';
 

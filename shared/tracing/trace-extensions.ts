@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseTraceparent } from './traceparent';
 
 /** A W3C trace context carried by a message (CloudEvents extensions, Pub/Sub attributes). */

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { jobNodeArgs } from '../../emulators/job-image';
 
 export const ROOT = path.resolve(__dirname, '../..');
 /** The job's bundle, as the image runs it (scripts/bundle.cjs). */
@@ -12,7 +13,10 @@ export interface ProcessResult {
   stderr: string;
 }
 
-/** Runs a built entry point with the same Node binary as the tests (Node 20 or 22 in CI). */
+/**
+ * Runs a built entry point with the same Node binary as the tests (Node 20 or 22 in CI); the job's
+ * bundle with the flags and NODE_OPTIONS its image runs it with (emulators/job-image.ts).
+ */
 export function runNode(
   script: string,
   args: readonly string[],
@@ -20,7 +24,8 @@ export function runNode(
   timeoutMs = 60_000,
 ): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], {
+    const nodeArgs = script === JOB_CLI ? jobNodeArgs() : [];
+    const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
       env: {
         PATH: process.env.PATH,
         METADATA_SERVER_DETECTION: 'none',

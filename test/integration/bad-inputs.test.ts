@@ -5,7 +5,7 @@ import path from 'node:path';
 import * as functions from '@google-cloud/functions-framework';
 import { getTestServer } from '@google-cloud/functions-framework/testing';
 import type { CloudEventV1 } from 'cloudevents';
-import { z } from 'zod';
+import * as z from 'zod';
 import { createAdapterHandler } from '../../functions/adapter/handle-event';
 import { compilePreconditions, DEFAULT_PRECONDITIONS } from '../../functions/adapter/preconditions';
 import { CloudRunExecutionReader } from '../../functions/reporter/cloud-run-execution-reader';

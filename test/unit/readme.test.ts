@@ -2,7 +2,7 @@
 // and Terraform variables are checked against the code, so the README cannot drift from it.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { adapterEnvSchema } from '../../functions/adapter/config';
 import { compilePreconditions, evaluatePreconditions } from '../../functions/adapter/preconditions';
 import { jobEnvSchema } from '../../functions/pull-secret-job/config';

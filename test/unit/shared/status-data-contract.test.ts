@@ -1,7 +1,7 @@
 // Our status `data` on success is read by another adapter (HyperShift: the HostedCluster's
 // namespace and spec.pullSecret.name; README, "Status data"). These tests pin its keys and types:
 // changing them breaks that adapter, so a change here must be a deliberate contract change.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { StatusOutcome } from '../../../shared/hyperfleet/outcome';
 import { buildStatus } from '../../../shared/hyperfleet/status-builder';
 import { planFromJobResult } from '../../../functions/reporter/report-outcomes';
