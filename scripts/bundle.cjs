@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm run bundle`: one minified CommonJS file per entry point, what ships and what the tests run:
-//   dist-bundle/adapter/index.js, dist-bundle/reporter/index.js   (Cloud Run functions)
-//   dist-bundle/pull-secret-job/main.js                           (the Cloud Run Job image)
+// `npm run bundle`: one minified ES module per entry point, with chunks for what it imports lazily,
+// what ships and what the tests run:
+//   dist-bundle/adapter/index.mjs, dist-bundle/reporter/index.mjs  (Cloud Run functions)
+//   dist-bundle/pull-secret-job/main.mjs                           (the Cloud Run Job image)
 // plus dist-bundle/<name>/meta.json (esbuild's metafile: what each bundle contains, read by the
 // bench's size report). Unused generated API classes, proto JSON and transitive code never load.
 //
@@ -22,8 +23,8 @@
 // clients and loads their protos. shared/logging/stdout-only-logging.ts provides a `Logging` that
 // serves `logSync` with the library's own LogSync/Entry and refuses the API transport; and its
 // Express request-logging middleware (unused; it loads google-auth-library) is left out the same way
-// (shared/logging/no-express-middleware.ts). And the job's lazy import of @kubernetes/client-node
-// keeps only the names it uses (kubernetesClientSubset below).
+// (shared/logging/no-express-middleware.ts). The plugins below leave out more of what never runs
+// (test/integration/packaging/bundle-contents.test.ts checks each).
 const esbuild = require('esbuild');
 const fs = require('node:fs');
 const path = require('node:path');

@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT } from '../../helpers/run-process';
+
+// What the bundles leave out on purpose (scripts/bundle.cjs, README "Startup and memory"): each
+// was measured in start time or memory, and each comes back silently with an innocent import.
+interface Metafile {
+  outputs: Record<string, { bytes: number; inputs: Record<string, unknown> }>;
+}
+const BUNDLES = ['adapter', 'reporter', 'pull-secret-job'] as const;
+const metafile = (bundle: string): Metafile =>
+  JSON.parse(fs.readFileSync(path.join(ROOT, 'dist-bundle', bundle, 'meta.json'), 'utf8'));
+const inputsOf = (bundle: string): string[] =>
+  Object.values(metafile(bundle).outputs).flatMap((output) => Object.keys(output.inputs));
+const outputFiles = (bundle: string): string[] =>
+  Object.keys(metafile(bundle).outputs)
+    .filter((file) => file.endsWith('.mjs'))
+    .map((file) => path.join(ROOT, file));
+
+describe.each(BUNDLES)('the %s bundle', (bundle) => {
+  it('holds no generated static protobuf classes of a Google client (protos/protos.js)', () => {
+    expect(inputsOf(bundle).filter((input) => input.endsWith('build/protos/protos.js'))).toEqual(
+      [],
+    );
+  });
+
+  it("holds zod's English messages and no other locale", () => {
+    const locales = inputsOf(bundle).filter((input) => input.includes('/zod/v4/locales/'));
+    expect(locales.map((input) => path.basename(input))).toEqual(['en.js']);
+  });
+
+  it('holds neither whatwg-url nor tr46 (node-fetch gets Node’s URL)', () => {
+    expect(inputsOf(bundle).filter((input) => /\/(whatwg-url|tr46)\//.test(input))).toEqual([]);
+  });
+
+  it('loads Node built-ins with require(), never through an ES module import', () => {
+    for (const file of outputFiles(bundle)) {
+      const imports = fs.readFileSync(file, 'utf8').match(/from\s*["']node:[a-z_/]+["']/g) ?? [];
+      // The banner's one import of node:module (to make `require`) is the only one.
+      expect({
+        file: path.basename(file),
+        imports: imports.filter((i) => !/node:module/.test(i)),
+      }).toEqual({ file: path.basename(file), imports: [] });
+    }
+  });
+});
+
+describe('the job bundle', () => {
+  it('holds only the Kubernetes client it uses: CoreV1Api, not the other API groups', () => {
+    const kubernetes = inputsOf('pull-secret-job').filter((input) =>
+      input.includes('@kubernetes/client-node/'),
+    );
+    expect(kubernetes.length).toBeGreaterThan(0);
+    const chunk = outputFiles('pull-secret-job').find((file) =>
+      fs.readFileSync(file, 'utf8').includes('readNamespacedSecret'),
+    );
+    expect(chunk).toBeDefined();
+    const source = fs.readFileSync(chunk!, 'utf8');
+    for (const unused of ['AppsV1Api', 'BatchV1Api', 'RbacAuthorizationV1Api'])
+      expect(source).not.toContain(unused);
+  });
+});
