@@ -10,6 +10,10 @@
 import { ExecutionsClient } from '@google-cloud/run/build/src/v2/executions_client';
 import { JobsClient } from '@google-cloud/run/build/src/v2/jobs_client';
 import { TasksClient } from '@google-cloud/run/build/src/v2/tasks_client';
+import { decodeWithSetUpTypes } from '../protobuf-decode-once';
+
+// Before any client is constructed: their long-running decoders are bound at construction.
+decodeWithSetUpTypes();
 
 export const v2 = { ExecutionsClient, JobsClient, TasksClient };
 export { googleClientOptions } from '../client-options';
