@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import * as z from 'zod';
 
 const DOCKERFILE_IN_REPO = 'functions/pull-secret-job/Dockerfile';
+/** An exec-form instruction's argument: `["executable", "arg", ...]`. */
+const execFormSchema = z.array(z.string()).min(1);
 
 /** The job image's Dockerfile: found from this module up (it runs from emulators/ and dist/emulators/). */
 function jobDockerfile(): string {
@@ -39,7 +42,12 @@ export function readJobImageNode(dockerfile = jobDockerfile()): JobImageNode {
   const execForm = (instruction: string): string[][] =>
     finalStage
       .filter((line) => line.startsWith(`${instruction} [`))
-      .map((line) => JSON.parse(line.slice(instruction.length + 1)) as string[]);
+      .map((line) => {
+        const parsed = execFormSchema.safeParse(JSON.parse(line.slice(instruction.length + 1)));
+        if (!parsed.success)
+          throw new Error(`${dockerfile}: ${line}: not an exec-form ["executable", ...args] array`);
+        return parsed.data;
+      });
 
   const entrypoint = execForm('ENTRYPOINT')[0];
   const script = entrypoint?.indexOf('main.mjs') ?? -1;
