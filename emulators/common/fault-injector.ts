@@ -10,6 +10,12 @@ export const faultRuleSchema = z
     /** gRPC method name (e.g. `AddSecretVersion`) or an HTTP `METHOD /path` prefix (e.g. `GET /api/v1`). */
     match: z.string().min(1),
     /**
+     * The request's key must equal `match`, not only start with it: `GET /api/.../clusters/ID`
+     * alone, without `GET /api/.../clusters/ID/statuses`, which other actors in the local stack
+     * (the HyperShift simulator) also read and would take the fault from the caller under test.
+     */
+    exact: z.boolean().default(false),
+    /**
      * gRPC only: a prefix of the request's resource name (e.g. one cluster's secret), so a fault
      * meant for one cluster's work is not taken by another's request for the same method.
      */
@@ -47,7 +53,7 @@ export interface Fault {
 
 /**
  * Holds injected faults for an emulator. Each rule applies to the next `count` requests whose key
- * starts with `match`; rules are consumed in the order they were added.
+ * starts with (or, `exact`, equals) `match`; rules are consumed in the order they were added.
  */
 export class FaultInjector {
   private readonly rules: { rule: FaultRule; remaining: number }[] = [];
@@ -68,7 +74,8 @@ export class FaultInjector {
   take(key: string, target = ''): Fault | undefined {
     const index = this.rules.findIndex(
       ({ rule }) =>
-        key.startsWith(rule.match) && (rule.target === undefined || target.startsWith(rule.target)),
+        (rule.exact ? key === rule.match : key.startsWith(rule.match)) &&
+        (rule.target === undefined || target.startsWith(rule.target)),
     );
     if (index < 0) return undefined;
     const entry = this.rules[index]!;

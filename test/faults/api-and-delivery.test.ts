@@ -85,6 +85,7 @@ describe('fault matrix: HyperFleet API, Cloud Run, delivery', () => {
     const id = await create('adapter-restart');
     await stack.fault('hyperfleet-api', {
       match: `GET /api/hyperfleet/v1/clusters/${id}`,
+      exact: true,
       count: 1,
       delayMs: 4000,
     });

@@ -36,8 +36,11 @@ describe('fault matrix: HyperFleet API answers', () => {
   it('GET cluster answering 404 HYPERFLEET-NTF-000 twice: ERROR naming the URL, nacked, redelivered, converges', async () => {
     stack.pausePlacement(true);
     const id = await create('hf-ntf-000');
+    // Exact: the cluster read only. The HyperShift simulator reads the cluster's statuses on every
+    // pass and, matched by prefix, took the 404s meant for the adapter (a flaky failure in CI).
     await stack.fault('hyperfleet-api', {
       match: `GET /api/hyperfleet/v1/clusters/${id}`,
+      exact: true,
       count: 2,
       status: 404,
       code: 'HYPERFLEET-NTF-000',
@@ -48,7 +51,7 @@ describe('fault matrix: HyperFleet API answers', () => {
       'the adapter to meet both NTF-000 answers',
       async () =>
         (await stack.requests('hyperfleet-api')).filter(
-          (r) => r.target.startsWith(`/api/hyperfleet/v1/clusters/${id}`) && r.outcome === 404,
+          (r) => r.target === `/api/hyperfleet/v1/clusters/${id}` && r.outcome === 404,
         ).length >= 2,
       20_000,
     );
@@ -87,6 +90,7 @@ describe('fault matrix: HyperFleet API answers', () => {
     const id = await create('hf-503-long-retry-after');
     await stack.fault('hyperfleet-api', {
       match: `GET /api/hyperfleet/v1/clusters/${id}`,
+      exact: true,
       count: 1,
       status: 503,
       headers: { 'retry-after': '120' },

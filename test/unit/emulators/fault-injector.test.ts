@@ -29,6 +29,17 @@ describe('FaultInjector', () => {
     expect(faults.pending()).toBe(0);
   });
 
+  it('an exact rule is taken by that path only, not by the paths under it', () => {
+    const faults = new FaultInjector();
+    const cluster = 'GET /api/hyperfleet/v1/clusters/c1';
+    faults.add({ match: cluster, exact: true, status: 404, count: 2 });
+    expect(faults.take(`${cluster}/statuses`)).toBeUndefined();
+    expect(faults.take(cluster)).toMatchObject({ status: 404 });
+    faults.add({ match: cluster, status: 503 });
+    expect(faults.take(`${cluster}/statuses`)).toMatchObject({ status: 503 });
+    expect(faults.pending()).toBe(1);
+  });
+
   it('"perform, then fail" needs a status to answer with, and says so', () => {
     const parsed = faultRuleSchema.safeParse({ match: 'RunJob', after: true, delayMs: 10 });
     expect(parsed.success).toBe(false);
