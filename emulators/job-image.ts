@@ -33,8 +33,18 @@ export interface JobImageNode {
   readonly warmups: readonly (readonly string[])[];
 }
 
-/** Parses the job image's Dockerfile; throws naming the file and what is missing. */
-export function readJobImageNode(dockerfile = jobDockerfile()): JobImageNode {
+let parsedImage: JobImageNode | undefined;
+
+/**
+ * The job image's Dockerfile, parsed once per process (the tests run the job hundreds of times);
+ * throws naming the file and what is missing.
+ */
+export function readJobImageNode(): JobImageNode {
+  parsedImage ??= parseJobImageNode(jobDockerfile());
+  return parsedImage;
+}
+
+function parseJobImageNode(dockerfile: string): JobImageNode {
   const text = fs.readFileSync(dockerfile, 'utf8');
   const lines = text.split('\n').map((line) => line.trim());
   const lastFrom = lines.findLastIndex((line) => line.startsWith('FROM '));

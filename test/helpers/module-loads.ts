@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT } from './run-process';
+import { chunkHolding } from './bundle-metafile';
 
 // A Node module-load hook (node:module register) that appends each bundle file a process loads.
 const HOOKS = `
@@ -35,12 +35,5 @@ export function moduleLoadRecorder(): {
 
 /** The chunk of a bundle (dist-bundle/NAME) that holds the OpenTelemetry SDK (esbuild's metafile). */
 export function sdkChunkOf(bundle: string): string {
-  const meta = JSON.parse(
-    fs.readFileSync(path.join(ROOT, 'dist-bundle', bundle, 'meta.json'), 'utf8'),
-  ) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
-  const found = Object.entries(meta.outputs).find(([, output]) =>
-    Object.keys(output.inputs).includes('shared/tracing/sdk.ts'),
-  );
-  if (!found) throw new Error(`no chunk of dist-bundle/${bundle} holds shared/tracing/sdk.ts`);
-  return path.basename(found[0]);
+  return path.basename(chunkHolding(bundle, 'shared/tracing/sdk.ts'));
 }

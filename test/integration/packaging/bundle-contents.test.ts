@@ -1,19 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { chunkHolding, readBundleMetafile } from '../../helpers/bundle-metafile';
 import { ROOT } from '../../helpers/run-process';
 
 // What the bundles leave out on purpose (scripts/bundle.cjs, README "Startup and memory"): each
 // was measured in start time or memory, and each comes back silently with an innocent import.
-interface Metafile {
-  outputs: Record<string, { bytes: number; inputs: Record<string, unknown> }>;
-}
 const BUNDLES = ['adapter', 'reporter', 'pull-secret-job'] as const;
-const metafile = (bundle: string): Metafile =>
-  JSON.parse(fs.readFileSync(path.join(ROOT, 'dist-bundle', bundle, 'meta.json'), 'utf8'));
 const inputsOf = (bundle: string): string[] =>
-  Object.values(metafile(bundle).outputs).flatMap((output) => Object.keys(output.inputs));
+  Object.values(readBundleMetafile(bundle).outputs).flatMap((output) => Object.keys(output.inputs));
 const outputFiles = (bundle: string): string[] =>
-  Object.keys(metafile(bundle).outputs)
+  Object.keys(readBundleMetafile(bundle).outputs)
     .filter((file) => file.endsWith('.mjs'))
     .map((file) => path.join(ROOT, file));
 
@@ -47,15 +43,9 @@ describe.each(BUNDLES)('the %s bundle', (bundle) => {
 
 describe('the job bundle', () => {
   it('holds only the Kubernetes client it uses: CoreV1Api, not the other API groups', () => {
-    const kubernetes = inputsOf('pull-secret-job').filter((input) =>
-      input.includes('@kubernetes/client-node/'),
-    );
-    expect(kubernetes.length).toBeGreaterThan(0);
-    const chunk = outputFiles('pull-secret-job').find((file) =>
-      fs.readFileSync(file, 'utf8').includes('readNamespacedSecret'),
-    );
-    expect(chunk).toBeDefined();
-    const source = fs.readFileSync(chunk!, 'utf8');
+    const chunk = chunkHolding('pull-secret-job', '@kubernetes/client-node/');
+    const source = fs.readFileSync(chunk, 'utf8');
+    expect(source).toContain('readNamespacedSecret');
     for (const unused of ['AppsV1Api', 'BatchV1Api', 'RbacAuthorizationV1Api'])
       expect(source).not.toContain(unused);
   });
