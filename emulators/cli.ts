@@ -11,7 +11,7 @@ import { EMULATORS } from './registry';
 
 const USAGE = `Usage: npm run emulators -- <name> [--port N] [--admin-port N] [--host H] [--data-dir DIR] [args]
 Emulators: ${Object.keys(EMULATORS).join(', ')}
-Durations (--poll-interval, --not-ready-interval, --ready-interval): ${DURATION_FORMAT}.
+Durations (--poll-interval, --not-ready-interval, --ready-interval, --token-lifetime): ${DURATION_FORMAT}.
 Prints one JSON line {"name","endpoint",...} when ready; runs until SIGINT or SIGTERM.
 Exit codes: 0 stopped, 1 failed to start, 2 bad arguments.`;
 
@@ -25,6 +25,8 @@ const OPTIONS = {
   'simulate-adapters': { type: 'boolean' },
   'management-clusters': { type: 'string' },
   'rbac-file': { type: 'string' },
+  'google-token-info': { type: 'string' },
+  'serving-cert-dir': { type: 'string' },
   'management-clusters-file': { type: 'string' },
   'default-management-cluster': { type: 'string' },
   token: { type: 'string' },
@@ -39,9 +41,23 @@ const OPTIONS = {
   'poll-interval': { type: 'string' },
   'not-ready-interval': { type: 'string' },
   'ready-interval': { type: 'string' },
+  'service-account': { type: 'string' },
+  'unique-id': { type: 'string' },
+  'project-id': { type: 'string' },
+  'project-number': { type: 'string' },
+  region: { type: 'string' },
+  'token-lifetime': { type: 'string' },
 } as const;
-/** Sentinel timings: checked here so a bad one is a usage error, as `npm start --timeout` is. */
-const DURATION_FLAGS = ['poll-interval', 'not-ready-interval', 'ready-interval'] as const;
+/**
+ * Durations (Sentinel's timings, the metadata server's token lifetime): checked here so a bad one
+ * is a usage error, as `npm start --timeout` is.
+ */
+const DURATION_FLAGS = [
+  'poll-interval',
+  'not-ready-interval',
+  'ready-interval',
+  'token-lifetime',
+] as const;
 
 /** Starts one emulator in the foreground. */
 async function main(argv: string[]): Promise<number> {

@@ -1,5 +1,8 @@
 import type { RunningEmulator } from './common/emulator';
 import fs from 'node:fs';
+import path from 'node:path';
+import type { ServingCertificate } from './common/certificates';
+import { connectGatewayConfigSchema, startConnectGatewayEmulator } from './connect-gateway/server';
 import { createFinishedPublisher } from './cloud-run/finished-publisher';
 import { jobDefinitionsSchema } from './cloud-run/job-definitions';
 import { startCloudRunEmulator } from './cloud-run/server';
@@ -12,6 +15,7 @@ import {
 import { rbacTableSchema } from './kube-apiserver/rbac';
 import { startKubeApiServerEmulator } from './kube-apiserver/server';
 import { startHyperShift } from './hypershift/start-hypershift';
+import { startMetadataServer } from './metadata-server/server';
 import { startSecretManagerEmulator } from './secret-manager/server';
 import { startSentinel } from './sentinel/start-sentinel';
 import { parseDurationMs } from '../shared/config/durations';
@@ -36,8 +40,27 @@ function readTokenFile(file: string): string {
   return token;
 }
 
+/** ca.crt, server.crt and server.key of a folder (see emulators/common/certificates.ts). */
+function readServingCertificate(dir: string): ServingCertificate {
+  const read = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8');
+  return { caPem: read('ca.crt'), certPem: read('server.crt'), keyPem: read('server.key') };
+}
+
 /** Every emulator `npm run emulators -- <name>` can start, by name. */
 export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEmulator>> = {
+  // --config FILE: memberships, gateway grants and the token-info URL (connect-gateway/server.ts);
+  // --serving-cert-dir DIR: its certificate, from the local "public" CA.
+  'connect-gateway': (args) => {
+    if (!args.options.config || !args.options['serving-cert-dir'])
+      throw new Error('connect-gateway needs --config FILE and --serving-cert-dir DIR');
+    return startConnectGatewayEmulator({
+      config: connectGatewayConfigSchema.parse(
+        JSON.parse(fs.readFileSync(args.options.config, 'utf8')),
+      ),
+      certificate: readServingCertificate(args.options['serving-cert-dir']),
+      port: args.port,
+    });
+  },
   'secret-manager': (args) =>
     startSecretManagerEmulator({
       host: args.host,
@@ -45,13 +68,42 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
       adminPort: args.adminPort,
       ...(args.dataDir ? { dataDir: args.dataDir } : {}),
     }),
+  // The metadata server of a Cloud Run instance (tokens for the job, token info for Kubernetes):
+  // --service-account EMAIL [--unique-id N] [--project-id P] [--project-number N] [--region R]
+  // [--token-lifetime 3599s]; its ready line's env has GCE_METADATA_HOST.
+  'metadata-server': (args) => {
+    const serviceAccount = args.options['service-account'];
+    if (!serviceAccount)
+      throw new Error("metadata-server needs --service-account EMAIL (the job's identity)");
+    const lifetime = args.options['token-lifetime'];
+    const lifetimeMs = lifetime === undefined ? undefined : parseDurationMs(lifetime);
+    return startMetadataServer({
+      host: args.host,
+      port: args.port,
+      serviceAccount,
+      ...(args.options['unique-id'] ? { uniqueId: args.options['unique-id'] } : {}),
+      ...(args.options['project-id'] ? { projectId: args.options['project-id'] } : {}),
+      ...(args.options['project-number'] ? { projectNumber: args.options['project-number'] } : {}),
+      ...(args.options.region ? { region: args.options.region } : {}),
+      ...(lifetimeMs !== undefined ? { tokenLifetimeSeconds: lifetimeMs / 1000 } : {}),
+    });
+  },
   // Positional arguments are namespaces to create, e.g. `kube-apiserver clusters-demo`;
-  // --rbac-file FILE adds identities (a JSON table: token -> {user, rules}), kept off the command line.
+  // --rbac-file FILE adds static tokens (a JSON table: token -> {user, groups?, rules?}), kept off
+  // the command line; --google-token-info URL authenticates Google access tokens as GKE does;
+  // --serving-cert-dir DIR serves ca.crt/server.crt/server.key from there (a DNS endpoint's
+  // publicly trusted certificate) instead of a generated cluster CA.
   'kube-apiserver': (args) =>
     startKubeApiServerEmulator({
       host: args.host,
       port: args.port,
       namespaces: args.rest,
+      ...(args.options['google-token-info']
+        ? { googleTokenInfoUrl: args.options['google-token-info'] }
+        : {}),
+      ...(args.options['serving-cert-dir']
+        ? { certificate: readServingCertificate(args.options['serving-cert-dir']) }
+        : {}),
       ...(args.options['rbac-file']
         ? {
             rbac: rbacTableSchema.parse(

@@ -2,7 +2,7 @@ import { admitWrite, type WriteRequest } from './admission/gate';
 import { enforceFieldValidation } from './field-validation';
 import { isObject } from './merge-patch';
 import type { Obj } from './object-book';
-import { isAllowed } from './rbac';
+import { authorize } from './rbac/authorize';
 import { objectBody, PATCH_TYPES, patchBody } from './request-bodies';
 import type { RouteRequest } from './route-request';
 import { badRequest, forbidden, KubeError, methodNotAllowed, unsupportedMediaType } from './status';
@@ -26,7 +26,14 @@ export async function routeCore(parts: string[], request: RouteRequest): Promise
   const collection = (resource: string, ns: string | undefined, item: string | undefined) => {
     const verb = method === 'GET' ? (item ? 'get' : 'list') : VERBS[method];
     if (!verb) throw methodNotAllowed(method);
-    if (!isAllowed(who, verb, resource, ns)) throw forbidden(who.user, verb, resource, item, ns);
+    const decision = authorize(request.store.objects, who, {
+      verb,
+      group: '',
+      resource,
+      ...(item ? { name: item } : {}),
+      ...(ns ? { namespace: ns } : {}),
+    });
+    if (!decision.allowed) throw forbidden(who.username, verb, resource, item, ns);
     return verb;
   };
   const dryRun = url.searchParams.get('dryRun') === 'All';
@@ -49,7 +56,8 @@ export async function routeCore(parts: string[], request: RouteRequest): Promise
         kind,
         name,
         namespace: kind === 'Secret' ? (namespace ?? '') : '',
-        username: who.user,
+        username: who.username,
+        groups: who.groups,
         dryRun,
       },
       object,

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Identity } from './rbac';
+import type { UserInfo } from './authentication';
 import type { KubeStore } from './store';
 
 /** An authenticated API request, as the core/v1 and `/apis` routes serve it. */
@@ -8,7 +8,7 @@ export interface RouteRequest {
   readonly res: ServerResponse;
   readonly url: URL;
   readonly method: string;
-  readonly who: Identity;
+  readonly who: UserInfo;
   readonly store: KubeStore;
   /** The field manager of writes (`?fieldManager=`, else the client's user agent). */
   readonly manager: string;

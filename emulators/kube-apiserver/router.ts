@@ -8,13 +8,14 @@ import { discoveryDocument } from './discovery';
 import { openApiDocument } from './openapi';
 import { routeApis } from './generic/apis-router';
 import { notServed, routeCore } from './core-routes';
-import type { RbacTable } from './rbac';
+import type { Authenticator } from './authentication';
+import { impersonated } from './impersonation';
 import type { KubeStore } from './store';
 import { badRequest, injected, internalError, KubeError, unauthorized } from './status';
 
 export interface RouterContext {
   readonly store: KubeStore;
-  readonly rbac: RbacTable;
+  readonly authenticator: Authenticator;
   readonly faults: FaultInjector;
   readonly requests: RequestLog;
   readonly serverAddress: string;
@@ -68,9 +69,12 @@ export async function route(
       return;
     }
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-    const who = token ? context.rbac[token] : undefined;
-    if (!who) throw unauthorized();
-    identity = who.user;
+    const authenticated = await context.authenticator.authenticate(token);
+    if (!authenticated) throw unauthorized();
+    identity = authenticated.username;
+    // `kubectl --as` (and `auth can-i --as`): the authenticated user must be allowed to impersonate.
+    const who = impersonated(req, authenticated, context.store.objects);
+    identity = who.username;
 
     const discovery =
       discoveryDocument(url.pathname, context.serverAddress, context.store.objects) ??
@@ -85,7 +89,12 @@ export async function route(
       (req.headers['user-agent'] ?? 'unknown').split('/')[0] ??
       'unknown';
     const log = (status: number) =>
-      context.requests.add({ method, target: url.pathname, outcome: status, identity: who.user });
+      context.requests.add({
+        method,
+        target: url.pathname,
+        outcome: status,
+        identity: who.username,
+      });
     const request = { req, res, url, method, who, store: context.store, manager, answer, log };
     if (parts[0] === 'apis' && parts.length >= 4) {
       await routeApis(parts, request);

@@ -10,10 +10,18 @@ import type { RunningEmulator } from '../common/emulator';
 import { FaultInjector } from '../common/fault-injector';
 import { readJson, sendJson } from '../common/http';
 import { RequestLog } from '../common/request-log';
-import { generateServingCertificate } from './certificates';
+import { Authenticator } from './authentication';
+import { generateServingCertificate, type ServingCertificate } from './certificates';
 import { seedObjects } from './generic/seed';
 import { writeKubeconfig } from './kubeconfig';
-import { CLUSTER_ADMIN_RULES, rbacTableSchema, type RbacTable } from './rbac';
+import {
+  grantObjects,
+  GRANT_LABEL,
+  grantLabelValue,
+  rbacTableSchema,
+  type RbacTable,
+} from './rbac';
+import { RBAC_TYPES } from './rbac/rbac-types';
 import { route } from './router';
 import { KubeStore } from './store';
 
@@ -27,8 +35,21 @@ export interface KubeApiServerOptions {
    * `...renderFencePolicy(identity)`); namespaced ones need their namespace in `namespaces`.
    */
   readonly resources?: readonly Record<string, unknown>[];
-  /** Extra identities (token -> user and rules); an admin token is always added. */
+  /**
+   * Static tokens (token -> user, groups and convenience grants, which become RBAC objects); an
+   * admin token in system:masters is always added.
+   */
   readonly rbac?: RbacTable;
+  /**
+   * Authenticate other bearer tokens as Google access tokens, as GKE does, by asking this
+   * token-info URL (the local metadata server's `/tokeninfo`, shaped like Google's).
+   */
+  readonly googleTokenInfoUrl?: string;
+  /**
+   * The serving certificate; default: a private CA generated at start (a GKE IP endpoint's
+   * cluster CA). Give one from another CA to serve as a DNS endpoint with a "public" certificate.
+   */
+  readonly certificate?: ServingCertificate;
   /** Where the certificates and the kubeconfig are written; a temporary folder when absent. */
   readonly stateDir?: string;
 }
@@ -41,7 +62,8 @@ export interface KubeApiServerEmulator extends RunningEmulator {
   readonly store: KubeStore;
   readonly faults: FaultInjector;
   readonly requests: RequestLog;
-  readonly rbac: RbacTable;
+  /** Adds static tokens and replaces their users' convenience grants (RBAC objects). */
+  grant(table: RbacTable): void;
   /** TLS connections accepted so far (tests check that clients reuse theirs). */
   connections(): number;
 }
@@ -56,16 +78,22 @@ export async function startKubeApiServerEmulator(
 ): Promise<KubeApiServerEmulator> {
   const host = options.host ?? '127.0.0.1';
   const stateDir = options.stateDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'kube-emulator-'));
-  const certificate = generateServingCertificate(stateDir);
+  fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  const certificate = options.certificate ?? generateServingCertificate(stateDir);
   const adminToken = randomBytes(24).toString('hex');
-  const rbac: RbacTable = {
-    ...(options.rbac ?? {}),
-    [adminToken]: { user: 'emulator-admin', rules: CLUSTER_ADMIN_RULES },
-  };
+  const authenticator = new Authenticator(options.googleTokenInfoUrl);
+  authenticator.addStaticToken(adminToken, { user: 'emulator-admin', groups: ['system:masters'] });
   const store = new KubeStore();
   for (const namespace of options.namespaces ?? [])
     store.createNamespace({ metadata: { name: namespace } }, 'emulator-seed');
   seedObjects(store, options.resources ?? []);
+  const grant = (table: RbacTable) => {
+    for (const [token, entry] of Object.entries(rbacTableSchema.parse(table))) {
+      authenticator.addStaticToken(token, { user: entry.user, groups: entry.groups ?? [] });
+      replaceGrants(store, entry.user, grantObjects(entry.user, entry.rules));
+    }
+  };
+  grant(options.rbac ?? {});
   const faults = new FaultInjector();
   const requests = new RequestLog();
 
@@ -84,8 +112,9 @@ export async function startKubeApiServerEmulator(
       return true;
     }
     if (req.method === 'POST' && adminPath === '/rbac') {
-      Object.assign(rbac, rbacTableSchema.parse(await readJson(req)));
-      sendJson(res, 200, { users: Object.values(rbac).map((i) => i.user) });
+      const table = rbacTableSchema.parse(await readJson(req));
+      grant(table);
+      sendJson(res, 200, { users: Object.values(table).map((i) => i.user) });
       return true;
     }
     return false;
@@ -95,7 +124,7 @@ export async function startKubeApiServerEmulator(
   const server = https.createServer(
     { key: certificate.keyPem, cert: certificate.certPem },
     (req, res) => {
-      void route(req, res, { store, rbac, faults, requests, serverAddress, admin });
+      void route(req, res, { store, authenticator, faults, requests, serverAddress, admin });
     },
   );
   let connections = 0;
@@ -115,7 +144,7 @@ export async function startKubeApiServerEmulator(
     store,
     faults,
     requests,
-    rbac,
+    grant,
     connections: () => connections,
     info: () => ({
       name: 'kube-apiserver',
@@ -130,4 +159,29 @@ export async function startKubeApiServerEmulator(
         server.close(() => resolve());
       }),
   };
+}
+
+/** Deletes a user's earlier convenience grants and stores the new ones (namespaces made as needed). */
+function replaceGrants(store: KubeStore, user: string, objects: Record<string, unknown>[]): void {
+  for (const type of RBAC_TYPES)
+    for (const old of store.objects.all(type)) {
+      const meta = old.metadata as {
+        name: string;
+        namespace?: string;
+        labels?: Record<string, string>;
+      };
+      if (meta.labels?.[GRANT_LABEL] !== grantLabelValue(user)) continue;
+      store.objects.delete(
+        { type, version: 'v1', namespace: meta.namespace ?? '' },
+        meta.name,
+        {},
+        false,
+      );
+    }
+  for (const object of objects) {
+    const namespace = (object.metadata as { namespace?: string }).namespace;
+    if (namespace && !store.hasNamespace(namespace))
+      store.createNamespace({ metadata: { name: namespace } }, 'emulator-seed');
+  }
+  seedObjects(store, objects);
 }

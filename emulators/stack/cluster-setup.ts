@@ -1,5 +1,3 @@
-import { renderFencePolicy } from '../kube-apiserver/fence-policy';
-import { JOB_IDENTITY } from './layout';
 import type { SetupObject } from './management-clusters';
 
 /** Where an object of this apiVersion and kind is created (cluster-scoped kinds only). */
@@ -21,10 +19,9 @@ function setupObject(object: Record<string, unknown>): SetupObject {
 }
 
 /**
- * What every local management cluster gets at start, as an operator applies it to a real one:
- * the fence Terraform renders (bound to the job's identity) and the HostedCluster CRD HyperShift
- * installs.
+ * What every local management cluster gets at start besides the job's RBAC and fence (applied
+ * from Terraform's templates, cluster-rbac.ts): the HostedCluster CRD HyperShift installs.
  */
 export function managementClusterSetup(crds: readonly Record<string, unknown>[]): SetupObject[] {
-  return [...renderFencePolicy(JOB_IDENTITY), ...crds].map(setupObject);
+  return crds.map(setupObject);
 }

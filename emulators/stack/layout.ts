@@ -38,6 +38,24 @@ export const topicPath = (topic: string) => `projects/${LOCAL_PROJECT}/topics/${
 
 /** The local management clusters (one Kubernetes emulator each); placement spreads clusters over them. */
 export const MANAGEMENT_CLUSTERS = ['mgmt-1', 'mgmt-2'] as const;
+/**
+ * How the job reaches each local management cluster (docs/management-clusters.md): `ip`, a GKE IP
+ * endpoint with its cluster CA; `dns`, a GKE DNS endpoint with a publicly trusted certificate (the
+ * local public CA, trusted through NODE_EXTRA_CA_CERTS) and no CA in the job's configuration;
+ * `connect-gateway`, through the Connect Gateway emulator. The default stack runs two different
+ * modes, so every end-to-end run crosses two of the three paths production takes.
+ */
+export type ManagementClusterMode = 'ip' | 'dns' | 'connect-gateway';
+export const MANAGEMENT_CLUSTER_MODES: Readonly<Record<string, ManagementClusterMode>> = {
+  'mgmt-1': 'ip',
+  'mgmt-2': 'connect-gateway',
+};
+
+/** The local platform project's number (Connect Gateway URLs name the fleet host by number). */
+export const LOCAL_PROJECT_NUMBER = '100000000001';
+/** The Connect Gateway location of the local fleet memberships. */
+export const LOCAL_FLEET_LOCATION = 'global';
+
 /** Where the job writes when placement names no management cluster. */
 export const DEFAULT_MANAGEMENT_CLUSTER = MANAGEMENT_CLUSTERS[0];
 

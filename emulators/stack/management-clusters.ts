@@ -1,54 +1,38 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
+import type { CertificateAuthority } from '../common/certificates';
+import { issueServingCertificate } from '../common/certificates';
 import type { ReadyProcess } from '../common/child-process';
-import type { RbacTable } from '../kube-apiserver/rbac';
 import { writeKubeconfig } from '../kube-apiserver/kubeconfig';
+import { applyManifest, renderClusterRbac } from './cluster-rbac';
 import { KubeReader } from './kube-admin';
-import { HYPERSHIFT_IDENTITY, JOB_IDENTITY } from './layout';
+import { HYPERSHIFT_IDENTITY, JOB_IDENTITY, type ManagementClusterMode } from './layout';
 
-/** One local management cluster: a Kubernetes emulator and a kubeconfig per identity. */
+/** How the job reaches a management cluster: its entry in the job's MANAGEMENT_CLUSTERS. */
+export interface JobClusterAccess {
+  readonly endpoint: string;
+  /** The cluster CA (IP endpoint only: a DNS endpoint and the gateway are publicly trusted). */
+  readonly caCert?: string;
+}
+
+/** One local management cluster: a Kubernetes emulator, reached by the job in one of three modes. */
 export interface ManagementCluster {
   readonly name: string;
+  readonly mode: ManagementClusterMode;
+  /** The Kubernetes emulator's own address (what the admin kubeconfig points at). */
   readonly endpoint: string;
+  /** The emulator's CA: the cluster CA, or the local public CA for a DNS endpoint. */
+  readonly caPem: string;
   /** The emulator's admin kubeconfig (kubectl, tests, the placement simulator). */
   readonly kubeconfig: string;
-  /** The job's kubeconfig: its own identity, cluster-wide Secret rights fenced by the policy. */
-  readonly jobKubeconfig: string;
   /** The simulated HyperShift adapter's kubeconfig: HostedClusters, and reading Secrets. */
   readonly hypershiftKubeconfig: string;
+  /** Set once the gateway is up for a connect-gateway cluster; the emulator itself otherwise. */
+  jobAccess: JobClusterAccess;
 }
 
-/** The bearer tokens of the identities the stack adds to every management cluster. */
-export interface ClusterTokens {
-  readonly job: string;
-  readonly hypershift: string;
-}
-
-/**
- * Rights as Terraform grants them: the job may get, create, patch and delete Secrets in every
- * namespace (a ClusterRoleBinding: the `clusters-{id}` namespaces do not exist when Terraform
- * runs), fenced by the admission policy; the HyperShift adapter manages HostedClusters.
- */
-export function managementClusterRbac(tokens: ClusterTokens): RbacTable {
-  return {
-    [tokens.job]: {
-      user: JOB_IDENTITY,
-      rules: [
-        { resources: ['secrets'], verbs: ['get', 'create', 'patch', 'delete'], namespaces: ['*'] },
-      ],
-    },
-    [tokens.hypershift]: {
-      user: HYPERSHIFT_IDENTITY,
-      rules: [
-        { resources: ['hostedclusters'], verbs: ['*'], namespaces: ['*'] },
-        { resources: ['secrets'], verbs: ['get'], namespaces: ['*'] },
-      ],
-    },
-  };
-}
-
-/** An object the stack installs in every management cluster at start (policy, binding, CRD). */
+/** An object the stack installs in every management cluster at start (CRDs). */
 export interface SetupObject {
   /** The collection to POST to, e.g. `/apis/apiextensions.k8s.io/v1/customresourcedefinitions`. */
   readonly collection: string;
@@ -56,47 +40,108 @@ export interface SetupObject {
 }
 
 /**
- * Starts one Kubernetes emulator per management cluster, all at once (start-up time is the sum
- * of the slowest, not of all), writes a kubeconfig per identity and installs `setup` in each.
+ * The simulated HyperShift adapter's rights: the stack's own manifest (Terraform grants nothing
+ * to HyperShift). It manages HostedClusters and reads the pull secrets it checks.
+ */
+export function hypershiftRbac(identity: string = HYPERSHIFT_IDENTITY): string {
+  const objects = [
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'local-hypershift-adapter' },
+      rules: [
+        {
+          apiGroups: ['hypershift.openshift.io'],
+          resources: ['hostedclusters', 'hostedclusters/status'],
+          verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
+        },
+        { apiGroups: [''], resources: ['secrets'], verbs: ['get'] },
+      ],
+    },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'local-hypershift-adapter' },
+      roleRef: {
+        apiGroup: 'rbac.authorization.k8s.io',
+        kind: 'ClusterRole',
+        name: 'local-hypershift-adapter',
+      },
+      subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: identity }],
+    },
+  ];
+  return objects.map((object) => YAML.stringify(object)).join('---\n');
+}
+
+/**
+ * Starts one Kubernetes emulator per management cluster, all at once: each authenticates Google
+ * access tokens through the metadata server's token info (as GKE does) and the HyperShift
+ * simulator by a kubeconfig token; a DNS-endpoint cluster serves a certificate of the local public
+ * CA. Then, as an operator would, applies the job's RBAC and fence rendered from Terraform's
+ * templates with kubectl, the HyperShift rights, and `setup` (CRDs).
  */
 export async function startManagementClusters(options: {
-  readonly names: readonly string[];
+  readonly clusters: readonly { readonly name: string; readonly mode: ManagementClusterMode }[];
+  readonly root: string;
   readonly workDir: string;
-  readonly tokens: ClusterTokens;
+  readonly hypershiftToken: string;
+  readonly tokenInfoUrl: string;
+  readonly publicCa: CertificateAuthority;
   readonly setup: readonly SetupObject[];
   /** Starts `kube-apiserver` with these arguments as the named component. */
   readonly start: (component: string, args: string[]) => Promise<ReadyProcess>;
 }): Promise<ManagementCluster[]> {
   return Promise.all(
-    options.names.map(async (name) => {
+    options.clusters.map(async ({ name, mode }) => {
       const dir = path.join(options.workDir, 'kube', name);
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      const rbacFile = path.join(dir, 'rbac.json');
-      fs.writeFileSync(rbacFile, JSON.stringify(managementClusterRbac(options.tokens)), {
-        mode: 0o600,
-      });
+      const tokensFile = path.join(dir, 'tokens.json');
+      fs.writeFileSync(
+        tokensFile,
+        JSON.stringify({ [options.hypershiftToken]: { user: HYPERSHIFT_IDENTITY } }),
+        { mode: 0o600 },
+      );
+      const servingDir = path.join(dir, 'public-serving');
+      if (mode === 'dns') {
+        const certificate = issueServingCertificate(options.publicCa, servingDir, [
+          'localhost',
+          '127.0.0.1',
+        ]);
+        fs.writeFileSync(path.join(servingDir, 'ca.crt'), certificate.caPem);
+      }
       const started = await options.start(`kube-apiserver-${name}`, [
         '--data-dir',
         dir,
         '--rbac-file',
-        rbacFile,
+        tokensFile,
+        '--google-token-info',
+        options.tokenInfoUrl,
+        ...(mode === 'dns' ? ['--serving-cert-dir', servingDir] : []),
       ]);
       const kubeconfig = started.info.kubeconfig as string;
       const endpoint = started.info.endpoint as string;
       const caPem = caOf(kubeconfig);
-      const jobKubeconfig = path.join(dir, 'job.kubeconfig');
       const hypershiftKubeconfig = path.join(dir, 'hypershift.kubeconfig');
-      writeKubeconfig(jobKubeconfig, endpoint, caPem, options.tokens.job, JOB_IDENTITY);
       writeKubeconfig(
         hypershiftKubeconfig,
         endpoint,
         caPem,
-        options.tokens.hypershift,
+        options.hypershiftToken,
         HYPERSHIFT_IDENTITY,
       );
       const admin = new KubeReader(kubeconfig);
       for (const { collection, object } of options.setup) await admin.create(collection, object);
-      return { name, endpoint, kubeconfig, jobKubeconfig, hypershiftKubeconfig };
+      const manifest = renderClusterRbac(options.root, {
+        cluster: name,
+        jobIdentity: JOB_IDENTITY,
+        namespaces: null,
+        credentialsCommand: `export KUBECONFIG=${kubeconfig}`,
+      });
+      await applyManifest(kubeconfig, `${manifest}\n---\n${hypershiftRbac()}`);
+      const port = new URL(endpoint).port;
+      const jobAccess: JobClusterAccess =
+        mode === 'dns' ? { endpoint: `https://localhost:${port}` } : { endpoint, caCert: caPem };
+      return { name, mode, endpoint, caPem, kubeconfig, hypershiftKubeconfig, jobAccess };
     }),
   );
 }

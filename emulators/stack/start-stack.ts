@@ -18,12 +18,14 @@ import {
   JOB_IDENTITY,
   JOB_NAME,
   LOCAL_PROJECT,
+  MANAGEMENT_CLUSTER_MODES,
   MANAGEMENT_CLUSTERS,
+  type ManagementClusterMode,
   SUBSCRIPTIONS,
   TOPICS,
   topicPath,
 } from './layout';
-import { startManagementClusters } from './management-clusters';
+import { startClusterAccess } from './cluster-access';
 import { startTraceReceiver } from '../traces/receiver';
 import { tracingEnv } from './tracing-env';
 import { jobNodeArgs } from '../job-image';
@@ -51,6 +53,12 @@ export interface StackOptions {
    * a converter that delivers them as Eventarc does (binary-mode CloudEvents), as LOCAL_DELIVERY says.
    */
   readonly delivery?: DeliveryMode;
+  /**
+   * How the job reaches each management cluster (default MANAGEMENT_CLUSTER_MODES: mgmt-1 by IP
+   * endpoint and cluster CA, mgmt-2 through Connect Gateway); `dns` serves a publicly trusted
+   * certificate as GKE's DNS endpoint does.
+   */
+  readonly managementClusterModes?: Readonly<Record<string, ManagementClusterMode>>;
   /** Called as each component becomes ready. */
   readonly onProgress?: (component: string, info: Record<string, unknown>) => void;
 }
@@ -65,12 +73,17 @@ export interface StackDescription {
   /** The admin kubeconfig of the default management cluster (mgmt-1), as before there were two. */
   readonly kubeconfig: string;
   /**
-   * Every local management cluster by name: its admin kubeconfig and endpoint, and the kubeconfig
-   * of the job's own identity (the one the fence applies to).
+   * Every local management cluster by name: its admin kubeconfig and endpoint, how the job reaches
+   * it (mode, and its MANAGEMENT_CLUSTERS entry: endpoint and, for an IP endpoint, the CA).
    */
   readonly managementClusters: Record<
     string,
-    { readonly kubeconfig: string; readonly endpoint: string; readonly jobKubeconfig: string }
+    {
+      readonly kubeconfig: string;
+      readonly endpoint: string;
+      readonly mode: ManagementClusterMode;
+      readonly jobAccess: { readonly endpoint: string; readonly caCert?: string };
+    }
   >;
   /** The job's user name in the management clusters (a Google service account email on GKE). */
   readonly jobIdentity: string;
@@ -94,6 +107,12 @@ export interface StackDescription {
     readonly hyperfleetApi: string;
     readonly cloudRun: string;
     readonly cloudRunAdmin: string;
+    /** The metadata server that issues the job's Google access tokens (GCE_METADATA_HOST). */
+    readonly metadataServer: string;
+    /** The Connect Gateway in front of the clusters reached that way (absent when none is). */
+    readonly connectGateway?: string;
+    /** The local "public" CA (the gateway's and DNS endpoints' issuer; the job trusts it). */
+    readonly publicCaFile: string;
     /** Where Pub/Sub pushes adapter events: the round-robin proxy in front of the instances. */
     readonly adapter: string;
     readonly reporter: string;
@@ -200,18 +219,16 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       mode: 0o600,
     });
     // Independent emulators start together: start-up takes as long as the slowest, not the sum.
-    const [secretManager, managementClusters, hyperfleet] = await Promise.all([
+    const modes = options.managementClusterModes ?? MANAGEMENT_CLUSTER_MODES;
+    const [secretManager, access, hyperfleet] = await Promise.all([
       emulator('secret-manager', []),
-      startManagementClusters({
-        names: MANAGEMENT_CLUSTERS,
+      startClusterAccess({
+        root: options.root,
         workDir: options.workDir,
-        // One token per identity for every cluster, as one Google access token reaches them all.
-        tokens: {
-          job: randomBytes(24).toString('hex'),
-          hypershift: randomBytes(24).toString('hex'),
-        },
+        clusters: MANAGEMENT_CLUSTERS.map((name) => ({ name, mode: modes[name] ?? 'ip' })),
+        hypershiftToken: randomBytes(24).toString('hex'),
         setup: managementClusterSetup(hostedClusterCrds()),
-        start: (component, args) => emulator('kube-apiserver', args, baseEnv, component),
+        emulator: (name, args, component) => emulator(name, args, baseEnv, component),
       }),
       emulator(
         'hyperfleet-api',
@@ -231,6 +248,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       ),
     ]);
     const hyperfleetUrl = hyperfleet.info.endpoint as string;
+    const managementClusters = access.clusters;
     const defaultCluster = managementClusters.find((c) => c.name === DEFAULT_MANAGEMENT_CLUSTER)!;
     const kubeconfig = defaultCluster.kubeconfig;
     const hypershiftClusters = path.join(options.workDir, 'hypershift-clusters.json');
@@ -275,12 +293,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           logDir: path.join(logDir, 'jobs'),
           env: {
             SECRET_MANAGER_EMULATOR_HOST: secretManager.info.endpoint as string,
-            // Every management cluster, each through the job's own identity (the fence applies).
-            MANAGEMENT_CLUSTERS: JSON.stringify(
-              Object.fromEntries(
-                managementClusters.map((c) => [c.name, { kubeconfig: c.jobKubeconfig }]),
-              ),
-            ),
+            // Every management cluster as production names it (an endpoint, a CA only for an
+            // IP endpoint), reached with the job's Google token from the metadata server.
+            ...access.jobEnv,
             DEFAULT_MANAGEMENT_CLUSTER,
             HYPERFLEET_API_BASE_URL: hyperfleetUrl,
             HYPERFLEET_API_AUTH_TOKEN_PATH: hyperfleetToken,
@@ -288,7 +303,6 @@ export async function startStack(options: StackOptions): Promise<Stack> {
             PUBSUB_EMULATOR_HOST: pubsub.endpoint,
             LOG_FORMAT: 'json',
             LOG_LEVEL: options.logLevel ?? 'info',
-            METADATA_SERVER_DETECTION: 'none',
             RETRY_BASE_DELAY: '200ms',
             GCP_API_TIMEOUT: '10s',
             KUBERNETES_NAMESPACE_WAIT: '30s',
@@ -438,7 +452,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       managementClusters: Object.fromEntries(
         managementClusters.map((c) => [
           c.name,
-          { kubeconfig: c.kubeconfig, endpoint: c.endpoint, jobKubeconfig: c.jobKubeconfig },
+          { kubeconfig: c.kubeconfig, endpoint: c.endpoint, mode: c.mode, jobAccess: c.jobAccess },
         ]),
       ),
       jobIdentity: JOB_IDENTITY,
@@ -455,6 +469,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         hyperfleetApi: hyperfleetUrl,
         cloudRun: cloudRun.info.endpoint as string,
         cloudRunAdmin: cloudRun.info.admin as string,
+        metadataServer: access.metadata.endpoint,
+        ...(access.gateway ? { connectGateway: access.gateway } : {}),
+        publicCaFile: access.publicCaFile,
         adapter: adapterUrl,
         reporter: reporterUrl,
       },

@@ -11,6 +11,16 @@ export type KubernetesAccess =
   /** GKE (with its CA) or Connect Gateway (public CA), with the job's Google access token. */
   | { readonly kind: 'google'; readonly endpoint: string; readonly caPem?: string };
 
+/**
+ * The OAuth scopes of the job's Google access token for management clusters: cloud-platform for
+ * the API (and Connect Gateway), userinfo.email so that GKE and the gateway know the caller by its
+ * email, the name the RBAC bindings and the fence use.
+ */
+export const KUBERNETES_TOKEN_SCOPES = [
+  'https://www.googleapis.com/auth/cloud-platform',
+  'https://www.googleapis.com/auth/userinfo.email',
+] as const;
+
 /** Supplies a current Google access token (google-auth-library caches and refreshes it). */
 export type AccessTokenSource = () => Promise<string>;
 

@@ -15,7 +15,7 @@ import { startTracing } from '../../shared/tracing/start';
 import { loadJobConfig } from './config';
 import { GoogleSecretStore } from './google-secret-store';
 import { PubSubResultPublisher } from './pubsub-result-publisher';
-import { createCoreV1Api } from './kubernetes-access';
+import { createCoreV1Api, KUBERNETES_TOKEN_SCOPES } from './kubernetes-access';
 import { KubernetesClusterSecrets } from './kubernetes-cluster-secrets';
 import { describeFailure, exitCodeFor } from './job-outcome';
 import { withJobRunSpan } from './job-trace';
@@ -211,10 +211,16 @@ async function publishResult(
   await publisher.close();
 }
 
-/** The job's Google access token for GKE / Connect Gateway, cached and refreshed by google-auth-library. */
+/**
+ * The job's Google access token for GKE / Connect Gateway, cached and refreshed by
+ * google-auth-library. Both scopes matter: GKE names the caller by its email only when the token
+ * carries userinfo.email (otherwise by the account's numeric unique id, which no RBAC subject
+ * names), as gke-gcloud-auth-plugin asks for them (kubernetes/cloud-provider-gcp,
+ * cmd/gke-gcloud-auth-plugin/default_credentials_token_provider.go).
+ */
 async function googleAccessToken(): Promise<string> {
   const { GoogleAuth } = await import('../../shared/gcp/lazy/google-auth.js');
-  authClient ??= new GoogleAuth({ scopes: ['https://www.googleapis.com/auth/cloud-platform'] });
+  authClient ??= new GoogleAuth({ scopes: [...KUBERNETES_TOKEN_SCOPES] });
   const token = await authClient.getAccessToken();
   if (!token) throw new Error('Application Default Credentials returned no access token');
   return token;

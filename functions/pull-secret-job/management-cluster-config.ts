@@ -1,6 +1,6 @@
 import { SINGLE_MANAGEMENT_CLUSTER_NAME } from '../../shared/pull-secret/names';
 import type { KubernetesAccess } from './kubernetes-access';
-import type { ManagementClusterSet } from './management-clusters';
+import { googleEndpointProblem, type ManagementClusterSet } from './management-clusters';
 
 /** The variables that say which management clusters exist and which one an execution targets. */
 export interface ManagementClusterEnv {
@@ -68,6 +68,20 @@ export function managementClusterProblems(
       path: ['KUBECONFIG'],
       message: 'and MANAGEMENT_CLUSTER_ENDPOINT are both set; set only one',
     });
+  } else if (env.MANAGEMENT_CLUSTER_ENDPOINT) {
+    // The single-cluster variables obey the rules of a MANAGEMENT_CLUSTERS entry.
+    const wrong = googleEndpointProblem(
+      env.MANAGEMENT_CLUSTER_ENDPOINT,
+      env.MANAGEMENT_CLUSTER_CA_CERT !== undefined,
+      'MANAGEMENT_CLUSTER_CA_CERT',
+    );
+    if (wrong)
+      problems.push({
+        path: [
+          wrong.field === 'endpoint' ? 'MANAGEMENT_CLUSTER_ENDPOINT' : 'MANAGEMENT_CLUSTER_CA_CERT',
+        ],
+        message: wrong.message,
+      });
   }
   const pushes = env.MANAGEMENT_NAMESPACE !== undefined && env.SKIP_KUBERNETES !== true;
   const { clusters, defaultName } = configuredClusters(env);

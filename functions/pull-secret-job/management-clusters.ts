@@ -32,6 +32,71 @@ export const managementEndpoint = z.url({
     'must be an https:// URL of the management cluster API (GKE endpoint or Connect Gateway)',
 });
 
+/** GKE's DNS-based control plane endpoint: gke-HASH.REGION.gke.goog (any *.gke.goog host). */
+const GKE_DNS_ENDPOINT_HOST = /\.gke\.goog$/;
+/** Connect Gateway, global or regional (REGION-connectgateway.googleapis.com). */
+const CONNECT_GATEWAY_HOST = /^([a-z0-9-]+-)?connectgateway\.googleapis\.com$/;
+/** A GKE membership on the gateway; the project is the fleet host project's NUMBER. */
+const CONNECT_GATEWAY_PATH =
+  /^\/v1\/projects\/[0-9]+\/locations\/[a-z0-9-]+\/gkeMemberships\/[a-z0-9]([a-z0-9-]*[a-z0-9])?\/?$/;
+/** The same path naming the project some other way (by its id). */
+const CONNECT_GATEWAY_PATH_ANY_PROJECT =
+  /^\/v1\/projects\/[^/]+\/locations\/[a-z0-9-]+\/gkeMemberships\/[a-z0-9]([a-z0-9-]*[a-z0-9])?\/?$/;
+const GATEWAY_FORM =
+  'https://[REGION-]connectgateway.googleapis.com/v1/projects/PROJECT_NUMBER/locations/LOCATION/gkeMemberships/MEMBERSHIP';
+
+/** What is wrong with a Google-access endpoint, and in which of the entry's fields. */
+export interface EndpointProblem {
+  readonly field: 'endpoint' | 'caCert';
+  /** What was wrong and what to do; names no value. */
+  readonly message: string;
+}
+
+/**
+ * The rules an https endpoint (already a valid URL) must meet beyond its syntax, for the three ways
+ * the job reaches a cluster with its Google access token (docs/management-clusters.md):
+ * - GKE's DNS-based endpoint (*.gke.goog) and Connect Gateway serve publicly trusted certificates.
+ *   Given a CA, Node trusts only that CA for the connection, so the handshake would fail: no CA.
+ * - Connect Gateway: only GKE memberships, with the fleet host project's number, the form Google's
+ *   documentation and `gcloud container fleet memberships get-credentials` use.
+ * Any other host (GKE's IP endpoint, a proxy) is taken as it is, with or without a CA.
+ * `caName` is how the CA is named to the reader (`"caCert"`, `MANAGEMENT_CLUSTER_CA_CERT`).
+ */
+export function googleEndpointProblem(
+  endpoint: string,
+  hasCaCert: boolean,
+  caName: string,
+): EndpointProblem | undefined {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return undefined; // not a URL: the endpoint's own schema says so
+  }
+  const host = url.hostname.toLowerCase();
+  const publiclyTrusted = (what: string): EndpointProblem => ({
+    field: 'caCert',
+    message: `the endpoint is ${what}, which serves a publicly trusted certificate; with ${caName} the job would trust only that CA and TLS would fail: drop ${caName}`,
+  });
+  if (GKE_DNS_ENDPOINT_HOST.test(host)) {
+    return hasCaCert
+      ? publiclyTrusted("a GKE cluster's DNS-based endpoint (*.gke.goog)")
+      : undefined;
+  }
+  if (!CONNECT_GATEWAY_HOST.test(host)) return undefined;
+  const membershipPath = CONNECT_GATEWAY_PATH.test(url.pathname);
+  if (!membershipPath || url.search !== '' || url.hash !== '') {
+    const byId = !membershipPath && CONNECT_GATEWAY_PATH_ANY_PROJECT.test(url.pathname);
+    return {
+      field: 'endpoint',
+      message: byId
+        ? `is a Connect Gateway URL naming the fleet host project by its id; name it by its number (gcloud projects describe PROJECT_ID --format='value(projectNumber)'): ${GATEWAY_FORM}`
+        : `is a Connect Gateway URL but not a GKE membership's: it must be ${GATEWAY_FORM} (only GKE clusters registered to the fleet are supported; no query or fragment)`,
+    };
+  }
+  return hasCaCert ? publiclyTrusted('Connect Gateway') : undefined;
+}
+
 /** GKE (with its CA) or Connect Gateway (public CA): the job's Google access token. */
 const endpointEntry = z.strictObject({
   endpoint: managementEndpoint,
@@ -45,7 +110,7 @@ const kubeconfigEntry = z.strictObject({
 });
 
 const FORMS =
-  'each entry is {"endpoint": "https://...", "caCert": "PEM or base64"} (GKE), {"endpoint": "https://connectgateway.googleapis.com/..."} (Connect Gateway) or {"kubeconfig": "/path", "context": "optional"}';
+  'each entry is {"endpoint": "https://IP", "caCert": "PEM or base64"} (GKE IP endpoint), {"endpoint": "https://gke-....gke.goog"} (GKE DNS-based endpoint), {"endpoint": "https://connectgateway.googleapis.com/v1/projects/PROJECT_NUMBER/locations/LOCATION/gkeMemberships/MEMBERSHIP"} (Connect Gateway) or {"kubeconfig": "/path", "context": "optional"}';
 
 /** Management clusters by name. */
 export type ManagementClusterSet = Readonly<Record<string, KubernetesAccess>>;
@@ -121,6 +186,19 @@ function entryAccess(
   }
   const result = endpointEntry.safeParse(entry);
   if (!result.success) return reportIssues(result.error, where, problem);
+  const wrong = googleEndpointProblem(
+    result.data.endpoint,
+    result.data.caCert !== undefined,
+    '"caCert"',
+  );
+  if (wrong) {
+    problem(
+      wrong.field === 'endpoint'
+        ? `${where}, field "endpoint": ${wrong.message}`
+        : `${where}: ${wrong.message} from the entry`,
+    );
+    return undefined;
+  }
   return {
     kind: 'google',
     endpoint: result.data.endpoint,

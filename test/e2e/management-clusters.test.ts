@@ -4,6 +4,7 @@ import { spreadOver } from '../../emulators/hyperfleet-api/placement-simulation'
 import { MANAGEMENT_CLUSTERS } from '../../emulators/stack/layout';
 import { canaryPullSecret, type Canary } from '../helpers/canary';
 import { scanForCanaries } from '../helpers/secret-scan';
+import { adminJson, JOB_SCOPES } from '../helpers/metadata-token';
 import { CUSTOMER_PROJECT, startTestStack, type TestStack } from '../helpers/stack';
 
 /** A cluster id that the placement simulation puts on `cluster` (it spreads by a hash of the id). */
@@ -181,6 +182,39 @@ describe('end to end on the local stack: two management clusters, HyperShift, th
     expect(await stack.secretIn('mgmt-1', `clusters-${id}`, id)).toBeUndefined();
   });
 
+  it('the job reached mgmt-1 by its IP endpoint and mgmt-2 through Connect Gateway, as its service account email (its metadata-server token carries userinfo.email)', async () => {
+    const { id } = moving;
+    const d = stack.d;
+    expect(d.managementClusters['mgmt-1']).toMatchObject({ mode: 'ip' });
+    expect(d.managementClusters['mgmt-2']).toMatchObject({ mode: 'connect-gateway' });
+    expect(d.managementClusters['mgmt-2']!.jobAccess.endpoint).toMatch(
+      /^https:\/\/localhost:\d+\/v1\/projects\/\d+\/locations\/global\/gkeMemberships\/mgmt-2$/,
+    );
+    const writes = await stack.kubeWrites(id);
+    expect([...new Set(writes.map((w) => w.managementCluster))].sort()).toEqual([
+      'mgmt-1',
+      'mgmt-2',
+    ]);
+    // GKE's user for the job is its email only with userinfo.email: the RBAC binding names it.
+    expect(writes.filter((w) => w.identity !== d.jobIdentity)).toEqual([]);
+    const gateway = (await adminJson(
+      `${d.endpoints.connectGateway!}/_emulator/requests`,
+      d.endpoints.publicCaFile,
+    )) as {
+      requests: { method: string; target: string; outcome: number }[];
+    };
+    const forwarded = gateway.requests.filter((r) =>
+      r.target.startsWith(`/api/v1/namespaces/clusters-${id}/secrets`),
+    );
+    expect(forwarded.length).toBeGreaterThan(0);
+    const tokens = (await adminJson(`${d.endpoints.metadataServer}/_emulator/tokens`)) as {
+      tokens: { email: string; scopes: string[] }[];
+    };
+    expect(tokens.tokens.length).toBeGreaterThan(0);
+    for (const token of tokens.tokens.filter((t) => t.email === d.jobIdentity))
+      expect(token.scopes).toEqual(expect.arrayContaining([...JOB_SCOPES]));
+  });
+
   it('deleting the moved cluster leaves nothing of ours in either cluster or in Secret Manager', async () => {
     const { id } = moving;
     await stack.api.deleteCluster(id);
@@ -217,19 +251,20 @@ describe('end to end on the local stack: two management clusters, HyperShift, th
       return { status: answer.status, reason: body.reason, message: body.message };
     };
     const policy = `ValidatingAdmissionPolicy 'hyperfleet-pullsecret-fence' with binding 'hyperfleet-pullsecret-fence' denied request`;
-    // The job's own token: cluster-wide RBAC allows delete and create, the fence does not.
-    expect(
-      denied(await kube.request('DELETE', `${secrets}/foreign`, undefined, stack.jobToken)),
-    ).toEqual({
-      status: 403,
-      reason: 'Forbidden',
-      message: `secrets "foreign" is forbidden: ${policy}: the pull secret job may not change or delete a Secret it does not own (one without the label managed-by=hyperfleet)`,
-    });
+    // The job's own Google token: cluster-wide RBAC allows delete and create, the fence does not.
+    const jobToken = await stack.jobToken();
+    expect(denied(await kube.request('DELETE', `${secrets}/foreign`, undefined, jobToken))).toEqual(
+      {
+        status: 403,
+        reason: 'Forbidden',
+        message: `secrets "foreign" is forbidden: ${policy}: the pull secret job may not change or delete a Secret it does not own (one without the label managed-by=hyperfleet)`,
+      },
+    );
     const opaque = {
       ...foreign,
       metadata: { name: 'job-opaque', labels: { 'managed-by': 'hyperfleet' } },
     };
-    expect(denied(await kube.request('POST', secrets, opaque, stack.jobToken))).toEqual({
+    expect(denied(await kube.request('POST', secrets, opaque, jobToken))).toEqual({
       status: 403,
       reason: 'Forbidden',
       message: `secrets "job-opaque" is forbidden: ${policy}: the pull secret job may only write Secrets of type kubernetes.io/dockerconfigjson, not Opaque`,

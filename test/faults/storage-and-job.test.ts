@@ -121,12 +121,9 @@ describe('fault matrix: Secret Manager, Kubernetes, the job', () => {
   });
 
   it('Kubernetes 403 is reported as PermissionDenied naming identity, verb and namespace, and not retried forever', async () => {
-    // The job's own identity (cluster-wide Secret rights in the stack) loses create everywhere.
-    const job = stack.jobToken;
+    // The job's ClusterRole (rendered from Terraform's template) loses create everywhere.
     const user = stack.d.jobIdentity;
-    await stack.setRbac({
-      [job]: { user, rules: [{ resources: ['secrets'], verbs: ['get', 'list'] }] },
-    });
+    await stack.setJobSecretVerbs(['get', 'list']);
     try {
       const id = await create('kube-403');
       await reportedPermanently(id, 'PermissionDenied');
@@ -137,12 +134,7 @@ describe('fault matrix: Secret Manager, Kubernetes, the job', () => {
         `User "${user}" cannot create resource "secrets" in API group "" in the namespace "clusters-${id}"`,
       );
     } finally {
-      await stack.setRbac({
-        [job]: {
-          user,
-          rules: [{ resources: ['secrets'], verbs: ['get', 'create', 'patch', 'delete'] }],
-        },
-      });
+      await stack.setJobSecretVerbs(['get', 'create', 'patch', 'delete']);
     }
   });
 

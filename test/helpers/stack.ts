@@ -26,6 +26,7 @@ import {
 import type { HyperFleetClient } from '../../shared/hyperfleet/client';
 import { readOwnStatus, type OwnStatus } from '../../shared/hyperfleet/pullsecret-status';
 import type { Cluster } from '../../shared/hyperfleet/schemas';
+import { metadataServerToken } from './metadata-token';
 import { ROOT } from './run-process';
 import { RecordingLogger } from './recording-logger';
 import { secretManagerClient } from './secret-manager';
@@ -54,8 +55,11 @@ export interface TestStack {
   readonly kube: KubeReader;
   /** An admin reader per management cluster, by name. */
   readonly kubes: ReadonlyMap<string, KubeReader>;
-  /** The job's bearer token (the same in every management cluster; the fence applies to it). */
-  readonly jobToken: string;
+  /**
+   * A Google access token of the job's service account from the stack's metadata server, as the
+   * job gets it (both scopes by default): acting as the job in every management cluster.
+   */
+  jobToken(scopes?: readonly string[]): Promise<string>;
   /** Where placement put the cluster at its current generation (undefined until it reported). */
   placeOf(id: string): Promise<PlacedNamespace | undefined>;
   /** The cluster's Kubernetes Secret (`{id}-pull-secret`) where placement put it now. */
@@ -109,13 +113,11 @@ export interface TestStack {
   /** Every execution the Cloud Run emulator ran (with its env overrides). */
   executions(): Promise<{ name: string; done: boolean; env: Record<string, string> }[]>;
   killNext(count: number, afterMs: number): Promise<void>;
-  /** Changes every management cluster's RBAC (token -> identity and rules). */
-  setRbac(
-    table: Record<
-      string,
-      { user: string; rules: { resources: string[]; verbs: string[]; namespaces?: string[] }[] }
-    >,
-  ): Promise<void>;
+  /**
+   * Sets the verbs of the job's ClusterRole (hyperfleet-pullsecret-writer, applied from Terraform's
+   * template) on Secrets in every management cluster, as an operator editing it would.
+   */
+  setJobSecretVerbs(verbs: readonly string[]): Promise<void>;
   /** Stops creating management namespaces for newly placed clusters until resumed. */
   pausePlacement(paused: boolean): void;
   /** `adapter` restarts every adapter instance; `adapter-2` only that one. */
@@ -170,9 +172,8 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
   });
   const kubes = managementClusterReaders(d.managementClusters);
   const kube = kubes.get(DEFAULT_MANAGEMENT_CLUSTER)!;
-  const jobToken = managementClusterReaders({
-    job: { kubeconfig: d.managementClusters[DEFAULT_MANAGEMENT_CLUSTER]!.jobKubeconfig },
-  }).get('job')!.token;
+  const jobToken = (scopes?: readonly string[]) =>
+    metadataServerToken(d.endpoints.metadataServer, scopes);
   const sm = secretManagerClient(d.endpoints.secretManager);
   let pubsub = new PubSub({
     projectId: d.project,
@@ -418,8 +419,17 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
     killNext: async (count, afterMs) => {
       await admin('cloud-run', 'POST', '/kill-next', { count, afterMs });
     },
-    setRbac: async (table) => {
-      await admin('kube-apiserver', 'POST', '/rbac', table);
+    setJobSecretVerbs: async (verbs) => {
+      const path = '/apis/rbac.authorization.k8s.io/v1/clusterroles/hyperfleet-pullsecret-writer';
+      for (const reader of kubes.values()) {
+        const role = await reader.get(path);
+        if (!role) throw new Error(`No job ClusterRole at ${reader.server}`);
+        const answer = await reader.request('PUT', path, {
+          ...role,
+          rules: [{ apiGroups: [''], resources: ['secrets'], verbs }],
+        });
+        if (answer.status !== 200) throw new Error(`PUT ${path}: ${answer.status} ${answer.body}`);
+      }
     },
     pausePlacement: (paused) => {
       placementPaused = paused;

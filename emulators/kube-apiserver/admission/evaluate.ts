@@ -44,7 +44,10 @@ export function variablesOf(attrs: AdmissionAttributes): Record<string, unknown>
       name: attrs.name,
       namespace: attrs.namespace,
       operation: attrs.operation,
-      userInfo: { username: attrs.username, groups: ['system:authenticated'] },
+      userInfo: {
+        username: attrs.username,
+        groups: [...(attrs.groups ?? ['system:authenticated'])],
+      },
       dryRun: attrs.dryRun,
     },
   };

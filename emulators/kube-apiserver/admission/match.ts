@@ -16,6 +16,8 @@ export interface AdmissionAttributes {
   readonly object: Obj | null;
   readonly oldObject: Obj | null;
   readonly username: string;
+  /** The user's groups (request.userInfo.groups); system:authenticated when not given. */
+  readonly groups?: readonly string[];
   readonly dryRun: boolean;
   /** The namespace's object (for namespaceSelector and `namespaceObject`); null at cluster scope. */
   readonly namespaceObject: Obj | null;

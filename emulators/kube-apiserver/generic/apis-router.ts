@@ -3,7 +3,8 @@ import { printerTable, wantsTable } from '../crds/printer-table';
 import { parseLabelSelector } from '../label-selector';
 import { isObject } from '../merge-patch';
 import { metadataOf, type Obj } from '../object-book';
-import { isAllowed } from '../rbac';
+import { authorize } from '../rbac/authorize';
+import { reviewAccess, SELF_SUBJECT_ACCESS_REVIEW_TYPE } from '../rbac/access-review';
 import type { RouteRequest } from '../route-request';
 import { objectBody, PATCH_TYPES, patchBody } from '../request-bodies';
 import {
@@ -81,12 +82,25 @@ export async function routeApis(parts: string[], request: ApisRequest): Promise<
   const { url, method, who, store, answer } = request;
   const { type, version, namespace, name, part } = locate(store, parts);
   const target: Target = { type, version, namespace };
+  if (type === SELF_SUBJECT_ACCESS_REVIEW_TYPE) {
+    if (method !== 'POST' || name !== undefined) throw methodNotAllowed(method);
+    answer(201, reviewAccess(store.objects, who, await objectBody(request.req)));
+    return;
+  }
   const watching = method === 'GET' && ['true', '1'].includes(url.searchParams.get('watch') ?? '');
   const verb = method === 'GET' ? (watching ? 'watch' : name ? 'get' : 'list') : VERBS[method];
   if (!verb) throw methodNotAllowed(method);
   const resource = part === 'status' ? `${type.plural}/status` : type.plural;
-  if (!isAllowed(who, verb, resource, namespace || undefined))
-    throw forbidden(who.user, verb, resource, name, namespace || undefined, type.group);
+  const decision = authorize(store.objects, who, {
+    verb,
+    group: type.group,
+    resource: type.plural,
+    ...(part === 'status' ? { subresource: 'status' } : {}),
+    ...(name ? { name } : {}),
+    ...(namespace ? { namespace } : {}),
+  });
+  if (!decision.allowed)
+    throw forbidden(who.username, verb, resource, name, namespace || undefined, type.group);
   const dryRun = url.searchParams.get('dryRun') === 'All';
   const options = {
     manager: request.manager,
@@ -111,7 +125,8 @@ export async function routeApis(parts: string[], request: ApisRequest): Promise<
         kind: type.kind,
         name: objectName,
         namespace,
-        username: who.user,
+        username: who.username,
+        groups: who.groups,
         dryRun,
       },
       object,

@@ -23,7 +23,7 @@ function resourcesOf(type: ResourceType) {
     singularName: type.singular,
     namespaced: type.namespaced,
     kind: type.kind,
-    verbs: VERBS,
+    verbs: type.verbs ?? VERBS,
     ...(type.shortNames.length > 0 ? { shortNames: type.shortNames } : {}),
     ...(type.categories.length > 0 ? { categories: type.categories } : {}),
   };

@@ -23,6 +23,8 @@ export interface ResourceType {
   readonly typeMetaFromUrl: boolean;
   /** A `/status` subresource: the main resource ignores status, `/status` changes only status. */
   readonly statusSubresource: boolean;
+  /** The verbs discovery lists; default: the full set (create, delete, get, list, patch, update, watch). */
+  readonly verbs?: readonly string[];
   /** The columns `kubectl get` shows for a version (custom resources: the CRD's printer columns). */
   readonly printerColumns?: (version: string) => PrinterColumn[];
   /**

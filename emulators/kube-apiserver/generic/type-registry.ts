@@ -1,10 +1,18 @@
 import { BINDING_TYPE, POLICY_TYPE } from '../admission/policy-types';
 import { CRD_TYPE, customTypeOf } from '../crds/custom-types';
+import { SELF_SUBJECT_ACCESS_REVIEW_TYPE } from '../rbac/access-review';
+import { RBAC_TYPES } from '../rbac/rbac-types';
 import type { ObjectTable } from './object-table';
 import type { ResourceType } from './resource-type';
 
 /** The kinds served under `/apis` by the emulator itself, before any CRD is registered. */
-export const BUILT_IN_TYPES: readonly ResourceType[] = [CRD_TYPE, POLICY_TYPE, BINDING_TYPE];
+export const BUILT_IN_TYPES: readonly ResourceType[] = [
+  CRD_TYPE,
+  POLICY_TYPE,
+  BINDING_TYPE,
+  ...RBAC_TYPES,
+  SELF_SUBJECT_ACCESS_REVIEW_TYPE,
+];
 
 /** Every kind served under `/apis` now: the built-in ones and those of the stored CRDs. */
 export function servedTypes(objects: ObjectTable): ResourceType[] {

@@ -21,16 +21,23 @@ locals {
   ])[0], null)
 }
 
-# A GKE control plane: its endpoint and cluster CA.
+# A GKE control plane: its IP endpoint with the cluster CA (base64 PEM as GKE gives it, or PEM), or
+# its DNS-based endpoint (https://*.gke.goog) with none, since it serves a publicly trusted
+# certificate. The caller needs container.clusters.get (and .connect for the DNS endpoint) on the
+# cluster's project, and RBAC there to create RBAC objects and admission policies.
 provider "kubernetes" {
-  alias                  = "gke"
-  host                   = try(local.clusters[local.gke_cluster].endpoint, null)
-  cluster_ca_certificate = try(base64decode(local.clusters[local.gke_cluster].ca_certificate), null)
-  token                  = data.google_client_config.current.access_token
+  alias = "gke"
+  host  = try(local.clusters[local.gke_cluster].endpoint, null)
+  cluster_ca_certificate = try(
+    startswith(local.clusters[local.gke_cluster].ca_certificate, "-----BEGIN") ? local.clusters[local.gke_cluster].ca_certificate : base64decode(local.clusters[local.gke_cluster].ca_certificate),
+    null,
+  )
+  token = data.google_client_config.current.access_token
 }
 
 # Connect Gateway: the gateway URL (a public CA, so no cluster_ca_certificate); the caller needs
-# roles/gkehub.gatewayAdmin (or Editor) and cluster-admin RBAC there to create RBAC objects.
+# roles/gkehub.gatewayEditor (or Admin) on the fleet host project and RBAC in the cluster to create
+# RBAC objects and admission policies.
 provider "kubernetes" {
   alias = "connect_gateway"
   host  = try(local.clusters[local.connect_gateway_cluster].endpoint, null)
@@ -45,10 +52,9 @@ module "gke_cluster_rbac" {
     kubernetes = kubernetes.gke
   }
 
-  job_service_account         = each.value.job_service_account
-  namespaces                  = each.value.namespaces
-  cluster_wide                = each.value.cluster_wide
-  connect_agent_impersonation = each.value.connect_agent_impersonation
+  job_service_account = each.value.job_service_account
+  namespaces          = each.value.namespaces
+  cluster_wide        = each.value.cluster_wide
 }
 
 module "connect_gateway_cluster_rbac" {
@@ -58,8 +64,7 @@ module "connect_gateway_cluster_rbac" {
     kubernetes = kubernetes.connect_gateway
   }
 
-  job_service_account         = each.value.job_service_account
-  namespaces                  = each.value.namespaces
-  cluster_wide                = each.value.cluster_wide
-  connect_agent_impersonation = each.value.connect_agent_impersonation
+  job_service_account = each.value.job_service_account
+  namespaces          = each.value.namespaces
+  cluster_wide        = each.value.cluster_wide
 }

@@ -69,7 +69,7 @@ variable "management_cluster" {
 }
 
 variable "management_clusters" {
-  description = "Management clusters by name, GKE or Connect Gateway (see the module's variables)."
+  description = "Management clusters by name: GKE at its IP endpoint (with ca_certificate) or DNS-based endpoint (without), or Connect Gateway (see the module's variables and docs/management-clusters.md)."
   type = map(object({
     kind           = string
     endpoint       = string

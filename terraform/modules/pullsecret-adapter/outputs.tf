@@ -19,7 +19,7 @@ output "job_name" {
 }
 
 output "management_cluster_rbac" {
-  description = "Per management cluster name: the job's Kubernetes RBAC (ClusterRole, ClusterRoleBinding or RoleBindings, Connect Agent impersonation for connect-gateway) and the admission fence (ValidatingAdmissionPolicy + binding), one YAML each; apply with `terraform output -json management_cluster_rbac | jq -r '.[\"NAME\"]' | kubectl apply -f -`."
+  description = "Per management cluster name: the job's Kubernetes RBAC (ClusterRole, ClusterRoleBinding or RoleBindings) and the admission fence (ValidatingAdmissionPolicy + binding), one YAML each; apply with `terraform output -json management_cluster_rbac | jq -r '.[\"NAME\"]' | kubectl apply -f -`."
   value       = local.management_cluster_rbac
 }
 
@@ -77,13 +77,12 @@ output "eventarc_triggers" {
 }
 
 output "management_cluster_rbac_inputs" {
-  description = "Per management cluster name, what the pullsecret-cluster-rbac module needs: the job's Google identity (the Kubernetes user), the namespaces to bind in, whether to bind cluster-wide (then fenced), and whether the Connect Agent impersonates the job (connect-gateway)."
+  description = "Per management cluster name, what the pullsecret-cluster-rbac module needs: the job's Google identity (the Kubernetes user), the namespaces to bind in, and whether to bind cluster-wide (then fenced)."
   value = {
     for name, cluster in module.management_clusters.clusters : name => {
-      job_service_account         = local.job_identity
-      namespaces                  = cluster.namespaces
-      cluster_wide                = cluster.cluster_wide
-      connect_agent_impersonation = cluster.kind == "connect-gateway"
+      job_service_account = local.job_identity
+      namespaces          = cluster.namespaces
+      cluster_wide        = cluster.cluster_wide
     }
   }
 }

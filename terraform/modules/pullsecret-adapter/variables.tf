@@ -92,7 +92,7 @@ variable "delivery" {
 }
 
 variable "enable_apis" {
-  description = "Enable the Google APIs the system needs in project_id (set false when they are managed elsewhere)."
+  description = "Enable the Google APIs the system needs in project_id and, when a connect-gateway cluster is configured, connectgateway.googleapis.com and gkehub.googleapis.com in its fleet host project (set false when they are managed elsewhere)."
   type        = bool
   default     = true
   nullable    = false
@@ -188,7 +188,7 @@ variable "labels" {
 }
 
 variable "management_cluster" {
-  description = "DEPRECATED (use management_clusters): the single management cluster the job pushes Secrets to: GKE endpoint (with its base64 CA) or a Connect Gateway URL (no CA), its project (which also owns its Workload Identity pool), and the namespaces to bind RBAC in (or cluster-wide). Still honoured as before (same IAM, RBAC and job env); it is the cluster named default_management_cluster (default \"default\")."
+  description = "DEPRECATED (use management_clusters): the single management cluster the job pushes Secrets to: a GKE IP endpoint https://IP with its CA (base64 PEM, or PEM), a GKE DNS-based endpoint https://*.gke.goog (no CA) or a Connect Gateway URL https://[REGION-]connectgateway.googleapis.com/v1/projects/PROJECT_NUMBER/locations/LOCATION/gkeMemberships/MEMBERSHIP (no CA), its project (which also owns its Workload Identity pool), and the namespaces to bind RBAC in (or cluster-wide). Still honoured as before (same IAM, RBAC and job env); it is the cluster named default_management_cluster (default \"default\"). Validated in modules/management-clusters/variables.tf (legacy_management_cluster)."
   type = object({
     endpoint          = string
     ca_certificate    = optional(string)
@@ -198,17 +198,18 @@ variable "management_cluster" {
   })
   default = null
   validation {
-    condition     = var.management_cluster == null || can(regex("^[a-z][a-z0-9-]{4,28}[a-z0-9]$", var.management_cluster.project_id))
+    # `? :`, not `||`: Terraform evaluates both operands, and an attribute of null is an error.
+    condition     = var.management_cluster == null ? true : can(regex("^[a-z][a-z0-9-]{4,28}[a-z0-9]$", var.management_cluster.project_id))
     error_message = "management_cluster.project_id must be a GCP project id."
   }
   validation {
-    condition     = var.management_cluster == null || startswith(var.management_cluster.endpoint, "https://")
+    condition     = var.management_cluster == null ? true : startswith(var.management_cluster.endpoint, "https://")
     error_message = "management_cluster.endpoint must be an https:// URL (GKE control plane or Connect Gateway)."
   }
 }
 
 variable "management_clusters" {
-  description = "Management clusters by name (a DNS label: the name placement reports in data.managementCluster). kind = \"gke\": endpoint https://IP, ca_certificate (base64 PEM, as GKE gives it), project, location, cluster_name. kind = \"connect-gateway\": endpoint https://connectgateway.googleapis.com/v1/projects/NUMBER/locations/LOCATION/gkeMemberships/MEMBERSHIP, project (the fleet host project), location, membership. namespaces: null (default) binds the job cluster-wide, fenced by a ValidatingAdmissionPolicy; a list binds it in those namespaces only. Validated in modules/management-clusters/variables.tf."
+  description = "Management clusters by name (a DNS label: the name placement reports in data.managementCluster); docs/management-clusters.md. kind = \"gke\": endpoint, project, location, cluster_name; endpoint is the IP endpoint https://IP with ca_certificate (the cluster CA: base64 PEM as GKE gives it, or PEM), or the DNS-based endpoint https://gke-HASH.REGION.gke.goog with no ca_certificate (publicly trusted certificate; reaches a private control plane without VPC egress). kind = \"connect-gateway\": endpoint https://[REGION-]connectgateway.googleapis.com/v1/projects/PROJECT_NUMBER/locations/LOCATION/gkeMemberships/MEMBERSHIP (the fleet host project's number; GKE memberships only; no ca_certificate), project (the fleet host project id), location, membership. namespaces: null (default) binds the job cluster-wide, fenced by a ValidatingAdmissionPolicy; a list binds it in those namespaces only. Validated in modules/management-clusters/variables.tf."
   type = map(object({
     kind           = string
     endpoint       = string

@@ -1,7 +1,10 @@
 # The job's Kubernetes RBAC and its admission fence in one management cluster: the same objects as
 # the module pullsecret-adapter's management_cluster_rbac output for that cluster
 # (templates/management-cluster-rbac.yaml.tftpl and management-cluster-fence.yaml.tftpl), applied
-# by Terraform instead of kubectl.
+# by Terraform instead of kubectl. The same objects whichever way the cluster is reached (IP or
+# DNS-based endpoint, or Connect Gateway): only GKE memberships are accepted behind the gateway, and
+# for those it passes the caller's Google identity on to GKE, so there is no Connect Agent to let
+# impersonate the job (earlier versions' gateway_impersonate objects are destroyed on upgrade).
 locals {
   name   = "hyperfleet-pullsecret-writer"
   labels = { "managed-by" = "hyperfleet" }
@@ -86,38 +89,5 @@ resource "kubernetes_cluster_role_binding_v1" "writer" {
       condition     = var.fence
       error_message = "cluster_wide = true needs fence = true: cluster-wide Secret rights are only granted behind the admission fence (or bind per namespace with cluster_wide = false)."
     }
-  }
-}
-
-# Connect Gateway through the Connect Agent: the agent may impersonate the job's identity, only it.
-resource "kubernetes_cluster_role_v1" "gateway_impersonate" {
-  count = var.connect_agent_impersonation ? 1 : 0
-  metadata {
-    name   = "hyperfleet-pullsecret-gateway-impersonate"
-    labels = local.labels
-  }
-  rule {
-    api_groups     = [""]
-    resources      = ["users"]
-    resource_names = [var.job_service_account]
-    verbs          = ["impersonate"]
-  }
-}
-
-resource "kubernetes_cluster_role_binding_v1" "gateway_impersonate" {
-  count = var.connect_agent_impersonation ? 1 : 0
-  metadata {
-    name   = "hyperfleet-pullsecret-gateway-impersonate"
-    labels = local.labels
-  }
-  role_ref {
-    api_group = "rbac.authorization.k8s.io"
-    kind      = "ClusterRole"
-    name      = kubernetes_cluster_role_v1.gateway_impersonate[0].metadata[0].name
-  }
-  subject {
-    kind      = "ServiceAccount"
-    name      = "connect-agent-sa"
-    namespace = "gke-connect"
   }
 }

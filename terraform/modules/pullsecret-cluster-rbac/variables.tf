@@ -1,5 +1,5 @@
 variable "job_service_account" {
-  description = "Email of the pull secret job's Google service account: the Kubernetes user GKE authenticates it as."
+  description = "Email of the pull secret job's Google service account: the Kubernetes user GKE authenticates it as (directly or through Connect Gateway)."
   type        = string
   nullable    = false
   validation {
@@ -30,12 +30,5 @@ variable "fence" {
   description = "Install the admission fence (ValidatingAdmissionPolicy + binding, Kubernetes 1.30+) that lets the job write only managed-by=hyperfleet dockerconfigjson Secrets it owns. Required with cluster_wide."
   type        = bool
   default     = true
-  nullable    = false
-}
-
-variable "connect_agent_impersonation" {
-  description = "Connect Gateway clusters reached through the Connect Agent: let the agent (gke-connect/connect-agent-sa) impersonate the job's identity, and only it."
-  type        = bool
-  default     = false
   nullable    = false
 }

@@ -216,7 +216,7 @@ describe('the admission fence in the Kubernetes emulator', () => {
 
   it('RBAC still comes first: a forbidden verb is refused by RBAC, not by the policy', async () => {
     const reader = apisFor(emulator, 'reader-token-0123456789');
-    Object.assign(emulator.rbac, {
+    emulator.grant({
       'reader-token-0123456789': {
         user: JOB,
         rules: [{ resources: ['secrets'], verbs: ['get'], namespaces: ['*'] }],

@@ -280,7 +280,7 @@ describe('custom resources in the Kubernetes emulator', () => {
   });
 
   it('applies RBAC to custom resources as to Secrets', async () => {
-    Object.assign(emulator.rbac, {
+    emulator.grant({
       'reader-token-000000': {
         user: 'reader',
         rules: [{ resources: ['hostedclusters'], verbs: ['get', 'list'], namespaces: [NS] }],

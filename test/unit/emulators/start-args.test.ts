@@ -38,12 +38,16 @@ describe('the summary after convergence', () => {
       'mgmt-1': {
         kubeconfig: '/w/.local/kube/mgmt-1/kubeconfig',
         endpoint: 'https://127.0.0.1:3',
-        jobKubeconfig: '/w/.local/kube/mgmt-1/job.kubeconfig',
+        mode: 'ip' as const,
+        jobAccess: { endpoint: 'https://127.0.0.1:3', caCert: 'PEM' },
       },
       'mgmt-2': {
         kubeconfig: '/w/.local/kube/mgmt-2/kubeconfig',
         endpoint: 'https://127.0.0.1:4',
-        jobKubeconfig: '/w/.local/kube/mgmt-2/job.kubeconfig',
+        mode: 'connect-gateway' as const,
+        jobAccess: {
+          endpoint: 'https://localhost:5/v1/projects/1/locations/global/gkeMemberships/mgmt-2',
+        },
       },
     },
   };

@@ -134,6 +134,112 @@ describe('MANAGEMENT_CLUSTERS: the management clusters by name', () => {
     expect(configError({ ...base, MANAGEMENT_CLUSTERS: value })).toMatch(expected);
   });
 
+  describe('the three ways to reach a cluster with the Google access token', () => {
+    const DNS = 'https://gke-0123456789abcdef0123456789abcdef0123-123456789.us-central1.gke.goog';
+    const CA = Buffer.from(PEM).toString('base64');
+
+    it('takes an IP endpoint with its CA, a DNS-based endpoint and a (regional) gateway URL without', () => {
+      const regional =
+        'https://us-central1-connectgateway.googleapis.com/v1/projects/123456789/locations/us-central1/gkeMemberships/mgmt-4';
+      const config = loadJobConfig({
+        ...clusters({
+          'mgmt-1': { endpoint: 'https://34.1.2.3', caCert: CA },
+          'mgmt-2': { endpoint: GATEWAY },
+          'mgmt-3': { endpoint: DNS },
+          'mgmt-4': { endpoint: regional },
+          // Any other host (a proxy, a private name) with or without a CA.
+          'mgmt-5': { endpoint: 'https://mgmt-5.internal.example.com', caCert: CA },
+        }),
+        DEFAULT_MANAGEMENT_CLUSTER: 'mgmt-3',
+      });
+      expect(config.kubernetes?.clusters).toEqual({
+        'mgmt-1': { kind: 'google', endpoint: 'https://34.1.2.3', caPem: PEM },
+        'mgmt-2': { kind: 'google', endpoint: GATEWAY },
+        'mgmt-3': { kind: 'google', endpoint: DNS },
+        'mgmt-4': { kind: 'google', endpoint: regional },
+        'mgmt-5': { kind: 'google', endpoint: 'https://mgmt-5.internal.example.com', caPem: PEM },
+      });
+    });
+
+    it.each([
+      [
+        'a DNS-based endpoint with a CA',
+        { endpoint: DNS, caCert: CA },
+        /entry "mgmt-1": the endpoint is a GKE cluster's DNS-based endpoint \(\*\.gke\.goog\), which serves a publicly trusted certificate; with "caCert" the job would trust only that CA and TLS would fail: drop "caCert" from the entry/,
+      ],
+      [
+        'a DNS-based endpoint in capitals with a PEM CA',
+        { endpoint: DNS.toUpperCase().replace('HTTPS', 'https'), caCert: PEM },
+        /entry "mgmt-1": the endpoint is a GKE cluster's DNS-based endpoint/,
+      ],
+      [
+        'a gateway URL with a CA',
+        { endpoint: GATEWAY, caCert: CA },
+        /entry "mgmt-1": the endpoint is Connect Gateway, which serves a publicly trusted certificate; .*drop "caCert" from the entry/,
+      ],
+      [
+        'a gateway URL naming the project by id',
+        { endpoint: GATEWAY.replace('/projects/123/', '/projects/fleet-host-project/') },
+        /entry "mgmt-1", field "endpoint": is a Connect Gateway URL naming the fleet host project by its id; name it by its number .*\/v1\/projects\/PROJECT_NUMBER\/locations\/LOCATION\/gkeMemberships\/MEMBERSHIP/,
+      ],
+      [
+        'a gateway URL of a non-GKE membership',
+        { endpoint: GATEWAY.replace('gkeMemberships', 'memberships') },
+        /entry "mgmt-1", field "endpoint": is a Connect Gateway URL but not a GKE membership's: it must be https:\/\/\[REGION-\]connectgateway\.googleapis\.com\/v1\/projects\/PROJECT_NUMBER/,
+      ],
+      [
+        'a bare gateway host',
+        { endpoint: 'https://connectgateway.googleapis.com' },
+        /entry "mgmt-1", field "endpoint": is a Connect Gateway URL but not a GKE membership's/,
+      ],
+      [
+        'a gateway URL with a query',
+        { endpoint: `${GATEWAY}?x=1` },
+        /entry "mgmt-1", field "endpoint": is a Connect Gateway URL but not a GKE membership's/,
+      ],
+      [
+        'a regional gateway URL naming the project by id',
+        {
+          endpoint:
+            'https://europe-west1-connectgateway.googleapis.com/v1/projects/fleet-host/locations/europe-west1/gkeMemberships/m',
+        },
+        /entry "mgmt-1", field "endpoint": is a Connect Gateway URL naming the fleet host project by its id/,
+      ],
+    ])(
+      'refuses %s, naming the entry and what to do, echoing no value',
+      (_name, entry, expected) => {
+        const message = configError(clusters({ 'mgmt-1': entry }));
+        expect(message).toMatch(expected);
+        expect(message).not.toContain('fleet-host');
+        expect(message).not.toContain('gke-0123456789');
+        expect(message).not.toContain(CA);
+      },
+    );
+
+    it('holds the single-cluster variables to the same rules', () => {
+      expect(
+        configError({
+          ...base,
+          MANAGEMENT_CLUSTER_ENDPOINT: DNS,
+          MANAGEMENT_CLUSTER_CA_CERT: CA,
+        }),
+      ).toMatch(
+        /MANAGEMENT_CLUSTER_CA_CERT: the endpoint is a GKE cluster's DNS-based endpoint .*drop MANAGEMENT_CLUSTER_CA_CERT/,
+      );
+      expect(
+        configError({
+          ...base,
+          MANAGEMENT_CLUSTER_ENDPOINT: GATEWAY.replace('/projects/123/', '/projects/fleet-host/'),
+        }),
+      ).toMatch(
+        /MANAGEMENT_CLUSTER_ENDPOINT: is a Connect Gateway URL naming the fleet host project by its id/,
+      );
+      expect(
+        loadJobConfig({ ...base, MANAGEMENT_CLUSTER_ENDPOINT: DNS }).kubernetes?.access,
+      ).toEqual({ kind: 'google', endpoint: DNS });
+    });
+  });
+
   it('reports every bad entry at once and never echoes a value', () => {
     const message = configError(
       clusters({

@@ -22,6 +22,9 @@ const gatewayUrl = (membership: string, location = 'global') =>
   `https://connectgateway.googleapis.com/v1/projects/123456789012/locations/${location}/gkeMemberships/${membership}`;
 const gke = (project: string, cluster = 'mgmt', endpoint = 'https://34.123.45.67') => ({ kind: 'gke', endpoint, ca_certificate: CA, project, location: 'us-central1', cluster_name: cluster });
 const gateway = (project: string, membership = 'mgmt') => ({ kind: 'connect-gateway', endpoint: gatewayUrl(membership), project, location: 'global', membership });
+// A GKE DNS-based endpoint: publicly trusted certificate, so no CA.
+const DNS_ENDPOINT = 'https://gke-0123456789abcdef0123456789abcdef0123-123456789012.us-central1.gke.goog';
+const dnsGke = (project: string, cluster = 'mgmt') => ({ kind: 'gke', endpoint: DNS_ENDPOINT, project, location: 'us-central1', cluster_name: cluster });
 
 const describeWithTerraform = terraformAvailable() ? describe : describe.skip;
 
@@ -35,6 +38,7 @@ describeWithTerraform('terraform: the management clusters (evaluated by terrafor
     return result.outputs as {
       job_env: Record<string, string>;
       project_grants: Record<string, { project: string; role: string; clusters: string[] }>;
+      gateway_apis: Record<string, { project: string; service: string; clusters: string[] }>;
       rbac: Record<string, string>;
       default_management_cluster: string | null;
     };
@@ -51,24 +55,50 @@ describeWithTerraform('terraform: the management clusters (evaluated by terrafor
   });
   afterAll(() => harness?.dispose());
 
-  it('grants the job one role per cluster of its kind: GKE cluster viewer, or gateway editor + fleet viewer on the fleet host', () => {
+  it('grants the job one role per cluster of its kind: GKE cluster viewer, or gateway editor on the fleet host (no fleet viewer)', () => {
     const { project_grants } = outputs({ management_clusters: { 'us-central1-mgmt-1': gke('mgmt-project-1'), 'us-east4-mgmt-2': gateway('fleet-host') } });
     expect(project_grants).toEqual({
       'mgmt-project-1/roles/container.clusterViewer': { project: 'mgmt-project-1', role: 'roles/container.clusterViewer', clusters: ['us-central1-mgmt-1'] },
       'fleet-host/roles/gkehub.gatewayEditor': { project: 'fleet-host', role: 'roles/gkehub.gatewayEditor', clusters: ['us-east4-mgmt-2'] },
-      'fleet-host/roles/gkehub.viewer': { project: 'fleet-host', role: 'roles/gkehub.viewer', clusters: ['us-east4-mgmt-2'] },
     });
+    expect(JSON.stringify(project_grants)).not.toContain('gkehub.viewer');
+  });
+
+  it('enables Connect Gateway and GKE Hub in the fleet host projects of gateway clusters only', () => {
+    const withGateway = outputs({
+      management_clusters: { 'mgmt-1': gke('mgmt-project-1'), 'mgmt-2': gateway('fleet-host', 'mgmt-2'), 'mgmt-3': gateway('fleet-host', 'mgmt-3'), 'mgmt-4': gateway('other-fleet', 'mgmt-4') },
+    });
+    expect(withGateway.gateway_apis).toEqual({
+      'fleet-host/connectgateway.googleapis.com': { project: 'fleet-host', service: 'connectgateway.googleapis.com', clusters: ['mgmt-2', 'mgmt-3'] },
+      'fleet-host/gkehub.googleapis.com': { project: 'fleet-host', service: 'gkehub.googleapis.com', clusters: ['mgmt-2', 'mgmt-3'] },
+      'other-fleet/connectgateway.googleapis.com': { project: 'other-fleet', service: 'connectgateway.googleapis.com', clusters: ['mgmt-4'] },
+      'other-fleet/gkehub.googleapis.com': { project: 'other-fleet', service: 'gkehub.googleapis.com', clusters: ['mgmt-4'] },
+    });
+    // GKE clusters alone (IP or DNS-based endpoint) enable nothing.
+    expect(outputs({ management_clusters: { 'mgmt-1': gke('mgmt-project-1'), 'mgmt-3': dnsGke('mgmt-project-3') } }).gateway_apis).toEqual({});
+    // The deprecated variable with a gateway URL: its project.
+    const legacy = outputs({ legacy_management_cluster: { endpoint: gatewayUrl('mgmt'), project_id: 'fleet-host' } });
+    expect(Object.keys(legacy.gateway_apis).sort()).toEqual(['fleet-host/connectgateway.googleapis.com', 'fleet-host/gkehub.googleapis.com']);
+  });
+
+  it('reaches a GKE cluster at its DNS-based endpoint without a CA: the job gets the endpoint alone, granted Cluster Viewer', () => {
+    const { job_env, project_grants } = outputs({ management_clusters: { 'mgmt-3': dnsGke('mgmt-project-3') } });
+    expect(JSON.parse(job_env.MANAGEMENT_CLUSTERS!)).toEqual({ 'mgmt-3': { endpoint: DNS_ENDPOINT } });
+    expect(Object.keys(project_grants)).toEqual(['mgmt-project-3/roles/container.clusterViewer']);
+    const config = loadJobConfig({ ...job_env, CLUSTER_ID: 'cls-1', GCP_PROJECT_ID: 'customer-project', MANAGEMENT_NAMESPACE: 'clusters-cls-1', PULL_SECRET_DATA: '{"auths":{}}', OPERATION: 'apply' });
+    expect(config.kubernetes?.access).toEqual({ kind: 'google', endpoint: DNS_ENDPOINT });
+    // Another host name (a proxy, a private DNS name) may carry a CA, or not.
+    for (const ca_certificate of [CA, PEM, null]) {
+      const named = { ...gke('mgmt-project-1'), endpoint: 'https://mgmt-1.internal.example.com', ca_certificate };
+      expect(apply({ management_clusters: { 'mgmt-1': named } }).ok).toBe(true);
+    }
   });
 
   it('grants once per project and role, so removing one cluster never revokes what another needs', () => {
     const { project_grants } = outputs({
       management_clusters: { 'mgmt-b': gke('shared-project', 'b', 'https://10.0.0.2'), 'mgmt-a': gke('shared-project', 'a', 'https://10.0.0.1'), 'mgmt-c': gateway('shared-project', 'c') },
     });
-    expect(Object.keys(project_grants).sort()).toEqual([
-      'shared-project/roles/container.clusterViewer',
-      'shared-project/roles/gkehub.gatewayEditor',
-      'shared-project/roles/gkehub.viewer',
-    ]);
+    expect(Object.keys(project_grants).sort()).toEqual(['shared-project/roles/container.clusterViewer', 'shared-project/roles/gkehub.gatewayEditor']);
     expect(project_grants['shared-project/roles/container.clusterViewer']!.clusters).toEqual(['mgmt-a', 'mgmt-b']);
   });
 
@@ -131,12 +161,18 @@ describeWithTerraform('terraform: the management clusters (evaluated by terrafor
       expect([policy, policyBinding]).toEqual(renderFencePolicy(JOB));
       expect(yaml).toContain(name === 'mgmt-1' ? 'gcloud container clusters get-credentials mgmt --location us-central1 --project mgmt-project-1' : 'gcloud container fleet memberships get-credentials mgmt --location global --project fleet-host');
     }
-    // Connect Gateway through the Connect Agent: the agent may impersonate the job, and only it.
-    const impersonation = (name: string) => documents(rbac[name]!).filter((d) => d.metadata.name === 'hyperfleet-pullsecret-gateway-impersonate');
-    expect(impersonation('mgmt-1')).toEqual([]);
-    const [impersonate, agentBinding] = impersonation('mgmt-2');
-    expect(impersonate!.rules).toEqual([{ apiGroups: [''], resources: ['users'], resourceNames: [JOB], verbs: ['impersonate'] }]);
-    expect(agentBinding!.subjects).toEqual([{ kind: 'ServiceAccount', name: 'connect-agent-sa', namespace: 'gke-connect' }]);
+    // The same objects whichever way the cluster is reached: for a GKE membership the gateway passes
+    // the job's own identity on, so nothing lets a Connect Agent impersonate it.
+    for (const yaml of Object.values(rbac)) {
+      const docs = documents(yaml);
+      expect(docs.map((d) => `${d.kind}/${d.metadata.name}`).sort()).toEqual([
+        'ClusterRole/hyperfleet-pullsecret-writer',
+        'ClusterRoleBinding/hyperfleet-pullsecret-writer',
+        'ValidatingAdmissionPolicy/hyperfleet-pullsecret-fence',
+        'ValidatingAdmissionPolicyBinding/hyperfleet-pullsecret-fence',
+      ]);
+      expect(yaml).not.toMatch(/impersonate|connect-agent/);
+    }
   });
 
   it('parses the fence template into the two objects kubernetes_manifest applies, as the local stack does', () => {
@@ -185,24 +221,31 @@ describeWithTerraform('terraform: the management clusters (evaluated by terrafor
     );
     expect(Object.values(clusters).map((c) => c.kind).sort()).toEqual(['connect-gateway', 'gke']);
     const { project_grants, job_env } = outputs({ management_clusters: clusters, default_management_cluster: tfvars.default_management_cluster });
-    expect(Object.values(project_grants).map((g) => g.role).sort()).toEqual(['roles/container.clusterViewer', 'roles/gkehub.gatewayEditor', 'roles/gkehub.viewer']);
+    expect(Object.values(project_grants).map((g) => g.role).sort()).toEqual(['roles/container.clusterViewer', 'roles/gkehub.gatewayEditor']);
     expect(job_env.DEFAULT_MANAGEMENT_CLUSTER).toBe(tfvars.default_management_cluster);
   });
 
   it.each<[string, Record<string, unknown>, string[]]>([
     ['a name that is not a DNS label', { management_clusters: { Mgmt_1: gke('mgmt-project-1') } }, ['names must be DNS labels', '"Mgmt_1"']],
     ['a default that is not a cluster', { management_clusters: { 'mgmt-1': gke('p-mgmt-1'), 'mgmt-2': gateway('p-mgmt-2') }, default_management_cluster: 'mgmt-9' }, ['default_management_cluster "mgmt-9" is not one of management_clusters (mgmt-1, mgmt-2)']],
-    ['a gke cluster without CA', { management_clusters: { 'mgmt-1': { ...gke('mgmt-project-1'), ca_certificate: null } } }, ['A gke cluster needs ca_certificate', 'mgmt-1']],
-    ['a gke CA that is not a certificate', { management_clusters: { 'mgmt-1': { ...gke('mgmt-project-1'), ca_certificate: Buffer.from('hello').toString('base64') } } }, ['A gke cluster needs ca_certificate']],
+    ['a gke cluster at its IP endpoint without CA', { management_clusters: { 'mgmt-1': { ...gke('mgmt-project-1'), ca_certificate: null } } }, ['A gke cluster reached at its IP endpoint (https://IP) needs ca_certificate', 'DNS-based endpoint', 'Missing: mgmt-1.']],
+    ['a gke CA that is not a certificate', { management_clusters: { 'mgmt-1': { ...gke('mgmt-project-1'), ca_certificate: Buffer.from('hello').toString('base64') } } }, ['ca_certificate must be a certificate', 'not a certificate: mgmt-1.']],
+    ['a DNS-based endpoint with a CA (TLS would fail)', { management_clusters: { 'mgmt-3': { ...dnsGke('mgmt-project-3'), ca_certificate: CA } } }, ['DNS-based endpoint (https://*.gke.goog) takes no ca_certificate', 'publicly trusted certificate', 'TLS would fail', 'Remove ca_certificate from: mgmt-3.']],
+    ['a DNS-based endpoint in capitals with a PEM CA', { management_clusters: { 'mgmt-3': { ...dnsGke('mgmt-project-3'), endpoint: DNS_ENDPOINT.toUpperCase().replace('HTTPS', 'https'), ca_certificate: PEM } } }, ['takes no ca_certificate', 'mgmt-3']],
     ['an unknown kind', { management_clusters: { 'mgmt-1': { ...gke('mgmt-project-1'), kind: 'eks' } } }, ['kind must be gke or connect-gateway', 'mgmt-1 ("eks")']],
     ['a gke cluster with a gateway URL', { management_clusters: { 'mgmt-1': { ...gke('mgmt-project-1'), endpoint: gatewayUrl('mgmt') } } }, ['a Connect Gateway URL needs kind = "connect-gateway"']],
     ['a gateway URL naming another membership', { management_clusters: { 'mgmt-2': { ...gateway('fleet-host', 'mgmt-2'), endpoint: gatewayUrl('other') } } }, ["connect-gateway cluster's endpoint must be", 'mgmt-2']],
-    ['a gateway cluster with a CA', { management_clusters: { 'mgmt-2': { ...gateway('fleet-host'), ca_certificate: CA } } }, ['needs membership', 'no ca_certificate']],
+    ['a gateway cluster with a CA', { management_clusters: { 'mgmt-2': { ...gateway('fleet-host'), ca_certificate: CA } } }, ['needs membership', 'no ca_certificate', 'TLS would fail']],
+    ['a gateway URL naming the project by id, not number', { management_clusters: { 'mgmt-2': { ...gateway('fleet-host', 'mgmt-2'), endpoint: gatewayUrl('mgmt-2').replace('123456789012', 'fleet-host') } } }, ['PROJECT_NUMBER', 'by its number, not its id', 'mgmt-2']],
+    ['a gateway URL for a non-GKE membership (/memberships/)', { management_clusters: { 'mgmt-2': { ...gateway('fleet-host', 'mgmt-2'), endpoint: gatewayUrl('mgmt-2').replace('gkeMemberships', 'memberships') } } }, ["connect-gateway cluster's endpoint must be", 'mgmt-2']],
+    ['the deprecated variable at an IP endpoint without CA', { legacy_management_cluster: { endpoint: 'https://34.1.2.3', project_id: 'mgmt-project' } }, ['management_cluster is reached at its IP endpoint (https://IP) and needs ca_certificate']],
+    ['the deprecated variable at a DNS-based endpoint with a CA', { legacy_management_cluster: { endpoint: DNS_ENDPOINT, ca_certificate: CA, project_id: 'mgmt-project' } }, ['management_cluster is reached at its DNS-based endpoint', 'Remove ca_certificate']],
+    ['the deprecated variable with a gateway URL naming a project id', { legacy_management_cluster: { endpoint: gatewayUrl('mgmt').replace('123456789012', 'fleet-host'), project_id: 'fleet-host' } }, ['PROJECT_NUMBER', 'not its id']],
     ['a bad project id', { management_clusters: { 'mgmt-1': gke('Not_A_Project') } }, ['must be a GCP project id', 'mgmt-1']],
     ['a location that is no region, zone or global', { management_clusters: { 'mgmt-1': { ...gke('mgmt-project-1'), location: 'US Central' } } }, ['location must be a region, a zone or global', 'mgmt-1']],
     ['two names for one cluster (a move between them would delete what it wrote)', { management_clusters: { 'mgmt-1': gke('mgmt-project-1'), 'mgmt-1-alias': gke('mgmt-project-1') } }, ['must name each cluster once', 'mgmt-1, mgmt-1-alias']],
     ['a bad namespace', { management_clusters: { 'mgmt-1': { ...gke('mgmt-project-1'), namespaces: ['Clusters_A'] } } }, ['namespaces must be Kubernetes namespace names']],
-    ['both the map and the deprecated variable', { management_clusters: { 'mgmt-1': gke('mgmt-project-1') }, legacy_management_cluster: { endpoint: 'https://34.1.2.3', project_id: 'mgmt-project' } }, ['not both']],
+    ['both the map and the deprecated variable', { management_clusters: { 'mgmt-1': gke('mgmt-project-1') }, legacy_management_cluster: { endpoint: 'https://34.1.2.3', ca_certificate: CA, project_id: 'mgmt-project' } }, ['not both']],
     ['no management cluster at all', {}, ['at least one management cluster']],
   ])('refuses %s with a message that says what to fix', (_case, values, messages) => {
     const result = apply(values);

@@ -56,23 +56,56 @@ locals {
     local.default_name == null ? {} : { DEFAULT_MANAGEMENT_CLUSTER = local.default_name },
   )
 
-  # What the job's Google identity needs to reach each kind of cluster with its access token
-  # (granted on `project`; README, Deployment, "Management clusters"):
-  # - gke: roles/container.clusterViewer ("Kubernetes Engine Cluster Viewer: provides access to get
-  #   and list GKE clusters", container.clusters.get/list). GKE authorizes API calls with IAM and
-  #   Kubernetes RBAC together ("Use IAM with Kubernetes RBAC"); this is the least GKE role, the one
-  #   the single-cluster module always granted, and it carries no container.secrets.* or other object
-  #   permission, so what the job may do inside the cluster is RBAC's (and the fence's) decision.
-  #   Not a custom role with container.clusters.get alone: a custom role lives in one project, so
-  #   each cluster project would need one (and iam.roles.create there) to drop only clusters.list.
-  # - connect-gateway: roles/gkehub.gatewayEditor ("Connect Gateway Editor": gkehub.gateway.get,
-  #   post, put, patch, delete - the job GETs, POSTs, merge-PATCHes and DELETEs Secrets; the Reader
-  #   role would allow GET only) and roles/gkehub.viewer ("Fleet Viewer": read-only fleet and
-  #   membership access, which resolving and checking the membership needs), both on the fleet host
-  #   project. The gateway only forwards: RBAC in the cluster still decides.
+  # What the job's Google identity needs to reach each kind of cluster with its access token,
+  # granted on `project` (docs/management-clusters.md, "Reaching a management cluster"). GKE, in
+  # every mode, authorizes a request with IAM and Kubernetes RBAC together: the roles below carry no
+  # container.secrets.* (or other Kubernetes object) permission, so what the job may do inside a
+  # cluster is RBAC's and the admission fence's decision alone.
+  #
+  # - gke: roles/container.clusterViewer, "Kubernetes Engine Cluster Viewer" (container.clusters.get,
+  #   .list, .connect; resourcemanager.projects.get, .list):
+  #   - container.clusters.get: GKE lets a Google identity authenticate to a cluster only if it
+  #     holds this permission on the cluster's project (it authorizes nothing inside the cluster):
+  #     https://cloud.google.com/kubernetes-engine/docs/how-to/role-based-access-control and
+  #     https://cloud.google.com/kubernetes-engine/docs/how-to/iam;
+  #   - container.clusters.connect: the DNS-based endpoint (https://*.gke.goog) checks it before a
+  #     request reaches the control plane, for private control planes too:
+  #     https://cloud.google.com/kubernetes-engine/docs/concepts/network-isolation#dns-based_endpoint
+  #   Role contents: https://cloud.google.com/iam/docs/understanding-roles#kubernetes-engine-roles
+  #   (https://cloud.google.com/iam/docs/roles-permissions/container). It is the least predefined
+  #   role with both permissions and the one the single-cluster module always granted; a custom role
+  #   with clusters.get and .connect only would have to be created in every cluster project (and
+  #   iam.roles.create there) just to drop clusters.list.
+  # - connect-gateway: roles/gkehub.gatewayEditor, "Connect Gateway Editor" (gkehub.gateway.get,
+  #   .post, .put, .patch, .delete; gkehub.memberships.get; serviceusage.services.get): the job GETs,
+  #   POSTs, merge-PATCHes and DELETEs Secrets through the gateway, each HTTP method checked as its
+  #   gkehub.gateway.* permission (the Reader role holds get only, the Admin role adds stream and
+  #   generateCredentials, which the job never uses), and reading the membership the URL names is
+  #   gkehub.memberships.get, in the same role. No roles/gkehub.viewer (Fleet Viewer): Google's
+  #   setup guide asks for it so that users can fetch a kubeconfig with `gcloud container fleet
+  #   memberships get-credentials`; the job is given the gateway URL and fetches none.
+  #   https://cloud.google.com/kubernetes-engine/enterprise/multicluster-management/gateway/setup
+  #   (https://cloud.google.com/iam/docs/roles-permissions/gkehub). Only gkeMemberships (GKE
+  #   clusters registered to the fleet) are accepted: for them the gateway passes the caller's own
+  #   Google identity on to GKE, so no Connect Agent impersonation RBAC is rendered.
   roles_by_kind = {
     gke             = ["roles/container.clusterViewer"]
-    connect-gateway = ["roles/gkehub.gatewayEditor", "roles/gkehub.viewer"]
+    connect-gateway = ["roles/gkehub.gatewayEditor"]
+  }
+
+  # The APIs Connect Gateway needs in the fleet host project of each connect-gateway cluster (the
+  # setup guide enables connectgateway.googleapis.com "and its required dependency APIs"; of those,
+  # GKE Hub serves the fleet memberships the gateway resolves; gkeconnect.googleapis.com is the
+  # Connect Agent's, which GKE memberships do not use). Enabled only when such a cluster exists;
+  # with the deprecated variable, for its gateway URL's project.
+  gateway_services = ["connectgateway.googleapis.com", "gkehub.googleapis.com"]
+  gateway_projects = distinct([for cluster in values(local.clusters) : cluster.project if cluster.kind == "connect-gateway"])
+  gateway_apis = {
+    for pair in setproduct(local.gateway_projects, local.gateway_services) : "${pair[0]}/${pair[1]}" => {
+      project  = pair[0]
+      service  = pair[1]
+      clusters = sort([for name, cluster in local.clusters : name if cluster.kind == "connect-gateway" && cluster.project == pair[0]])
+    }
   }
 
   # One grant per (project, role): two clusters in one project share it, so removing one cluster
@@ -106,16 +139,17 @@ locals {
     })) : yamldecode(document)
   ]
 
-  # Per cluster: the job's RBAC and the admission fence narrowing it, one multi-document YAML.
+  # Per cluster: the job's RBAC and the admission fence narrowing it, one multi-document YAML. The
+  # RBAC template's variables are exactly these five (the local stack renders the same file with
+  # its own renderer, emulators/common/terraform-template.ts: plain ${var}, %{ if }, %{ for } only).
   rbac = {
     for name, cluster in local.clusters : name => join("\n---\n", [
       trimspace(templatefile("${path.module}/../../templates/management-cluster-rbac.yaml.tftpl", {
-        cluster                     = name
-        credentials_command         = local.credentials_command[name]
-        job_service_account         = var.job_identity
-        namespaces                  = cluster.namespaces
-        cluster_wide                = cluster.cluster_wide
-        connect_agent_impersonation = cluster.kind == "connect-gateway"
+        cluster             = name
+        credentials_command = local.credentials_command[name]
+        job_service_account = var.job_identity
+        namespaces          = cluster.namespaces
+        cluster_wide        = cluster.cluster_wide
       })),
       trimspace(templatefile("${path.module}/../../templates/management-cluster-fence.yaml.tftpl", {
         job_identity = var.job_identity

@@ -28,6 +28,11 @@ output "project_grants" {
   value       = local.project_grants
 }
 
+output "gateway_apis" {
+  description = "The APIs Connect Gateway needs, by \"PROJECT/SERVICE\": { project, service, clusters } for each fleet host project of a connect-gateway cluster (connectgateway and gkehub); empty when there is none."
+  value       = local.gateway_apis
+}
+
 output "rbac" {
   description = "Per cluster name: the job's ClusterRole, its binding(s) and the admission fence (ValidatingAdmissionPolicy + binding) as one multi-document YAML for kubectl apply."
   value       = local.rbac

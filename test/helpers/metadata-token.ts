@@ -1,0 +1,49 @@
+import * as z from 'zod';
+
+/** The scopes the job asks for (functions/pull-secret-job/kubernetes-access.ts). */
+export const JOB_SCOPES = [
+  'https://www.googleapis.com/auth/cloud-platform',
+  'https://www.googleapis.com/auth/userinfo.email',
+] as const;
+
+/**
+ * A Google access token of the metadata server's service account, fetched as google-auth-library
+ * fetches it on Cloud Run (`Metadata-Flavor: Google`, `?scopes=`): a test acting as the job.
+ */
+export async function metadataServerToken(
+  metadataEndpoint: string,
+  scopes: readonly string[] = JOB_SCOPES,
+): Promise<string> {
+  const url = new URL(
+    '/computeMetadata/v1/instance/service-accounts/default/token',
+    metadataEndpoint,
+  );
+  url.searchParams.set('scopes', scopes.join(','));
+  const answer = await fetch(url, { headers: { 'Metadata-Flavor': 'Google' } });
+  if (answer.status !== 200) throw new Error(`metadata token: HTTP ${answer.status}`);
+  return z.object({ access_token: z.string().min(1) }).parse(await answer.json()).access_token;
+}
+
+/** GETs an emulator's admin JSON (over HTTPS trusting `caFile` when given: the gateway's public CA). */
+export async function adminJson(url: string, caFile?: string): Promise<unknown> {
+  if (!url.startsWith('https:')) {
+    const answer = await fetch(url);
+    if (!answer.ok) throw new Error(`GET ${url}: HTTP ${answer.status}`);
+    return answer.json();
+  }
+  const https = await import('node:https');
+  const fs = await import('node:fs');
+  return new Promise((resolve, reject) => {
+    https
+      .get(url, { ...(caFile ? { ca: fs.readFileSync(caFile) } : {}) }, (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        response.on('end', () =>
+          response.statusCode === 200
+            ? resolve(JSON.parse(text) as unknown)
+            : reject(new Error(`GET ${url}: HTTP ${response.statusCode} ${text}`)),
+        );
+      })
+      .on('error', reject);
+  });
+}
