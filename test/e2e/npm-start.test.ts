@@ -168,11 +168,13 @@ describe('npm start (the local stack entry point)', () => {
       'adapter-2.log',
       'adapter-proxy.log',
       'cloud-run.log',
+      'connect-gateway.log',
       'hyperfleet-api.log',
       'hypershift.log',
       'jobs',
       'kube-apiserver-mgmt-1.log',
       'kube-apiserver-mgmt-2.log',
+      'metadata-server.log',
       'pubsub.log',
       // LOCAL_DELIVERY=eventarc (inherited by npm start) puts a converter before the reporter.
       ...(loadLocalStackConfig(process.env).delivery === 'eventarc'
