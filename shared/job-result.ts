@@ -25,10 +25,16 @@ export const jobResultSchema = z.object({
   message: z.string().min(1),
   failure_kind: z.enum(['permanent', 'transient']).optional(),
   pull_secret_sha256_prefix: z.string().optional(),
+  /**
+   * Where the pull secret came from: the cluster spec, the platform's default (which is not copied
+   * to the tenant project unless COPY_PLATFORM_DEFAULT_TO_TENANT=true), or PULL_SECRET_DATA.
+   */
+  pull_secret_source: z.enum(['cluster-spec', 'platform-default', 'env']).optional(),
   secret_manager: z
     .object({
       secret_path: z.string(),
       secret: z.enum(['created', 'reused', 'deleted', 'retained', 'absent', 'foreign']),
+      /** `none` on apply: the platform default is in use and was not copied (no version holds it). */
       version: z.enum(['added', 'unchanged', 'disabled', 'none']),
       version_name: z.string(),
       verified: z.boolean(),

@@ -245,6 +245,8 @@ export async function simulateFleet(
   kube.requests.observe((r) => {
     if (
       ['POST', 'PUT', 'PATCH'].includes(r.method) &&
+      // The job's reads are dry-run test patches: never stored, not writes.
+      !r.dryRun &&
       Number(r.outcome) < 300 &&
       r.target.includes('/secrets')
     )

@@ -13,6 +13,12 @@ import type { JobDefinition } from './job-definitions';
 //   These values are automatically set by the system."
 // - ContainerOverride.name is "The name of the container specified as a DNS_LABEL": it must name a
 //   container of the job; empty means the job's only container.
+// - What an override can change: a container's args and env, the task count and the timeout
+//   (https://cloud.google.com/run/docs/reference/rest/v2/projects.locations.jobs/run); never the
+//   command. The reserved names above are documented for a job's configuration
+//   (https://cloud.google.com/run/docs/configuring/jobs/environment-variables, "Reserved names");
+//   that RunJob refuses them as overrides is this emulator's assumption, not a documented rule,
+//   so the emulator marks its tasks by argv[0] instead (task-runner.ts), which no override reaches.
 export const MAX_ENV_VARS_PER_CONTAINER = 1000;
 export const MAX_ENV_NAME_CHARS = 32_768;
 export const MAX_ENV_VALUE_BYTES = 32_768;

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { attemptResults, completedOutcome, type AttemptResult } from './conditions';
 import type { ExecutionState } from './execution-state';
+import { CLOUD_RUN_EMULATOR_ARGV0 } from '../../shared/gcp/cloud-run-emulator-mark';
 
 /** A task run in-process: receives the task's environment, resolves with its exit code. */
 export type InProcessTask = (env: Readonly<Record<string, string>>) => Promise<number>;
@@ -156,6 +157,10 @@ export class TaskRunner {
       ? fs.openSync(path.join(execution.job.logDir, `${execution.shortName}.log`), 'a', 0o600)
       : undefined;
     const child = spawn(command, args, {
+      // The emulator's mark (Cloud Run runs the image's ENTRYPOINT, which no override changes): the
+      // job accepts its local-only variables, emulator hosts and the like, only under this mark.
+      // (A multi-call binary such as busybox picks its applet by argv[0]: run it through a shell.)
+      argv0: CLOUD_RUN_EMULATOR_ARGV0,
       env: { ...this.baseEnv, ...this.taskEnv(attempt) },
       stdio: ['ignore', logFd ?? 'ignore', logFd ?? 'ignore'],
     });

@@ -9,6 +9,8 @@ export interface RequestRecord {
   readonly outcome: string | number;
   /** Identity (token subject) where the emulator authenticates. */
   readonly identity?: string;
+  /** A Kubernetes dry run (`?dryRun=All`): authorized and admitted, never stored. */
+  readonly dryRun?: boolean;
 }
 
 /** Called with every request as it is logged, also after the log is full. */

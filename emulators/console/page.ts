@@ -1,9 +1,15 @@
-// The console's only page: static HTML, CSS and a little script that polls /api/state every
-// second and renders it with textContent (no framework, no build step, nothing from a CDN).
-export const CONSOLE_PAGE = `<!doctype html>
+import { CONSOLE_TOKEN_HEADER } from './request-guard';
+
+/**
+ * The console's only page: static HTML, CSS and a little script that polls /api/state every
+ * second and renders it with textContent (no framework, no build step, nothing from a CDN). It
+ * carries this start's token (base64url: nothing to escape) and sends it with every action.
+ */
+export const consolePage = (token: string): string => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta name="console-token" content="${token}">
 <title>Pull Secret Adapter · local console</title>
 <style>
   :root { font: 14px/1.4 system-ui, sans-serif; color: #1d2530; background: #f4f6f8; }
@@ -47,6 +53,7 @@ export const CONSOLE_PAGE = `<!doctype html>
 </div>
 <script>
 const NOT_HOLDABLE = ['pullsecret', 'hypershift'];
+const TOKEN = document.querySelector('meta[name=console-token]').content;
 const $ = (id) => document.getElementById(id);
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -96,7 +103,7 @@ function traceSection(c) {
 }
 async function act(method, path) {
   $('error').textContent = '';
-  const response = await fetch(path, { method });
+  const response = await fetch(path, { method, headers: { '${CONSOLE_TOKEN_HEADER}': TOKEN } });
   if (!response.ok) $('error').textContent = method + ' ' + path + ': ' + ((await response.json()).error || response.status);
   refresh();
 }

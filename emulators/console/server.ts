@@ -10,7 +10,8 @@ import { KubeReader } from '../stack/kube-admin';
 import { findTrace, traceJson } from '../traces/trace-view';
 import { ConsoleActions, FAULT_PRESETS, type FaultPreset } from './actions';
 import { DeadLetterWatcher } from './dead-letters';
-import { CONSOLE_PAGE } from './page';
+import { consolePage } from './page';
+import { newConsoleToken, refusal } from './request-guard';
 import { takeSnapshot } from './snapshot';
 import { managementClusters, stackViewSchema } from './stack-view';
 
@@ -22,7 +23,8 @@ export interface LocalConsole {
 /**
  * The local console: one static page and a small JSON API over the stack's own APIs (HyperFleet,
  * Cloud Run, Secret Manager, the Kubernetes emulators, Pub/Sub dead letters, the emulators' fault
- * rules). Binds to 127.0.0.1 only: its actions need no token, like the emulators' admin APIs.
+ * rules). Binds to 127.0.0.1 only, answers only to its own Host, and takes an action (POST, DELETE)
+ * only from its own page: same Origin and this start's token (request-guard.ts).
  */
 export async function startConsole(description: unknown, port = 0): Promise<LocalConsole> {
   const stack = stackViewSchema.parse(description);
@@ -48,6 +50,8 @@ export async function startConsole(description: unknown, port = 0): Promise<Loca
   const deadLetters = new DeadLetterWatcher(pubsub);
   await deadLetters.start(Object.values(stack.subscriptions).map((s) => s.deadLetterTopic));
   const actions = new ConsoleActions(stack, tenant, kube);
+  const consoleToken = newConsoleToken();
+  const page = consolePage(consoleToken);
 
   const snapshot = () =>
     takeSnapshot({
@@ -109,11 +113,23 @@ export async function startConsole(description: unknown, port = 0): Promise<Loca
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://console');
     const send = (status: number, type: string, body: string) => {
-      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+      res.writeHead(status, {
+        'content-type': type,
+        'cache-control': 'no-store',
+        // No framing by another page (a click on a framed console would be an action of its own).
+        'x-frame-options': 'DENY',
+        'content-security-policy': "frame-ancestors 'none'",
+      });
       res.end(body);
     };
+    const refused = refusal(req, consoleToken);
+    if (refused) {
+      req.resume();
+      send(403, 'application/json', JSON.stringify({ error: refused }));
+      return;
+    }
     if (req.method === 'GET' && url.pathname === '/') {
-      send(200, 'text/html; charset=utf-8', CONSOLE_PAGE);
+      send(200, 'text/html; charset=utf-8', page);
       return;
     }
     const route = routes.find((r) => r.method === req.method && r.path.test(url.pathname));

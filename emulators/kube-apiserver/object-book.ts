@@ -150,6 +150,11 @@ export class ObjectBook {
     dryRun = false,
     recordAsUpdate = true,
   ): Stored {
+    // An update that changes nothing is not stored: the resourceVersion stays and managedFields
+    // keep their times, as on the real server (etcd3 store GuaranteedUpdate returns the current
+    // object when the new bytes equal the stored ones; managedFields timestamps alone do not make
+    // a change: IgnoreManagedFieldsTimestampsTransformer, Kubernetes 1.25+).
+    if (!create && unchanged(object, previous.object)) return previous;
     const meta = { ...metadataOf(object) };
     const old = metadataOf(previous.object);
     const time = this.timestamp();
@@ -219,3 +224,26 @@ function applyConflict(
     },
   });
 }
+
+/** The object as stored content: without the server-set resourceVersion and managedFields. */
+function content(object: Obj): string {
+  const meta = { ...metadataOf(object) };
+  delete meta.resourceVersion;
+  delete meta.managedFields;
+  for (const empty of ['labels', 'annotations'])
+    if (isObject(meta[empty]) && Object.keys(meta[empty]).length === 0) delete meta[empty];
+  return canonical({ ...object, metadata: meta });
+}
+
+/** JSON with object keys sorted, so that key order does not count as a change. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object')
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
+  return JSON.stringify(value) ?? 'null';
+}
+
+const unchanged = (next: Obj, stored: Obj) => content(next) === content(stored);

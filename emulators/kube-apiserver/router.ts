@@ -44,6 +44,7 @@ export async function route(
     return;
   const url = new URL(req.url ?? '/', 'https://emulator');
   const method = req.method ?? 'GET';
+  const dryRun = url.searchParams.get('dryRun') === 'All';
   let identity: string | undefined;
   const answer = (status: number, body: unknown) => {
     context.requests.add({
@@ -51,6 +52,7 @@ export async function route(
       target: url.pathname,
       outcome: status,
       ...(identity ? { identity } : {}),
+      ...(dryRun ? { dryRun } : {}),
     });
     sendJson(res, status, body);
   };

@@ -20,8 +20,8 @@ export interface ClusterRbacInputs {
 
 /**
  * The job's RBAC and the admission fence for one cluster, exactly as the module's
- * `management_cluster_rbac` output renders them (`join("\n---\n", [trimspace(rbac),
- * trimspace(fence)])` in modules/management-clusters/main.tf): the YAML an operator pipes into
+ * `management_cluster_rbac` output renders them (`join("\n---\n", [trimspace(fence),
+ * trimspace(rbac)])` in modules/management-clusters/main.tf: the fence first): the YAML an operator pipes into
  * `kubectl apply -f -`. A test compares this with Terraform's own rendering.
  */
 export function renderClusterRbac(root: string, inputs: ClusterRbacInputs): string {
@@ -34,7 +34,7 @@ export function renderClusterRbac(root: string, inputs: ClusterRbacInputs): stri
     cluster_wide: inputs.namespaces === null,
   });
   const fence = renderTerraformTemplate(read(FENCE_TEMPLATE), { job_identity: inputs.jobIdentity });
-  return [rbac.trim(), fence.trim()].join('\n---\n');
+  return [fence.trim(), rbac.trim()].join('\n---\n');
 }
 
 /** Where kubectl is, if on PATH. */

@@ -4,6 +4,7 @@ import type { Logger } from '../../shared/logging/logger';
 import { timestampToIso } from '../../shared/gcp/timestamp';
 import { TRACE_ATTRIBUTES } from '../../shared/tracing/attributes';
 import { SpanKind, withSpan } from '../../shared/tracing/spans';
+import { runJobOverrideEnv } from './execution-overrides';
 import {
   executionEnv,
   type JobLauncher,
@@ -38,7 +39,8 @@ export class CloudRunJobLauncher implements JobLauncher {
   }
 
   private async runJob(request: LaunchRequest): Promise<LaunchedExecution> {
-    const env = Object.entries(executionEnv(request)).map(([name, value]) => ({ name, value }));
+    // Only allow-listed names: anything else is refused here, before RunJob.
+    const env = runJobOverrideEnv(executionEnv(request));
     const context = {
       service: 'Cloud Run',
       operation: 'RunJob',

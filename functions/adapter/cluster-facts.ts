@@ -1,5 +1,6 @@
 import type { AdapterStatus, Cluster } from '../../shared/hyperfleet/schemas';
 import { readPath } from '../../shared/object-path';
+import { managementNamespaceOf } from '../../shared/pull-secret/names';
 import type { ClusterFacts } from './decide';
 import { DEFAULT_NAMESPACE_TEMPLATE, renderNamespace } from './namespace-template';
 
@@ -44,6 +45,11 @@ function managementNamespace(
 ): ClusterFacts['namespace'] {
   if (unset(placed)) {
     const value = renderNamespace(template, cluster);
+    if (DNS_LABEL.test(value) && value !== managementNamespaceOf(cluster.id))
+      return {
+        ok: false,
+        problem: `InvalidManagementNamespace: MANAGEMENT_NAMESPACE_TEMPLATE ${shown(template)} gives ${shown(value)}, not this cluster's management namespace "${managementNamespaceOf(cluster.id)}"; the admission fence admits only clusters-{id}: unset the template`,
+      };
     return DNS_LABEL.test(value)
       ? { ok: true, value }
       : {
@@ -51,11 +57,20 @@ function managementNamespace(
           problem: `MANAGEMENT_NAMESPACE_TEMPLATE ${shown(template)} gives ${shown(value)} for this cluster, which is not a Kubernetes namespace name (a DNS label of at most 63 lowercase letters, digits or "-"); change the template or have the placement adapter report data.namespace`,
         };
   }
-  if (typeof placed === 'string' && DNS_LABEL.test(placed)) return { ok: true, value: placed };
-  return {
-    ok: false,
-    problem: `The placement adapter's data.namespace ${shown(placed)} is not a Kubernetes namespace name (a DNS label of at most 63 lowercase letters, digits or "-")`,
-  };
+  if (typeof placed !== 'string' || !DNS_LABEL.test(placed))
+    return {
+      ok: false,
+      problem: `The placement adapter's data.namespace ${shown(placed)} is not a Kubernetes namespace name (a DNS label of at most 63 lowercase letters, digits or "-")`,
+    };
+  // Placement is another adapter's data: it may name any namespace, but the pull secret of a
+  // cluster goes only to that cluster's own (the admission fence's rule, which the job checks too).
+  const own = managementNamespaceOf(cluster.id);
+  if (placed !== own)
+    return {
+      ok: false,
+      problem: `InvalidManagementNamespace: the placement adapter's data.namespace ${shown(placed)} is not this cluster's management namespace "${own}"; the pull secret of a cluster may only be written to clusters-{id} (the admission fence enforces the same rule). Fix the placement adapter's report`,
+    };
+  return { ok: true, value: placed };
 }
 
 function managementCluster(placed: unknown): ClusterFacts['managementCluster'] {

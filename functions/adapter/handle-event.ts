@@ -13,13 +13,14 @@ import type { RetryPolicy } from '../../shared/retry/backoff';
 import { TRACE_ATTRIBUTES } from '../../shared/tracing/attributes';
 import { SpanKind, errorType, withSpan, type Span } from '../../shared/tracing/spans';
 import { contextFromTraceparent } from '../../shared/tracing/traceparent';
-import { clusterFacts, hasPullSecretInSpec, statusesByAdapter } from './cluster-facts';
+import { clusterFacts } from './cluster-facts';
 import { decide, type Decision, type DecisionSettings } from './decide';
 import { decisionAttributes, decisionName } from './decision-attributes';
 import type { ExecutionLookup } from './execution-lookup';
 import { resolveInFlight } from './in-flight-flow';
 import type { JobLauncher } from './job-launcher';
 import { launchWithIntent } from './launch-flow';
+import { preconditionContext } from './precondition-context';
 import type { PullSecretSettings } from './pull-secret-reference';
 import { reportStatus } from './report-status';
 import {
@@ -143,21 +144,10 @@ async function handleClusterEvent(
   if (facts) root.setAttribute(TRACE_ATTRIBUTES.generation, facts.generation);
   const preconditions: PreconditionResult = await withSpan('adapter.preconditions', {}, async () =>
     cluster && !facts?.deleting
-      ? evaluatePreconditions(deps.preconditions, {
-          cluster,
-          statuses: statusesByAdapter(statuses),
-          event: {
-            id: event.eventId,
-            type: event.type,
-            source: event.source,
-            clusterId: event.clusterId,
-            generation: event.generation ?? null,
-          },
-          pullSecret: {
-            inSpec: hasPullSecretInSpec(cluster, deps.pullSecret.specPath),
-            defaultConfigured: deps.pullSecret.defaultVersion !== undefined,
-          },
-        })
+      ? evaluatePreconditions(
+          deps.preconditions,
+          preconditionContext(cluster, statuses, event, deps.pullSecret),
+        )
       : { kind: 'met' as const },
   );
   const at = now();

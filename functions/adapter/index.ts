@@ -9,7 +9,12 @@ import { loadConfigOrExit } from '../../shared/config/startup-failure';
 import { lazily } from '../../shared/lazily';
 import { HyperFleetClient } from '../../shared/hyperfleet/client';
 import { authProviderFor } from '../../shared/hyperfleet/config';
+import {
+  FUNCTION_CRASH_EXIT_CODE,
+  installCrashHandlers,
+} from '../../shared/logging/crash-handlers';
 import { createLogger } from '../../shared/logging/logger';
+import { SecretRedactor } from '../../shared/logging/secret-redactor';
 import { startTracing } from '../../shared/tracing/start';
 import { CloudRunExecutionReader } from '../reporter/cloud-run-execution-reader';
 import { CloudRunExecutionLookup } from './cloud-run-execution-lookup';
@@ -20,11 +25,22 @@ import type { ExecutionLookup } from './execution-lookup';
 import type { JobLauncher } from './job-launcher';
 import { compilePreconditions } from './preconditions';
 
+// A crash prints one line without any secret or credential-shaped string and exits 16, as
+// functions-framework would; neither Node's printer nor the framework's prints the raw error.
+const redactor = new SecretRedactor();
+installCrashHandlers({
+  component: 'pullsecret-adapter',
+  redactor,
+  exitCode: FUNCTION_CRASH_EXIT_CODE,
+});
+
 // Bad configuration prints one block naming each variable and exits 2 (no framework stack trace).
 const { config, preconditions } = loadConfigOrExit('pullsecret-adapter', 'Adapter function', () => {
   const loaded = loadAdapterConfig(process.env);
   return { config: loaded, preconditions: compilePreconditions(loaded.preconditions) };
 });
+// The export headers may carry an API key: a crash never prints one.
+for (const value of Object.values(config.tracing.headers)) redactor.register(value);
 const logger = createLogger({
   component: 'pullsecret-adapter',
   level: config.logLevel,

@@ -3,7 +3,10 @@ import * as z from 'zod';
 import { ConfigError } from '../../shared/errors';
 import { toCel } from './cel-values';
 
-/** A precondition as configured: a CEL expression over `cluster`, `statuses`, `event`, `pullSecret`. */
+/**
+ * A precondition as configured: a CEL expression over `cluster` (without its pull secrets),
+ * `statuses`, `event` and `pullSecret` (`inSpec`, `additionalInSpec`, `defaultConfigured`).
+ */
 export const preconditionSpecSchema = z.object({
   name: z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'must be an identifier such as dnsAvailable'),
   expression: z.string().min(1),
@@ -58,12 +61,16 @@ export const DEFAULT_PRECONDITIONS: readonly PreconditionSpec[] = [
   },
 ];
 
-/** What an expression sees. */
+/** What an expression sees (built by preconditionContext: the cluster comes without its pull secrets). */
 export interface PreconditionContext {
   readonly cluster: unknown;
   readonly statuses: Readonly<Record<string, unknown>>;
   readonly event: unknown;
-  readonly pullSecret: { readonly inSpec: boolean; readonly defaultConfigured: boolean };
+  readonly pullSecret: {
+    readonly inSpec: boolean;
+    readonly additionalInSpec: boolean;
+    readonly defaultConfigured: boolean;
+  };
 }
 
 export interface CompiledPrecondition {
@@ -116,6 +123,14 @@ export function compilePreconditions(specs: readonly PreconditionSpec[]): Compil
   });
 }
 
+/**
+ * Why an expression failed, in a fixed text: CEL's own messages quote the values they met
+ * (`Cannot convert {"auths":...} to a BigInt`), and this text reaches the log and the cluster's
+ * status condition. The expression is configuration, so naming it is safe.
+ */
+const evaluationFailed = (spec: PreconditionSpec) =>
+  `its CEL expression \`${spec.expression}\` raised an error (a missing key, a type mismatch or a failed conversion; the values involved are not shown); guard what it reads with has() and type checks`;
+
 /** Evaluates in order; stops at the first that is not true. Pure. */
 export function evaluatePreconditions(
   compiled: readonly CompiledPrecondition[],
@@ -130,10 +145,10 @@ export function evaluatePreconditions(
     let result: CelResult;
     try {
       result = evaluate(context);
-    } catch (error) {
-      return failed(error instanceof Error ? error.message : String(error));
+    } catch {
+      return failed(evaluationFailed(spec));
     }
-    if (isCelError(result)) return failed(result.message);
+    if (isCelError(result)) return failed(evaluationFailed(spec));
     if (typeof result !== 'boolean')
       return failed(`the expression returned ${typeof result}, not a boolean`);
     if (!result)

@@ -8,13 +8,15 @@ import {
   type Claim,
 } from '../../shared/pull-secret/claim';
 import { backoffDelayMs, type RetryPolicy } from '../../shared/retry/backoff';
-import { isOwnedByHyperfleet } from './labels';
+import { isOurSecretManagerSecret } from './labels';
 import type { Replication, SecretMetadata, SecretStore } from './secret-store';
 
 /** The secret to claim, and how to create it when it does not exist yet (apply only). */
 export interface ClaimTarget {
   readonly projectId: string;
   readonly secretId: string;
+  /** The cluster the secret must belong to: another's (or another component's) is never claimed. */
+  readonly clusterId: string;
   /** For apply: create the secret with these, the creation being the claim. Absent for delete. */
   readonly create?: { labels: Record<string, string>; replication: Replication };
 }
@@ -70,7 +72,13 @@ export async function claimWork(
     // GetSecret and CreateSecret retry transient failures themselves (GoogleSecretStore).
     const current = await store.getSecret(secretPath);
     const written = current
-      ? await claimExisting(store, secretPath, current, mine, attempted)
+      ? await claimExisting(
+          store,
+          { secretPath, clusterId: target.clusterId },
+          current,
+          mine,
+          attempted,
+        )
       : await claimByCreating(store, target, mine);
     const lost = typeof written === 'object' && 'attempted' in written;
     if (lost) attempted = written.attempted;
@@ -112,13 +120,14 @@ export function heldOvertook(stored: Claim, attempted: Attempt | undefined): Cla
 
 async function claimExisting(
   store: SecretStore,
-  secretPath: string,
+  { secretPath, clusterId }: { secretPath: string; clusterId: string },
   current: SecretMetadata,
   mine: Claim,
   attempted: Attempt | undefined,
 ): Promise<ClaimOutcome | 'conflict' | { result: 'no-answer'; attempted: Attempt }> {
   // A foreign secret is never annotated: the phases refuse (apply) or leave (delete) it.
-  if (!isOwnedByHyperfleet(current.labels)) return { kind: 'unclaimed', why: 'foreign' };
+  if (!isOurSecretManagerSecret(current.labels, clusterId))
+    return { kind: 'unclaimed', why: 'foreign' };
   const stored = claimFromAnnotations(current.annotations);
   const decision = decideClaim(stored, mine);
   if (decision.kind === 'duplicate' || decision.kind === 'superseded') return decision;

@@ -1,7 +1,7 @@
 import { TransientError, type AdapterError } from '../../shared/errors';
 import type { Logger } from '../../shared/logging/logger';
 import type { RetryPolicy } from '../../shared/retry/backoff';
-import { isOurKubernetesSecret } from './labels';
+import { FOREIGN } from './cluster-secrets';
 import { changePlacements } from './placement-record';
 import { describePlacement, samePlacement, type Placement } from './placements';
 import {
@@ -43,7 +43,7 @@ export async function cleanOldPlaces(
   const removed: RemovedPlacement[] = [];
   const kept: KeptPlacement[] = [];
   const failed: { place: Placement; error: AdapterError }[] = [];
-  const record = { logger: ctx.logger, retry: ctx.retry };
+  const record = { logger: ctx.logger, retry: ctx.retry, clusterId: ctx.removal.clusterId };
   let pending: Placement[] = [...places];
   for (let round = 1; pending.length > 0; round++) {
     const report = await removePlacements(pending, ctx.removal);
@@ -105,8 +105,8 @@ async function reappeared(
     if (outcome === 'foreign') continue;
     try {
       const secrets = await deps.clusterSecrets(place.cluster);
-      const found = await secrets.get(place.namespace, place.name);
-      if (found && isOurKubernetesSecret(found.labels, deps.clusterId)) back.push({ place });
+      const found = await secrets.readOwn(place.namespace, place.name, deps.clusterId);
+      if (found !== undefined && found !== FOREIGN) back.push({ place });
     } catch (error) {
       back.push({ place, error: asAdapterError(error) });
     }

@@ -43,7 +43,7 @@ export async function cleanPlacements(ctx: PlacementContext): Promise<CleanedPla
       `The delete targets management cluster "${target.cluster}", which the pull secret job does not know (known: ${Object.keys(ctx.kubernetes.clusters).join(', ') || 'none'}); nothing was written there, so only the recorded places are cleaned`,
       { phase: 'kubernetes', operation: 'delete-secret', management_cluster: target.cluster },
     );
-  const state = await readPlacements(ctx.store, ctx.secretPath);
+  const state = await readPlacements(ctx.store, ctx.secretPath, ctx);
   const legacy = legacyPlacements({ ...state, createdNow: false }, legacyWhere(ctx, target));
   const places = planCleanup([...state.recorded, ...legacy], known ? target : undefined);
   const report = await removePlacements(places, removalDeps(ctx, 'delete'));

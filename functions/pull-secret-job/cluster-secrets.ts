@@ -10,6 +10,12 @@ export interface ClusterSecret {
   readonly resourceVersion: string;
 }
 
+/** A Secret that is not ours stands at the place: the job learns nothing else about it. */
+export const FOREIGN = 'foreign' as const;
+
+/** What readOwn found. */
+export type OwnRead = ClusterSecret | undefined | typeof FOREIGN;
+
 /** What the job wants the Secret to be. */
 export interface DesiredClusterSecret {
   readonly namespace: string;
@@ -34,7 +40,13 @@ export class WriteConflictError extends Error {}
  * ones (401, 403, 422) are thrown as PermanentError; the two classes above are for the caller.
  */
 export interface ClusterSecrets {
-  get(namespace: string, name: string): Promise<ClusterSecret | undefined>;
+  /**
+   * Our Secret as it is now, undefined when there is none, FOREIGN when a Secret is there that is
+   * not ours (labels managed-by=hyperfleet, adapter=pullsecret and this cluster-id). The job has
+   * no `get` on Secrets: this is a JSON patch of `test` operations on those labels, which changes
+   * nothing, answers our own Secret, and answers a foreign one with 422 and no content.
+   */
+  readOwn(namespace: string, name: string, clusterId: string): Promise<OwnRead>;
   create(secret: DesiredClusterSecret): Promise<ClusterSecret>;
   /**
    * Writes the desired labels, annotations and data key into the Secret if it is still at

@@ -93,6 +93,11 @@ export const jobEnvSchema = z
         'must be projects/P/secrets/S/versions/V',
       )
       .optional(),
+    /**
+     * Opt-in: also store the platform default (PULL_SECRET_SOURCE=secret-manager) in the tenant
+     * project's secret, where the customer can read it. Off: tenant-copy.ts.
+     */
+    COPY_PLATFORM_DEFAULT_TO_TENANT: booleanFlag(false),
     ...hyperFleetApiEnvShape,
     HYPERFLEET_API_BASE_URL: hyperFleetApiEnvShape.HYPERFLEET_API_BASE_URL.optional(),
     LAUNCH_ATTEMPT: positiveInt(),
@@ -202,6 +207,8 @@ export interface JobConfig {
   readonly onDelete: 'delete' | 'retain';
   /** Absent for deletions, which need no pull secret. */
   readonly pullSecretSource?: PullSecretSource;
+  /** COPY_PLATFORM_DEFAULT_TO_TENANT: the platform default is copied to the tenant project too. */
+  readonly copyPlatformDefaultToTenant?: true;
   readonly additionalSpecPath: string;
   readonly hyperfleet?: HyperFleetApiConfig;
   readonly attempt?: number;
@@ -274,6 +281,7 @@ export function loadJobConfig(env: Env): JobConfig {
     ...(e.SECRET_VERSION_RETENTION ? { retention: e.SECRET_VERSION_RETENTION } : {}),
     onDelete: e.ON_DELETE,
     ...(source ? { pullSecretSource: source } : {}),
+    ...(e.COPY_PLATFORM_DEFAULT_TO_TENANT ? { copyPlatformDefaultToTenant: true as const } : {}),
     additionalSpecPath: e.PULL_SECRET_ADDITIONAL_SPEC_PATH,
     ...(e.HYPERFLEET_API_BASE_URL
       ? {

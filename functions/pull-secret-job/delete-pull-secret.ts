@@ -1,8 +1,13 @@
 import { TransientError } from '../../shared/errors';
 import type { Logger } from '../../shared/logging/logger';
-import { NamespaceMissingError, WriteConflictError, type ClusterSecrets } from './cluster-secrets';
+import {
+  FOREIGN,
+  NamespaceMissingError,
+  WriteConflictError,
+  type ClusterSecrets,
+} from './cluster-secrets';
 import { stampedGeneration, writtenByNewer } from './generation-stamp';
-import { isOurKubernetesSecret, isOwnedByHyperfleet } from './labels';
+import { isOurSecretManagerSecret } from './labels';
 import type { SecretStore } from './secret-store';
 
 /** What the delete phases did; `foreign` means a resource exists that we do not own and left alone. */
@@ -46,7 +51,7 @@ export async function deleteKubernetesSecret(
   for (let conflicts = 0; conflicts <= MAX_CONFLICT_RETRIES; conflicts++) {
     let existing;
     try {
-      existing = await secrets.get(namespace, name);
+      existing = await secrets.readOwn(namespace, name, clusterId);
     } catch (error) {
       if (error instanceof NamespaceMissingError) return { namespace, name, outcome: 'absent' };
       throw error;
@@ -58,7 +63,7 @@ export async function deleteKubernetesSecret(
       });
       return { namespace, name, outcome: 'absent' };
     }
-    if (!isOurKubernetesSecret(existing.labels, clusterId)) {
+    if (existing === FOREIGN) {
       log.warn(
         `Kubernetes Secret ${namespace}/${name} exists but is not ours (labels managed-by=hyperfleet, adapter=pullsecret, cluster-id=${clusterId}); left untouched`,
         { phase: 'kubernetes', operation: 'delete-secret', namespace, k8s_secret: name },
@@ -97,7 +102,7 @@ export async function deleteKubernetesSecret(
 }
 
 /**
- * Deletes the Secret Manager secret if and only if we own it, or with `retain` keeps it and
+ * Deletes the Secret Manager secret if and only if we own it for this cluster, or with `retain` keeps it and
  * disables its enabled versions (nothing can read them, and they can be re-enabled).
  */
 export async function deleteSecretManagerSecret(
@@ -106,6 +111,8 @@ export async function deleteSecretManagerSecret(
   onDelete: 'delete' | 'retain',
   log: Logger,
   dryRun: boolean,
+  /** The cluster the secret must belong to (labels.ts, isOurs); another's is left untouched. */
+  clusterId: string,
 ): Promise<DeleteOutcome['secretManager']> {
   const secret = await store.getSecret(secretPath);
   if (!secret) {
@@ -115,8 +122,8 @@ export async function deleteSecretManagerSecret(
     });
     return { secretPath, outcome: 'absent', disabledVersions: [] };
   }
-  if (!isOwnedByHyperfleet(secret.labels)) {
-    log.warn('Secret Manager secret exists but is not managed by HyperFleet; left untouched', {
+  if (!isOurSecretManagerSecret(secret.labels, clusterId)) {
+    log.warn("Secret Manager secret exists but is not this cluster's pull secret; left untouched", {
       phase: 'secret-manager',
       operation: 'delete-secret',
     });

@@ -40,7 +40,12 @@ export async function claimFor(
   if (!mine) return undefined;
   return claimWork(
     store,
-    { projectId: config.projectId, secretId: config.secretId, ...(create ? { create } : {}) },
+    {
+      projectId: config.projectId,
+      secretId: config.secretId,
+      clusterId: config.clusterId,
+      ...(create ? { create } : {}),
+    },
     mine,
     { logger: options.logger, retry: config.retry },
   );

@@ -4,11 +4,13 @@ import type { Logger } from '../../shared/logging/logger';
 import type { RetryPolicy } from '../../shared/retry/backoff';
 import { withRetry } from '../../shared/retry/with-retry';
 import {
+  FOREIGN,
   NamespaceMissingError,
   WriteConflictError,
   type ClusterSecret,
   type ClusterSecrets,
   type DesiredClusterSecret,
+  type OwnRead,
 } from './cluster-secrets';
 import { loadKubernetesClient } from './kubernetes-client';
 
@@ -51,16 +53,36 @@ export class KubernetesClusterSecrets implements ClusterSecrets {
     },
   ) {}
 
-  async get(namespace: string, name: string): Promise<ClusterSecret | undefined> {
+  /**
+   * A dry-run JSON patch of `test` operations that pin our three labels: the API server applies
+   * it to our Secret without storing anything and answers it (its resourceVersion the current
+   * one), or answers 422 when a test fails (a Secret that is not ours; no content). Admission runs
+   * on dry runs too, and the fence admits this UPDATE only for our own pull secret. 404: none there
+   * (or no namespace).
+   */
+  async readOwn(namespace: string, name: string, clusterId: string): Promise<OwnRead> {
+    const { PatchStrategy, setHeaderOptions } = await loadKubernetesClient();
+    const jsonPatch = setHeaderOptions('Content-Type', PatchStrategy.JsonPatch);
     try {
       return toClusterSecret(
-        await this.call('get', namespace, name, () =>
-          this.api.readNamespacedSecret({ name, namespace }),
+        await this.call('read', namespace, name, () =>
+          this.api.patchNamespacedSecret(
+            {
+              name,
+              namespace,
+              body: ownershipTests(clusterId),
+              fieldManager: FIELD_MANAGER,
+              dryRun: 'All',
+            },
+            jsonPatch,
+          ),
         ),
       );
     } catch (error) {
-      if (apiFailure(error).code === 404) return undefined;
-      throw this.translate(error, 'get', namespace, name);
+      const code = apiFailure(error).code;
+      if (code === 404) return undefined;
+      if (code === 422) return FOREIGN;
+      throw this.translate(error, 'read', namespace, name);
     }
   }
 
@@ -184,9 +206,19 @@ export class KubernetesClusterSecrets implements ClusterSecrets {
         { cause: error },
       );
     }
+    if (failure.code === 403 && detail.includes('SecretGenerationAhead'))
+      return new PermanentError(
+        `Could not ${where}: the admission fence refused it: ${detail}`,
+        'SecretGenerationAhead',
+        { cause: error },
+      );
     if (failure.code === 403) {
       return new PermanentError(
-        `Could not ${where}: 403 Forbidden: ${detail}. Grant that identity the "${verb}" verb on secrets in namespace "${namespace}" (see README, Deployment).`,
+        `Could not ${where}: 403 Forbidden: ${detail}. ${
+          detail.includes('ValidatingAdmissionPolicy')
+            ? "The admission fence admits only this cluster's own pull secret in its own namespace (docs/management-clusters.md)."
+            : `Grant that identity the "${verb === 'read' ? 'patch' : verb}" verb on secrets in namespace "${namespace}" (see README, Deployment).`
+        }`,
         'PermissionDenied',
         { cause: error },
       );
@@ -249,6 +281,15 @@ function toMergePatch(secret: DesiredClusterSecret, resourceVersion: string): ob
     type: SECRET_TYPE,
     data: { [DOCKER_CONFIG_JSON]: secret.dockerConfigJson.toString('base64') },
   };
+}
+
+/** JSON patch `test` operations: the Secret carries our three labels, for this cluster. */
+export function ownershipTests(clusterId: string): object[] {
+  return [
+    { op: 'test', path: '/metadata/labels/managed-by', value: 'hyperfleet' },
+    { op: 'test', path: '/metadata/labels/adapter', value: 'pullsecret' },
+    { op: 'test', path: '/metadata/labels/cluster-id', value: clusterId },
+  ];
 }
 
 function toClusterSecret(secret: k8s.V1Secret): ClusterSecret {

@@ -61,13 +61,13 @@ export async function placeSecret(
   },
 ): Promise<PlacedSecret | 'gone'> {
   const target = targetPlacement(ctx.kubernetes);
-  const state = await readPlacements(ctx.store, ctx.secretPath);
+  const state = await readPlacements(ctx.store, ctx.secretPath, ctx);
   const legacy = legacyPlacements(
     { ...state, createdNow: desired.secretCreated },
     legacyWhere(ctx, target),
   );
   const plan = planApply(state.recorded, target, legacy);
-  const record = { logger: ctx.logger, retry: ctx.retry };
+  const record = { logger: ctx.logger, retry: ctx.retry, clusterId: ctx.clusterId };
   if (!ctx.dryRun && plan.record.length > 0) {
     const recorded = await changePlacements(
       ctx.store,
@@ -167,7 +167,7 @@ async function withdraw(
 async function recordAgainBestEffort(
   ctx: PlacementContext,
   target: Placement,
-  record: { logger: PlacementContext['logger']; retry: PlacementContext['retry'] },
+  record: Parameters<typeof changePlacements>[3],
 ): Promise<void> {
   try {
     await changePlacements(ctx.store, ctx.secretPath, { add: [target] }, record);

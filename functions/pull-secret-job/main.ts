@@ -7,7 +7,8 @@ import { ConfigError } from '../../shared/errors';
 import { googleClientOptions } from '../../shared/gcp/client-options';
 import { HyperFleetClient } from '../../shared/hyperfleet/client';
 import { authProviderFor } from '../../shared/hyperfleet/config';
-import { RESULT_LINE_KEY, type JobResult } from '../../shared/job-result';
+import { EXIT_CODES, RESULT_LINE_KEY, type JobResult } from '../../shared/job-result';
+import { installCrashHandlers } from '../../shared/logging/crash-handlers';
 import { createLogger, type Logger } from '../../shared/logging/logger';
 import { redactStream } from '../../shared/logging/redacting-output';
 import { SecretRedactor } from '../../shared/logging/secret-redactor';
@@ -15,6 +16,7 @@ import { startTracing } from '../../shared/tracing/start';
 import { loadJobConfig } from './config';
 import { GoogleSecretStore } from './google-secret-store';
 import { PubSubResultPublisher } from './pubsub-result-publisher';
+import { refuseRedirects } from './redirect-guard';
 import { createCoreV1Api, KUBERNETES_TOKEN_SCOPES } from './kubernetes-access';
 import { KubernetesClusterSecrets } from './kubernetes-cluster-secrets';
 import { describeFailure, exitCodeFor } from './job-outcome';
@@ -47,6 +49,8 @@ See README.md, section "Pull secret job", for the environment variables and exit
 const redactor = new SecretRedactor();
 redactStream(process.stdout, redactor);
 redactStream(process.stderr, redactor);
+// Node's crash printer writes to stderr past redactStream: a crash prints one redacted line instead.
+installCrashHandlers({ component: 'pullsecret-job', redactor, exitCode: EXIT_CODES.internal });
 
 async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   const [command, jobName, ...flags] = argv;
@@ -69,6 +73,8 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
 
   let config;
   try {
+    // First, before any client exists: on Cloud Run, a variable that would redirect the job.
+    refuseRedirects(env, process.argv0);
     config = loadJobConfig(env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

@@ -64,6 +64,6 @@ export async function forget(
     ctx.store,
     ctx.secretPath,
     { remove: removed.map((r) => r.place) },
-    { logger: ctx.logger, retry: ctx.retry },
+    { logger: ctx.logger, retry: ctx.retry, clusterId: ctx.clusterId },
   );
 }

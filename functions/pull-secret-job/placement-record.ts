@@ -7,31 +7,55 @@ import {
   annotationsWithPlacements,
   describePlacement,
   placementsFromAnnotations,
+  recordedPlacements,
+  type IgnoredPlacement,
   type Placement,
 } from './placements';
-import { isOwnedByHyperfleet } from './labels';
+import { isOurSecretManagerSecret } from './labels';
 import type { SecretStore } from './secret-store';
 
 // Each conflict means another writer changed the secret meanwhile; a few rounds settle any race.
 const MAX_ROUNDS = 5;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** The places recorded on the secret; none, and `exists: false`, when it is absent or not ours. */
+/**
+ * The places recorded on the secret; none, and `exists: false`, when it is absent or not ours
+ * (labels.ts, isOurs). Entries that name no valid place are logged and ignored (placements.ts).
+ */
 export async function readPlacements(
   store: SecretStore,
   secretPath: string,
+  owner: { readonly clusterId: string; readonly logger: Logger },
 ): Promise<{ exists: boolean; recorded: Placement[] }> {
   const secret = await store.getSecret(secretPath);
-  return secret && isOwnedByHyperfleet(secret.labels)
-    ? { exists: true, recorded: placementsFromAnnotations(secret.annotations) }
-    : { exists: false, recorded: [] };
+  if (!secret || !isOurSecretManagerSecret(secret.labels, owner.clusterId))
+    return { exists: false, recorded: [] };
+  const { places, ignored } = recordedPlacements(secret.annotations);
+  if (ignored.length > 0) warnIgnored(owner.logger, secretPath, ignored);
+  return { exists: true, recorded: places };
+}
+
+/** One warning for the record entries that name no valid place: they are never used. */
+function warnIgnored(log: Logger, secretPath: string, ignored: readonly IgnoredPlacement[]): void {
+  // The values come from annotations the tenant can edit: quoted and bounded, never interpreted.
+  const quote = (text: string) =>
+    JSON.stringify(text.length > 300 ? `${text.slice(0, 300)}…` : text);
+  log.warn(
+    `Ignored ${ignored.length} recorded place(s) on ${secretPath} that name no valid place: ${ignored.map((i) => `${quote(i.value)} (${i.problem})`).join(', ')}. Nothing is read, written or deleted there; the annotations are left as they are (remove them by hand if they are not ours).`,
+    {
+      phase: 'placements',
+      operation: 'read-placements',
+      reason: 'InvalidRecordedPlacement',
+      annotation_keys: ignored.map((i) => i.key),
+    },
+  );
 }
 
 /**
  * Records and forgets places in the secret's annotations, written with the etag just read (as the
  * claim is, claim-work.ts): a conflict or a lost answer is never guessed at, the secret is read
  * again and the change applied again. `gone` when the secret was deleted meanwhile (a newer delete
- * holds the work) or is not ours (a secret we do not own is never annotated).
+ * holds the work) or is not ours for `clusterId` (a secret we do not own is never annotated).
  * Throws TransientError when the record would exceed Secret Manager's 16 KiB of
  * annotations (earlier places could not be cleaned; cleaning them shrinks it) or keeps changing.
  */
@@ -39,12 +63,12 @@ export async function changePlacements(
   store: SecretStore,
   secretPath: string,
   change: { readonly add?: readonly Placement[]; readonly remove?: readonly Placement[] },
-  options: { logger: Logger; retry: RetryPolicy },
+  options: { logger: Logger; retry: RetryPolicy; clusterId: string },
 ): Promise<'updated' | 'unchanged' | 'gone'> {
   const log = options.logger.child({ phase: 'placements', operation: 'record-placements' });
   for (let round = 1; round <= MAX_ROUNDS; round++) {
     const current = await store.getSecret(secretPath);
-    if (!current || !isOwnedByHyperfleet(current.labels)) return 'gone';
+    if (!current || !isOurSecretManagerSecret(current.labels, options.clusterId)) return 'gone';
     const next = annotationsWithPlacements(current.annotations, change);
     if (sameAnnotations(current.annotations, next)) return 'unchanged';
     const bytes = annotationsBytes(next);

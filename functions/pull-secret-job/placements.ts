@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { placeNameProblem } from './place-names';
 
 /** One place the job wrote the Kubernetes Secret to. */
 export interface Placement {
@@ -35,19 +36,51 @@ export function placementKey(p: Placement): string {
   return `${PLACED_PREFIX}${digest.slice(0, 16)}`;
 }
 
-/** The places recorded in a secret's annotations; unreadable entries are skipped (and kept). */
+/** A `hyperfleet.io-placed-*` annotation that cannot be used as a place, and why. */
+export interface IgnoredPlacement {
+  readonly key: string;
+  readonly value: string;
+  readonly problem: string;
+}
+
+/**
+ * The places recorded in a secret's annotations, and the entries ignored: unreadable, with a key
+ * that does not match the value, or naming something that is not a valid cluster, namespace or
+ * Secret name (place-names.ts: the tenant can edit these annotations). Ignored entries are kept as
+ * they are and never used for a read, a write or a delete.
+ */
+export function recordedPlacements(annotations: Readonly<Record<string, string>> | undefined): {
+  places: Placement[];
+  ignored: IgnoredPlacement[];
+} {
+  const places: Placement[] = [];
+  const ignored: IgnoredPlacement[] = [];
+  for (const [key, value] of Object.entries(annotations ?? {})) {
+    if (!key.startsWith(PLACED_PREFIX)) continue;
+    const read = readPlace(key, value);
+    if (typeof read === 'string') ignored.push({ key, value, problem: read });
+    else places.push(read);
+  }
+  return { places: places.sort(byPlace), ignored };
+}
+
+/** The place an entry records, or why it cannot be used. */
+function readPlace(key: string, value: string): Placement | string {
+  const [cluster, namespace, name, ...rest] = value.split('/');
+  if (cluster === undefined || namespace === undefined || name === undefined || rest.length > 0)
+    return 'it is not cluster/namespace/name';
+  const place = { cluster, namespace, name };
+  return (
+    placeNameProblem(place) ??
+    (placementKey(place) === key ? place : 'its key is not the hash of its value')
+  );
+}
+
+/** The valid places recorded in a secret's annotations (recordedPlacements, without the ignored). */
 export function placementsFromAnnotations(
   annotations: Readonly<Record<string, string>> | undefined,
 ): Placement[] {
-  const places: Placement[] = [];
-  for (const [key, value] of Object.entries(annotations ?? {})) {
-    if (!key.startsWith(PLACED_PREFIX)) continue;
-    const [cluster, namespace, name, ...rest] = value.split('/');
-    if (!cluster || !namespace || !name || rest.length > 0) continue;
-    const place = { cluster, namespace, name };
-    if (placementKey(place) === key) places.push(place);
-  }
-  return places.sort(byPlace);
+  return recordedPlacements(annotations).places;
 }
 
 /** The annotations with `add` recorded and `remove` forgotten; every other annotation kept. */

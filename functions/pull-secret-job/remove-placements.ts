@@ -1,6 +1,7 @@
 import { AdapterError, PermanentError, TransientError } from '../../shared/errors';
 import type { Logger } from '../../shared/logging/logger';
 import type { ClusterSecrets } from './cluster-secrets';
+import { placeProblem } from '../../shared/pull-secret/names';
 import { deleteKubernetesSecret } from './delete-pull-secret';
 import type { ManagementClusterSet } from './management-clusters';
 import { describePlacement, type Placement } from './placements';
@@ -71,6 +72,20 @@ export async function removePlacements(
         { operation: 'delete-secret', reason: 'UnconfiguredManagementCluster' },
       );
       kept.push({ place, why: 'unconfigured' });
+      continue;
+    }
+    // A recorded place outside the fence's rule (a record edited in Secret Manager, or written by
+    // a version before the rule) cannot be proven ours: nothing is removed there, the record goes.
+    const outside = placeProblem(deps.clusterId, place.namespace, place.name);
+    if (outside) {
+      log.warn(
+        `Recorded ${describePlacement(place)} is not a place ours can be (${outside}); nothing removed there, the record is dropped`,
+        {
+          operation: 'delete-secret',
+          reason: 'InvalidManagementNamespace',
+        },
+      );
+      removed.push({ place, outcome: 'foreign' });
       continue;
     }
     try {

@@ -118,9 +118,16 @@ export function summarise(
     const k8s = pushed
       ? ` Kubernetes Secret ${pushed.namespace}/${pushed.name}${cluster} would be ${pushed.outcome === 'unchanged' ? 'left unchanged' : pushed.outcome}.`
       : '';
-    return `Dry run: Secret Manager secret ${stored.secretPath} would be ${stored.secret === 'created' ? 'created' : 'reused'} and its version ${stored.version === 'added' ? 'added' : 'left unchanged'}.${k8s}${moved}`;
+    const version =
+      stored.version === 'none'
+        ? 'hold no version (platform default pull secret, not copied)'
+        : `its version ${stored.version === 'added' ? 'added' : 'left unchanged'}`;
+    return `Dry run: Secret Manager secret ${stored.secretPath} would be ${stored.secret === 'created' ? 'created' : 'reused'} and ${version}.${k8s}${moved}`;
   }
-  const sm = `Pull secret stored in ${stored.versionName} (${stored.version === 'added' ? 'new version' : 'unchanged'})`;
+  const sm =
+    stored.version === 'none'
+      ? `Platform default pull secret in use, not copied to the tenant project (${stored.secretPath} holds only the claim and place records${stored.destroyedVersions.length ? `; earlier copies destroyed: ${stored.destroyedVersions.join(', ')}` : ''})`
+      : `Pull secret stored in ${stored.versionName} (${stored.version === 'added' ? 'new version' : 'unchanged'})`;
   return pushed
     ? `${sm}; Kubernetes Secret ${pushed.namespace}/${pushed.name}${cluster} ${pushed.outcome}.${moved}`
     : `${sm}.`;

@@ -28,7 +28,15 @@ import {
 import type { KubernetesOutcome } from './sync-kubernetes';
 import { syncSecretManager, type SecretManagerOutcome } from './sync-secret-manager';
 import {
+  copiesToTenant,
+  keepDefaultOutOfTenant,
+  pullSecretOrigin,
+  sourceVersionPath,
+  type PullSecretOrigin,
+} from './tenant-copy';
+import {
   requireKnownCluster,
+  requireOwnPlace,
   retainedSecretWarning,
   secretManagerDisposal,
 } from './unknown-cluster';
@@ -52,6 +60,7 @@ interface Progress {
   phases: JobResult['phases'];
   durations: Record<string, number>;
   fingerprint?: string;
+  source?: PullSecretOrigin;
   stored?: SecretManagerOutcome;
   pushed?: KubernetesOutcome;
   removed?: DeleteOutcome;
@@ -97,6 +106,7 @@ export async function runPullSecretJob(
       ...outcome,
       phases: progress.phases,
       ...(progress.fingerprint ? { pull_secret_sha256_prefix: progress.fingerprint } : {}),
+      ...(progress.source ? { pull_secret_source: progress.source } : {}),
       ...(progress.stored ? { secret_manager: secretManagerSummary(progress.stored) } : {}),
       ...(progress.pushed ? { kubernetes: kubernetesSummary(progress.pushed, config) } : {}),
       ...(progress.removed ? removalSummary(progress.removed, config) : {}),
@@ -108,8 +118,10 @@ export async function runPullSecretJob(
   try {
     // Only an apply is refused: nothing was ever written to an unknown cluster, so a delete drops
     // that target and still cleans every recorded place (cleanPlacements), else it could never end.
-    if (config.kubernetes && config.operation === 'apply')
+    if (config.kubernetes && config.operation === 'apply') {
       requireKnownCluster(config.kubernetes.cluster, config.kubernetes.clusters);
+      requireOwnPlace(config.clusterId, config.kubernetes.namespace, config.kubernetes.secretName);
+    }
     const done =
       config.operation === 'delete'
         ? await removePullSecret(config, deps, options, log, progress)
@@ -169,6 +181,7 @@ async function applyPullSecret(
   const data = pullSecretBytes(resolved.original, original, additional);
   deps.redactor?.registerPullSecret(data.toString('utf8'));
   progress.fingerprint = pullSecretFingerprint(data);
+  progress.source = pullSecretOrigin(resolved.from);
   log.info('Pull secret validated', {
     phase: 'validate',
     operation: 'validate-pull-secret',
@@ -190,24 +203,30 @@ async function applyPullSecret(
   if (isLost(claim)) return claim;
   const smStarted = Date.now();
   progress.phases.push('secret-manager');
+  const target = {
+    projectId: config.projectId,
+    secretId: config.secretId,
+    clusterId: config.clusterId,
+    labels,
+    replication: config.replication,
+    ...(config.retention ? { retention: config.retention } : {}),
+  };
+  const syncOptions = {
+    logger: log,
+    retry: config.retry,
+    dryRun: options.dryRun,
+    ...(claim?.kind === 'claimed' ? { claimed: claim.secret } : {}),
+  };
+  // The platform default goes to the management cluster only, unless copying is opted in.
   const stored = await withPhaseSpan('secretmanager.sync', {}, () =>
-    syncSecretManager(
-      deps.secretStore,
-      {
-        projectId: config.projectId,
-        secretId: config.secretId,
-        labels,
-        replication: config.replication,
-        ...(config.retention ? { retention: config.retention } : {}),
-      },
-      data,
-      {
-        logger: log,
-        retry: config.retry,
-        dryRun: options.dryRun,
-        ...(claim?.kind === 'claimed' ? { claimed: claim.secret } : {}),
-      },
-    ),
+    copiesToTenant(config, resolved.from)
+      ? syncSecretManager(deps.secretStore, target, data, syncOptions)
+      : keepDefaultOutOfTenant(
+          deps.secretStore,
+          target,
+          { parsed: original, bytes: data },
+          syncOptions,
+        ),
   );
   progress.stored = stored;
   progress.durations.secret_manager = Date.now() - smStarted;
@@ -228,7 +247,7 @@ async function applyPullSecret(
           {
             labels: kubernetesLabels(config),
             dockerConfigJson: data,
-            gcpSecretPath: stored.versionName || `${stored.secretPath}/versions/latest`,
+            gcpSecretPath: sourceVersionPath(stored, source),
             secretCreated: stored.secret === 'created',
             ...(claim?.kind === 'claimed' && claim.overtook
               ? { overtook: claim.overtook.generation }
@@ -314,6 +333,7 @@ async function removePullSecret(
       disposal,
       log,
       options.dryRun,
+      config.clusterId,
     ),
   );
   progress.durations.secret_manager = Date.now() - smStarted;

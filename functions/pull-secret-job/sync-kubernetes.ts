@@ -4,6 +4,7 @@ import type { Logger } from '../../shared/logging/logger';
 import type { RetryPolicy } from '../../shared/retry/backoff';
 import { backoffDelayMs } from '../../shared/retry/backoff';
 import {
+  FOREIGN,
   NamespaceMissingError,
   WriteConflictError,
   type ClusterSecret,
@@ -17,7 +18,6 @@ import {
   stampedGeneration,
   writtenByNewer,
 } from './generation-stamp';
-import { isOurKubernetesSecret } from './labels';
 
 export const ANNOTATIONS = {
   gcpSecretPath: 'hyperfleet.io/gcp-secret-path',
@@ -75,9 +75,11 @@ export async function syncKubernetesSecret(
   let namespaceAttempts = 0;
 
   for (let conflicts = 0; conflicts <= MAX_CONFLICT_RETRIES;) {
-    const existing = await secrets.get(namespace, name);
+    const clusterId = desired.labels['cluster-id'] ?? '';
+    const read = await secrets.readOwn(namespace, name, clusterId);
     // Ownership before the stamp: another cluster's Secret is never ours to compare or overwrite.
-    if (existing) assertOwned(existing, desired.labels['cluster-id'] ?? '');
+    if (read === FOREIGN) throw notOurs(namespace, name, clusterId);
+    const existing = read;
     if (existing && writtenByNewer(existing.annotations, desired.generation))
       throw new NewerGenerationError(
         `Kubernetes Secret ${namespace}/${name}`,
@@ -153,15 +155,16 @@ export async function syncKubernetesSecret(
   );
 }
 
-/** The same test as a removal's (isOurKubernetesSecret): what we would not delete we never overwrite. */
-function assertOwned(existing: ClusterSecret, clusterId: string): void {
-  if (!isOurKubernetesSecret(existing.labels, clusterId)) {
-    throw new PermanentError(
-      `Kubernetes Secret ${existing.namespace}/${existing.name} exists but is not ours (labels managed-by=hyperfleet, adapter=pullsecret, cluster-id=${clusterId} expected; found managed-by=${existing.labels['managed-by'] ?? 'none'}, adapter=${existing.labels.adapter ?? 'none'}, cluster-id=${existing.labels['cluster-id'] ?? 'none'}), so it was not overwritten. ` +
-        'Delete or rename it, or set K8S_SECRET_NAME to a different name.',
-      'SecretOwnershipConflict',
-    );
-  }
+/**
+ * The same test as a removal's: what we would not delete we never overwrite. The job cannot read a
+ * Secret that is not ours, so the message names the labels it expected, not the ones found.
+ */
+function notOurs(namespace: string, name: string, clusterId: string): PermanentError {
+  return new PermanentError(
+    `Kubernetes Secret ${namespace}/${name} exists but is not ours (labels managed-by=hyperfleet, adapter=pullsecret, cluster-id=${clusterId} expected), so it was not overwritten. ` +
+      'Look at it as an administrator (kubectl get secret -n NAMESPACE NAME --show-labels); delete it if it is stale, or find out who writes it.',
+    'SecretOwnershipConflict',
+  );
 }
 
 /**

@@ -3,13 +3,15 @@ import { crc32c } from '../../shared/gcp/crc32c';
 import type { Logger } from '../../shared/logging/logger';
 import type { RetryPolicy } from '../../shared/retry/backoff';
 import { withRetry } from '../../shared/retry/with-retry';
-import { isOwnedByHyperfleet } from './labels';
+import { ownershipMismatch } from './labels';
 import type { Replication, SecretStore, VersionPayload } from './secret-store';
 
 /** Where and how the pull secret is stored. */
 export interface SecretManagerTarget {
   readonly projectId: string;
   readonly secretId: string;
+  /** The cluster the secret must belong to (labels.ts, isOurs). */
+  readonly clusterId: string;
   readonly labels: Record<string, string>;
   readonly replication: Replication;
   /** Keep only the newest N versions (older ones are destroyed); undefined keeps all. */
@@ -20,8 +22,9 @@ export interface SecretManagerTarget {
 export interface SecretManagerOutcome {
   readonly secretPath: string;
   readonly secret: 'created' | 'reused';
-  readonly version: 'added' | 'unchanged';
-  /** Full name of the version holding the bytes, `.../versions/N`; empty in a dry run that would add. */
+  /** `none`: the platform default is in use and not copied (tenant-copy.ts); the secret holds no version of it. */
+  readonly version: 'added' | 'unchanged' | 'none';
+  /** Full name of the version holding the bytes, `.../versions/N`; empty in a dry run that would add, and with `none`. */
   readonly versionName: string;
   readonly verified: boolean;
   readonly destroyedVersions: readonly string[];
@@ -118,7 +121,7 @@ export async function syncSecretManager(
 }
 
 /** Reads the secret and creates it when missing (ALREADY_EXISTS from a concurrent job is fine). */
-async function ensureSecret(
+export async function ensureSecret(
   store: SecretStore,
   target: SecretManagerTarget,
   secretPath: string,
@@ -140,14 +143,20 @@ async function ensureSecret(
     });
     current = await store.getSecret(secretPath);
   }
-  if (current) assertOwned(secretPath, current.labels);
+  if (current) assertOwned(secretPath, current.labels, target.clusterId);
   return 'reused';
 }
 
-function assertOwned(secretPath: string, labels: Readonly<Record<string, string>>): void {
-  if (!isOwnedByHyperfleet(labels)) {
+/** Refuses a secret that is not ours for this cluster (labels.ts, isOurs), naming the labels. */
+export function assertOwned(
+  secretPath: string,
+  labels: Readonly<Record<string, string>>,
+  clusterId: string,
+): void {
+  const mismatch = ownershipMismatch(labels, clusterId);
+  if (mismatch) {
     throw new PermanentError(
-      `Secret Manager secret ${secretPath} exists but is not managed by HyperFleet (label managed-by=hyperfleet is missing), so it was left untouched. ` +
+      `Secret Manager secret ${secretPath} exists but is not managed by HyperFleet for this cluster (${mismatch}; ours carry managed-by=hyperfleet, adapter=pullsecret, cluster-id=${clusterId}), so it was left untouched. ` +
         'Rename or delete that secret, or set SECRET_NAME to a different name.',
       'SecretOwnershipConflict',
     );

@@ -1,4 +1,5 @@
 import { PermanentError } from '../../shared/errors';
+import { placeProblem } from '../../shared/pull-secret/names';
 import type { ManagementClusterSet } from './management-clusters';
 import { describePlacement, placementKey, type Placement } from './placements';
 
@@ -30,6 +31,20 @@ export class UnknownManagementClusterError extends PermanentError {
 export function requireKnownCluster(name: string, clusters: ManagementClusterSet): void {
   if (!Object.hasOwn(clusters, name))
     throw new UnknownManagementClusterError(name, Object.keys(clusters));
+}
+
+/**
+ * Refuses, before any call, a target the admission fence would refuse: the pull secret of cluster
+ * X is X-pull-secret in clusters-X and nowhere else, whatever placement (another adapter's data)
+ * or K8S_SECRET_NAME says. Permanent: the same execution can only be refused again.
+ */
+export function requireOwnPlace(clusterId: string, namespace: string, name: string): void {
+  const problem = placeProblem(clusterId, namespace, name);
+  if (problem)
+    throw new PermanentError(
+      `Refused to write the Kubernetes Secret: ${problem}. Have the placement adapter report data.namespace clusters-${clusterId} (docs/management-clusters.md).`,
+      'InvalidManagementNamespace',
+    );
 }
 
 /**

@@ -8,7 +8,12 @@ import { withBoundedRetries } from '../../shared/events/bounded-retries';
 import { lazily } from '../../shared/lazily';
 import { HyperFleetClient } from '../../shared/hyperfleet/client';
 import { authProviderFor } from '../../shared/hyperfleet/config';
+import {
+  FUNCTION_CRASH_EXIT_CODE,
+  installCrashHandlers,
+} from '../../shared/logging/crash-handlers';
 import { createLogger } from '../../shared/logging/logger';
+import { SecretRedactor } from '../../shared/logging/secret-redactor';
 import { startTracing } from '../../shared/tracing/start';
 import { CloudRunExecutionReader } from './cloud-run-execution-reader';
 import { SecretManagerClaimReader } from './secret-manager-claim-reader';
@@ -18,10 +23,21 @@ import type { ExecutionReader } from './execution-reader';
 import { decodeReport } from './decode-report';
 import { createReporterHandler } from './handle-report';
 
+// A crash prints one line without any secret or credential-shaped string and exits 16, as
+// functions-framework would; neither Node's printer nor the framework's prints the raw error.
+const redactor = new SecretRedactor();
+installCrashHandlers({
+  component: 'pullsecret-reporter',
+  redactor,
+  exitCode: FUNCTION_CRASH_EXIT_CODE,
+});
+
 // Bad configuration prints one block naming each variable and exits 2 (no framework stack trace).
 const config = loadConfigOrExit('pullsecret-reporter', 'Reporter function', () =>
   loadReporterConfig(process.env),
 );
+// The export headers may carry an API key: a crash never prints one.
+for (const value of Object.values(config.tracing.headers)) redactor.register(value);
 const logger = createLogger({
   component: 'pullsecret-reporter',
   level: config.logLevel,

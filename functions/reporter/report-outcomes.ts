@@ -1,6 +1,6 @@
 import type { JobResult } from '../../shared/job-result';
 import { describeClaim, type Claim } from '../../shared/pull-secret/claim';
-import type { StatusOutcome } from '../../shared/hyperfleet/outcome';
+import type { Provisioned, StatusOutcome } from '../../shared/hyperfleet/outcome';
 import type { ExecutionSummary } from './execution-reader';
 import { classifyExecutionFailure } from './execution-failure';
 import {
@@ -73,12 +73,15 @@ export function planFromJobResult(
     });
   const sm = result.secret_manager;
   if (!sm) return { skip: 'a successful result without a Secret Manager section' };
+  // `none`: the platform default is in use and no tenant version holds it.
+  const version = sm.version === 'none' ? undefined : sm.version_name.split('/').pop() || 'latest';
   return plan({
     kind: 'succeeded',
     execution: execution ?? 'unknown',
     provisioned: {
       secretPath: sm.secret_path,
-      secretVersion: sm.version_name.split('/').pop() ?? 'latest',
+      ...(version ? { secretVersion: version } : {}),
+      ...(result.pull_secret_source ? { pullSecretSource: result.pull_secret_source } : {}),
       ...(result.kubernetes
         ? {
             kubernetesSecret: {
@@ -147,12 +150,16 @@ export function planFromExecution(summary: ExecutionSummary): PlannedReport | { 
     });
   const project = summary.env.GCP_PROJECT_ID ?? 'unknown';
   const secretId = summary.env.SECRET_NAME ?? secretManagerSecretId(clusterId);
+  // The platform default is not copied to the tenant project unless opted in (not an override, so
+  // not known here): no version is named until the job's own result says which, if any.
+  const source = sourceOf(summary.env.PULL_SECRET_SOURCE);
   return plan({
     kind: 'succeeded',
     execution: summary.name,
     provisioned: {
       secretPath: `projects/${project}/secrets/${secretId}`,
-      secretVersion: 'latest',
+      ...(source === 'platform-default' ? {} : { secretVersion: 'latest' }),
+      ...(source ? { pullSecretSource: source } : {}),
       ...(summary.env.MANAGEMENT_NAMESPACE
         ? {
             kubernetesSecret: {
@@ -165,6 +172,12 @@ export function planFromExecution(summary: ExecutionSummary): PlannedReport | { 
     },
     timing,
   });
+}
+
+/** The status data's `pull_secret_source` for the adapter's PULL_SECRET_SOURCE override. */
+function sourceOf(override: string | undefined): Provisioned['pullSecretSource'] {
+  if (override === 'secret-manager') return 'platform-default';
+  return override === 'cluster-spec' ? 'cluster-spec' : undefined;
 }
 
 /**

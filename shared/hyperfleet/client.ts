@@ -166,16 +166,27 @@ export class HyperFleetClient {
     body?: unknown,
   ): Promise<z.output<S>> {
     const response = await this.send(method, path, body);
-    const json: unknown = await response.json();
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw errorForStatus({
+    const unexpected = (what: string) =>
+      errorForStatus({
         method,
         path,
         status: 400,
-        detail: `unexpected response body (${issue ? describeIssue(issue) : 'invalid'}); is HYPERFLEET_API_BASE_URL the HyperFleet API?`,
+        detail: `unexpected response body (${what}); is HYPERFLEET_API_BASE_URL the HyperFleet API?`,
       });
+    let json: unknown;
+    try {
+      json = await response.json();
+    } catch {
+      // Not the parser's message: it quotes the body around the bad token, and a cluster's body
+      // holds its pull secret.
+      throw unexpected(
+        `the ${response.status} response body is not valid JSON; content-type ${JSON.stringify((response.headers.get('content-type') ?? 'none').slice(0, 60))}`,
+      );
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw unexpected(issue ? describeIssue(issue) : 'invalid');
     }
     return parsed.data;
   }

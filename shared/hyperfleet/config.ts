@@ -6,12 +6,31 @@ const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 /** The API's rule for tenant dimension values. */
 const TENANT_VALUE = /^[A-Za-z0-9._-]{1,63}$/;
 
+/** Hosts a plain-http base URL may name: loopback (the local stack's emulator, on 127.0.0.1). */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * https, or http to a loopback host: every call carries the API token and the job reads pull
+ * secrets from the API, so nothing reaches a remote API in cleartext. Loopback is the local signal
+ * because nothing but the host itself can be reached there (no variable to forget or to forge).
+ */
+function encryptedOrLoopback(value: string): boolean {
+  if (!URL.canParse(value)) return true; // z.url reports it
+  const url = new URL(value);
+  return url.protocol !== 'http:' || LOOPBACK_HOSTS.has(url.hostname);
+}
+
 /** HyperFleet's own names for the API settings; compose into a component's env schema. */
 export const hyperFleetApiEnvShape = {
-  HYPERFLEET_API_BASE_URL: z.url({
-    protocol: /^https?$/,
-    message: 'must be the API base URL, e.g. http://hyperfleet-api:8000',
-  }),
+  HYPERFLEET_API_BASE_URL: z
+    .url({
+      protocol: /^https?$/,
+      message: 'must be the API base URL, e.g. https://hyperfleet-api.example.com',
+    })
+    .refine(encryptedOrLoopback, {
+      message:
+        'must be an https:// URL (the API token and pull secrets travel on it); http:// is accepted only for a loopback host (127.0.0.1, localhost, [::1]), as in the local stack',
+    }),
   HYPERFLEET_API_VERSION: z
     .string()
     .regex(/^v\d+$/, 'must be an API version such as v1')

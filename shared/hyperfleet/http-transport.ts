@@ -52,12 +52,17 @@ class Answer implements TransportResponse {
     },
   };
 
-  /** Parses the body; throws SyntaxError when it is not JSON (an empty body included), as fetch. */
+  /**
+   * Parses the body; throws SyntaxError when it is not JSON (an empty body included), as fetch,
+   * with a message of its own: the parser's quotes the body, which may hold a pull secret.
+   */
   json(): Promise<unknown> {
     try {
       return Promise.resolve(JSON.parse(this.body.toString('utf8')) as unknown);
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new SyntaxError(String(error)));
+    } catch {
+      return Promise.reject(
+        new SyntaxError(`the response body (${this.body.length} bytes) is not valid JSON`),
+      );
     }
   }
 }

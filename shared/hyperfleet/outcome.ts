@@ -58,8 +58,12 @@ export type Operation = 'apply' | 'delete';
 
 /** Where the pull secret ended up after a successful apply. */
 export interface Provisioned {
+  /** The tenant project's secret: the pull secret's versions, or only the claim and place records. */
   readonly secretPath: string;
-  readonly secretVersion: string;
+  /** The version holding the pull secret; absent when none does (the platform default, not copied). */
+  readonly secretVersion?: string;
+  /** Where the pull secret came from, when known (`platform-default`: the platform's, not the tenant's). */
+  readonly pullSecretSource?: 'cluster-spec' | 'platform-default' | 'env';
   readonly kubernetesSecret?: {
     /** The management cluster's name, when known (the job's result always says). */
     readonly managementCluster?: string;

@@ -131,26 +131,19 @@ export function buildStatus(
     case 'succeeded': {
       const p = outcome.provisioned;
       const k = p.kubernetesSecret;
-      const where = k
-        ? ` and pushed to Secret ${k.namespace}/${k.name}${k.managementCluster ? ` on management cluster ${k.managementCluster}` : ''}`
-        : '';
       return {
         ...base,
         conditions: [
           condition('Applied', 'True', 'JobSucceeded', `Execution ${outcome.execution} completed`),
-          condition(
-            'Available',
-            'True',
-            'PullSecretProvisioned',
-            `Pull secret stored in ${p.secretPath}/versions/${p.secretVersion}${where}`,
-          ),
+          condition('Available', 'True', 'PullSecretProvisioned', provisionedMessage(p)),
           healthy(),
         ],
         data: {
           execution: outcome.execution,
           operation: 'apply',
           secret_path: p.secretPath,
-          secret_version: p.secretVersion,
+          ...(p.secretVersion !== undefined ? { secret_version: p.secretVersion } : {}),
+          ...(p.pullSecretSource ? { pull_secret_source: p.pullSecretSource } : {}),
           ...(k ? kubernetesSecretData(k) : {}),
           ...(p.sha256Prefix ? { pull_secret_sha256_prefix: p.sha256Prefix } : {}),
         },
@@ -198,6 +191,18 @@ export function buildStatus(
         metadata: executionMetadata(outcome.execution, outcome.timing),
       };
   }
+}
+
+/** The Available message: where the pull secret is; the platform default is said as such. */
+function provisionedMessage(p: Provisioned): string {
+  const k = p.kubernetesSecret;
+  const pushed = k
+    ? `pushed to Secret ${k.namespace}/${k.name}${k.managementCluster ? ` on management cluster ${k.managementCluster}` : ''}`
+    : '';
+  if (p.secretVersion === undefined)
+    return `The platform default pull secret is in use${pushed ? `, ${pushed}` : ''} (not copied to the tenant project: ${p.secretPath} holds no version of it)`;
+  const source = p.pullSecretSource === 'platform-default' ? ' (the platform default)' : '';
+  return `Pull secret${source} stored in ${p.secretPath}/versions/${p.secretVersion}${pushed ? ` and ${pushed}` : ''}`;
 }
 
 /**

@@ -257,7 +257,7 @@ describe('end to end on the local stack: two management clusters, HyperShift, th
       {
         status: 403,
         reason: 'Forbidden',
-        message: `secrets "foreign" is forbidden: ${policy}: the pull secret job may not change or delete a Secret it does not own (one without the label managed-by=hyperfleet)`,
+        message: `secrets "foreign" is forbidden: ${policy}: the pull secret job may not change or delete a Secret it does not own (a kubernetes.io/dockerconfigjson Secret labelled managed-by=hyperfleet, adapter=pullsecret and cluster-id)`,
       },
     );
     const opaque = {

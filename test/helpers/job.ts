@@ -1,3 +1,4 @@
+import { CLOUD_RUN_EMULATOR_ARGV0 } from '../../shared/gcp/cloud-run-emulator-mark';
 import { RESULT_LINE_KEY, jobResultSchema, type JobResult } from '../../shared/job-result';
 import { JOB_CLI, runNode, type ProcessResult } from './run-process';
 
@@ -25,11 +26,16 @@ export interface JobRun extends ProcessResult {
 export async function runJob(
   env: Record<string, string | undefined>,
   args: string[] = [],
+  /** Run as the Cloud Run emulator runs a task (its argv[0] mark): on "Cloud Run", locally. */
+  options: { asEmulatedTask?: boolean } = {},
 ): Promise<JobRun> {
-  const run = await runNode(JOB_CLI, ['run-job', 'pull-secret', ...args], {
-    RETRY_BASE_DELAY: '50ms',
-    ...env,
-  });
+  const run = await runNode(
+    JOB_CLI,
+    ['run-job', 'pull-secret', ...args],
+    { RETRY_BASE_DELAY: '50ms', ...env },
+    undefined,
+    options.asEmulatedTask ? CLOUD_RUN_EMULATOR_ARGV0 : undefined,
+  );
   const lines = run.stdout
     .split('\n')
     .filter((line) => line.trim() !== '')

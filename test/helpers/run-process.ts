@@ -22,6 +22,8 @@ export function runNode(
   args: readonly string[],
   env: Record<string, string | undefined>,
   timeoutMs = 60_000,
+  /** argv[0] of the process (the Cloud Run emulator marks its task processes with one). */
+  argv0?: string,
 ): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
     const nodeArgs = script === JOB_CLI ? jobNodeArgs() : [];
@@ -32,6 +34,7 @@ export function runNode(
         ...env,
       } as NodeJS.ProcessEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
+      ...(argv0 ? { argv0 } : {}),
     });
     let stdout = '';
     let stderr = '';

@@ -26,7 +26,7 @@ export const PROJECT = 'demo-project';
 export const CLUSTER = 'cls-1';
 export const NAME = 'cls-1-pull-secret';
 export const SECRET = `projects/${PROJECT}/secrets/hyperfleet-${CLUSTER}-pull-secret`;
-export const NAMESPACES = ['ns-a', 'ns-b', 'clusters-cls-1'] as const;
+export const NAMESPACES = ['clusters-cls-1'] as const;
 
 export const place = (cluster: string, namespace: string): Placement => ({
   cluster,

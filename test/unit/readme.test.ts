@@ -140,7 +140,7 @@ describe('README examples', () => {
       cluster: cluster(labels),
       statuses,
       event: {},
-      pullSecret: { inSpec: true, defaultConfigured: false },
+      pullSecret: { inSpec: true, additionalInSpec: false, defaultConfigured: false },
     });
     expect(evaluatePreconditions(compiled, context({}, { dns: dns('True') }))).toEqual({
       kind: 'met',

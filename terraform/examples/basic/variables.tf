@@ -35,7 +35,7 @@ variable "hyperfleet_api" {
 }
 
 variable "job" {
-  description = "The job image and settings (see the module's variables)."
+  description = "The job image, pinned by digest (REPOSITORY/pull-secret-job:TAG@sha256:DIGEST), and settings (see the module's variables)."
   type = object({
     image                    = string
     cpu                      = optional(string, "1")

@@ -90,6 +90,7 @@ locals {
     },
     var.job.secret_version_retention == null ? {} : { SECRET_VERSION_RETENTION = tostring(var.job.secret_version_retention) },
     var.job.kms_key_name == null ? {} : { KMS_KEY_NAME = var.job.kms_key_name },
+    var.job.copy_platform_default_to_tenant ? { COPY_PLATFORM_DEFAULT_TO_TENANT = "true" } : {},
   )
 }
 

@@ -154,6 +154,7 @@ resource "time_sleep" "metrics_propagation" {
     job_duration                 = google_logging_metric.job_duration[each.key].id
     hyperfleet_api_misconfigured = google_logging_metric.hyperfleet_api_misconfigured[each.key].id
     retry_bound_exceeded         = google_logging_metric.retry_bound_exceeded[each.key].id
+    unexpected_run_job_overrides = google_logging_metric.unexpected_run_job_overrides[each.key].id
   }
 }
 

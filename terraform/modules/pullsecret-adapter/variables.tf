@@ -126,8 +126,8 @@ variable "hyperfleet_api" {
   })
   nullable = false
   validation {
-    condition     = can(regex("^https?://", var.hyperfleet_api.base_url))
-    error_message = "hyperfleet_api.base_url must be the API's base URL, e.g. https://hyperfleet-api.example.com."
+    condition     = can(regex("^https://[^/]", var.hyperfleet_api.base_url))
+    error_message = "hyperfleet_api.base_url must be an https:// URL, e.g. https://hyperfleet-api.example.com: the API token and pull secrets travel on it (plain http is for the local stack's loopback API only)."
   }
   validation {
     condition     = var.hyperfleet_api.org == null || can(regex("^[A-Za-z0-9._-]{1,63}$", var.hyperfleet_api.org))
@@ -140,7 +140,7 @@ variable "hyperfleet_api" {
 }
 
 variable "job" {
-  description = "The pull secret Cloud Run Job: image (built from functions/pull-secret-job/Dockerfile), resources, task timeout and retries, and Secret Manager behaviour."
+  description = "The pull secret Cloud Run Job: image (built from functions/pull-secret-job/Dockerfile, pinned by digest: REPOSITORY/pull-secret-job[:TAG]@sha256:DIGEST), resources, task timeout and retries, and Secret Manager behaviour. copy_platform_default_to_tenant: also store default_pull_secret_version's bytes in each tenant project's secret, where the customer can read them (off: they go to the management cluster only; see README, What it writes)."
   type = object({
     image                    = string
     cpu                      = optional(string, "1")
@@ -152,8 +152,15 @@ variable "job" {
     replication_policy       = optional(string, "automatic")
     kms_key_name             = optional(string)
     log_level                = optional(string, "info")
+    # Opt-in: the platform default is a platform credential; off, tenants never receive it.
+    copy_platform_default_to_tenant = optional(bool, false)
   })
   nullable = false
+  validation {
+    # A tag can be moved to other code after review; a digest names these bytes only.
+    condition     = can(regex("@sha256:[0-9a-f]{64}$", var.job.image))
+    error_message = "job.image must be pinned by digest: REPOSITORY/pull-secret-job[:TAG]@sha256:<64 lowercase hex digits> (a tag can be moved to other code). After docker push, docker inspect --format='{{index .RepoDigests 0}}' REPOSITORY/pull-secret-job:TAG prints it (or gcloud artifacts docker images describe REPOSITORY/pull-secret-job:TAG); see README, Deployment."
+  }
   validation {
     condition     = contains(["delete", "retain"], var.job.on_delete)
     error_message = "job.on_delete must be delete or retain."
@@ -231,12 +238,13 @@ variable "default_management_cluster" {
 }
 
 variable "monitoring" {
-  description = "Log-based metrics, alert policies and the dashboard. metric_propagation_wait: how long the alert policies wait after their log-based metrics are created (new metrics are not immediately usable in alert filters)."
+  description = "Log-based metrics, alert policies and the dashboard. metric_propagation_wait: how long the alert policies wait after their log-based metrics are created (new metrics are not immediately usable in alert filters). run_job_audit_logs: enable Cloud Run's DATA_WRITE audit logs in project_id, where RunJob calls are recorded (the unexpected-overrides alert reads them); false only where audit configs are managed elsewhere, which must then enable them (google_project_iam_audit_config is authoritative for the service)."
   type = object({
     enabled                 = optional(bool, true)
     job_failure_ratio       = optional(number, 0.1)
     job_duration_seconds    = optional(number, 300)
     metric_propagation_wait = optional(string, "90s")
+    run_job_audit_logs      = optional(bool, true)
   })
   default  = {}
   nullable = false

@@ -28,8 +28,10 @@ resource "kubernetes_cluster_role_v1" "writer" {
   rule {
     api_groups = [""]
     resources  = ["secrets"]
-    # patch, not update: the job merge-patches only the fields it owns (see kubernetes-cluster-secrets.ts).
-    verbs = ["get", "create", "patch", "delete"]
+    # No get, list or watch: the job reads back only its own Secret, through a dry-run JSON patch of
+    # test operations on its labels; patch, not update: it patches only the fields it owns
+    # (see kubernetes-cluster-secrets.ts and templates/management-cluster-rbac.yaml.tftpl).
+    verbs = ["create", "patch", "delete"]
   }
 }
 

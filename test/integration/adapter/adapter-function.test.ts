@@ -260,18 +260,18 @@ describe('adapter function through functions-framework, against the HyperFleet a
     const placed = seedReadyCluster(hyperfleet, { name: 'placed-on-mgmt-2' });
     hyperfleet.store.reportAdapter(placed.id, 'placement', {
       available: 'True',
-      data: { namespace: 'ns-b', managementCluster: 'mgmt-2' },
+      data: { namespace: `clusters-${placed.id}`, managementCluster: 'mgmt-2' },
     });
     await pushPubSub(url, sentinelEvent(placed.id, 1));
     expect(executionsFor(placed.id)[0]?.env).toMatchObject({
       MANAGEMENT_CLUSTER: 'mgmt-2',
-      MANAGEMENT_NAMESPACE: 'ns-b',
+      MANAGEMENT_NAMESPACE: `clusters-${placed.id}`,
     });
 
     const bad = seedReadyCluster(hyperfleet, { name: 'bad-management-cluster' });
     hyperfleet.store.reportAdapter(bad.id, 'placement', {
       available: 'True',
-      data: { namespace: 'ns-b', managementCluster: 'Mgmt_2' },
+      data: { namespace: `clusters-${bad.id}`, managementCluster: 'Mgmt_2' },
     });
     await pushPubSub(url, sentinelEvent(bad.id, 1));
     expect(executionsFor(bad.id)).toHaveLength(0);

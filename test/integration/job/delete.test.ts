@@ -111,7 +111,10 @@ describe('pull secret job, OPERATION=delete', () => {
   });
 
   it('treats a missing namespace as already gone', async () => {
-    const run = await runJob(deleteEnv({ MANAGEMENT_NAMESPACE: 'clusters-gone' }));
+    // Another cluster, whose namespace clusters-{id} is already gone.
+    const run = await runJob(
+      deleteEnv({ CLUSTER_ID: 'gone', MANAGEMENT_NAMESPACE: 'clusters-gone' }),
+    );
     expect(run.result).toMatchObject({
       outcome: 'succeeded',
       kubernetes: { namespace: 'clusters-gone', outcome: 'absent' },

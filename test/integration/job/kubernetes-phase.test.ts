@@ -60,7 +60,7 @@ describe('pull secret job, Kubernetes phase (CLI process against both emulators)
       outcome: 'created',
       resource_version: expect.any(String),
     });
-    expect(kubeCalls()).toEqual(['GET 404', 'POST 201']);
+    expect(kubeCalls()).toEqual(['PATCH 404', 'POST 201']);
     const secret = await coreApi(kube).readNamespacedSecret({ namespace: NS, name: NAME });
     expect(secret.type).toBe('kubernetes.io/dockerconfigjson');
     expect(Buffer.from(secret.data?.['.dockerconfigjson'] ?? '', 'base64').toString()).toBe(
@@ -92,7 +92,7 @@ describe('pull secret job, Kubernetes phase (CLI process against both emulators)
       outcome: 'unchanged',
       resource_version: rv,
     });
-    expect(kubeCalls()).toEqual(['GET 200']);
+    expect(kubeCalls()).toEqual(['PATCH 200']);
 
     kube.requests.clear();
     const changed = await runJob({
@@ -100,7 +100,7 @@ describe('pull secret job, Kubernetes phase (CLI process against both emulators)
       PULL_SECRET_DATA: samplePullSecret('rotated', 'rotated-password'),
     });
     expect(changed.result.kubernetes?.outcome).toBe('updated');
-    expect(kubeCalls()).toEqual(['GET 200', 'PATCH 200']);
+    expect(kubeCalls()).toEqual(['PATCH 200', 'PATCH 200']);
     const secret = await coreApi(kube).readNamespacedSecret({ namespace: NS, name: NAME });
     expect(secret.metadata?.annotations?.['hyperfleet.io/gcp-secret-path']).toMatch(
       /\/versions\/2$/,
@@ -142,7 +142,7 @@ describe('pull secret job, Kubernetes phase (CLI process against both emulators)
     const rotated = samplePullSecret('rotated', 'rotated-password');
     const run = await runJob({ ...env, PULL_SECRET_DATA: rotated });
     expect(run.result.kubernetes?.outcome).toBe('updated');
-    expect(kubeCalls()).toEqual(['GET 200', 'PATCH 200']);
+    expect(kubeCalls()).toEqual(['PATCH 200', 'PATCH 200']);
 
     const secret = await api.readNamespacedSecret({ namespace: NS, name: NAME });
     expect(Buffer.from(secret.data?.['.dockerconfigjson'] ?? '', 'base64').toString()).toBe(
@@ -208,13 +208,15 @@ describe('pull secret job, Kubernetes phase (CLI process against both emulators)
       phases: ['secret-manager', 'kubernetes'],
     });
     expect(run.result.message).toContain(`${NS}/${NAME}`);
-    expect(kubeCalls()).toEqual(['GET 200']);
+    expect(kubeCalls()).toEqual(['PATCH 422']);
   });
 
   it('waits for a namespace created after two failures, then succeeds', async () => {
+    // Another cluster, whose namespace clusters-{id} placement creates late.
     const late = 'clusters-late';
     const waiting = runJob({
       ...env,
+      CLUSTER_ID: 'late',
       MANAGEMENT_NAMESPACE: late,
       KUBERNETES_NAMESPACE_WAIT: '30s',
     });
@@ -232,6 +234,7 @@ describe('pull secret job, Kubernetes phase (CLI process against both emulators)
   it('fails with NamespaceNotFound naming the namespace after the bounded wait', async () => {
     const run = await runJob({
       ...env,
+      CLUSTER_ID: 'never',
       MANAGEMENT_NAMESPACE: 'clusters-never',
       KUBERNETES_NAMESPACE_WAIT: '300ms',
     });
@@ -248,7 +251,8 @@ describe('pull secret job, Kubernetes phase (CLI process against both emulators)
     expect(run.code).toBe(EXIT_CODES.permanent);
     expect(run.result.reason).toBe('PermissionDenied');
     expect(run.result.message).toContain(
-      'User "system:serviceaccount:hyperfleet:viewer" cannot create resource "secrets"',
+      // Its first call is the read, a dry-run patch (the job has no get).
+      'User "system:serviceaccount:hyperfleet:viewer" cannot patch resource "secrets"',
     );
     expect(run.result.message).toContain(`namespace "${NS}"`);
     fs.rmSync(dir, { recursive: true });
@@ -266,12 +270,12 @@ describe('pull secret job, Kubernetes phase (CLI process against both emulators)
 
   it('resolves a 409 on update by reading again, and retries 503s', async () => {
     await runJob(env);
-    kube.faults.add({ match: `PATCH /api/v1/namespaces/${NS}/secrets/${NAME}`, status: 409 });
-    kube.faults.add({
-      match: `GET /api/v1/namespaces/${NS}/secrets/${NAME}`,
-      count: 2,
-      status: 503,
-    });
+    // Rules are consumed in order: the read (a dry-run test patch) fails twice with 503, passes,
+    // then the update answers 409 once; the job reads again and updates.
+    const patch = `PATCH /api/v1/namespaces/${NS}/secrets/${NAME}`;
+    kube.faults.add({ match: patch, count: 2, status: 503 });
+    kube.faults.add({ match: patch, count: 1, delayMs: 1 });
+    kube.faults.add({ match: patch, status: 409 });
     kube.requests.clear();
     const run = await runJob({
       ...env,
@@ -280,11 +284,11 @@ describe('pull secret job, Kubernetes phase (CLI process against both emulators)
     expect(run.code).toBe(EXIT_CODES.success);
     expect(run.result.kubernetes?.outcome).toBe('updated');
     expect(kubeCalls()).toEqual([
-      'GET 503',
-      'GET 503',
-      'GET 200',
+      'PATCH 503',
+      'PATCH 503',
+      'PATCH 200',
       'PATCH 409',
-      'GET 200',
+      'PATCH 200',
       'PATCH 200',
     ]);
   });

@@ -75,10 +75,17 @@ describe('pull secret job: resolving the pull secret from a reference', () => {
     const id = create('default-source', {
       platform: { type: 'gcp', gcp: { projectID: 'demo-project' } },
     });
+    // The default is a platform credential: read, but copied to the tenant project only on opt-in
+    // (test/integration/job/platform-default.test.ts covers the rest).
     const run = await runJob(
-      env(id, { PULL_SECRET_SOURCE: 'secret-manager', PULL_SECRET_SECRET_VERSION: version.name! }),
+      env(id, {
+        PULL_SECRET_SOURCE: 'secret-manager',
+        PULL_SECRET_SECRET_VERSION: version.name!,
+        COPY_PLATFORM_DEFAULT_TO_TENANT: 'true',
+      }),
     );
     expect(run.code).toBe(EXIT_CODES.success);
+    expect(run.result.pull_secret_source).toBe('platform-default');
     expect(await latest(id)).toBe(text);
     const missing = await runJob(
       env(id, {

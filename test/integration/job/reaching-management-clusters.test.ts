@@ -129,29 +129,33 @@ describe('the job reaches management clusters with its Google identity (IP, DNS 
   });
 
   const dnsEndpoint = () => `https://localhost:${new URL(dnsCluster.endpoint).port}`;
-  /** One execution on Cloud Run's terms: metadata detection on, no kubeconfig, no ADC file. */
+  /** One execution on Cloud Run's terms (as the emulator runs a task): metadata detection on, no kubeconfig, no ADC file. */
   const run = (
     clusters: Record<string, { endpoint: string; caCert?: string }>,
     extra: Record<string, string | undefined> = {},
   ) => {
     execution++;
-    return runJob({
-      METADATA_SERVER_DETECTION: undefined,
-      GCE_METADATA_HOST: metadata.host,
-      CLOUD_RUN_JOB: 'pullsecret-job',
-      HOME: home,
-      NODE_EXTRA_CA_CERTS: publicCaFile,
-      SECRET_MANAGER_EMULATOR_HOST: sm.endpoint,
-      GCP_PROJECT_ID: PROJECT,
-      CLUSTER_ID: 'cls-1',
-      GENERATION: String(execution),
-      LAUNCH_ATTEMPT: '1',
-      CLOUD_RUN_EXECUTION: `pullsecret-job-reach-${execution}`,
-      MANAGEMENT_CLUSTERS: JSON.stringify(clusters),
-      MANAGEMENT_NAMESPACE: NAMESPACE,
-      PULL_SECRET_DATA: samplePullSecret(),
-      ...extra,
-    });
+    return runJob(
+      {
+        METADATA_SERVER_DETECTION: undefined,
+        GCE_METADATA_HOST: metadata.host,
+        CLOUD_RUN_JOB: 'pullsecret-job',
+        HOME: home,
+        NODE_EXTRA_CA_CERTS: publicCaFile,
+        SECRET_MANAGER_EMULATOR_HOST: sm.endpoint,
+        GCP_PROJECT_ID: PROJECT,
+        CLUSTER_ID: 'cls-1',
+        GENERATION: String(execution),
+        LAUNCH_ATTEMPT: '1',
+        CLOUD_RUN_EXECUTION: `pullsecret-job-reach-${execution}`,
+        MANAGEMENT_CLUSTERS: JSON.stringify(clusters),
+        MANAGEMENT_NAMESPACE: NAMESPACE,
+        PULL_SECRET_DATA: samplePullSecret(),
+        ...extra,
+      },
+      [],
+      { asEmulatedTask: true },
+    );
   };
   const jobWrites = (kube: KubeApiServerEmulator) =>
     kube.requests
@@ -161,6 +165,10 @@ describe('the job reaches management clusters with its Google identity (IP, DNS 
   it('IP endpoint with the cluster CA: the cluster sees the service account email from a token with both scopes', async () => {
     const result = await run({
       'mgmt-ip': { endpoint: ipCluster.endpoint, caCert: ipCluster.caPem },
+    });
+    expect({ outcome: result.result.outcome, reason: result.result.reason }).toEqual({
+      outcome: 'succeeded',
+      reason: 'PullSecretProvisioned',
     });
     expect(result.code).toBe(EXIT_CODES.success);
     expect(result.result.kubernetes).toMatchObject({

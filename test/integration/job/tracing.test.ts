@@ -29,7 +29,17 @@ const PROJECT = 'demo-project';
 const PLATFORM = 'platform-project';
 const TOPIC = `projects/${PROJECT}/topics/pullsecret-job-results`;
 const SUBSCRIPTION = `projects/${PROJECT}/subscriptions/results-tap`;
-const NS = 'clusters-cls-trace';
+/** The ids of the clusters the runs below write for; each writes to its own clusters-{id}. */
+const CLUSTER_IDS = [
+  'cls-trace',
+  'cls-trace-fail',
+  'cls-trace-cfg',
+  'cls-trace-term',
+  'cls-trace-bad',
+  'cls-trace-off',
+  'cls-trace-hang',
+];
+const nsOf = (clusterId: string) => `clusters-${clusterId}`;
 // The adapter's launch span, as it would pass it (sampled).
 // OTLP SpanKind values.
 const SPAN_KIND = { internal: 1, producer: 4 } as const;
@@ -76,7 +86,7 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
   beforeAll(async () => {
     [sm, kube, pubsub, otlp] = await Promise.all([
       startSecretManagerEmulator(),
-      startKubeApiServerEmulator({ namespaces: [NS] }),
+      startKubeApiServerEmulator({ namespaces: CLUSTER_IDS.map(nsOf) }),
       startPubSubEmulator(),
       OtlpTestReceiver.start(),
     ]);
@@ -92,7 +102,7 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
     PUBSUB_EMULATOR_HOST: pubsub.endpoint,
     RESULTS_TOPIC: TOPIC,
     KUBECONFIG: kube.kubeconfigPath,
-    MANAGEMENT_NAMESPACE: NS,
+    MANAGEMENT_NAMESPACE: nsOf(clusterId),
     GCP_PROJECT_ID: PROJECT,
     GOOGLE_CLOUD_PROJECT: PLATFORM,
     CLUSTER_ID: clusterId,
@@ -237,7 +247,10 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
     const traceId = 'd'.repeat(32);
     // Hold the Kubernetes phase's first request to the namespace far beyond the test.
     for (const method of ['GET', 'POST', 'PATCH', 'PUT'])
-      kube.faults.add({ match: `${method} /api/v1/namespaces/${NS}`, delayMs: 60_000 });
+      kube.faults.add({
+        match: `${method} /api/v1/namespaces/${nsOf('cls-trace-term')}`,
+        delayMs: 60_000,
+      });
     const rules = kube.faults.pending();
     const child = spawn(process.execPath, [JOB_CLI, 'run-job', 'pull-secret'], {
       env: {

@@ -24,19 +24,19 @@ const denied = (name: string, message: string) =>
 const TYPE_MESSAGE = (type: string) =>
   `the pull secret job may only write Secrets of type kubernetes.io/dockerconfigjson, not ${type}`;
 const LABEL_MESSAGE =
-  'the pull secret job may only write Secrets labelled managed-by=hyperfleet (the label may not be removed or changed)';
+  'the pull secret job may only write Secrets labelled managed-by=hyperfleet, adapter=pullsecret and cluster-id';
 const OWNER_MESSAGE =
-  'the pull secret job may not change or delete a Secret it does not own (one without the label managed-by=hyperfleet)';
+  'the pull secret job may not change or delete a Secret it does not own (a kubernetes.io/dockerconfigjson Secret labelled managed-by=hyperfleet, adapter=pullsecret and cluster-id)';
+/** Cluster "fence": its pull secret is fence-pull-secret in clusters-fence, the only one admitted. */
+const OURS = { 'managed-by': 'hyperfleet', adapter: 'pullsecret', 'cluster-id': 'fence' };
+const PULL_SECRET = 'fence-pull-secret';
 
 describe('the admission fence in the Kubernetes emulator', () => {
   let emulator: KubeApiServerEmulator;
   let admin: ReturnType<typeof apisFor>;
   let job: ReturnType<typeof apisFor>;
 
-  const managed = (
-    name: string,
-    labels: Record<string, string> = { 'managed-by': 'hyperfleet' },
-  ): k8s.V1Secret => ({
+  const managed = (name: string, labels: Record<string, string> = OURS): k8s.V1Secret => ({
     metadata: { name, labels },
     type: 'kubernetes.io/dockerconfigjson',
     data: dockerConfig(),
@@ -88,17 +88,19 @@ describe('the admission fence in the Kubernetes emulator', () => {
   });
 
   it('lets the job create, patch and delete a managed dockerconfigjson Secret', async () => {
-    await job.core.createNamespacedSecret({ namespace: NS, body: managed('ours') });
-    const patched = await mergePatch('ours', { metadata: { annotations: { note: 'rotated' } } });
+    await job.core.createNamespacedSecret({ namespace: NS, body: managed(PULL_SECRET) });
+    const patched = await mergePatch(PULL_SECRET, {
+      metadata: { annotations: { note: 'rotated' } },
+    });
     expect(patched.metadata?.annotations).toEqual({ note: 'rotated' });
     await job.core.replaceNamespacedSecret({
-      name: 'ours',
+      name: PULL_SECRET,
       namespace: NS,
-      body: { ...managed('ours'), data: dockerConfig('{"auths":{}}') },
+      body: { ...managed(PULL_SECRET), data: dockerConfig('{"auths":{}}') },
     });
-    await job.core.deleteNamespacedSecret({ name: 'ours', namespace: NS });
+    await job.core.deleteNamespacedSecret({ name: PULL_SECRET, namespace: NS });
     expect(
-      await failureOf(admin.core.readNamespacedSecret({ name: 'ours', namespace: NS })),
+      await failureOf(admin.core.readNamespacedSecret({ name: PULL_SECRET, namespace: NS })),
     ).toMatchObject({ code: 404 });
   });
 
@@ -137,15 +139,15 @@ describe('the admission fence in the Kubernetes emulator', () => {
 
   it('refuses the job a Secret without the managed-by label', async () => {
     const failure = await failureOf(
-      job.core.createNamespacedSecret({ namespace: NS, body: managed('unlabelled', {}) }),
+      job.core.createNamespacedSecret({ namespace: NS, body: managed(PULL_SECRET, {}) }),
     );
     expect(failure).toMatchObject({
       code: 403,
       reason: 'Forbidden',
-      message: denied('unlabelled', LABEL_MESSAGE),
+      message: denied(PULL_SECRET, LABEL_MESSAGE),
     });
     expect(
-      await failureOf(admin.core.readNamespacedSecret({ name: 'unlabelled', namespace: NS })),
+      await failureOf(admin.core.readNamespacedSecret({ name: PULL_SECRET, namespace: NS })),
     ).toMatchObject({ code: 404 });
   });
 
@@ -158,7 +160,7 @@ describe('the admission fence in the Kubernetes emulator', () => {
     ).toMatchObject({
       code: 403,
       reason: 'Forbidden',
-      message: denied('foreign', TYPE_MESSAGE('Opaque')),
+      message: denied('foreign', OWNER_MESSAGE),
     });
     expect(
       await failureOf(job.core.deleteNamespacedSecret({ name: 'foreign', namespace: NS })),
@@ -188,17 +190,17 @@ describe('the admission fence in the Kubernetes emulator', () => {
   });
 
   it('refuses the job removing the label from its own Secret', async () => {
-    await job.core.createNamespacedSecret({ namespace: NS, body: managed('own') });
-    const before = await admin.core.readNamespacedSecret({ name: 'own', namespace: NS });
+    await job.core.createNamespacedSecret({ namespace: NS, body: managed(PULL_SECRET) });
+    const before = await admin.core.readNamespacedSecret({ name: PULL_SECRET, namespace: NS });
     expect(
-      await failureOf(mergePatch('own', { metadata: { labels: { 'managed-by': null } } })),
+      await failureOf(mergePatch(PULL_SECRET, { metadata: { labels: { 'managed-by': null } } })),
     ).toMatchObject({
       code: 403,
       reason: 'Forbidden',
-      message: denied('own', LABEL_MESSAGE),
+      message: denied(PULL_SECRET, LABEL_MESSAGE),
     });
-    const after = await admin.core.readNamespacedSecret({ name: 'own', namespace: NS });
-    expect(after.metadata?.labels).toEqual({ 'managed-by': 'hyperfleet' });
+    const after = await admin.core.readNamespacedSecret({ name: PULL_SECRET, namespace: NS });
+    expect(after.metadata?.labels).toEqual(OURS);
     expect(after.metadata?.resourceVersion).toBe(before.metadata?.resourceVersion);
   });
 
@@ -208,7 +210,7 @@ describe('the admission fence in the Kubernetes emulator', () => {
       body: { metadata: { name: 'admin-opaque' }, type: 'Opaque', stringData: { a: 'b' } },
     });
     await admin.core.patchNamespacedSecret(
-      { name: 'own', namespace: NS, body: { metadata: { labels: { 'managed-by': null } } } },
+      { name: PULL_SECRET, namespace: NS, body: { metadata: { labels: { 'managed-by': null } } } },
       MERGE_PATCH,
     );
     await admin.core.deleteNamespacedSecret({ name: 'foreign', namespace: NS });

@@ -55,10 +55,14 @@ describe('Google identities and RBAC from the Terraform template (Kubernetes emu
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const secret = (name: string) => ({
+  /** The pull secret of cluster `cluster`, as the job writes it (the fence admits nothing else). */
+  const secret = (name: string, cluster = 'a') => ({
     apiVersion: 'v1',
     kind: 'Secret',
-    metadata: { name, labels: { 'managed-by': 'hyperfleet' } },
+    metadata: {
+      name,
+      labels: { 'managed-by': 'hyperfleet', adapter: 'pullsecret', 'cluster-id': cluster },
+    },
     type: 'kubernetes.io/dockerconfigjson',
     data: { '.dockerconfigjson': Buffer.from('{"auths":{}}').toString('base64') },
   });
@@ -69,7 +73,7 @@ describe('Google identities and RBAC from the Terraform template (Kubernetes emu
       '/apis/rbac.authorization.k8s.io/v1/clusterroles/hyperfleet-pullsecret-writer',
     );
     expect(role?.rules).toEqual([
-      { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'create', 'patch', 'delete'] },
+      { apiGroups: [''], resources: ['secrets'], verbs: ['create', 'patch', 'delete'] },
     ]);
     const binding = await admin.get(
       '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/hyperfleet-pullsecret-writer',
@@ -84,12 +88,12 @@ describe('Google identities and RBAC from the Terraform template (Kubernetes emu
     ).toBeDefined();
   });
 
-  it('a token with userinfo.email is the service account email: the template grants it create, get, patch and delete', async () => {
+  it('a token with userinfo.email is the service account email: the template grants it create, patch and delete, never get', async () => {
     const token = await metadataServerToken(metadata.endpoint);
     const secrets = '/api/v1/namespaces/clusters-a/secrets';
     expect((await admin.request('POST', secrets, secret('a-pull-secret'), token)).status).toBe(201);
     expect((await admin.request('GET', `${secrets}/a-pull-secret`, undefined, token)).status).toBe(
-      200,
+      403,
     );
     expect(
       (await admin.request('DELETE', `${secrets}/a-pull-secret`, undefined, token)).status,

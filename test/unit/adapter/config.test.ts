@@ -5,7 +5,7 @@ import { loadAdapterConfig } from '../../../functions/adapter/config';
 import { DEFAULT_PRECONDITIONS } from '../../../functions/adapter/preconditions';
 
 const base = {
-  HYPERFLEET_API_BASE_URL: 'http://api:8000',
+  HYPERFLEET_API_BASE_URL: 'https://api:8000',
   CLOUD_RUN_JOB: 'projects/p/locations/us-central1/jobs/pullsecret-job',
 };
 

@@ -28,26 +28,41 @@ describe('the management namespace: placement wins, else MANAGEMENT_NAMESPACE_TE
     expect(clusterFacts(cluster, []).namespace).toEqual({ ok: true, value: 'clusters-cls-1' });
   });
 
-  it('replaces {id} and {name}, every occurrence', () => {
+  it('replaces {id} and {name}, every occurrence; a namespace other than clusters-{id} is refused (the fence admits only that)', () => {
     expect(renderNamespace('hc-{name}-{id}', cluster)).toBe('hc-prod-cls-1');
     expect(renderNamespace('{id}-{id}', cluster)).toBe('cls-1-cls-1');
-    expect(clusterFacts(cluster, [], '{name}-{id}').namespace).toEqual({
+    expect(clusterFacts(cluster, [], 'clusters-{id}').namespace).toEqual({
       ok: true,
-      value: 'prod-cls-1',
+      value: 'clusters-cls-1',
     });
+    const other = clusterFacts(cluster, [], '{name}-{id}').namespace;
+    expect(other.ok).toBe(false);
+    expect(!other.ok && other.problem).toMatch(
+      /^InvalidManagementNamespace: MANAGEMENT_NAMESPACE_TEMPLATE "\{name\}-\{id\}" gives "prod-cls-1", not this cluster's management namespace "clusters-cls-1"/,
+    );
   });
 
-  it("takes placement's data.namespace over the template", () => {
-    expect(clusterFacts(cluster, [placement({ namespace: 'ns-a' })], '{name}').namespace).toEqual({
-      ok: true,
-      value: 'ns-a',
-    });
+  it("takes placement's data.namespace over the template, when it is this cluster's own", () => {
+    expect(
+      clusterFacts(cluster, [placement({ namespace: 'clusters-cls-1' })], '{name}').namespace,
+    ).toEqual({ ok: true, value: 'clusters-cls-1' });
     // Empty or null means "placement did not say": the template decides.
     expect(clusterFacts(cluster, [placement({ namespace: '' })]).namespace).toEqual({
       ok: true,
       value: 'clusters-cls-1',
     });
   });
+
+  it.each(['kube-system', 'clusters-cls-2', 'ns-a'])(
+    "a forged placement data.namespace (%s: another cluster's, a system namespace) is refused, naming the rule",
+    (forged) => {
+      const facts = clusterFacts(cluster, [placement({ namespace: forged })]);
+      expect(facts.namespace.ok).toBe(false);
+      expect(!facts.namespace.ok && facts.namespace.problem).toContain(
+        `InvalidManagementNamespace: the placement adapter's data.namespace "${forged}" is not this cluster's management namespace "clusters-cls-1"`,
+      );
+    },
+  );
 
   it('refuses a template result that is not a DNS label, naming the template and the result', () => {
     const facts = clusterFacts({ ...cluster, name: '' }, [], '{name}');

@@ -32,7 +32,7 @@ const context = (
   cluster: { id: 'c1', generation: 2, spec },
   statuses: allAdapters(2),
   event: { id: 'e1', generation: 2 },
-  pullSecret: { inSpec: true, defaultConfigured: false },
+  pullSecret: { inSpec: true, additionalInSpec: false, defaultConfigured: false },
   ...overrides,
 });
 const defaults = compilePreconditions(DEFAULT_PRECONDITIONS);
@@ -61,7 +61,9 @@ describe('default preconditions (CEL)', () => {
     ['older shape without project', context({ provider: 'gcp' }), 'gcpProjectIdSet'],
     [
       'no pull secret and no default',
-      context(currentShape, { pullSecret: { inSpec: false, defaultConfigured: false } }),
+      context(currentShape, {
+        pullSecret: { inSpec: false, additionalInSpec: false, defaultConfigured: false },
+      }),
       'pullSecretSourceConfigured',
     ],
     [
@@ -95,7 +97,9 @@ describe('default preconditions (CEL)', () => {
     expect(
       evaluatePreconditions(
         defaults,
-        context(currentShape, { pullSecret: { inSpec: false, defaultConfigured: true } }),
+        context(currentShape, {
+          pullSecret: { inSpec: false, additionalInSpec: false, defaultConfigured: true },
+        }),
       ),
     ).toEqual({ kind: 'met' });
   });
@@ -120,6 +124,20 @@ describe('default preconditions (CEL)', () => {
     expect(evaluatePreconditions(custom, context(currentShape))).toMatchObject({
       kind: 'error',
       message: expect.stringContaining('not a boolean'),
+    });
+  });
+
+  it('reports a CEL error as a fixed text naming the expression, never the value it met', () => {
+    const expression = 'int(cluster.spec.note) > 0';
+    const custom = compilePreconditions([{ name: 'noteIsNumber', expression }]);
+    const result = evaluatePreconditions(
+      custom,
+      context({ ...currentShape, note: 'canary-value-4f1d9a' }),
+    );
+    expect(result).toEqual({
+      kind: 'error',
+      name: 'noteIsNumber',
+      message: `Precondition noteIsNumber failed to evaluate: its CEL expression \`${expression}\` raised an error (a missing key, a type mismatch or a failed conversion; the values involved are not shown); guard what it reads with has() and type checks`,
     });
   });
 

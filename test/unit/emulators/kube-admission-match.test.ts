@@ -113,19 +113,58 @@ describe('the fence policy, evaluated', () => {
   const JOB = 'pullsecret-job@local-project.iam.gserviceaccount.com';
   const policy = renderFencePolicy(JOB)[0] as Parameters<typeof evaluatePolicy>[0];
   const secret = (type: string, labels?: Record<string, string>) => ({
-    metadata: { name: 's', ...(labels ? { labels } : {}) },
+    metadata: { name: 'c1-pull-secret', ...(labels ? { labels } : {}) },
     type,
   });
-  const managed = secret('kubernetes.io/dockerconfigjson', { 'managed-by': 'hyperfleet' });
-  const job = (overrides: Partial<AdmissionAttributes>) => attrs({ username: JOB, ...overrides });
+  const OURS = { 'managed-by': 'hyperfleet', adapter: 'pullsecret', 'cluster-id': 'c1' };
+  const managed = secret('kubernetes.io/dockerconfigjson', OURS);
+  // The pull secret of cluster c1 is c1-pull-secret in clusters-c1 (the fence's place rule).
+  const job = (overrides: Partial<AdmissionAttributes>) =>
+    attrs({ username: JOB, name: 'c1-pull-secret', namespace: 'clusters-c1', ...overrides });
+  const stamped = (generation: string) => ({
+    ...managed,
+    metadata: { ...managed.metadata, annotations: { 'hyperfleet.io/generation': generation } },
+  });
 
   it.each([
     ['create a managed pull secret', job({ object: managed }), true],
     ['update its own', job({ operation: 'UPDATE', object: managed, oldObject: managed }), true],
     ['delete its own', job({ operation: 'DELETE', object: null, oldObject: managed }), true],
+    ['create an Opaque Secret', job({ object: secret('Opaque', OURS) }), false],
     [
-      'create an Opaque Secret',
-      job({ object: secret('Opaque', { 'managed-by': 'hyperfleet' }) }),
+      'create without the adapter label',
+      job({
+        object: secret('kubernetes.io/dockerconfigjson', {
+          'managed-by': 'hyperfleet',
+          'cluster-id': 'c1',
+        }),
+      }),
+      false,
+    ],
+    ['create it in another namespace', job({ namespace: 'kube-system', object: managed }), false],
+    ['create it under another name', job({ name: 'other', object: managed }), false],
+    [
+      "relabel another cluster's as its own",
+      job({
+        operation: 'UPDATE',
+        object: managed,
+        oldObject: secret('kubernetes.io/dockerconfigjson', { ...OURS, 'cluster-id': 'c2' }),
+      }),
+      false,
+    ],
+    [
+      'raise the generation stamp',
+      job({ operation: 'UPDATE', object: stamped('3'), oldObject: stamped('2') }),
+      true,
+    ],
+    [
+      'lower the generation stamp',
+      job({ operation: 'UPDATE', object: stamped('2'), oldObject: stamped('3') }),
+      false,
+    ],
+    [
+      'delete an Opaque Secret labelled as ours',
+      job({ operation: 'DELETE', object: null, oldObject: secret('Opaque', OURS) }),
       false,
     ],
     ['create without the label', job({ object: secret('kubernetes.io/dockerconfigjson') }), false],

@@ -89,6 +89,13 @@ const PEM = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQ\n-----END CERTIF
               'gcloud container clusters get-credentials mgmt --location us-central1 --project mgmt-project-1',
           }),
         ).toBe(outputs.rbac['mgmt-1']);
+        // The fence comes first: kubectl applies in order, so no binding ever exists unfenced.
+        const kinds = [...outputs.rbac['mgmt-1']!.matchAll(/^kind: (\w+)$/gm)].map((m) => m[1]);
+        expect(kinds.slice(0, 3)).toEqual([
+          'ValidatingAdmissionPolicy',
+          'ValidatingAdmissionPolicyBinding',
+          'ClusterRole',
+        ]);
       },
     );
   },

@@ -114,6 +114,42 @@ describe('planFromJobResult', () => {
     });
   });
 
+  it('says when the platform default is in use, with no tenant version when it was not copied', () => {
+    const kept = planFromJobResult(
+      result({
+        pull_secret_source: 'platform-default',
+        secret_manager: {
+          secret_path: 'projects/demo/secrets/hyperfleet-cls-1-pull-secret',
+          secret: 'reused',
+          version: 'none',
+          version_name: '',
+          verified: true,
+          destroyed_versions: [],
+        },
+      }),
+      JOB,
+    );
+    if ('skip' in kept) throw new Error(kept.skip);
+    const body = buildStatus(kept.outcome, 2, new Date());
+    expect(body.data).toMatchObject({
+      pull_secret_source: 'platform-default',
+      secret_path: 'projects/demo/secrets/hyperfleet-cls-1-pull-secret',
+      namespace: 'clusters-cls-1',
+      pull_secret_name: 'cls-1-pull-secret',
+    });
+    expect(body.data).not.toHaveProperty('secret_version');
+    expect(body.conditions.find((c) => c.type === 'Available')?.message).toBe(
+      'The platform default pull secret is in use, pushed to Secret clusters-cls-1/cls-1-pull-secret (not copied to the tenant project: projects/demo/secrets/hyperfleet-cls-1-pull-secret holds no version of it)',
+    );
+
+    const copied = planFromJobResult(result({ pull_secret_source: 'platform-default' }), JOB);
+    if ('skip' in copied) throw new Error(copied.skip);
+    expect(buildStatus(copied.outcome, 2, new Date()).data).toMatchObject({
+      pull_secret_source: 'platform-default',
+      secret_version: '4',
+    });
+  });
+
   it('maps a finished delete to Finalized=True', () => {
     expect(
       conditions(
@@ -203,6 +239,25 @@ describe('planFromExecution', () => {
     });
     if ('skip' in plan) return;
     expect(Date.parse(plan.observedAt)).toBeLessThan(Date.parse(result().finished_at));
+  });
+
+  it('names no tenant version for the platform default, which is not copied there by default', () => {
+    const env = { ...summary().env, PULL_SECRET_SOURCE: 'secret-manager' };
+    const plan = planFromExecution(summary({ env }));
+    if ('skip' in plan) throw new Error(plan.skip);
+    expect(plan.outcome).toMatchObject({
+      kind: 'succeeded',
+      provisioned: { pullSecretSource: 'platform-default' },
+    });
+    const data = buildStatus(plan.outcome, 2, new Date()).data;
+    expect(data).toMatchObject({ pull_secret_source: 'platform-default' });
+    expect(data).not.toHaveProperty('secret_version');
+    const spec = planFromExecution(
+      summary({ env: { ...summary().env, PULL_SECRET_SOURCE: 'cluster-spec' } }),
+    );
+    expect(spec).toMatchObject({
+      outcome: { provisioned: { pullSecretSource: 'cluster-spec', secretVersion: 'latest' } },
+    });
   });
 
   it('skips executions not launched by the adapter, or not finished', () => {

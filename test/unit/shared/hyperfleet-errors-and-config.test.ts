@@ -80,10 +80,10 @@ describe('HyperFleet API configuration', () => {
   const schema = z.object(hyperFleetApiEnvShape);
   it('uses HyperFleet names and defaults', () => {
     const config = toHyperFleetApiConfig(
-      parseEnv(schema, { HYPERFLEET_API_BASE_URL: 'http://api:8000/' }, 'test'),
+      parseEnv(schema, { HYPERFLEET_API_BASE_URL: 'https://api:8000/' }, 'test'),
     );
     expect(config).toEqual({
-      baseUrl: 'http://api:8000',
+      baseUrl: 'https://api:8000',
       version: 'v1',
       timeoutMs: 10_000,
       retryAttempts: 3,
@@ -115,7 +115,7 @@ describe('HyperFleet API configuration', () => {
   it('calls as a system component by default, as a tenant with HYPERFLEET_API_ORG, or with no tenancy header', () => {
     const caller = (env: Record<string, string>) =>
       toHyperFleetApiConfig(
-        parseEnv(schema, { HYPERFLEET_API_BASE_URL: 'http://api', ...env }, 'test'),
+        parseEnv(schema, { HYPERFLEET_API_BASE_URL: 'https://api', ...env }, 'test'),
       ).caller;
     expect(caller({ HYPERFLEET_API_SYSTEM_HEADER: 'X-Fleet-System' })).toEqual({
       kind: 'system',
@@ -140,18 +140,18 @@ describe('HyperFleet API configuration', () => {
   });
   it.each([
     [{}, /HYPERFLEET_API_BASE_URL/],
-    [{ HYPERFLEET_API_BASE_URL: 'http://x', HYPERFLEET_API_ORG: 'a b' }, /HYPERFLEET_API_ORG/],
+    [{ HYPERFLEET_API_BASE_URL: 'https://x', HYPERFLEET_API_ORG: 'a b' }, /HYPERFLEET_API_ORG/],
     [
-      { HYPERFLEET_API_BASE_URL: 'http://x', HYPERFLEET_API_SYSTEM_HEADER: 'X System' },
+      { HYPERFLEET_API_BASE_URL: 'https://x', HYPERFLEET_API_SYSTEM_HEADER: 'X System' },
       /HYPERFLEET_API_SYSTEM_HEADER/,
     ],
     [{ HYPERFLEET_API_BASE_URL: 'ftp://x' }, /HYPERFLEET_API_BASE_URL: must be the API base URL/],
     [
-      { HYPERFLEET_API_BASE_URL: 'http://x', HYPERFLEET_API_VERSION: 'one' },
+      { HYPERFLEET_API_BASE_URL: 'https://x', HYPERFLEET_API_VERSION: 'one' },
       /HYPERFLEET_API_VERSION/,
     ],
     [
-      { HYPERFLEET_API_BASE_URL: 'http://x', HYPERFLEET_API_RETRY_ATTEMPTS: '0' },
+      { HYPERFLEET_API_BASE_URL: 'https://x', HYPERFLEET_API_RETRY_ATTEMPTS: '0' },
       /HYPERFLEET_API_RETRY_ATTEMPTS/,
     ],
   ])('rejects %j', (env, expected) => {

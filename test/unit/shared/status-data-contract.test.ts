@@ -2,23 +2,26 @@
 // namespace and spec.pullSecret.name; README, "Status data"). These tests pin its keys and types:
 // changing them breaks that adapter, so a change here must be a deliberate contract change.
 import * as z from 'zod';
-import type { StatusOutcome } from '../../../shared/hyperfleet/outcome';
+import type { Provisioned, StatusOutcome } from '../../../shared/hyperfleet/outcome';
 import { buildStatus } from '../../../shared/hyperfleet/status-builder';
 import { planFromJobResult } from '../../../functions/reporter/report-outcomes';
 import type { JobResult } from '../../../shared/job-result';
 
 const now = new Date('2026-11-23T10:00:00Z');
 const execution = 'projects/p/locations/us-central1/jobs/pullsecret-job/executions/e-1';
-const succeeded = (kubernetesSecret?: {
-  managementCluster?: string;
-  namespace: string;
-  name: string;
-}): StatusOutcome => ({
+const succeeded = (
+  kubernetesSecret?: {
+    managementCluster?: string;
+    namespace: string;
+    name: string;
+  },
+  source: Partial<Provisioned> = { secretVersion: '3', pullSecretSource: 'cluster-spec' },
+): StatusOutcome => ({
   kind: 'succeeded',
   execution,
   provisioned: {
     secretPath: 'projects/p/secrets/hyperfleet-cls-1-pull-secret',
-    secretVersion: '3',
+    ...source,
     ...(kubernetesSecret ? { kubernetesSecret } : {}),
     sha256Prefix: 'abcdef012345',
   },
@@ -31,6 +34,7 @@ const successData = z.strictObject({
   operation: z.literal('apply'),
   secret_path: z.string(),
   secret_version: z.string(),
+  pull_secret_source: z.enum(['cluster-spec', 'platform-default', 'env']),
   pull_secret_sha256_prefix: z.string(),
   namespace: z.string(),
   pull_secret_name: z.string(),
@@ -54,6 +58,7 @@ describe('status data contract (what the HyperShift adapter reads)', () => {
       operation: 'apply',
       secret_path: 'projects/p/secrets/hyperfleet-cls-1-pull-secret',
       secret_version: '3',
+      pull_secret_source: 'cluster-spec',
       pull_secret_sha256_prefix: 'abcdef012345',
       namespace: 'ns-b',
       pull_secret_name: 'cls-1-pull-secret',
@@ -65,6 +70,26 @@ describe('status data contract (what the HyperShift adapter reads)', () => {
       },
     });
     expect(Object.keys(body.data ?? {}).sort()).toEqual(Object.keys(successData.shape).sort());
+  });
+
+  it('says the platform default is in use, without secret_version when it was not copied', () => {
+    const place = { managementCluster: 'mgmt-2', namespace: 'ns-b', name: 'cls-1-pull-secret' };
+    const kept = buildStatus(succeeded(place, { pullSecretSource: 'platform-default' }), 3, now);
+    expect(successData.omit({ secret_version: true }).parse(kept.data)).toMatchObject({
+      pull_secret_source: 'platform-default',
+      namespace: 'ns-b',
+      pull_secret_name: 'cls-1-pull-secret',
+    });
+    expect(kept.data).not.toHaveProperty('secret_version');
+    const copied = buildStatus(
+      succeeded(place, { pullSecretSource: 'platform-default', secretVersion: '3' }),
+      3,
+      now,
+    );
+    expect(successData.parse(copied.data)).toMatchObject({
+      pull_secret_source: 'platform-default',
+      secret_version: '3',
+    });
   });
 
   it('names the management cluster in the Available message', () => {
@@ -98,6 +123,7 @@ describe('status data contract (what the HyperShift adapter reads)', () => {
       reason: 'PullSecretProvisioned',
       message: 'done',
       pull_secret_sha256_prefix: 'abcdef012345',
+      pull_secret_source: 'cluster-spec',
       secret_manager: {
         secret_path: 'projects/p/secrets/hyperfleet-cls-1-pull-secret',
         secret: 'reused',

@@ -148,7 +148,7 @@ describeWithTerraform('terraform: the management clusters (evaluated by terrafor
     for (const [name, yaml] of Object.entries(rbac)) {
       const docs = documents(yaml);
       const role = byKind(docs, 'ClusterRole').find((d) => d.metadata.name === 'hyperfleet-pullsecret-writer')!;
-      expect(role.rules).toEqual([{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'create', 'patch', 'delete'] }]);
+      expect(role.rules).toEqual([{ apiGroups: [''], resources: ['secrets'], verbs: ['create', 'patch', 'delete'] }]);
       const binding = byKind(docs, 'ClusterRoleBinding').find((d) => d.metadata.name === 'hyperfleet-pullsecret-writer')!;
       expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'hyperfleet-pullsecret-writer' });
       expect(binding.subjects).toEqual([{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: JOB }]);

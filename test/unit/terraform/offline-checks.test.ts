@@ -39,6 +39,7 @@ const SAMPLE_VALUES: Record<string, string> = {
   REPLICATION_POLICY: 'automatic',
   SECRET_VERSION_RETENTION: '5',
   KMS_KEY_NAME: 'projects/kms-project/locations/global/keyRings/ring/cryptoKeys/key',
+  COPY_PLATFORM_DEFAULT_TO_TENANT: 'true',
   EVENT_MAX_AGE: '1h',
   EVENT_MAX_FAILURES: '10',
   // modules/tracing (tracing_enabled = true, the default)
@@ -67,7 +68,7 @@ describe('terraform/, checked offline', () => {
   });
 
   it('finds the module and the example root', () => {
-    expect(modules.map((m) => path.relative(TERRAFORM_ROOT, m.dir)).sort()).toEqual(['examples/basic', 'modules/pullsecret-adapter', 'modules/pullsecret-adapter/modules/management-clusters', 'modules/pullsecret-adapter/modules/tracing', 'modules/pullsecret-cluster-rbac']);
+    expect(modules.map((m) => path.relative(TERRAFORM_ROOT, m.dir)).sort()).toEqual(['examples/basic', 'modules/pullsecret-adapter', 'modules/pullsecret-adapter/modules/management-clusters', 'modules/pullsecret-adapter/modules/run-job-overrides', 'modules/pullsecret-adapter/modules/tracing', 'modules/pullsecret-cluster-rbac']);
     expect(adapterModule().resources.length).toBeGreaterThan(30);
   });
 

@@ -143,16 +143,18 @@ locals {
   # RBAC template's variables are exactly these five (the local stack renders the same file with
   # its own renderer, emulators/common/terraform-template.ts: plain ${var}, %{ if }, %{ for } only).
   rbac = {
+    # The fence first: kubectl applies in order, so the binding never exists without it (a
+    # failed fence apply, e.g. on Kubernetes < 1.30, stops before any right is granted).
     for name, cluster in local.clusters : name => join("\n---\n", [
+      trimspace(templatefile("${path.module}/../../templates/management-cluster-fence.yaml.tftpl", {
+        job_identity = var.job_identity
+      })),
       trimspace(templatefile("${path.module}/../../templates/management-cluster-rbac.yaml.tftpl", {
         cluster             = name
         credentials_command = local.credentials_command[name]
         job_service_account = var.job_identity
         namespaces          = cluster.namespaces
         cluster_wide        = cluster.cluster_wide
-      })),
-      trimspace(templatefile("${path.module}/../../templates/management-cluster-fence.yaml.tftpl", {
-        job_identity = var.job_identity
       })),
     ])
   }

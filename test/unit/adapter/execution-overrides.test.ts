@@ -1,0 +1,107 @@
+// Issue 26, item 4: the adapter sends only allow-listed override names, and the allow-list is one
+// file, read by the adapter's code and by the Terraform that alerts on anything beyond it.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { v2 } from '@google-cloud/run';
+import { CloudRunJobLauncher } from '../../../functions/adapter/cloud-run-job-launcher';
+import {
+  EXECUTION_OVERRIDE_NAMES,
+  runJobOverrideEnv,
+  UnexpectedOverrideError,
+} from '../../../functions/adapter/execution-overrides';
+import { executionEnv, type LaunchRequest } from '../../../functions/adapter/job-launcher';
+import { jobEnvSchema } from '../../../functions/pull-secret-job/config';
+import { redirectingVariables } from '../../../functions/pull-secret-job/redirect-guard';
+import { RecordingLogger } from '../../helpers/recording-logger';
+import { TERRAFORM_ROOT } from '../../helpers/terraform';
+
+const ALLOW_LIST = path.join(TERRAFORM_ROOT, 'modules/pullsecret-adapter/run-job-overrides.json');
+const TRACE = {
+  traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+  tracestate: 'vendor=x',
+};
+const base: LaunchRequest = {
+  clusterId: 'cls-1',
+  clusterName: 'prod',
+  generation: 3,
+  gcpProjectId: 'customer-project',
+  namespace: 'clusters-cls-1',
+  operation: 'apply',
+  attempt: 1,
+  launchId: 'launch-1',
+  pullSecret: { source: 'cluster-spec', specPath: 'spec.pullSecret.data', additionalSpecPath: 'a' },
+};
+/** Every shape of launch: each optional variable the adapter can send appears in one of them. */
+const REQUESTS: [string, LaunchRequest][] = [
+  ['cluster-spec source', base],
+  ['placement names a management cluster', { ...base, managementCluster: 'mgmt-2' }],
+  [
+    'Secret Manager source (the platform default)',
+    {
+      ...base,
+      pullSecret: {
+        source: 'secret-manager',
+        version: 'projects/platform/secrets/default/versions/3',
+        additionalSpecPath: 'a',
+      },
+    },
+  ],
+  ['deletion', { ...base, operation: 'delete' }],
+];
+
+describe('runJobOverrideEnv: the adapter sends only the allow-list', () => {
+  it.each(REQUESTS)('%s: every variable of the execution is on the list', (_, request) => {
+    const env = executionEnv(request, TRACE);
+    expect(runJobOverrideEnv(env)).toEqual(
+      Object.entries(env).map(([name, value]) => ({ name, value })),
+    );
+  });
+
+  it.each(['NODE_OPTIONS', 'MANAGEMENT_CLUSTERS', 'KUBECONFIG', 'SECRET_MANAGER_EMULATOR_HOST'])(
+    'refuses %s before anything is launched, naming it',
+    (name) => {
+      const env = { ...executionEnv(base, TRACE), [name]: 'x' };
+      const refuse = () => runJobOverrideEnv(env);
+      expect(refuse).toThrow(UnexpectedOverrideError);
+      expect(refuse).toThrow(`Refusing to launch the pull secret job with ${name}:`);
+    },
+  );
+
+  it('is case sensitive, as environment variable names are', () => {
+    expect(() => runJobOverrideEnv({ cluster_id: 'cls-1' })).toThrow(UnexpectedOverrideError);
+  });
+
+  it('the launcher calls RunJob with allow-listed names only, and not at all otherwise', async () => {
+    const requests: { overrides: { containerOverrides: { env: { name: string }[] }[] } }[] = [];
+    const client = {
+      runJob: async (request: (typeof requests)[number]) => {
+        requests.push(request);
+        return [{ metadata: { name: 'projects/p/locations/l/jobs/j/executions/e-1' } }];
+      },
+    };
+    const launcher = new CloudRunJobLauncher(
+      client as unknown as v2.JobsClient,
+      'projects/p/locations/l/jobs/j',
+      { timeoutMs: 1000, logger: new RecordingLogger() },
+    );
+    for (const [, request] of REQUESTS) await launcher.launch(request);
+    const sent = requests.flatMap((r) =>
+      r.overrides.containerOverrides.flatMap((c) => c.env.map((e) => e.name)),
+    );
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.filter((name) => !EXECUTION_OVERRIDE_NAMES.has(name))).toEqual([]);
+  });
+});
+
+describe('the allow-list', () => {
+  it("is Terraform's file (which the module's audit-log alert reads: test/unit/terraform/run-job-overrides.test.ts)", () => {
+    const file = JSON.parse(fs.readFileSync(ALLOW_LIST, 'utf8')) as { names: string[] };
+    expect([...EXECUTION_OVERRIDE_NAMES]).toEqual(file.names);
+  });
+
+  it('names only variables the job reads, none of which it refuses on Cloud Run', () => {
+    const names = [...EXECUTION_OVERRIDE_NAMES];
+    expect(names.filter((name) => !(name in jobEnvSchema.shape))).toEqual([]);
+    expect(redirectingVariables(Object.fromEntries(names.map((n) => [n, 'x'])))).toEqual([]);
+  });
+});

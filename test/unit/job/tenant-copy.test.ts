@@ -1,0 +1,96 @@
+// The platform default pull secret stays out of the tenant project (issue 26, item 5); the
+// exploit test is test/integration/job/platform-default.test.ts.
+import { loadJobConfig } from '../../../functions/pull-secret-job/config';
+import {
+  copiesToTenant,
+  holdsCredentialsOf,
+  pullSecretOrigin,
+  sourceVersionPath,
+} from '../../../functions/pull-secret-job/tenant-copy';
+import type { SecretManagerOutcome } from '../../../functions/pull-secret-job/sync-secret-manager';
+import { parsePullSecret } from '../../../shared/pull-secret/validate';
+import { samplePullSecret } from '../../helpers/job';
+
+const DEFAULT_TEXT = samplePullSecret('platform', 'platform-password');
+const platformDefault = {
+  parsed: parsePullSecret(DEFAULT_TEXT, 'default'),
+  bytes: Buffer.from(DEFAULT_TEXT),
+};
+const auth = (user: string, password: string) =>
+  Buffer.from(`${user}:${password}`).toString('base64');
+
+describe('copying the platform default into the tenant project', () => {
+  it.each([
+    ['cluster-spec', undefined, true],
+    ['env', undefined, true],
+    ['secret-manager', undefined, false],
+    ['secret-manager', true, true],
+  ] as const)('source %s, opt-in %s: copies %s', (kind, optIn, copies) => {
+    expect(copiesToTenant(optIn ? { copyPlatformDefaultToTenant: optIn } : {}, kind)).toBe(copies);
+  });
+
+  it('names the default as such', () => {
+    expect(pullSecretOrigin('secret-manager')).toBe('platform-default');
+    expect(pullSecretOrigin('cluster-spec')).toBe('cluster-spec');
+  });
+
+  it('is off unless COPY_PLATFORM_DEFAULT_TO_TENANT=true', () => {
+    const env = {
+      CLUSTER_ID: 'cls-1',
+      GCP_PROJECT_ID: 'demo-project',
+      PULL_SECRET_SOURCE: 'secret-manager',
+      PULL_SECRET_SECRET_VERSION: 'projects/p/secrets/default/versions/1',
+    };
+    expect(loadJobConfig(env).copyPlatformDefaultToTenant).toBeUndefined();
+    expect(
+      loadJobConfig({ ...env, COPY_PLATFORM_DEFAULT_TO_TENANT: 'true' })
+        .copyPlatformDefaultToTenant,
+    ).toBe(true);
+    expect(() => loadJobConfig({ ...env, COPY_PLATFORM_DEFAULT_TO_TENANT: 'maybe' })).toThrow(
+      /COPY_PLATFORM_DEFAULT_TO_TENANT: must be true or false/,
+    );
+  });
+
+  it.each([
+    ['the same bytes', DEFAULT_TEXT, true],
+    ['reformatted', JSON.stringify(JSON.parse(DEFAULT_TEXT), null, 2), true],
+    [
+      'merged with an additional pull secret',
+      JSON.stringify({
+        auths: {
+          ...(JSON.parse(DEFAULT_TEXT) as { auths: object }).auths,
+          'extra.io': { auth: auth('tenant', 'x') },
+        },
+      }),
+      true,
+    ],
+    [
+      'one of its credentials under another registry',
+      JSON.stringify({
+        auths: { 'elsewhere.io': { auth: auth('platform', 'platform-password') } },
+      }),
+      true,
+    ],
+    ["the tenant's own", samplePullSecret('tenant', 'tenant-password'), false],
+    ['not JSON', 'garbage', false],
+    ['JSON without auths', '{"a":1}', false],
+  ])('tells a version holding the default: %s', (_, text, holds) => {
+    expect(holdsCredentialsOf(Buffer.from(text), platformDefault)).toBe(holds);
+  });
+
+  it("points the Kubernetes Secret's source annotation at the default when it was not copied", () => {
+    const stored = (version: SecretManagerOutcome['version'], versionName = '') => ({
+      secretPath: 'projects/t/secrets/s',
+      secret: 'reused' as const,
+      version,
+      versionName,
+      verified: true,
+      destroyedVersions: [],
+    });
+    const source = { kind: 'secret-manager', version: 'projects/p/secrets/d/versions/2' } as const;
+    expect(sourceVersionPath(stored('none'), source)).toBe('projects/p/secrets/d/versions/2');
+    expect(sourceVersionPath(stored('added', 'projects/t/secrets/s/versions/3'), source)).toBe(
+      'projects/t/secrets/s/versions/3',
+    );
+  });
+});
