@@ -154,7 +154,9 @@ export class ObjectBook {
     // keep their times, as on the real server (etcd3 store GuaranteedUpdate returns the current
     // object when the new bytes equal the stored ones; managedFields timestamps alone do not make
     // a change: IgnoreManagedFieldsTimestampsTransformer, Kubernetes 1.25+).
-    if (!create && unchanged(object, previous.object)) return previous;
+    // Server-side apply is left out: an apply that changes only ownership (managedFields) is a
+    // change on the real server too, and its managers are computed before this point.
+    if (!create && recordAsUpdate && unchanged(object, previous.object)) return previous;
     const meta = { ...metadataOf(object) };
     const old = metadataOf(previous.object);
     const time = this.timestamp();

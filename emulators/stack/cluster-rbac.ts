@@ -33,8 +33,13 @@ export function renderClusterRbac(root: string, inputs: ClusterRbacInputs): stri
     namespaces: inputs.namespaces ?? [],
     cluster_wide: inputs.namespaces === null,
   });
-  const fence = renderTerraformTemplate(read(FENCE_TEMPLATE), { job_identity: inputs.jobIdentity });
-  return [fence.trim(), rbac.trim()].join('\n---\n');
+  return [renderFence(root, inputs.jobIdentity), rbac.trim()].join('\n---\n');
+}
+
+/** The fence alone, as the module's `management_cluster_fence` output renders it. */
+export function renderFence(root: string, jobIdentity: string): string {
+  const template = fs.readFileSync(path.join(root, FENCE_TEMPLATE), 'utf8');
+  return renderTerraformTemplate(template, { job_identity: jobIdentity }).trim();
 }
 
 /** Where kubectl is, if on PATH. */

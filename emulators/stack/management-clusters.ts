@@ -5,7 +5,7 @@ import type { CertificateAuthority } from '../common/certificates';
 import { issueServingCertificate } from '../common/certificates';
 import type { ReadyProcess } from '../common/child-process';
 import { writeKubeconfig } from '../kube-apiserver/kubeconfig';
-import { applyManifest, renderClusterRbac } from './cluster-rbac';
+import { applyManifest, renderClusterRbac, renderFence } from './cluster-rbac';
 import { KubeReader } from './kube-admin';
 import { HYPERSHIFT_IDENTITY, JOB_IDENTITY, type ManagementClusterMode } from './layout';
 
@@ -137,6 +137,9 @@ export async function startManagementClusters(options: {
         namespaces: null,
         credentialsCommand: `export KUBECONFIG=${kubeconfig}`,
       });
+      // As an operator does: the fence alone first, then the RBAC (with the fence again) and the
+      // HyperShift simulator's rights.
+      await applyManifest(kubeconfig, renderFence(options.root, JOB_IDENTITY));
       await applyManifest(kubeconfig, `${manifest}\n---\n${hypershiftRbac()}`);
       const port = new URL(endpoint).port;
       const jobAccess: JobClusterAccess =

@@ -33,7 +33,11 @@ export function clusterFacts(
     generation: cluster.generation,
     deleting: Boolean(cluster.deleted_time),
     gcpProjectId: project,
-    namespace: managementNamespace(placement?.namespace, namespaceTemplate, cluster),
+    namespace: deletionNamespace(
+      Boolean(cluster.deleted_time),
+      managementNamespace(placement?.namespace, namespaceTemplate, cluster),
+      cluster.id,
+    ),
     managementCluster: managementCluster(placement?.managementCluster),
   };
 }
@@ -71,6 +75,21 @@ function managementNamespace(
       problem: `InvalidManagementNamespace: the placement adapter's data.namespace ${shown(placed)} is not this cluster's management namespace "${own}"; the pull secret of a cluster may only be written to clusters-{id} (the admission fence enforces the same rule). Fix the placement adapter's report`,
     };
   return { ok: true, value: placed };
+}
+
+/**
+ * A delete goes on whatever placement reports: the job removes ours from every recorded place and
+ * writes nowhere, so a wrong or forged data.namespace (or one an earlier version accepted) must not
+ * keep a cluster from being cleaned up. It is launched for the cluster's own namespace.
+ */
+function deletionNamespace(
+  deleting: boolean,
+  namespace: ClusterFacts['namespace'],
+  clusterId: string,
+): ClusterFacts['namespace'] {
+  return deleting && !namespace.ok
+    ? { ok: true, value: managementNamespaceOf(clusterId) }
+    : namespace;
 }
 
 function managementCluster(placed: unknown): ClusterFacts['managementCluster'] {

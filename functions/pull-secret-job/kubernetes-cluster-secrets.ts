@@ -81,7 +81,13 @@ export class KubernetesClusterSecrets implements ClusterSecrets {
     } catch (error) {
       const code = apiFailure(error).code;
       if (code === 404) return undefined;
-      if (code === 422) return FOREIGN;
+      // A failed test operation: not ours. A 422 from admission (an evaluation error, or another
+      // policy of the platform's) says nothing about ownership: it is reported as it is.
+      if (
+        code === 422 &&
+        !/ValidatingAdmissionPolicy|admission webhook/.test(apiFailure(error).status?.message ?? '')
+      )
+        return FOREIGN;
       throw this.translate(error, 'read', namespace, name);
     }
   }

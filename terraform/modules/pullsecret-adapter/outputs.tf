@@ -18,8 +18,13 @@ output "job_name" {
   value       = local.job_id
 }
 
+output "management_cluster_fence" {
+  description = "The admission fence (ValidatingAdmissionPolicy + binding) for the job's identity, the same YAML for every management cluster. Apply it first and alone (`terraform output -raw management_cluster_fence | kubectl apply -f -`): kubectl goes on after an object fails, so applied together with the RBAC a fence that fails (Kubernetes < 1.30) would leave the binding unfenced."
+  value       = module.management_clusters.fence
+}
+
 output "management_cluster_rbac" {
-  description = "Per management cluster name: the job's Kubernetes RBAC (ClusterRole, ClusterRoleBinding or RoleBindings) and the admission fence (ValidatingAdmissionPolicy + binding), one YAML each; apply with `terraform output -json management_cluster_rbac | jq -r '.[\"NAME\"]' | kubectl apply -f -`."
+  description = "Per management cluster name: the admission fence (ValidatingAdmissionPolicy + binding) and the job's Kubernetes RBAC (ClusterRole, ClusterRoleBinding or RoleBindings), one YAML each; apply management_cluster_fence first, then this with `terraform output -json management_cluster_rbac | jq -r '.[\"NAME\"]' | kubectl apply -f -`."
   value       = local.management_cluster_rbac
 }
 

@@ -53,6 +53,14 @@ describe('the management namespace: placement wins, else MANAGEMENT_NAMESPACE_TE
     });
   });
 
+  it('a deleting cluster is cleaned up whatever placement reports: launched for its own namespace', () => {
+    const deleting = { ...cluster, deleted_time: '2026-01-01T00:00:00Z' };
+    expect(clusterFacts(deleting, [placement({ namespace: 'kube-system' })]).namespace).toEqual({
+      ok: true,
+      value: 'clusters-cls-1',
+    });
+  });
+
   it.each(['kube-system', 'clusters-cls-2', 'ns-a'])(
     "a forged placement data.namespace (%s: another cluster's, a system namespace) is refused, naming the rule",
     (forged) => {

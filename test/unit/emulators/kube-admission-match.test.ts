@@ -158,6 +158,16 @@ describe('the fence policy, evaluated', () => {
       true,
     ],
     [
+      'overwrite a stamp that orders nothing (not a positive integer, as the job reads it)',
+      job({ operation: 'UPDATE', object: stamped('3'), oldObject: stamped('abc') }),
+      true,
+    ],
+    [
+      'overwrite a zero-padded stamp (the job reads it as none)',
+      job({ operation: 'UPDATE', object: stamped('3'), oldObject: stamped('05') }),
+      true,
+    ],
+    [
       'lower the generation stamp',
       job({ operation: 'UPDATE', object: stamped('2'), oldObject: stamped('3') }),
       false,

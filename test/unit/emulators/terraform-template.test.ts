@@ -3,7 +3,7 @@
 // management-clusters module's `rbac` output for the same inputs, so the two cannot drift.
 import path from 'node:path';
 import { renderTerraformTemplate } from '../../../emulators/common/terraform-template';
-import { renderClusterRbac } from '../../../emulators/stack/cluster-rbac';
+import { renderClusterRbac, renderFence } from '../../../emulators/stack/cluster-rbac';
 import { ROOT } from '../../helpers/run-process';
 import { TERRAFORM_ROOT } from '../../helpers/terraform';
 import { TerraformModuleHarness, terraformAvailable } from '../../helpers/terraform-run';
@@ -79,7 +79,9 @@ const PEM = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQ\n-----END CERTIF
           job_identity: JOB,
         });
         if (!result.ok) throw new Error(result.diagnostics);
-        const outputs = result.outputs as { rbac: Record<string, string> };
+        const outputs = result.outputs as { rbac: Record<string, string>; fence: string };
+        // The fence alone, applied first (kubectl goes on after a failed object).
+        expect(renderFence(ROOT, JOB)).toBe(outputs.fence);
         expect(
           renderClusterRbac(ROOT, {
             cluster: 'mgmt-1',

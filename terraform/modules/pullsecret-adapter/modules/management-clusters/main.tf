@@ -143,7 +143,8 @@ locals {
   # RBAC template's variables are exactly these five (the local stack renders the same file with
   # its own renderer, emulators/common/terraform-template.ts: plain ${var}, %{ if }, %{ for } only).
   rbac = {
-    # The fence first: kubectl applies in order, so the binding never exists without it (a
+    # The fence first (and the output `fence` to apply it alone before, since kubectl goes on after
+    # an object fails): the binding never exists without it (a
     # failed fence apply, e.g. on Kubernetes < 1.30, stops before any right is granted).
     for name, cluster in local.clusters : name => join("\n---\n", [
       trimspace(templatefile("${path.module}/../../templates/management-cluster-fence.yaml.tftpl", {

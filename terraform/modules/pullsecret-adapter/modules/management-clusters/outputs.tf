@@ -43,6 +43,13 @@ output "credentials_commands" {
   value       = local.credentials_command
 }
 
+output "fence" {
+  description = "The admission fence for the job identity as one YAML (ValidatingAdmissionPolicy + binding), the same for every cluster: apply it, alone, before the RBAC."
+  value = trimspace(templatefile("${path.module}/../../templates/management-cluster-fence.yaml.tftpl", {
+    job_identity = var.job_identity
+  }))
+}
+
 output "fence_manifests" {
   description = "The admission fence for the job identity as objects: the ValidatingAdmissionPolicy and its binding (what pullsecret-cluster-rbac applies with kubernetes_manifest)."
   value       = local.fence_documents
