@@ -24,7 +24,12 @@ export interface ClusterRbacInputs {
  * trimspace(rbac)])` in modules/management-clusters/main.tf: the fence first): the YAML an operator pipes into
  * `kubectl apply -f -`. A test compares this with Terraform's own rendering.
  */
-export function renderClusterRbac(root: string, inputs: ClusterRbacInputs): string {
+export function renderClusterRbac(
+  root: string,
+  inputs: ClusterRbacInputs,
+  /** withFence false: the RBAC documents only (the fence applied on its own before). */
+  options: { readonly withFence?: boolean } = {},
+): string {
   const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
   const rbac = renderTerraformTemplate(read(RBAC_TEMPLATE), {
     cluster: inputs.cluster,
@@ -33,7 +38,9 @@ export function renderClusterRbac(root: string, inputs: ClusterRbacInputs): stri
     namespaces: inputs.namespaces ?? [],
     cluster_wide: inputs.namespaces === null,
   });
-  return [renderFence(root, inputs.jobIdentity), rbac.trim()].join('\n---\n');
+  return options.withFence === false
+    ? rbac.trim()
+    : [renderFence(root, inputs.jobIdentity), rbac.trim()].join('\n---\n');
 }
 
 /** The fence alone, as the module's `management_cluster_fence` output renders it. */

@@ -131,14 +131,20 @@ export async function startManagementClusters(options: {
       );
       const admin = new KubeReader(kubeconfig);
       for (const { collection, object } of options.setup) await admin.create(collection, object);
-      const manifest = renderClusterRbac(options.root, {
-        cluster: name,
-        jobIdentity: JOB_IDENTITY,
-        namespaces: null,
-        credentialsCommand: `export KUBECONFIG=${kubeconfig}`,
-      });
-      // As an operator does: the fence alone first, then the RBAC (with the fence again) and the
-      // HyperShift simulator's rights.
+      // As an operator does: the fence alone first, then the RBAC and the HyperShift simulator's
+      // rights. (The operator's second apply carries the fence again, unchanged: a strategic merge
+      // patch of a built-in kind, which this emulator serves for core kinds only, so the stack
+      // applies the RBAC documents alone.)
+      const manifest = renderClusterRbac(
+        options.root,
+        {
+          cluster: name,
+          jobIdentity: JOB_IDENTITY,
+          namespaces: null,
+          credentialsCommand: `export KUBECONFIG=${kubeconfig}`,
+        },
+        { withFence: false },
+      );
       await applyManifest(kubeconfig, renderFence(options.root, JOB_IDENTITY));
       await applyManifest(kubeconfig, `${manifest}\n---\n${hypershiftRbac()}`);
       const port = new URL(endpoint).port;
