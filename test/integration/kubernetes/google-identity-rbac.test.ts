@@ -8,50 +8,31 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import {
-  startKubeApiServerEmulator,
-  type KubeApiServerEmulator,
-} from '../../../emulators/kube-apiserver/server';
-import { startMetadataServer } from '../../../emulators/metadata-server/server';
-import {
-  applyManifest,
-  findKubectl,
-  renderClusterRbac,
-} from '../../../emulators/stack/cluster-rbac';
-import { KubeReader } from '../../../emulators/stack/kube-admin';
+import { applyManifest, findKubectl } from '../../../emulators/stack/cluster-rbac';
 import { JOB_SCOPES, metadataServerToken } from '../../helpers/metadata-token';
-import { ROOT } from '../../helpers/run-process';
+import { startGoogleCluster, type GoogleCluster } from '../../helpers/google-cluster';
 
 const JOB = 'pullsecret-job@demo-platform.iam.gserviceaccount.com';
 const CLOUD_PLATFORM = 'https://www.googleapis.com/auth/cloud-platform';
 const run = promisify(execFile);
 
 describe('Google identities and RBAC from the Terraform template (Kubernetes emulator)', () => {
-  let metadata: Awaited<ReturnType<typeof startMetadataServer>>;
-  let kube: KubeApiServerEmulator;
-  let admin: KubeReader;
+  let cluster: GoogleCluster;
+  let metadata: GoogleCluster['metadata'];
+  let kube: GoogleCluster['kube'];
+  let admin: GoogleCluster['admin'];
   let dir: string;
 
   beforeAll(async () => {
-    metadata = await startMetadataServer({ serviceAccount: JOB });
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'google-rbac-'));
-    kube = await startKubeApiServerEmulator({
+    cluster = await startGoogleCluster({
+      serviceAccount: JOB,
       namespaces: ['clusters-a', 'clusters-b', 'kube-system'],
-      googleTokenInfoUrl: metadata.tokenInfoUrl,
-      stateDir: dir,
     });
-    admin = new KubeReader(kube.kubeconfigPath);
-    const manifest = renderClusterRbac(ROOT, {
-      cluster: 'mgmt-1',
-      jobIdentity: JOB,
-      namespaces: null,
-      credentialsCommand: 'true',
-    });
-    await applyManifest(kube.kubeconfigPath, manifest);
+    ({ metadata, kube, admin } = cluster);
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'google-rbac-'));
   });
   afterAll(async () => {
-    await kube.stop();
-    await metadata.stop();
+    await cluster.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

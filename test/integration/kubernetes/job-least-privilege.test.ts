@@ -14,21 +14,8 @@
 // - a ValidatingAdmissionPolicy sees `oldObject` on DELETE and `object` null
 //   (kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/#validation-expression);
 // - matchConditions exclude requests before validations run (same page, "Matching requests").
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import {
-  startKubeApiServerEmulator,
-  type KubeApiServerEmulator,
-} from '../../../emulators/kube-apiserver/server';
-import {
-  startMetadataServer,
-  type MetadataServerEmulator,
-} from '../../../emulators/metadata-server/server';
-import { applyManifest, renderClusterRbac } from '../../../emulators/stack/cluster-rbac';
-import { KubeReader } from '../../../emulators/stack/kube-admin';
+import { startGoogleCluster, type GoogleCluster } from '../../helpers/google-cluster';
 import { metadataServerToken } from '../../helpers/metadata-token';
-import { ROOT } from '../../helpers/run-process';
 
 const JOB = 'pullsecret-job@demo-platform.iam.gserviceaccount.com';
 const A = 'cluster-a';
@@ -38,11 +25,11 @@ const JSON_PATCH = 'application/json-patch+json';
 const MERGE_PATCH = 'application/merge-patch+json';
 
 describe("the job's identity on a management cluster: least privilege and the fence (as the job)", () => {
-  let metadata: MetadataServerEmulator;
-  let kube: KubeApiServerEmulator;
-  let admin: KubeReader;
+  let cluster: GoogleCluster;
+  let metadata: GoogleCluster['metadata'];
+  let kube: GoogleCluster['kube'];
+  let admin: GoogleCluster['admin'];
   let token: string;
-  let dir: string;
 
   const pullSecret = (
     cluster: string,
@@ -109,23 +96,11 @@ describe("the job's identity on a management cluster: least privilege and the fe
   ];
 
   beforeAll(async () => {
-    metadata = await startMetadataServer({ serviceAccount: JOB });
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'least-privilege-'));
-    kube = await startKubeApiServerEmulator({
+    cluster = await startGoogleCluster({
+      serviceAccount: JOB,
       namespaces: [`clusters-${A}`, `clusters-${B}`, 'kube-system', 'hyperfleet-system'],
-      googleTokenInfoUrl: metadata.tokenInfoUrl,
-      stateDir: dir,
     });
-    admin = new KubeReader(kube.kubeconfigPath);
-    await applyManifest(
-      kube.kubeconfigPath,
-      renderClusterRbac(ROOT, {
-        cluster: 'mgmt',
-        jobIdentity: JOB,
-        namespaces: null,
-        credentialsCommand: 'true',
-      }),
-    );
+    ({ metadata, kube, admin } = cluster);
     token = await metadataServerToken(metadata.endpoint);
     // What else lives on a management cluster: a control plane's secrets, another component's
     // Secret labelled managed-by=hyperfleet, and cluster B's pull secret.
@@ -143,11 +118,7 @@ describe("the job's identity on a management cluster: least privilege and the fe
     });
     await create(`clusters-${B}`, pullSecret(B));
   });
-  afterAll(async () => {
-    await kube.stop();
-    await metadata.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => cluster.stop());
 
   it('cannot get, list or watch any Secret, its own included: no read verb at all (403)', async () => {
     expect((await asJob('GET', `${secrets(`clusters-${A}`)}/admin-kubeconfig`)).status).toBe(403);
