@@ -6,7 +6,7 @@ import YAML from 'yaml';
 export const FENCE_TEMPLATE = path.join(
   'terraform',
   'modules',
-  'pullsecret-adapter',
+  'pullsecret-cluster-rbac',
   'templates',
   'management-cluster-fence.yaml.tftpl',
 );

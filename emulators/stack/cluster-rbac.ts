@@ -5,7 +5,7 @@ import YAML from 'yaml';
 import { renderTerraformTemplate } from '../common/terraform-template';
 import { KubeReader } from './kube-admin';
 
-const TEMPLATES = path.join('terraform', 'modules', 'pullsecret-adapter', 'templates');
+const TEMPLATES = path.join('terraform', 'modules', 'pullsecret-cluster-rbac', 'templates');
 export const RBAC_TEMPLATE = path.join(TEMPLATES, 'management-cluster-rbac.yaml.tftpl');
 export const FENCE_TEMPLATE = path.join(TEMPLATES, 'management-cluster-fence.yaml.tftpl');
 

@@ -3,9 +3,14 @@ output "adapter_url" {
   value       = module.pullsecret_adapter.adapter_url
 }
 
-output "artifact_registry_repository" {
-  description = "Push the job image here."
-  value       = module.pullsecret_adapter.artifact_registry_repository
+output "functions_repository" {
+  description = "The Artifact Registry repository of the functions' images (written by their builds)."
+  value       = module.pullsecret_adapter.functions_repository
+}
+
+output "tenant_access" {
+  description = "The identities customer projects grant (modules/pullsecret-tenant-project identities): job, reporter, reader."
+  value       = module.pullsecret_adapter.tenant_access
 }
 
 output "job_name" {

@@ -112,8 +112,15 @@ variable "sentinel_topic" {
 }
 
 variable "target_project_ids" {
-  description = "Customer projects where pull secrets are stored."
+  description = "Customer projects onboarded from this root (modules/pullsecret-tenant-project per project); at fleet scale leave empty and onboard where projects are created."
   type        = list(string)
+  default     = []
+}
+
+variable "organization_id" {
+  description = "Optional numeric organization id: the job's Secret Manager role is then created once there (modules/pullsecret-tenant-role) instead of once per customer project."
+  type        = string
+  default     = null
 }
 
 variable "tracing_enabled" {

@@ -31,8 +31,10 @@ resource "google_eventarc_trigger" "delivery" {
 
   destination {
     cloud_run_service {
-      # The function's Cloud Run service (an attribute since provider 7.0).
-      service = each.value.function == "adapter" ? google_cloudfunctions2_function.adapter.service_config[0].service : google_cloudfunctions2_function.reporter.service_config[0].service
+      # The Cloud Run service's NAME, which for a Cloud Run function is the function's name.
+      # service_config[0].service is the full projects/P/locations/R/services/NAME the API returns,
+      # which this field does not take (every provider test and Fabric's module pass the name).
+      service = each.value.function == "adapter" ? google_cloudfunctions2_function.adapter.name : google_cloudfunctions2_function.reporter.name
       region  = var.region
     }
   }
@@ -45,9 +47,11 @@ resource "google_eventarc_trigger" "delivery" {
     }
   }
 
+  # The Eventarc service agent exists and holds its role (service-agents.tf) before the first trigger.
   depends_on = [
     google_project_service.apis,
     google_cloud_run_service_iam_member.trigger_invoker,
+    time_sleep.service_agents,
   ]
 }
 
@@ -58,6 +62,7 @@ resource "google_service_account_iam_member" "trigger_token_creator" {
   service_account_id = each.value.name
   role               = "roles/iam.serviceAccountTokenCreator"
   member             = local.pubsub_agent
+  depends_on         = [time_sleep.service_agents]
 }
 
 # Opt-in (delivery.attach_dead_letter = true): attach the dead-letter topic to the subscription
@@ -71,6 +76,7 @@ resource "google_pubsub_subscription_iam_member" "trigger_dead_letter_subscriber
   subscription = google_eventarc_trigger.delivery[each.key].transport[0].pubsub[0].subscription
   role         = "roles/pubsub.subscriber"
   member       = local.pubsub_agent
+  depends_on   = [time_sleep.service_agents]
 }
 
 resource "terraform_data" "attach_dead_letter" {

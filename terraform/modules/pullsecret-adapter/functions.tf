@@ -33,6 +33,8 @@ resource "google_cloudfunctions2_function" "adapter" {
     # A dedicated build identity: the default (the Compute Engine or legacy Cloud Build account)
     # is deprecated for builds and far too broad.
     service_account = google_service_account.build.id
+    # Our own repository, so that the build account writes images here only (below).
+    docker_repository = google_artifact_registry_repository.functions.id
     source {
       storage_source {
         bucket = google_storage_bucket.sources.name
@@ -74,7 +76,9 @@ resource "google_cloudfunctions2_function" "adapter" {
   depends_on = [
     google_project_service.apis,
     google_secret_manager_secret_iam_member.hyperfleet_token,
-    google_project_iam_member.build,
+    google_project_iam_member.build_logs,
+    google_project_iam_member.build_reads_sources,
+    google_artifact_registry_repository_iam_member.build_pushes_images,
   ]
 }
 
@@ -91,6 +95,8 @@ resource "google_cloudfunctions2_function" "reporter" {
     # A dedicated build identity: the default (the Compute Engine or legacy Cloud Build account)
     # is deprecated for builds and far too broad.
     service_account = google_service_account.build.id
+    # Our own repository, so that the build account writes images here only (below).
+    docker_repository = google_artifact_registry_repository.functions.id
     source {
       storage_source {
         bucket = google_storage_bucket.sources.name
@@ -132,7 +138,9 @@ resource "google_cloudfunctions2_function" "reporter" {
   depends_on = [
     google_project_service.apis,
     google_secret_manager_secret_iam_member.hyperfleet_token,
-    google_project_iam_member.build,
+    google_project_iam_member.build_logs,
+    google_project_iam_member.build_reads_sources,
+    google_artifact_registry_repository_iam_member.build_pushes_images,
   ]
 }
 
@@ -175,13 +183,58 @@ resource "google_secret_manager_secret_iam_member" "hyperfleet_token" {
   secret_id = var.hyperfleet_api.auth_token_secret
   role      = "roles/secretmanager.secretAccessor"
   member    = "serviceAccount:${each.value}"
+  # The secret is looked up first (prerequisites.tf): missing, the plan stops with the command.
+  depends_on = [data.google_secret_manager_secrets.hyperfleet_token]
 }
 
-# The build account of the two functions: what a Cloud Functions build does (read the source
-# object, write the image to the gcf-artifacts repository, write build logs).
-resource "google_project_iam_member" "build" {
-  for_each = toset(["roles/cloudbuild.builds.builder"])
-  project  = var.project_id
-  role     = each.key
-  member   = "serviceAccount:${google_service_account.build.email}"
+# The build account of the two functions: what Google documents a function's build account needs
+# (https://cloud.google.com/run/docs/configuring/services/build-service-account: Logs Writer,
+# Artifact Registry Writer, Storage Object Admin "for retrieving the function source"), each on the
+# narrowest resource that works instead of roles/cloudbuild.builds.builder on the project (which
+# could write to every bucket and repository in it):
+# - Logs Writer on the project, the only level it can be granted at: the build's logs.
+resource "google_project_iam_member" "build_logs" {
+  project = var.project_id
+  role    = "roles/logging.logWriter"
+  member  = "serviceAccount:${google_service_account.build.email}"
+}
+
+# - Artifact Registry Writer on the functions' own repository (build_config.docker_repository):
+#   the built image and the buildpacks cache.
+resource "google_artifact_registry_repository" "functions" {
+  project       = var.project_id
+  location      = var.region
+  repository_id = "${var.name_prefix}-functions"
+  format        = "DOCKER"
+  description   = "Images of the pull secret adapter and reporter functions (written by their builds)."
+  labels        = var.labels
+  depends_on    = [google_project_service.apis]
+}
+
+resource "google_artifact_registry_repository_iam_member" "build_pushes_images" {
+  project    = var.project_id
+  location   = google_artifact_registry_repository.functions.location
+  repository = google_artifact_registry_repository.functions.name
+  role       = "roles/artifactregistry.writer"
+  member     = "serviceAccount:${google_service_account.build.email}"
+}
+
+# - Reading the source: object read on our sources bucket and on the bucket Cloud Functions copies
+#   the source to (gcf-v2-sources-NUMBER-REGION, https://cloud.google.com/functions/docs/building),
+#   which does not exist before the first deployment, hence a project binding conditioned on the two
+#   bucket names rather than a bucket binding. Object Viewer: the build only reads the source.
+resource "google_project_iam_member" "build_reads_sources" {
+  project = var.project_id
+  role    = "roles/storage.objectViewer"
+  member  = "serviceAccount:${google_service_account.build.email}"
+  condition {
+    title       = "function-sources-only"
+    description = "Only the module's sources bucket and Cloud Functions' own sources bucket."
+    expression = join(" || ", flatten([
+      for bucket in [google_storage_bucket.sources.name, "gcf-v2-sources-${local.platform_number}-${var.region}"] : [
+        "resource.name == \"projects/_/buckets/${bucket}\"",
+        "resource.name.startsWith(\"projects/_/buckets/${bucket}/\")",
+      ]
+    ]))
+  }
 }

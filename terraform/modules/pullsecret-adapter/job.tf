@@ -1,11 +1,20 @@
-resource "google_artifact_registry_repository" "images" {
-  project       = var.project_id
-  location      = var.region
-  repository_id = var.name_prefix
-  format        = "DOCKER"
-  description   = "Images of the pull secret job (functions/pull-secret-job/Dockerfile)."
-  labels        = var.labels
-  depends_on    = [google_project_service.apis]
+# The job's image is a prerequisite (prerequisites.tf): it must exist, pinned by digest, before the
+# job is created. In another project's repository, the platform's Cloud Run service agent pulls it
+# and needs Artifact Registry Reader there
+# (https://cloud.google.com/run/docs/deploying#other-projects); in project_id it needs nothing.
+locals {
+  job_image_elsewhere = local.job_image.project != var.project_id
+  run_agent           = "serviceAccount:service-${local.platform_number}@serverless-robot-prod.iam.gserviceaccount.com"
+}
+
+resource "google_artifact_registry_repository_iam_member" "run_agent_pulls_job_image" {
+  count      = local.job_image_elsewhere ? 1 : 0
+  project    = local.job_image.project
+  location   = local.job_image.location
+  repository = local.job_image.repository
+  role       = "roles/artifactregistry.reader"
+  member     = local.run_agent
+  depends_on = [time_sleep.service_agents]
 }
 
 resource "google_cloud_run_v2_job" "pull_secret" {
@@ -86,10 +95,14 @@ resource "google_cloud_run_v2_job" "pull_secret" {
     }
   }
 
-  # The token secret is mounted: the accessor grant must exist before the job is created.
+  # The token secret is mounted: the accessor grant must exist before the job is created; the image
+  # must exist (looked up by digest at plan) and, in another project, be pullable by the Cloud Run
+  # service agent.
   depends_on = [
     google_project_service.apis,
     google_secret_manager_secret_iam_member.hyperfleet_token,
+    google_artifact_registry_repository_iam_member.run_agent_pulls_job_image,
+    data.google_artifact_registry_docker_images.job_image,
   ]
 }
 
@@ -118,9 +131,10 @@ resource "google_cloud_run_v2_job_iam_member" "reads_executions" {
   member   = "serviceAccount:${each.value}"
 }
 
-# Running a job as the job's service account requires actAs on it.
-resource "google_service_account_iam_member" "adapter_acts_as_job" {
-  service_account_id = google_service_account.job.name
-  role               = "roles/iam.serviceAccountUser"
-  member             = "serviceAccount:${google_service_account.adapter.email}"
-}
+# No actAs (roles/iam.serviceAccountUser) on the job's service account for the adapter: actAs is
+# checked when a job is created or updated with a service identity ("Some operations, such as
+# creating or updating a job, require the deployer account to have permissions on the service
+# identity resource", https://cloud.google.com/run/docs/configuring/jobs/service-accounts), and
+# RunJob checks run.jobs.run and, with overrides, run.jobs.runWithOverrides only
+# (https://cloud.google.com/run/docs/reference/rest/v2/projects.locations.jobs/run); overrides
+# cannot change the service account.

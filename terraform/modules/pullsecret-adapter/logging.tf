@@ -15,9 +15,19 @@ resource "google_logging_project_sink" "execution_finished" {
   ])
 }
 
+# The sink's writer identity is created with the sink and can be unknown to IAM for a while; the
+# provider does not retry a grant to a member that "does not exist", so the grant waits for IAM
+# propagation (https://cloud.google.com/iam/docs/access-change-propagation). Only on creation.
+resource "time_sleep" "sink_writer_identity" {
+  create_duration = "60s"
+  triggers = {
+    writer_identity = google_logging_project_sink.execution_finished.writer_identity
+  }
+}
+
 resource "google_pubsub_topic_iam_member" "sink_publishes_finished" {
   project = var.project_id
   topic   = google_pubsub_topic.execution_finished.name
   role    = "roles/pubsub.publisher"
-  member  = google_logging_project_sink.execution_finished.writer_identity
+  member  = time_sleep.sink_writer_identity.triggers["writer_identity"]
 }

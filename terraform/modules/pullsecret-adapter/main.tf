@@ -3,7 +3,6 @@ locals {
     "artifactregistry.googleapis.com",
     "cloudbuild.googleapis.com",
     "cloudfunctions.googleapis.com",
-    "container.googleapis.com",
     "eventarc.googleapis.com",
     "iam.googleapis.com",
     "logging.googleapis.com",
@@ -17,7 +16,6 @@ locals {
   sentinel_topic_id = startswith(var.sentinel_topic, "projects/") ? var.sentinel_topic : "projects/${var.project_id}/topics/${var.sentinel_topic}"
   job_name          = "${var.name_prefix}-job"
   job_id            = "projects/${var.project_id}/locations/${var.region}/jobs/${local.job_name}"
-  pubsub_agent      = "serviceAccount:service-${data.google_project.platform.number}@gcp-sa-pubsub.iam.gserviceaccount.com"
   eventarc          = var.delivery.mode == "eventarc"
 
   # The code's own retry bound, read by the adapter and the reporter in both delivery modes: an

@@ -33,6 +33,7 @@ resource "google_logging_metric" "job_outcomes" {
     reason    = "EXTRACT(jsonPayload.pullsecret_job_result.reason)"
     operation = "EXTRACT(jsonPayload.pullsecret_job_result.operation)"
   }
+  depends_on = [google_project_service.apis]
 }
 
 resource "google_logging_metric" "job_duration" {
@@ -54,6 +55,7 @@ resource "google_logging_metric" "job_duration" {
       scale              = 10
     }
   }
+  depends_on = [google_project_service.apis]
 }
 
 resource "google_logging_metric" "adapter_decisions" {
@@ -73,6 +75,7 @@ resource "google_logging_metric" "adapter_decisions" {
   label_extractors = {
     decision = "EXTRACT(jsonPayload.metadata.decision)"
   }
+  depends_on = [google_project_service.apis]
 }
 
 resource "google_logging_metric" "status_writes" {
@@ -97,6 +100,7 @@ resource "google_logging_metric" "status_writes" {
     status_write = "EXTRACT(jsonPayload.metadata.status_write)"
     reason       = "EXTRACT(jsonPayload.metadata.reason)"
   }
+  depends_on = [google_project_service.apis]
 }
 
 # A 404 that is not "cluster gone" (HYPERFLEET-NTF-000, or no HyperFleet problem body) means the
@@ -119,6 +123,7 @@ resource "google_logging_metric" "hyperfleet_api_misconfigured" {
   label_extractors = {
     service = "EXTRACT(resource.labels.service_name)"
   }
+  depends_on = [google_project_service.apis]
 }
 
 # An event the functions acknowledged without processing because it exceeded the retry bound
@@ -141,6 +146,7 @@ resource "google_logging_metric" "retry_bound_exceeded" {
   label_extractors = {
     service = "EXTRACT(resource.labels.service_name)"
   }
+  depends_on = [google_project_service.apis]
 }
 
 # A new log-based metric is not usable in an alert filter for a while after it is created
@@ -182,7 +188,7 @@ resource "google_monitoring_alert_policy" "retry_bound_exceeded" {
     content   = "An event failed for longer than delivery.max_event_age (${coalesce(var.delivery.max_event_age, "adapter 30m, reporter 1h")}) or more than delivery.max_event_failures (${var.delivery.max_event_failures}) times and was acknowledged without being processed. The ERROR log line (jsonPayload.metadata.decision = retry-bound-exceeded) carries the reason and the cluster; the next Sentinel reconcile event or the resync reprocesses the cluster once the cause is fixed. See README, Troubleshooting."
     mime_type = "text/markdown"
   }
-  depends_on = [time_sleep.metrics_propagation]
+  depends_on = [google_project_service.apis, time_sleep.metrics_propagation]
 }
 
 resource "google_monitoring_alert_policy" "hyperfleet_api_misconfigured" {
@@ -209,7 +215,7 @@ resource "google_monitoring_alert_policy" "hyperfleet_api_misconfigured" {
     content   = "The adapter or the reporter got a 404 that does not mean \"cluster gone\" (HYPERFLEET-NTF-000 from the API's router, or a 404 without a HyperFleet problem body). Check HYPERFLEET_API_BASE_URL and HYPERFLEET_API_VERSION (the URL is in the ERROR log line, jsonPayload.metadata.url). Events are redelivered, not lost; see README, Troubleshooting."
     mime_type = "text/markdown"
   }
-  depends_on = [time_sleep.metrics_propagation]
+  depends_on = [google_project_service.apis, time_sleep.metrics_propagation]
 }
 
 resource "google_monitoring_alert_policy" "job_failure_rate" {
@@ -230,7 +236,7 @@ resource "google_monitoring_alert_policy" "job_failure_rate" {
     content   = "Pull secret executions are failing. Read the reason label and the job logs (jsonPayload.pullsecret_job_result.reason); see README, Troubleshooting."
     mime_type = "text/markdown"
   }
-  depends_on = [time_sleep.metrics_propagation]
+  depends_on = [google_project_service.apis, time_sleep.metrics_propagation]
 }
 
 resource "google_monitoring_alert_policy" "dead_letters" {
@@ -256,6 +262,7 @@ resource "google_monitoring_alert_policy" "dead_letters" {
     content   = "Messages reached a dead-letter topic after ${var.delivery.max_delivery_attempts} delivery attempts. Pull them from the *-dead-letter-inspect subscriptions to see why; see README, Troubleshooting."
     mime_type = "text/markdown"
   }
+  depends_on = [google_project_service.apis]
 }
 
 resource "google_monitoring_alert_policy" "job_duration" {
@@ -278,7 +285,7 @@ resource "google_monitoring_alert_policy" "job_duration" {
       }
     }
   }
-  depends_on = [time_sleep.metrics_propagation]
+  depends_on = [google_project_service.apis, time_sleep.metrics_propagation]
 }
 
 # The dashboard JSON is written as the API returns it, so the plan shows no perpetual diff: no
@@ -331,4 +338,5 @@ resource "google_monitoring_dashboard" "overview" {
       )]
     }
   })
+  depends_on = [google_project_service.apis]
 }

@@ -3,9 +3,18 @@ output "adapter_url" {
   value       = google_cloudfunctions2_function.adapter.service_config[0].uri
 }
 
-output "artifact_registry_repository" {
-  description = "Where to push the job image: REGION-docker.pkg.dev/PROJECT/REPOSITORY."
-  value       = "${var.region}-docker.pkg.dev/${var.project_id}/${google_artifact_registry_repository.images.repository_id}"
+output "functions_repository" {
+  description = "The Artifact Registry repository the two functions' builds push their images to."
+  value       = google_artifact_registry_repository.functions.id
+}
+
+output "tenant_access" {
+  description = "The identities to grant in customer projects, for the module pullsecret-tenant-project (identities = this): job, reporter and reader service account emails. See README, \"Onboarding a customer project\"."
+  value = {
+    job      = google_service_account.job.email
+    reporter = google_service_account.reporter.email
+    reader   = google_service_account.reader.email
+  }
 }
 
 output "dead_letter_subscriptions" {

@@ -4,7 +4,8 @@ locals {
   # CloudEvent and needs no path.
   routes = {
     adapter = {
-      topic    = local.sentinel_topic_id
+      # Looked up at plan (prerequisites.tf): a missing topic stops the plan, not the apply.
+      topic    = data.google_pubsub_topic.sentinel.id
       function = "adapter"
       endpoint = "${google_cloudfunctions2_function.adapter.service_config[0].uri}/${local.sentinel_topic_id}"
       audience = google_cloudfunctions2_function.adapter.service_config[0].uri
@@ -102,11 +103,12 @@ resource "google_pubsub_subscription" "push" {
 # Dead-lettering runs as the Pub/Sub service agent: it publishes to the dead-letter topics and
 # must be able to acknowledge on the source subscriptions (push ones here, Eventarc's in eventarc.tf).
 resource "google_pubsub_topic_iam_member" "dead_letter_publisher" {
-  for_each = local.dead_letter_route
-  project  = var.project_id
-  topic    = google_pubsub_topic.dead_letter[each.key].name
-  role     = "roles/pubsub.publisher"
-  member   = local.pubsub_agent
+  for_each   = local.dead_letter_route
+  project    = var.project_id
+  topic      = google_pubsub_topic.dead_letter[each.key].name
+  role       = "roles/pubsub.publisher"
+  member     = local.pubsub_agent
+  depends_on = [time_sleep.service_agents]
 }
 
 resource "google_pubsub_subscription_iam_member" "dead_letter_subscriber" {
@@ -115,6 +117,7 @@ resource "google_pubsub_subscription_iam_member" "dead_letter_subscriber" {
   subscription = google_pubsub_subscription.push[each.key].name
   role         = "roles/pubsub.subscriber"
   member       = local.pubsub_agent
+  depends_on   = [time_sleep.service_agents]
 }
 
 # The service agent mints the OIDC tokens of the push subscriptions as the invoker.
@@ -123,6 +126,7 @@ resource "google_service_account_iam_member" "invoker_token_creator" {
   service_account_id = google_service_account.invoker[0].name
   role               = "roles/iam.serviceAccountTokenCreator"
   member             = local.pubsub_agent
+  depends_on         = [time_sleep.service_agents]
 }
 
 resource "google_pubsub_topic_iam_member" "job_publishes_results" {

@@ -26,6 +26,7 @@ resource "google_project_iam_audit_config" "run_data_write" {
   audit_log_config {
     log_type = "DATA_WRITE"
   }
+  depends_on = [google_project_service.apis]
 }
 
 resource "google_logging_metric" "unexpected_run_job_overrides" {
@@ -74,5 +75,5 @@ resource "google_monitoring_alert_policy" "unexpected_run_job_overrides" {
     content   = "An execution of ${local.job_name} was started with an environment variable outside terraform/modules/pullsecret-adapter/run-job-overrides.json, a secret reference as a value, or args: none of which the adapter sends. Treat it as a possible compromise of the caller (the caller label; the adapter's service account holds run.jobsExecutorWithOverrides): an override such as NODE_OPTIONS runs code as the job's service account. Find the entries from the log-based metric ${google_logging_metric.unexpected_run_job_overrides["enabled"].name} (Logs Explorer, \"View logs\" on the metric: protoPayload.request shows the overrides), then read the execution's own logs; if the overrides were not yours, rotate what the job's service account can reach. See SECURITY.md, \"Execution overrides\"."
     mime_type = "text/markdown"
   }
-  depends_on = [time_sleep.metrics_propagation]
+  depends_on = [google_project_service.apis, time_sleep.metrics_propagation]
 }

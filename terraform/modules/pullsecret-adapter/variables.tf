@@ -157,6 +157,11 @@ variable "job" {
   })
   nullable = false
   validation {
+    # The module looks the image up in its repository at plan (prerequisites.tf).
+    condition     = can(regex("^[a-z0-9-]+-docker\\.pkg\\.dev/[^/]+/[^/]+/[^:@]+(:[^@]+)?@sha256:[0-9a-f]{64}$", var.job.image))
+    error_message = "job.image must be an Artifact Registry Docker image: REGION-docker.pkg.dev/PROJECT/REPOSITORY/pull-secret-job[:TAG]@sha256:DIGEST (README, Deployment, \"Before the first apply\")."
+  }
+  validation {
     # A tag can be moved to other code after review; a digest names these bytes only.
     condition     = can(regex("@sha256:[0-9a-f]{64}$", var.job.image))
     error_message = "job.image must be pinned by digest: REPOSITORY/pull-secret-job[:TAG]@sha256:<64 lowercase hex digits> (a tag can be moved to other code). After docker push, docker inspect --format='{{index .RepoDigests 0}}' REPOSITORY/pull-secret-job:TAG prints it (or gcloud artifacts docker images describe REPOSITORY/pull-secret-job:TAG); see README, Deployment."
@@ -316,12 +321,13 @@ variable "sentinel_topic" {
 }
 
 variable "target_project_ids" {
-  description = "Customer projects where the job stores pull secrets (hyperfleet-* secrets only)."
+  description = "REMOVED: the rights in customer projects are granted by the module pullsecret-tenant-project (one conditional binding per project or folder, applied where those projects are made); this module holds no per-project resource. Leave unset."
   type        = list(string)
+  default     = []
   nullable    = false
   validation {
-    condition     = length(var.target_project_ids) > 0 && alltrue([for p in var.target_project_ids : can(regex("^[a-z][a-z0-9-]{4,28}[a-z0-9]$", p))])
-    error_message = "target_project_ids must list at least one GCP project id."
+    condition     = length(var.target_project_ids) == 0
+    error_message = "target_project_ids is no longer read: grant the job, reporter and reader their rights in customer projects with the module terraform/modules/pullsecret-tenant-project (per project or per folder), using this module's tenant_access output; see README, \"Onboarding a customer project\". Remove target_project_ids from this module call."
   }
 }
 

@@ -1,6 +1,6 @@
 # The job's Kubernetes RBAC and its admission fence in one management cluster: the same objects as
 # the module pullsecret-adapter's management_cluster_rbac output for that cluster
-# (templates/management-cluster-rbac.yaml.tftpl and management-cluster-fence.yaml.tftpl), applied
+# (this module's templates/management-cluster-rbac.yaml.tftpl and management-cluster-fence.yaml.tftpl), applied
 # by Terraform instead of kubectl. The same objects whichever way the cluster is reached (IP or
 # DNS-based endpoint, or Connect Gateway): only GKE memberships are accepted behind the gateway, and
 # for those it passes the caller's Google identity on to GKE, so there is no Connect Agent to let
@@ -9,10 +9,11 @@ locals {
   name   = "hyperfleet-pullsecret-writer"
   labels = { "managed-by" = "hyperfleet" }
 
-  # The fence is read from the adapter module's template, its one source (the local stack renders
-  # the same file): a ValidatingAdmissionPolicy and its binding, two YAML documents.
+  # The fence is this module's own template, its one source (the pullsecret-adapter module renders
+  # the same file for its kubectl output, and the local stack installs it): a
+  # ValidatingAdmissionPolicy and its binding, two YAML documents.
   fence_documents = [
-    for document in split("\n---\n", templatefile("${path.module}/../pullsecret-adapter/templates/management-cluster-fence.yaml.tftpl", {
+    for document in split("\n---\n", templatefile("${path.module}/templates/management-cluster-fence.yaml.tftpl", {
       job_identity = var.job_service_account
     })) : yamldecode(document)
   ]

@@ -91,12 +91,12 @@ describe('terraform: access to the management clusters', () => {
   });
 
   it('applies the fence from the same template, before any binding, and never binds cluster-wide without it', () => {
-    expect(String(rbac.locals.fence_documents)).toContain('${path.module}/../pullsecret-adapter/templates/management-cluster-fence.yaml.tftpl');
+    expect(String(rbac.locals.fence_documents)).toContain('${path.module}/templates/management-cluster-fence.yaml.tftpl');
     // The same parse as the pure module's, which management-clusters.test.ts evaluates with terraform.
     const parse = (expression: unknown, templatePath: string, identity: string) =>
       String(expression).replace(templatePath, 'TEMPLATE').replace(identity, 'IDENTITY').replace(/\s+/g, ' ');
-    expect(parse(rbac.locals.fence_documents, '${path.module}/../pullsecret-adapter/templates/', 'var.job_service_account')).toBe(
-      parse(clusters.locals.fence_documents, '${path.module}/../../templates/', 'var.job_identity'),
+    expect(parse(rbac.locals.fence_documents, '${path.module}/templates/', 'var.job_service_account')).toBe(
+      parse(clusters.locals.fence_documents, '${path.module}/../../../pullsecret-cluster-rbac/templates/', 'var.job_identity'),
     );
     expect(resource(rbac, 'kubernetes_manifest', 'fence_policy')).toEqual({ count: '${var.fence ? 1 : 0}', manifest: '${local.fence_policy}' });
     expect(resource(rbac, 'kubernetes_manifest', 'fence_binding')).toMatchObject({ manifest: '${local.fence_binding}', depends_on: ['${kubernetes_manifest.fence_policy}'] });
@@ -115,7 +115,7 @@ describe('terraform: access to the management clusters', () => {
       'kubernetes_role_binding_v1.writer',
     ]);
     expect(Object.keys(rbac.variables).sort()).toEqual(['cluster_wide', 'fence', 'job_service_account', 'namespaces']);
-    const template = read('modules/pullsecret-adapter/templates/management-cluster-rbac.yaml.tftpl');
+    const template = read('modules/pullsecret-cluster-rbac/templates/management-cluster-rbac.yaml.tftpl');
     expect(template).not.toMatch(/"impersonate"|connect-agent-sa|connect_agent_impersonation/);
     // Only plain ${var}, %{ if var }, %{ for x in var } (the local stack's renderer knows no more),
     // over the five variables the pure module passes.

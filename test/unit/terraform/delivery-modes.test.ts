@@ -69,7 +69,7 @@ describe('terraform: delivery modes and the cluster side', () => {
 
   it('applies the same RBAC as the kubectl manifest, from its own module with its own kubernetes provider', () => {
     const rendered = fs
-      .readFileSync(path.join(TERRAFORM_ROOT, 'modules/pullsecret-adapter/templates/management-cluster-rbac.yaml.tftpl'), 'utf8')
+      .readFileSync(path.join(TERRAFORM_ROOT, 'modules/pullsecret-cluster-rbac/templates/management-cluster-rbac.yaml.tftpl'), 'utf8')
       .replace(/%\{[^}]*\}/g, '')
       .replace(/\$\{[^}]*\}/g, 'x');
     const manifest = YAML.parseAllDocuments(rendered).map((d) => d.toJS() as Body);

@@ -68,7 +68,7 @@ describe('terraform/, checked offline', () => {
   });
 
   it('finds the module and the example root', () => {
-    expect(modules.map((m) => path.relative(TERRAFORM_ROOT, m.dir)).sort()).toEqual(['examples/basic', 'modules/pullsecret-adapter', 'modules/pullsecret-adapter/modules/management-clusters', 'modules/pullsecret-adapter/modules/run-job-overrides', 'modules/pullsecret-adapter/modules/tracing', 'modules/pullsecret-cluster-rbac']);
+    expect(modules.map((m) => path.relative(TERRAFORM_ROOT, m.dir)).sort()).toEqual(['examples/basic', 'modules/pullsecret-adapter', 'modules/pullsecret-adapter/modules/management-clusters', 'modules/pullsecret-adapter/modules/run-job-overrides', 'modules/pullsecret-adapter/modules/tracing', 'modules/pullsecret-cluster-rbac', 'modules/pullsecret-tenant-project', 'modules/pullsecret-tenant-role']);
     expect(adapterModule().resources.length).toBeGreaterThan(30);
   });
 
@@ -141,17 +141,20 @@ describe('terraform/, checked offline', () => {
   });
 
   it('grants no owner or editor, nothing to allUsers, and Secret Manager rights only with a condition', () => {
-    const m = adapterModule();
     const all = modules.flatMap((x) => x.strings).join('\n');
     expect(all).not.toMatch(/roles\/(owner|editor)\b/);
     expect(all).not.toMatch(/allUsers|allAuthenticatedUsers/);
-    const projectGrants = m.resources.filter((r) => r.type === 'google_project_iam_member' || r.type === 'google_project_iam_binding');
-    for (const grant of projectGrants) {
-      const role = String(grant.body.role);
-      if (/secretmanager|secret_manager/i.test(role)) expect({ grant: grant.name, condition: Boolean(grant.body.condition) }).toEqual({ grant: grant.name, condition: true });
-    }
-    const customRole = m.resources.find((r) => r.type === 'google_project_iam_custom_role');
-    expect(customRole?.body.permissions).not.toContain('secretmanager.secrets.setIamPolicy');
+    // Project- or folder-wide Secret Manager rights exist only in the tenant module, each conditional.
+    const broadGrants = modules.flatMap((m) => m.resources.filter((r) => ['google_project_iam_member', 'google_project_iam_binding', 'google_folder_iam_member'].includes(r.type)).map((r) => ({ ...r, dir: m.dir })));
+    const secretGrants = broadGrants.filter((grant) => /secretmanager|local\.bindings/i.test(`${String(grant.body.role)} ${String(grant.body.for_each)}`));
+    expect(secretGrants.map((g) => `${path.relative(TERRAFORM_ROOT, g.dir)}:${g.type}.${g.name}`).sort()).toEqual([
+      'modules/pullsecret-tenant-project:google_folder_iam_member.tenant',
+      'modules/pullsecret-tenant-project:google_project_iam_member.tenant',
+    ]);
+    for (const grant of secretGrants) expect({ grant: grant.name, condition: Boolean(grant.body.condition) }).toEqual({ grant: grant.name, condition: true });
+    const customRoles = modules.flatMap((m) => m.resources.filter((r) => r.type.endsWith('_iam_custom_role')));
+    expect(customRoles.length).toBe(2);
+    for (const role of customRoles) expect(JSON.stringify(role.body.permissions)).not.toMatch(/IamPolicy|secrets\.list/);
   });
 
   it('lets the adapter run the job and read its executions on the job only (no project-wide Cloud Run role)', () => {

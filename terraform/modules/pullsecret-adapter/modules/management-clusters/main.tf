@@ -134,7 +134,7 @@ locals {
   # The fence as objects (kubernetes_manifest), parsed exactly as pullsecret-cluster-rbac parses it:
   # the template holds two YAML documents and yamldecode reads one at a time.
   fence_documents = [
-    for document in split("\n---\n", templatefile("${path.module}/../../templates/management-cluster-fence.yaml.tftpl", {
+    for document in split("\n---\n", templatefile("${path.module}/../../../pullsecret-cluster-rbac/templates/management-cluster-fence.yaml.tftpl", {
       job_identity = var.job_identity
     })) : yamldecode(document)
   ]
@@ -147,10 +147,10 @@ locals {
     # an object fails): the binding never exists without it (a
     # failed fence apply, e.g. on Kubernetes < 1.30, stops before any right is granted).
     for name, cluster in local.clusters : name => join("\n---\n", [
-      trimspace(templatefile("${path.module}/../../templates/management-cluster-fence.yaml.tftpl", {
+      trimspace(templatefile("${path.module}/../../../pullsecret-cluster-rbac/templates/management-cluster-fence.yaml.tftpl", {
         job_identity = var.job_identity
       })),
-      trimspace(templatefile("${path.module}/../../templates/management-cluster-rbac.yaml.tftpl", {
+      trimspace(templatefile("${path.module}/../../../pullsecret-cluster-rbac/templates/management-cluster-rbac.yaml.tftpl", {
         cluster             = name
         credentials_command = local.credentials_command[name]
         job_service_account = var.job_identity

@@ -1,0 +1,39 @@
+# Without an organization (or for a first project before the organization role exists): a
+# project-level custom role with the same permissions, in the project itself. It can only be
+# granted there, so every further project repeats it: at fleet scale use
+# modules/pullsecret-tenant-role once and pass its role_id.
+
+locals {
+  role_id = var.role_id != null ? var.role_id : google_project_iam_custom_role.secret_manager[0].id
+
+  # The list of modules/pullsecret-tenant-role (locals.tf); a test keeps the two equal.
+  permissions = [
+    "secretmanager.secrets.create",
+    "secretmanager.secrets.delete",
+    "secretmanager.secrets.get",
+    "secretmanager.secrets.update",
+    "secretmanager.versions.access",
+    "secretmanager.versions.add",
+    "secretmanager.versions.destroy",
+    "secretmanager.versions.disable",
+    "secretmanager.versions.list",
+  ]
+}
+
+# Role ids stay reserved for 7 (+37) days after deletion: the suffix lets a re-apply create anew.
+resource "random_id" "role_suffix" {
+  count       = var.role_id == null ? 1 : 0
+  byte_length = 3
+  keepers = {
+    name_prefix = var.name_prefix
+  }
+}
+
+resource "google_project_iam_custom_role" "secret_manager" {
+  count       = var.role_id == null ? 1 : 0
+  project     = var.scope.project
+  role_id     = "${replace(var.name_prefix, "-", "_")}_pullSecretManager_${random_id.role_suffix[0].hex}"
+  title       = "HyperFleet pull secret manager (${var.name_prefix})"
+  description = "What the HyperFleet pull secret job needs on its own hyperfleet-* secrets."
+  permissions = local.permissions
+}
