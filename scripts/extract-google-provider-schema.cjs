@@ -1,15 +1,18 @@
 #!/usr/bin/env node
 // Extracts a schema snapshot of a Terraform provider from its generated CDKTF bindings
-// (@cdktf/provider-google, -kubernetes, -time, -random): for every resource and data source, its
-// argument names and its nested block names (recursively). The snapshots let CI check terraform/
-// offline, where the providers themselves cannot be downloaded. Run by hand, once per provider
-// (the bindings are not dependencies of the project; the google ones are ~30 MB):
+// (@cdktf/provider-kubernetes, -time, -random): for every resource and data source, its argument
+// names and its nested block names (recursively). The snapshots let CI check terraform/ offline,
+// where the providers themselves cannot be downloaded. Run by hand, once per provider (the
+// bindings are not dependencies of the project):
 //
-//   npm pack @cdktf/provider-google@16.12.1 && tar xzf cdktf-provider-google-16.12.1.tgz
-//   node scripts/extract-google-provider-schema.cjs package > terraform/schema/google-provider.schema.json
-//   (likewise @cdktf/provider-kubernetes@12.1.1 -> kubernetes-provider.schema.json,
-//    @cdktf/provider-time@11.0.1 -> time-provider.schema.json,
+//   npm pack @cdktf/provider-kubernetes@12.1.1 && tar xzf cdktf-provider-kubernetes-12.1.1.tgz
+//   node scripts/extract-google-provider-schema.cjs package > terraform/schema/kubernetes-provider.schema.json
+//   (likewise @cdktf/provider-time@11.0.1 -> time-provider.schema.json,
 //    @cdktf/provider-random@12.0.1 -> random-provider.schema.json)
+//
+// The google and google-beta snapshots no longer come from here: @cdktf/provider-google stops at
+// provider 6.50 and the modules pin 7.x, so scripts/terraform-schema-snapshot.cjs reads them from
+// the provider's Go source instead.
 //
 // The bindings state which provider version they were generated from (package.json `cdktf`).
 const fs = require('node:fs');

@@ -12,6 +12,8 @@ export interface TfModule {
   readonly locals: Record<string, unknown>;
   readonly modules: Record<string, Record<string, unknown>>;
   readonly outputs: Record<string, Record<string, unknown>>;
+  /** The providers its terraform blocks declare in required_providers, by local name. */
+  readonly requiredProviders: Record<string, Record<string, unknown>>;
   /** Every string value of the module, for reference and security scans. */
   readonly strings: string[];
 }
@@ -51,6 +53,7 @@ export async function loadModules(): Promise<TfModule[]> {
       locals: {},
       modules: {},
       outputs: {},
+      requiredProviders: {},
       strings: [],
     };
     for (const file of files) {
@@ -72,6 +75,9 @@ export async function loadModules(): Promise<TfModule[]> {
         module.outputs[name] = first(bodies);
       for (const block of (json.locals as unknown as Record<string, unknown>[] | undefined) ?? [])
         Object.assign(module.locals, block);
+      for (const settings of (json.terraform as unknown as TfBody[] | undefined) ?? [])
+        for (const providers of (settings.required_providers as TfBody[] | undefined) ?? [])
+          Object.assign(module.requiredProviders, providers);
       collectStrings(json, module.strings);
     }
     modules.push(module);
@@ -79,18 +85,47 @@ export async function loadModules(): Promise<TfModule[]> {
   return modules;
 }
 
-/** A provider schema entry: argument names and nested blocks. */
+/** An attribute as Terraform validates it: its type, and required, optional (maybe computed) or read-only (computed alone). */
+export interface SchemaAttribute {
+  type: 'string' | 'number' | 'bool' | 'list' | 'set' | 'map' | 'object' | 'dynamic';
+  required?: true;
+  optional?: true;
+  computed?: true;
+}
+
+/**
+ * A provider schema entry: attribute names (all of them) and nested blocks. The snapshots read
+ * from provider source (google, google-beta) also say how each attribute is set and, for a nested
+ * block, how it nests and how many times it may appear; the CDKTF ones (kubernetes, time, random)
+ * list only names.
+ */
 export interface SchemaBlock {
   attributes: string[];
   blocks: Record<string, SchemaBlock>;
+  attribute_details?: Record<string, SchemaAttribute>;
+  nesting_mode?: 'list' | 'set' | 'single';
+  min_items?: number;
+  max_items?: number;
+}
+
+/** Where a snapshot read from provider source came from, and the command that regenerates it. */
+export interface SnapshotSource {
+  repository: string;
+  tag: string;
+  commit: string;
+  generated_by: string;
+  types: string;
 }
 
 export interface ProviderSchema {
-  source: string;
+  /** The CDKTF package a name-only snapshot came from, or the source of one read from provider source. */
+  source: string | SnapshotSource;
   provider: { name?: string; version?: string };
   resources: Record<string, SchemaBlock>;
   data_sources: Record<string, SchemaBlock>;
   provider_config?: SchemaBlock;
+  /** google: the wanted types only google-beta has (a block of such a type must use google-beta). */
+  beta_only?: { resources: string[]; data_sources: string[] };
 }
 
 /** Every committed provider snapshot (terraform/schema/NAME-provider.schema.json), by provider name. */
@@ -112,14 +147,17 @@ const BUILTIN_RESOURCES: Record<string, SchemaBlock> = {
   terraform_data: { attributes: ['input', 'triggers_replace'], blocks: {} },
 };
 
-/** The schema of a resource or data source type, from the provider its name prefix names. */
+/**
+ * The schema of a resource or data source type, from `provider` (google-beta for a block with
+ * `provider = google-beta`) or else the provider its name prefix names.
+ */
 export function schemaOf(
   schemas: Record<string, ProviderSchema>,
   kind: 'resources' | 'data_sources',
   type: string,
+  provider: string = type.split('_')[0]!,
 ): SchemaBlock | undefined {
   if (kind === 'resources' && BUILTIN_RESOURCES[type]) return BUILTIN_RESOURCES[type];
-  const provider = type.split('_')[0]!;
   return schemas[provider]?.[kind][type];
 }
 
@@ -132,10 +170,15 @@ const META_ARGUMENTS = new Set([
   'provisioner',
   'connection',
 ]);
-const isObject = (v: unknown): v is Record<string, unknown> =>
+export const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
+const isReadOnly = (attribute: SchemaAttribute | undefined) =>
+  attribute?.computed === true && !attribute.optional && !attribute.required;
 
-/** Every argument and block name (nested, dynamic blocks included) that the schema does not know. */
+/**
+ * Every argument and block name (nested, dynamic blocks included) that the schema does not know,
+ * and every attribute it knows as read-only (Terraform rejects a value for a computed-only one).
+ */
 export function unknownNames(
   body: Record<string, unknown>,
   schema: SchemaBlock,
@@ -167,6 +210,8 @@ export function unknownNames(
     }
     if (!schema.attributes.includes(key))
       problems.push(`${where}: unknown argument or block "${key}"`);
+    else if (isReadOnly(schema.attribute_details?.[key]))
+      problems.push(`${where}: "${key}" is read-only (set by the provider, not configurable)`);
   }
   return problems;
 }

@@ -5,7 +5,8 @@ import { executionEnv } from '../../../functions/adapter/job-launcher';
 import { jobEnvSchema, loadJobConfig } from '../../../functions/pull-secret-job/config';
 import { loadReporterConfig, reporterEnvSchema } from '../../../functions/reporter/config';
 import { SUBSCRIPTIONS, TOPICS } from '../../../emulators/stack/layout';
-import { loadModules, loadProviderSchemas, references, schemaOf, TERRAFORM_ROOT, unknownNames, type TfModule } from '../../helpers/terraform';
+import { loadModules, loadProviderSchemas, references, TERRAFORM_ROOT, unknownNames, type TfModule } from '../../helpers/terraform';
+import { configBlocks, providerProblems, snapshotLabel } from '../../helpers/terraform-providers';
 
 // Values the Terraform expressions produce in a real deployment, per variable name.
 const SAMPLE_VALUES: Record<string, string> = {
@@ -72,17 +73,15 @@ describe('terraform/, checked offline', () => {
     expect(adapterModule().resources.length).toBeGreaterThan(30);
   });
 
-  it(`uses only resource types, arguments and blocks that the providers have (snapshots: ${Object.values(schemas).map((s) => `${s.provider.name ?? s.source} ${s.provider.version ?? '?'}`).join(', ')})`, () => {
-    expect(Object.keys(schemas).sort()).toEqual(['google', 'kubernetes', 'random', 'time']);
+  // Each block is checked against the provider it uses: google-beta's snapshot for `provider = google-beta`.
+  it(`uses only resource types, arguments and blocks that the providers have, none read-only (snapshots: ${Object.values(schemas).map(snapshotLabel).join(', ')})`, () => {
+    expect(Object.keys(schemas).sort()).toEqual(['google', 'google-beta', 'kubernetes', 'random', 'time']);
+    expect(schemas.google!.provider.version).toMatch(/^7\./);
     const problems = modules.flatMap((m) => [
-      ...m.resources.flatMap((r) => {
-        const block = schemaOf(schemas, 'resources', r.type);
-        return block ? unknownNames(r.body, block, `${r.type}.${r.name}`) : [`unknown resource type ${r.type}`];
-      }),
-      ...m.data.flatMap((d) => {
-        const block = schemaOf(schemas, 'data_sources', d.type);
-        return block ? unknownNames(d.body, block, `data.${d.type}.${d.name}`) : [`unknown data source ${d.type}`];
-      }),
+      ...providerProblems(m, schemas),
+      ...configBlocks(m, schemas).flatMap((b) =>
+        b.schema ? unknownNames(b.body, b.schema, b.where) : [`${b.where}: ${b.provider} has no ${b.kind === 'resources' ? 'resource' : 'data source'} type ${b.type}`],
+      ),
     ]);
     expect(problems).toEqual([]);
     // Both delivery modes and the cluster side are in what was checked.
