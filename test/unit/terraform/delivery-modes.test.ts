@@ -35,7 +35,11 @@ describe('terraform: delivery modes and the cluster side', () => {
     expect(block(trigger, 'matching_criteria')).toEqual({ attribute: 'type', value: 'google.cloud.pubsub.topic.v1.messagePublished' });
     expect(block(block(trigger, 'transport'), 'pubsub')).toEqual({ topic: '${each.value.topic}' });
     expect(trigger.service_account).toBe('${google_service_account.trigger[each.value.function].email}');
-    expect(String(block(block(trigger, 'destination'), 'cloud_run_service').service)).toContain('service_config[0].service');
+    // The service NAME (a function's Cloud Run service is named as the function), not
+    // service_config[0].service, the full projects/P/locations/R/services/NAME the API returns.
+    const service = String(block(block(trigger, 'destination'), 'cloud_run_service').service);
+    expect(service).toBe('${each.value.function == "adapter" ? google_cloudfunctions2_function.adapter.name : google_cloudfunctions2_function.reporter.name}');
+    expect(service).not.toContain('service_config');
     const accounts = resource(m, 'google_service_account', 'trigger');
     expect(accounts.for_each).toBe('${local.eventarc ? toset(["adapter", "reporter"]) : toset([])}');
   });

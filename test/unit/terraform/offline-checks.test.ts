@@ -69,7 +69,7 @@ describe('terraform/, checked offline', () => {
   });
 
   it('finds the module and the example root', () => {
-    expect(modules.map((m) => path.relative(TERRAFORM_ROOT, m.dir)).sort()).toEqual(['examples/basic', 'modules/pullsecret-adapter', 'modules/pullsecret-adapter/modules/management-clusters', 'modules/pullsecret-adapter/modules/run-job-overrides', 'modules/pullsecret-adapter/modules/tracing', 'modules/pullsecret-cluster-rbac', 'modules/pullsecret-tenant-project', 'modules/pullsecret-tenant-role']);
+    expect(modules.map((m) => path.relative(TERRAFORM_ROOT, m.dir)).sort()).toEqual(['examples/basic', 'modules/pullsecret-adapter', 'modules/pullsecret-adapter/modules/management-clusters', 'modules/pullsecret-adapter/modules/run-job-overrides', 'modules/pullsecret-adapter/modules/tracing', 'modules/pullsecret-cluster-rbac', 'modules/pullsecret-tenant-project', 'modules/pullsecret-tenant-project/modules/bindings', 'modules/pullsecret-tenant-role']);
     expect(adapterModule().resources.length).toBeGreaterThan(30);
   });
 
@@ -145,7 +145,7 @@ describe('terraform/, checked offline', () => {
     expect(all).not.toMatch(/allUsers|allAuthenticatedUsers/);
     // Project- or folder-wide Secret Manager rights exist only in the tenant module, each conditional.
     const broadGrants = modules.flatMap((m) => m.resources.filter((r) => ['google_project_iam_member', 'google_project_iam_binding', 'google_folder_iam_member'].includes(r.type)).map((r) => ({ ...r, dir: m.dir })));
-    const secretGrants = broadGrants.filter((grant) => /secretmanager|local\.bindings/i.test(`${String(grant.body.role)} ${String(grant.body.for_each)}`));
+    const secretGrants = broadGrants.filter((grant) => /secretmanager|module\.bindings\.bindings/i.test(`${String(grant.body.role)} ${String(grant.body.for_each)}`));
     expect(secretGrants.map((g) => `${path.relative(TERRAFORM_ROOT, g.dir)}:${g.type}.${g.name}`).sort()).toEqual([
       'modules/pullsecret-tenant-project:google_folder_iam_member.tenant',
       'modules/pullsecret-tenant-project:google_project_iam_member.tenant',
