@@ -21,6 +21,7 @@ async function main(): Promise<void> {
     CLOUD_RUN_EMULATOR_HOST: process.env.BENCH_CLOUD_RUN!,
     CLOUD_RUN_API_TIMEOUT: '10s',
     LOG_LEVEL: 'error',
+    LAUNCH_SETTLE_INTERVAL: process.env.BENCH_LAUNCH_SETTLE ?? '1s',
   });
   await import(pathToFileURL(BUNDLE).href);
   const handler = getFunction('adapter') as (event: unknown) => Promise<void>;

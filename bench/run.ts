@@ -132,6 +132,7 @@ async function main(): Promise<void> {
       rows: (adapter) =>
         adapter.map((a) => ({
           scenario: a.scenario,
+          'launch settle': a.launchSettle,
           concurrency: a.concurrency,
           events: a.events,
           'events/s': a.eventsPerSecond,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import YAML from 'yaml';
 import * as z from 'zod';
-import { duration, positiveIntWithDefault } from '../../shared/config/durations';
+import { boundedDuration, duration, positiveIntWithDefault } from '../../shared/config/durations';
 import { hostPort } from '../../shared/config/gcp-names';
 import { parseEnv, type Env } from '../../shared/config/parse-env';
 import { ConfigError } from '../../shared/errors';
@@ -52,6 +52,9 @@ export const adapterEnvSchema = z.object({
   RETRY_BACKOFF_MAX: duration('30m'),
   PERMANENT_FAILURE_RETRY_INTERVAL: duration('1h'),
   STATUS_HEARTBEAT_INTERVAL: duration('5m'),
+  // How long a launch intent settles before it is read back (launch-flow.ts): the longest expected
+  // gap between two instances' competing intent writes. Capped well under Eventarc's 10 s deadline.
+  LAUNCH_SETTLE_INTERVAL: boundedDuration('1s', 5_000),
   // Sentinel re-sends a cluster's event every few seconds until it is reconciled: an old one is worthless.
   EVENT_MAX_AGE: duration('30m'),
   EVENT_MAX_FAILURES: positiveIntWithDefault(10),
@@ -87,6 +90,8 @@ export interface AdapterConfig {
   /** RunJob is retried a little in-process (after looking for the execution); Pub/Sub does the rest. */
   readonly cloudRunRetry: RetryPolicy;
   readonly decision: DecisionSettings;
+  /** The wait between writing a launch intent and reading it back before launching. */
+  readonly launchSettleMs: number;
   /** When a failing event stops being retried (Eventarc's subscription has no dead-letter policy). */
   readonly retryBounds: RetryBoundSettings;
   readonly preconditions: readonly PreconditionSpec[];
@@ -132,6 +137,7 @@ export function loadAdapterConfig(env: Env): AdapterConfig {
       executionCheckAfterMs: e.EXECUTION_CHECK_AFTER,
       launchGraceMs: launchGraceMs(e.CLOUD_RUN_API_TIMEOUT, CLOUD_RUN_RETRY),
     },
+    launchSettleMs: e.LAUNCH_SETTLE_INTERVAL,
     retryBounds: { maxAgeMs: e.EVENT_MAX_AGE, maxFailures: e.EVENT_MAX_FAILURES },
     preconditions: loadPreconditions(e.PRECONDITIONS_FILE, e.PRECONDITIONS),
     pullSecretSpecPath: e.PULL_SECRET_SPEC_PATH,

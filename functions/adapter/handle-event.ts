@@ -46,6 +46,13 @@ export interface AdapterDependencies {
   readonly now?: () => Date;
   /** Injectable for tests; a random UUID per launch otherwise. */
   readonly newLaunchId?: () => string;
+  /**
+   * How long a written launch intent settles before it is read back (LAUNCH_SETTLE_INTERVAL): an
+   * instance launches only if its intent is still the stored one after it. 0 reads back at once.
+   */
+  readonly launchSettleMs?: number;
+  /** Injectable for tests (the settle wait); a timer otherwise. */
+  readonly sleep?: (ms: number) => Promise<void>;
 }
 
 /**

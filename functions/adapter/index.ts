@@ -96,6 +96,7 @@ function instanceHandler(): ReturnType<typeof createAdapterHandler> {
     launcher,
     lookup,
     launchRetry: config.cloudRunRetry,
+    launchSettleMs: config.launchSettleMs,
     preconditions,
     settings: config.decision,
     namespaceTemplate: config.namespaceTemplate,

@@ -17,6 +17,15 @@ import { pullSecretReference } from './pull-secret-reference';
  * the execution and records it. The intent makes a lost RunJob answer or a crash between RunJob and
  * the status write visible to the next delivery, which then looks for the execution instead of
  * launching a second one. A clean launch costs exactly one Cloud Run call.
+ *
+ * Across instances the intent is a last-writer-wins register: the HyperFleet API has no
+ * compare-and-set, but it discards (204) a report whose observed_time is older than the stored one.
+ * An instance whose intent is discarded has lost at once. One whose intent was stored waits the
+ * settle interval and reads back: it launches only if the stored launch id is still its own.
+ * Assumption: instances that decided to launch the same generation at the same time (duplicates of
+ * one event delivered together) write their intents within the settle interval of each other; an
+ * intent written later than that finds the first one already recorded, and waits for it instead
+ * (in-flight, within the launch grace). The wait is on launches only, never on an up-to-date event.
  */
 export async function launchWithIntent(
   decision: Extract<Decision, { kind: 'launch' }>,
@@ -37,7 +46,9 @@ export async function launchWithIntent(
     });
     return;
   }
-  // Another instance may have recorded its own intent meanwhile; the last one stored launches.
+  // Another instance may be recording its own intent right now; the one stored after the settle
+  // interval launches.
+  await settle(deps);
   const stored = readOwnStatus(await deps.hyperfleet.listStatuses(cluster.id));
   if (stored?.data.launch_id !== launchId) {
     log.info(
@@ -119,4 +130,11 @@ export async function launchWithIntent(
       at,
     ),
   );
+}
+
+/** The settle wait: LAUNCH_SETTLE_INTERVAL, through the injectable sleep. */
+async function settle(deps: AdapterDependencies): Promise<void> {
+  const ms = deps.launchSettleMs ?? 0;
+  if (ms <= 0) return;
+  await (deps.sleep ?? ((wait: number) => new Promise<void>((r) => setTimeout(r, wait))))(ms);
 }

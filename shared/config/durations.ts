@@ -30,6 +30,27 @@ export function duration(defaultValue: string) {
     });
 }
 
+/**
+ * A zod field for a duration that may be zero ("0s" turns a wait off), at most `maxMs`, e.g.
+ * `boundedDuration('1s', 10_000)`.
+ */
+export function boundedDuration(defaultValue: string, maxMs: number) {
+  return z
+    .string()
+    .default(defaultValue)
+    .transform((text, ctx) => {
+      const ms = parseDurationMs(text);
+      if (ms === undefined || ms < 0 || ms > maxMs) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be a duration from 0s to ${maxMs / 1000}s, such as 500ms or 1s`,
+        });
+        return z.NEVER;
+      }
+      return ms;
+    });
+}
+
 /** A zod field for "true"/"false" (also 1/0, yes/no) with a default. */
 export function booleanFlag(defaultValue: boolean) {
   return z

@@ -56,6 +56,7 @@ locals {
     RETRY_BACKOFF_MAX                = var.adapter.retry_backoff_max
     PERMANENT_FAILURE_RETRY_INTERVAL = var.adapter.permanent_failure_retry_interval
     STATUS_HEARTBEAT_INTERVAL        = var.adapter.status_heartbeat_interval
+    LAUNCH_SETTLE_INTERVAL           = var.adapter.launch_settle_interval
     PULL_SECRET_SPEC_PATH            = var.adapter.pull_secret_spec_path
     PULL_SECRET_ADDITIONAL_SPEC_PATH = var.adapter.additional_pull_secret_spec_path
     LOG_LEVEL                        = var.adapter.log_level

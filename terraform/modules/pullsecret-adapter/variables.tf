@@ -1,11 +1,12 @@
 variable "adapter" {
-  description = "Adapter function settings: decision timings (durations like 30s, 6h), scaling and optional CEL preconditions (YAML list of {name, expression, message})."
+  description = "Adapter function settings: decision timings (durations like 30s, 6h), scaling and optional CEL preconditions (YAML list of {name, expression, message}). launch_settle_interval: how long a launch intent settles before it is read back, so that of several instances handling duplicates of one event at once only one launches (0s to 5s; LAUNCH_SETTLE_INTERVAL)."
   type = object({
     resync_interval                  = optional(string, "6h")
     retry_backoff_base               = optional(string, "30s")
     retry_backoff_max                = optional(string, "30m")
     permanent_failure_retry_interval = optional(string, "1h")
     status_heartbeat_interval        = optional(string, "5m")
+    launch_settle_interval           = optional(string, "1s")
     preconditions_yaml               = optional(string)
     pull_secret_spec_path            = optional(string, "spec.pullSecret.data")
     additional_pull_secret_spec_path = optional(string, "spec.pullSecret.additional")
@@ -16,6 +17,10 @@ variable "adapter" {
   })
   default  = {}
   nullable = false
+  validation {
+    condition     = can(regex("^([0-9]{1,4}ms|([0-4](\\.[0-9]+)?|5)s)$", var.adapter.launch_settle_interval))
+    error_message = "adapter.launch_settle_interval must be a duration from 0s to 5s, such as 500ms or 1s."
+  }
   validation {
     condition     = contains(["debug", "info", "warn", "error"], var.adapter.log_level)
     error_message = "adapter.log_level must be debug, info, warn or error."

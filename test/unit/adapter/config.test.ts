@@ -25,6 +25,17 @@ describe('loadAdapterConfig', () => {
     });
     expect(config.preconditions).toBe(DEFAULT_PRECONDITIONS);
     expect(config.pullSecretSpecPath).toBe('spec.pullSecret.data');
+    expect(config.launchSettleMs).toBe(1000);
+  });
+
+  it('takes a launch settle interval from 0s (off) to 5s', () => {
+    expect(loadAdapterConfig({ ...base, LAUNCH_SETTLE_INTERVAL: '0s' }).launchSettleMs).toBe(0);
+    expect(loadAdapterConfig({ ...base, LAUNCH_SETTLE_INTERVAL: '750ms' }).launchSettleMs).toBe(
+      750,
+    );
+    expect(() => loadAdapterConfig({ ...base, LAUNCH_SETTLE_INTERVAL: '10s' })).toThrow(
+      /LAUNCH_SETTLE_INTERVAL: must be a duration from 0s to 5s/,
+    );
   });
 
   it('reads preconditions from a YAML file or inline JSON', () => {

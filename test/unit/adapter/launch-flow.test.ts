@@ -61,8 +61,13 @@ class FakeCloudRun implements JobLauncher, ExecutionLookup {
   }
 }
 
-const run = (hyperfleet: FakeHyperFleet, cloudRun: FakeCloudRun) => {
+const run = (
+  hyperfleet: FakeHyperFleet,
+  cloudRun: FakeCloudRun,
+  settle: Pick<AdapterDependencies, 'launchSettleMs' | 'sleep'> = {},
+) => {
   const deps: AdapterDependencies = {
+    ...settle,
     hyperfleet,
     launcher: cloudRun,
     lookup: cloudRun,
@@ -123,6 +128,53 @@ describe('launchWithIntent', () => {
     await run(hyperfleet, cloudRun);
     expect(cloudRun.calls).toEqual([]);
     expect(reasons(hyperfleet)).toEqual(['JobLaunching']);
+  });
+
+  it('waits the settle interval between writing the intent and reading it back, and yields to an intent written meanwhile', async () => {
+    // Another instance's intent lands while ours settles: the stored launch id becomes theirs.
+    let settled = false;
+    const hyperfleet = new FakeHyperFleet('stored', (written) =>
+      settled ? 'launch-of-another-instance' : written,
+    );
+    const cloudRun = new FakeCloudRun();
+    const waits: number[] = [];
+    await run(hyperfleet, cloudRun, {
+      launchSettleMs: 1000,
+      sleep: async (ms) => {
+        waits.push(ms);
+        expect(hyperfleet.puts).toHaveLength(1); // the intent is written before the wait
+        settled = true;
+      },
+    });
+    expect(waits).toEqual([1000]);
+    expect(cloudRun.calls).toEqual([]);
+    expect(reasons(hyperfleet)).toEqual(['JobLaunching']);
+  });
+
+  it('launches after the settle interval when its intent is still the stored one', async () => {
+    const hyperfleet = new FakeHyperFleet('stored', (written) => written);
+    const cloudRun = new FakeCloudRun();
+    const waits: number[] = [];
+    await run(hyperfleet, cloudRun, {
+      launchSettleMs: 250,
+      sleep: async (ms) => void waits.push(ms),
+    });
+    expect(waits).toEqual([250]);
+    expect(cloudRun.calls).toEqual(['RunJob']);
+  });
+
+  it('does not wait when the intent was discarded, nor when the settle interval is 0', async () => {
+    const waits: number[] = [];
+    const sleep = async (ms: number) => void waits.push(ms);
+    await run(new FakeHyperFleet('discarded', () => undefined), new FakeCloudRun(), {
+      launchSettleMs: 1000,
+      sleep,
+    });
+    await run(new FakeHyperFleet('stored', (written) => written), new FakeCloudRun(), {
+      launchSettleMs: 0,
+      sleep,
+    });
+    expect(waits).toEqual([]);
   });
 
   it('a transient failure with no execution found marks the intent abandoned and is rethrown', async () => {

@@ -26,6 +26,7 @@ const SAMPLE_VALUES: Record<string, string> = {
   RETRY_BACKOFF_MAX: '30m',
   PERMANENT_FAILURE_RETRY_INTERVAL: '1h',
   STATUS_HEARTBEAT_INTERVAL: '5m',
+  LAUNCH_SETTLE_INTERVAL: '1s',
   PULL_SECRET_SPEC_PATH: 'spec.pullSecret.data',
   PULL_SECRET_ADDITIONAL_SPEC_PATH: 'spec.pullSecret.additional',
   PRECONDITIONS: '[{"name":"always","expression":"true"}]',
