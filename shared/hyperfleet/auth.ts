@@ -3,6 +3,8 @@ import fs from 'node:fs';
 /** Supplies the Authorization header for HyperFleet API calls (or none). */
 export interface AuthHeaderProvider {
   authorization(url: string): Promise<string | undefined>;
+  /** Drops a cached credential the API refused (401), so that the next call reads a fresh one. */
+  refresh?(): void;
 }
 
 /** Development mode: the API has JWT disabled. */
@@ -13,22 +15,50 @@ export class NoAuth implements AuthHeaderProvider {
 }
 
 /**
- * A bearer token read from a file, re-read when the file changes: projected service account
- * tokens rotate in place.
+ * How long a token read from its file is used before the file is read again. The file's stat says
+ * nothing reliable: a Cloud Run secret volume fetches the secret from Secret Manager on every read
+ * of the file and reports a fresh mtime each time (pomerium/pomerium#5079), so an mtime-keyed cache
+ * would never hit (one Secret Manager access per API call); and a token rotated in place with the
+ * same length and mtime would never be noticed. So the cache is bounded in time only, and a 401
+ * drops it at once (refresh), whatever the file says.
  */
-export class TokenFileAuth implements AuthHeaderProvider {
-  private cached?: { mtimeMs: number; size: number; token: string };
+export const TOKEN_FILE_MAX_AGE_MS = 60_000;
 
-  constructor(private readonly path: string) {}
+export interface TokenFileOptions {
+  readonly maxAgeMs?: number;
+  /** Injectable for tests: the clock and the file read (a counting wrapper around the real one). */
+  readonly now?: () => number;
+  readonly readFile?: (path: string) => Promise<string>;
+}
+
+/** A bearer token read from a file (a secret volume, a projected token) that rotates in place. */
+export class TokenFileAuth implements AuthHeaderProvider {
+  private cached?: { readAtMs: number; token: string };
+  private readonly maxAgeMs: number;
+  private readonly now: () => number;
+  private readonly readFile: (path: string) => Promise<string>;
+
+  constructor(
+    private readonly path: string,
+    options: TokenFileOptions = {},
+  ) {
+    this.maxAgeMs = options.maxAgeMs ?? TOKEN_FILE_MAX_AGE_MS;
+    this.now = options.now ?? Date.now;
+    this.readFile = options.readFile ?? ((file) => fs.promises.readFile(file, 'utf8'));
+  }
 
   async authorization(): Promise<string> {
-    const stat = await fs.promises.stat(this.path);
-    if (!this.cached || this.cached.mtimeMs !== stat.mtimeMs || this.cached.size !== stat.size) {
-      const token = (await fs.promises.readFile(this.path, 'utf8')).trim();
+    const now = this.now();
+    if (!this.cached || now - this.cached.readAtMs >= this.maxAgeMs) {
+      const token = (await this.readFile(this.path)).trim();
       if (token === '') throw new Error(`HYPERFLEET_API_AUTH_TOKEN_PATH: ${this.path} is empty`);
-      this.cached = { mtimeMs: stat.mtimeMs, size: stat.size, token };
+      this.cached = { readAtMs: now, token };
     }
     return `Bearer ${this.cached.token}`;
+  }
+
+  refresh(): void {
+    this.cached = undefined;
   }
 }
 

@@ -231,28 +231,46 @@ export class HyperFleetClient {
     const url = `${this.root}${path}`;
     const idempotent = method !== 'POST';
     const started = Date.now();
+    const send = async (): Promise<TransportResponse> => {
+      const authorization = await this.deps.auth.authorization(url);
+      try {
+        return await this.fetch(url, {
+          method,
+          headers: {
+            accept: 'application/json',
+            ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+            ...callerHeaders(this.config.caller),
+            ...(authorization ? { authorization } : {}),
+            ...traceContextHeaders(),
+          },
+          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+          signal: AbortSignal.timeout(this.config.timeoutMs),
+        });
+      } catch (error) {
+        throw new NoAnswerError(
+          error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+        );
+      }
+    };
+    // A 401 may mean the token rotated under a cached copy: the credential is read afresh and the
+    // call sent once more (safe for a POST too: a refused request changed nothing). Only a second
+    // 401 is the permanent "unauthorized".
+    let refreshedAfter401 = false;
     try {
       const response = await withRetry(
         async () => {
-          const authorization = await this.deps.auth.authorization(url);
-          let answer: TransportResponse;
-          try {
-            answer = await this.fetch(url, {
-              method,
-              headers: {
-                accept: 'application/json',
-                ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-                ...callerHeaders(this.config.caller),
-                ...(authorization ? { authorization } : {}),
-                ...traceContextHeaders(),
+          let answer = await send();
+          if (answer.status === 401 && this.deps.auth.refresh && !refreshedAfter401) {
+            refreshedAfter401 = true;
+            this.deps.auth.refresh();
+            this.deps.logger.info(
+              'HyperFleet API refused the token (401); re-reading it and retrying once',
+              {
+                method,
+                path: path.split('?')[0],
               },
-              ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-              signal: AbortSignal.timeout(this.config.timeoutMs),
-            });
-          } catch (error) {
-            throw new NoAnswerError(
-              error instanceof Error ? `${error.name}: ${error.message}` : String(error),
             );
+            answer = await send();
           }
           if (answer.ok) return answer;
           const retryAfterMs =

@@ -29,7 +29,7 @@ locals {
     var.delivery.max_event_age == null ? {} : { EVENT_MAX_AGE = var.delivery.max_event_age },
   )
 
-  # The HyperFleet API token, when configured, is mounted as a file: the code re-reads it when it rotates.
+  # The HyperFleet API token, when configured, is mounted as a file: the code reads it at most once a minute, and again after a 401 (rotation).
   token_dir  = "/var/secrets/hyperfleet"
   token_path = "${local.token_dir}/token"
 

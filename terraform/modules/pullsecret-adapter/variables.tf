@@ -117,7 +117,7 @@ variable "function_source_archives" {
 }
 
 variable "hyperfleet_api" {
-  description = "How the functions and the job reach the HyperFleet API. auth_token_secret: a Secret Manager secret id in project_id holding a bearer token (mounted as a file, re-read when it rotates); audience: send a Google ID token instead. system_header / org_header: the API's tenancy header names (none sends no tenancy header); org: call as this tenant instead of as a system component."
+  description = "How the functions and the job reach the HyperFleet API. auth_token_secret: a Secret Manager secret id in project_id holding a bearer token (mounted as a file, read at most once a minute and again after a 401, so a rotated token is picked up); audience: send a Google ID token instead. system_header / org_header: the API's tenancy header names (none sends no tenancy header); org: call as this tenant instead of as a system component."
   type = object({
     base_url          = string
     version           = optional(string, "v1")

@@ -339,23 +339,33 @@ describe('HyperFleet client against the HyperFleet API emulator', () => {
 });
 
 describe('HyperFleet API authentication', () => {
-  it('answers 401 to a wrong token and re-reads a rotated token file', async () => {
-    const emulator = await startHyperFleetApiEmulator({
-      tokens: { 'token-one': 'adapter-one', 'token-two': 'adapter-two' },
-    });
+  it('answers 401 to a wrong token; a rotated token is re-read on the 401 and the call sent once more', async () => {
+    // The API's token table, mutable: rotating a token revokes the old one.
+    const tokens: Record<string, string> = {
+      'token-one': 'adapter-one',
+      'token-two': 'adapter-two',
+    };
+    const emulator = await startHyperFleetApiEmulator({ tokens });
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hf-token-'));
     const tokenFile = path.join(dir, 'token');
     fs.writeFileSync(tokenFile, 'wrong-token\n');
     const client = hyperFleetClient(emulator, { auth: new TokenFileAuth(tokenFile) });
+    // Refused, re-read (still wrong), refused again: permanent.
     await expect(client.listClusters()).rejects.toBeInstanceOf(HyperFleetUnauthorizedError);
     fs.writeFileSync(tokenFile, 'token-one\n');
-    await client.listClusters();
-    fs.writeFileSync(tokenFile, 'token-two-rotated');
-    fs.writeFileSync(tokenFile, 'token-two');
-    await client.createCluster({ name: 'by-two', spec: {} });
+    await client.listClusters(); // the cached wrong token is refused, the file re-read
+    // Rotated in place as a secret volume may present it: same length, same mtime; the old token
+    // is revoked, so only the 401 tells.
+    const { atime, mtime } = fs.statSync(tokenFile);
+    fs.writeFileSync(tokenFile, 'token-two\n');
+    fs.utimesSync(tokenFile, atime, mtime);
+    delete tokens['token-one'];
+    await client.createCluster({ name: 'by-two', spec: {} }); // a POST is re-sent after a 401 too
     const created = (await client.listClusters()).items[0];
     expect(created?.created_by).toBe('adapter-two');
-    expect(emulator.requests.list().map((r) => r.outcome)).toEqual([401, 200, 201, 200]);
+    expect(emulator.requests.list().map((r) => r.outcome)).toEqual([
+      401, 401, 401, 200, 401, 201, 200,
+    ]);
     fs.rmSync(dir, { recursive: true });
     await emulator.stop();
   });
