@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   Object.assign(process.env, {
     HYPERFLEET_API_BASE_URL: process.env.BENCH_HYPERFLEET!,
     HYPERFLEET_API_RETRY_ATTEMPTS: '3',
-    CLOUD_RUN_JOB: process.env.BENCH_JOB!,
+    PULL_SECRET_JOB: process.env.BENCH_JOB!,
     CLOUD_RUN_EMULATOR_HOST: process.env.BENCH_CLOUD_RUN!,
     CLOUD_RUN_API_TIMEOUT: '10s',
     LOG_LEVEL: 'error',

@@ -39,7 +39,7 @@ export async function benchColdStart(runs: number): Promise<ColdStartFigures[]> 
         BENCH_MODULE: path.join(__dirname, `../../dist-bundle/${module}/index.mjs`),
         BENCH_TARGET: module,
         HYPERFLEET_API_BASE_URL: 'http://127.0.0.1:9',
-        CLOUD_RUN_JOB: 'projects/demo-bench/locations/local/jobs/pullsecret-job',
+        PULL_SECRET_JOB: 'projects/demo-bench/locations/local/jobs/pullsecret-job',
         LOG_LEVEL: 'error',
       });
       const result = JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}') as {

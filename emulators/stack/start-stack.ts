@@ -324,7 +324,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       ...baseEnv,
       HYPERFLEET_API_BASE_URL: hyperfleetUrl,
       HYPERFLEET_API_AUTH_TOKEN_PATH: hyperfleetToken,
-      CLOUD_RUN_JOB: JOB_NAME,
+      PULL_SECRET_JOB: JOB_NAME,
       CLOUD_RUN_EMULATOR_HOST: cloudRun.info.endpoint as string,
       SECRET_MANAGER_EMULATOR_HOST: secretManager.info.endpoint as string,
       LOG_FORMAT: 'json',

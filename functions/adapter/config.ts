@@ -37,7 +37,7 @@ const objectPath = (fallback: string) =>
 /** Environment of the adapter function; keys are the variable names (exported for the Terraform check). */
 export const adapterEnvSchema = z.object({
   ...hyperFleetApiEnvShape,
-  CLOUD_RUN_JOB: z
+  PULL_SECRET_JOB: z
     .string()
     .regex(
       /^projects\/[^/]+\/locations\/[^/]+\/jobs\/[^/]+$/,
@@ -123,7 +123,7 @@ export function loadAdapterConfig(env: Env): AdapterConfig {
   const e = parseEnv(adapterEnvSchema, env, 'adapter function');
   return {
     hyperfleet: toHyperFleetApiConfig(e),
-    cloudRunJob: e.CLOUD_RUN_JOB,
+    cloudRunJob: e.PULL_SECRET_JOB,
     ...(e.CLOUD_RUN_EMULATOR_HOST ? { cloudRunEmulatorHost: e.CLOUD_RUN_EMULATOR_HOST } : {}),
     cloudRunTimeoutMs: e.CLOUD_RUN_API_TIMEOUT,
     cloudRunRetry: CLOUD_RUN_RETRY,

@@ -18,7 +18,7 @@ import { toTracingConfig, tracingEnvShape, type TracingConfig } from '../../shar
 
 export const reporterEnvSchema = z.object({
   ...hyperFleetApiEnvShape,
-  CLOUD_RUN_JOB: z
+  PULL_SECRET_JOB: z
     .string()
     .regex(
       /^projects\/[^/]+\/locations\/[^/]+\/jobs\/[^/]+$/,
@@ -58,7 +58,7 @@ export function loadReporterConfig(env: Env): ReporterConfig {
   const e = parseEnv(reporterEnvSchema, env, 'reporter function');
   return {
     hyperfleet: toHyperFleetApiConfig(e),
-    cloudRunJob: e.CLOUD_RUN_JOB,
+    cloudRunJob: e.PULL_SECRET_JOB,
     ...(e.CLOUD_RUN_EMULATOR_HOST ? { cloudRunEmulatorHost: e.CLOUD_RUN_EMULATOR_HOST } : {}),
     cloudRunTimeoutMs: e.CLOUD_RUN_API_TIMEOUT,
     ...(e.SECRET_MANAGER_EMULATOR_HOST

@@ -44,7 +44,7 @@ describe('bounded retries in the deployed functions (EVENT_MAX_AGE, EVENT_MAX_FA
             METADATA_SERVER_DETECTION: 'none',
             HYPERFLEET_API_BASE_URL: hyperfleet.baseUrl,
             HYPERFLEET_API_RETRY_ATTEMPTS: '1',
-            CLOUD_RUN_JOB: JOB,
+            PULL_SECRET_JOB: JOB,
             CLOUD_RUN_EMULATOR_HOST: '127.0.0.1:1',
             EVENT_MAX_FAILURES: '3',
             EVENT_MAX_AGE: '30m',

@@ -87,7 +87,7 @@ describe('adapter tracing (the deployed bundle)', () => {
           METADATA_SERVER_DETECTION: 'none',
           MODULE_LOAD_LOG: loads,
           HYPERFLEET_API_BASE_URL: proxy.baseUrl,
-          CLOUD_RUN_JOB: TEST_JOB,
+          PULL_SECRET_JOB: TEST_JOB,
           CLOUD_RUN_EMULATOR_HOST: cloudRun.endpoint,
           GOOGLE_CLOUD_PROJECT: 'demo-project',
           LOG_FORMAT: 'json',

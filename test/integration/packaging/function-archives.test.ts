@@ -91,7 +91,7 @@ describe('npm run package', () => {
           PATH: process.env.PATH,
           METADATA_SERVER_DETECTION: 'none',
           HYPERFLEET_API_BASE_URL: 'http://127.0.0.1:9',
-          CLOUD_RUN_JOB: 'projects/demo/locations/local/jobs/pullsecret-job',
+          PULL_SECRET_JOB: 'projects/demo/locations/local/jobs/pullsecret-job',
           LOG_LEVEL: 'error',
         },
       });

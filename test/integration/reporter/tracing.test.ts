@@ -60,7 +60,7 @@ describe("reporter: reporter.handle continues the job's publish span, and the st
         PATH: process.env.PATH,
         METADATA_SERVER_DETECTION: 'none',
         HYPERFLEET_API_BASE_URL: tap.baseUrl,
-        CLOUD_RUN_JOB: TEST_JOB,
+        PULL_SECRET_JOB: TEST_JOB,
         CLOUD_RUN_EMULATOR_HOST: '127.0.0.1:1',
         GOOGLE_CLOUD_PROJECT: PLATFORM,
         LOG_FORMAT: 'json',

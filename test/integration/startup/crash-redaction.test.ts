@@ -31,7 +31,7 @@ const FRAMEWORK = path.join(
 
 const FUNCTION_ENV = {
   HYPERFLEET_API_BASE_URL: 'http://127.0.0.1:9',
-  CLOUD_RUN_JOB: 'projects/demo-project/locations/us-central1/jobs/pull-secret',
+  PULL_SECRET_JOB: 'projects/demo-project/locations/us-central1/jobs/pull-secret',
   CLOUD_RUN_EMULATOR_HOST: '127.0.0.1:9',
 };
 

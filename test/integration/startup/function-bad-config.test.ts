@@ -29,7 +29,7 @@ describe('a function started with bad configuration', () => {
     const lines = run.stderr.trimEnd().split('\n');
     expect(lines[0]).toBe('pullsecret-adapter cannot start: its configuration is invalid.');
     expect(run.stderr).toMatch(/^ {2}HYPERFLEET_API_BASE_URL +must be the API base URL/m);
-    expect(run.stderr).toMatch(/^ {2}CLOUD_RUN_JOB +is not set \(required\)$/m);
+    expect(run.stderr).toMatch(/^ {2}PULL_SECRET_JOB +is not set \(required\)$/m);
     expect(run.stderr).toMatch(/^ {2}RETRY_BACKOFF_BASE +must be a positive duration/m);
     expect(lines.at(-1)).toBe(
       'Set the variables above (README, "Configuration reference", "Adapter function") and start it again.',
@@ -46,7 +46,7 @@ describe('a function started with bad configuration', () => {
     expect(run.stderr).toMatch(
       /^pullsecret-reporter cannot start: its configuration is invalid\.$/m,
     );
-    expect(run.stderr).toMatch(/^ {2}CLOUD_RUN_JOB +is not set \(required\)$/m);
+    expect(run.stderr).toMatch(/^ {2}PULL_SECRET_JOB +is not set \(required\)$/m);
     expect(run.stderr).toContain('"Reporter function"');
     expect(run.stderr).not.toMatch(/^\s+at /m);
   });

@@ -6,7 +6,7 @@ import { DEFAULT_PRECONDITIONS } from '../../../functions/adapter/preconditions'
 
 const base = {
   HYPERFLEET_API_BASE_URL: 'https://api:8000',
-  CLOUD_RUN_JOB: 'projects/p/locations/us-central1/jobs/pullsecret-job',
+  PULL_SECRET_JOB: 'projects/p/locations/us-central1/jobs/pullsecret-job',
 };
 
 describe('loadAdapterConfig', () => {
@@ -60,7 +60,7 @@ describe('loadAdapterConfig', () => {
   });
 
   it.each([
-    [{ CLOUD_RUN_JOB: 'pullsecret-job' }, /CLOUD_RUN_JOB: must be the job resource name/],
+    [{ PULL_SECRET_JOB: 'pullsecret-job' }, /PULL_SECRET_JOB: must be the job resource name/],
     [{ RESYNC_INTERVAL: 'often' }, /RESYNC_INTERVAL/],
     [{ PRECONDITIONS_FILE: '/nonexistent/file.yaml' }, /PRECONDITIONS_FILE: cannot read/],
     [{ PRECONDITIONS: '[{"expression":"true"}]' }, /PRECONDITIONS: item 0.name/],

@@ -19,7 +19,7 @@ const placement = (data: Record<string, unknown>): AdapterStatus => ({
 });
 const adapterEnv = {
   HYPERFLEET_API_BASE_URL: 'http://127.0.0.1:8000',
-  CLOUD_RUN_JOB: 'projects/p/locations/l/jobs/j',
+  PULL_SECRET_JOB: 'projects/p/locations/l/jobs/j',
 };
 
 describe('the management namespace: placement wins, else MANAGEMENT_NAMESPACE_TEMPLATE', () => {

@@ -6,7 +6,7 @@ import { loadAdapterConfig } from '../../../functions/adapter/config';
 import { loadJobConfig } from '../../../functions/pull-secret-job/config';
 import { loadReporterConfig } from '../../../functions/reporter/config';
 
-const CLOUD_RUN_JOB = 'projects/p/locations/us-central1/jobs/pullsecret-job';
+const PULL_SECRET_JOB = 'projects/p/locations/us-central1/jobs/pullsecret-job';
 const JOB_BASE = {
   CLUSTER_ID: 'cls-1',
   GCP_PROJECT_ID: 'customer-project',
@@ -18,11 +18,11 @@ const JOB_BASE = {
 const components: [string, (url: string) => string | undefined][] = [
   [
     'adapter',
-    (url) => loadAdapterConfig({ HYPERFLEET_API_BASE_URL: url, CLOUD_RUN_JOB }).hyperfleet.baseUrl,
+    (url) => loadAdapterConfig({ HYPERFLEET_API_BASE_URL: url, PULL_SECRET_JOB }).hyperfleet.baseUrl,
   ],
   [
     'reporter',
-    (url) => loadReporterConfig({ HYPERFLEET_API_BASE_URL: url, CLOUD_RUN_JOB }).hyperfleet.baseUrl,
+    (url) => loadReporterConfig({ HYPERFLEET_API_BASE_URL: url, PULL_SECRET_JOB }).hyperfleet.baseUrl,
   ],
   [
     'job',

@@ -19,7 +19,7 @@ const SAMPLE_VALUES: Record<string, string> = {
   HYPERFLEET_API_SYSTEM_HEADER: 'X-HyperFleet-System',
   HYPERFLEET_API_ORG_HEADER: 'X-HyperFleet-Org',
   HYPERFLEET_API_ORG: 'acme',
-  CLOUD_RUN_JOB: 'projects/platform-project/locations/us-central1/jobs/pullsecret-job',
+  PULL_SECRET_JOB: 'projects/platform-project/locations/us-central1/jobs/pullsecret-job',
   RESYNC_INTERVAL: '6h',
   EXECUTION_TIMEOUT: '900s',
   RETRY_BACKOFF_BASE: '30s',
@@ -226,6 +226,16 @@ describe('terraform/, checked offline', () => {
     const minimal = sample(keys.filter((k) => !['HYPERFLEET_API_AUTH_TOKEN_PATH', 'HYPERFLEET_API_AUDIENCE', 'PRECONDITIONS', 'DEFAULT_PULL_SECRET_VERSION', 'HYPERFLEET_API_ORG'].includes(k)));
     expect(() => load(minimal)).not.toThrow();
     expect(() => load({ ...withAllOptional, HYPERFLEET_API_AUDIENCE: '' })).not.toThrow();
+  });
+
+  // Cloud Run's container contract reserves these names ("cannot be set"): K_* and PORT on services,
+  // CLOUD_RUN_* on jobs (https://cloud.google.com/run/docs/container-contract#env-vars). A function
+  // once carried CLOUD_RUN_JOB; the job's own CLOUD_RUN_JOB is Cloud Run's, read, never set.
+  const RESERVED = /^(PORT|K_SERVICE|K_REVISION|K_CONFIGURATION|CLOUD_RUN_[A-Z_]+)$/;
+  it.each(['adapter_env', 'reporter_env', 'job_env'])('sets no name Cloud Run reserves in %s', (local) => {
+    const keys = envKeys(adapterModule(), local);
+    expect(keys.length).toBeGreaterThan(5);
+    expect(keys.filter((k) => RESERVED.test(k))).toEqual([]);
   });
 
   it('gives the job, with the adapter\'s per-execution overrides, everything it reads at start; never a pull secret', () => {

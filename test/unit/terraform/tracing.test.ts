@@ -49,7 +49,7 @@ describeWithTerraform('terraform: what tracing adds (evaluated by terraform, off
     expect(loadTracingConfig(out.adapter_env, 'unused')).toMatchObject({ ...expected, serviceName: 'pullsecret-adapter' });
     const job = loadJobConfig({ CLUSTER_ID: 'cls-1', GCP_PROJECT_ID: 'customer-project', OPERATION: 'delete', ...out.job_env });
     expect(job.tracing).toMatchObject({ ...expected, serviceName: 'pullsecret-job' });
-    const reporter = loadReporterConfig({ HYPERFLEET_API_BASE_URL: 'https://hyperfleet.example.com', CLOUD_RUN_JOB: 'projects/p/locations/r/jobs/j', ...out.reporter_env });
+    const reporter = loadReporterConfig({ HYPERFLEET_API_BASE_URL: 'https://hyperfleet.example.com', PULL_SECRET_JOB: 'projects/p/locations/r/jobs/j', ...out.reporter_env });
     expect(reporter.tracing).toMatchObject({ ...expected, serviceName: 'pullsecret-reporter' });
     // Disabled: nothing set, so the code's defaults hold (no export, no SDK loaded).
     expect(loadTracingConfig(outputs({ enabled: false, sampler_ratio: 1 }).job_env, 'pullsecret-job').exporting).toBe(false);
