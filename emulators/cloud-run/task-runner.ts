@@ -17,7 +17,14 @@ type AttemptEnd =
   | { kind: 'cancelled' };
 
 const MEMORY_POLL_MS = 100;
-const TERMINATION_GRACE_MS = 2000;
+/**
+ * Between SIGTERM and SIGKILL when a task is stopped (timeout, cancellation): Cloud Run's container
+ * contract gives an instance 10 seconds after SIGTERM before it is killed
+ * (https://cloud.google.com/run/docs/container-contract#instance-shutdown), and a task at its
+ * timeout behaves the same (field report with measurements: https://zenn.dev/toyb0x/articles/8eaf22422742bd;
+ * the task-timeout page says only "stopped"). The job's own flush on SIGTERM (3 s) fits in it.
+ */
+export const TERMINATION_GRACE_MS = 10_000;
 
 /**
  * Runs an execution's single task to the end as Cloud Run does: each attempt is a fresh process

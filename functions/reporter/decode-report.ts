@@ -12,6 +12,12 @@ export type DecodedReport = (
   | { readonly kind: 'execution-finished'; readonly execution: string; readonly statusCode: number }
   | { readonly kind: 'ignored'; readonly reason: string }
   | { readonly kind: 'malformed'; readonly problem: string }
+  /**
+   * A Cloud Run execution-finished entry whose shape this code does not understand: Cloud Run
+   * documents no schema for it, so a change there must be loud (ERROR, a metric), never a silent
+   * acknowledgement.
+   */
+  | { readonly kind: 'unreadable-finished-entry'; readonly problem: string }
 ) & { readonly trace?: MessageTrace };
 
 /**
@@ -34,9 +40,13 @@ const envelopeSchema = z.looseObject({
 
 /** The Cloud Audit Logs entry a log sink routes for Cloud Run job executions. */
 const logEntrySchema = z.looseObject({
+  // The entry's own labels carry the execution's name (run.googleapis.com/execution_name), the
+  // field the decoder trusts first; protoPayload.resourceName (namespaces/P/executions/NAME) is the
+  // fallback. Neither is documented for this system_event entry, so both are read.
+  labels: z.record(z.string(), z.string()).optional(),
   protoPayload: z.looseObject({
     methodName: z.string(),
-    resourceName: z.string(),
+    resourceName: z.string().optional(),
     status: z
       .looseObject({ code: z.number().optional(), message: z.string().optional() })
       .optional(),
@@ -96,22 +106,40 @@ function decodeMessage(
   }
   const entry = logEntrySchema.safeParse(json);
   if (!entry.success)
-    return {
-      kind: 'malformed',
-      problem: `message.data: neither a job result nor a Cloud Run audit log entry (as a log entry: ${describeFirstIssue(entry.error)})`,
-    };
-  const { protoPayload, resource } = entry.data;
+    return looksLikeLogEntry(json)
+      ? {
+          kind: 'unreadable-finished-entry',
+          problem: `a log entry this reporter cannot read as Cloud Run's execution-finished entry: ${describeFirstIssue(entry.error)}`,
+        }
+      : {
+          kind: 'malformed',
+          problem: `message.data: neither a job result nor a Cloud Run audit log entry (as a log entry: ${describeFirstIssue(entry.error)})`,
+        };
+  const { protoPayload, resource, labels } = entry.data;
   if (resource.type !== 'cloud_run_job' || protoPayload.methodName !== '/Jobs.RunJob')
     return {
       kind: 'ignored',
       reason: `log entry ${protoPayload.methodName} on ${resource.type} is not an execution-finished event`,
     };
+  const shortName =
+    labels?.['run.googleapis.com/execution_name'] ??
+    protoPayload.resourceName?.match(/\/executions\/([^/]+)$/)?.[1];
+  if (!shortName || !/^[a-z0-9][a-z0-9-]*$/.test(shortName))
+    return {
+      kind: 'unreadable-finished-entry',
+      problem: `no execution name: neither labels["run.googleapis.com/execution_name"] nor protoPayload.resourceName (${protoPayload.resourceName ?? 'absent'}) names one`,
+    };
   const { project_id: project, location, job_name: job } = resource.labels;
-  const execution = `projects/${project}/locations/${location}/jobs/${job}/executions/${protoPayload.resourceName.split('/').pop() ?? ''}`;
+  const execution = `projects/${project}/locations/${location}/jobs/${job}/executions/${shortName}`;
   if (!execution.startsWith(`${jobName}/executions/`))
     return {
       kind: 'ignored',
       reason: `execution ${execution} belongs to another job than ${jobName}`,
     };
   return { kind: 'execution-finished', execution, statusCode: protoPayload.status?.code ?? 0 };
+}
+
+/** An audit log entry of some shape (what the execution-finished sink routes), not other JSON. */
+function looksLikeLogEntry(json: unknown): boolean {
+  return json !== null && typeof json === 'object' && ('protoPayload' in json || 'logName' in json);
 }

@@ -1,4 +1,4 @@
-import { AdapterError } from '../../shared/errors';
+import { AdapterError, TransientError } from '../../shared/errors';
 import type { IncomingCloudEvent } from '../../shared/events/decode';
 import { HyperFleetNotFoundError } from '../../shared/hyperfleet/errors';
 import { logIfApiMisconfigured } from '../../shared/hyperfleet/misconfiguration';
@@ -75,6 +75,17 @@ async function handle(
   span: Span,
 ): Promise<void> {
   const decide = (decision: string) => span.setAttribute(TRACE_ATTRIBUTES.decision, decision);
+  if (decoded.kind === 'unreadable-finished-entry') {
+    // Loud, with its own decision (counted by a log-based metric that alerts): Cloud Run may have
+    // changed the entry. Acknowledged, since no retry reads it better; the adapter's GetExecution
+    // of a silent execution (EXECUTION_CHECK_AFTER) still reports that execution.
+    deps.logger.error(
+      `Could not read an execution-finished entry: ${decoded.problem}. The execution it announces is reported by the adapter's check of silent executions instead; see README, Troubleshooting.`,
+      { message_id: messageId, decision: 'finished-entry-unreadable' },
+    );
+    decide('finished-entry-unreadable');
+    return;
+  }
   if (decoded.kind === 'malformed') {
     deps.logger.warn(
       `Discarded a malformed report message: ${decoded.problem}. It is acknowledged because it can never succeed.`,
@@ -89,6 +100,13 @@ async function handle(
     else {
       span.setAttribute(TRACE_ATTRIBUTES.execution, decoded.execution);
       const summary = await deps.executions.read(decoded.execution);
+      // The entry says it finished; Cloud Run's API may not show it yet. Retried (redelivery,
+      // bounded by EVENT_MAX_FAILURES / EVENT_MAX_AGE) instead of acknowledged with nothing reported.
+      if (summary && !summary.completionTime)
+        throw new TransientError(
+          `Execution ${decoded.execution} has not completed yet in Cloud Run's API; retrying the event`,
+          'ExecutionNotCompleted',
+        );
       plan = summary
         ? await planExecutionReport(summary, deps)
         : { skip: `execution ${decoded.execution} no longer exists` };

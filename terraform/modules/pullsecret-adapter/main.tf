@@ -49,7 +49,7 @@ locals {
   )
 
   adapter_env = merge(local.hyperfleet_env, local.delivery_env, module.tracing.adapter_env, {
-    PULL_SECRET_JOB                    = local.job_id
+    PULL_SECRET_JOB                  = local.job_id
     RESYNC_INTERVAL                  = var.adapter.resync_interval
     EXECUTION_TIMEOUT                = "${var.job.timeout_seconds * (var.job.max_retries + 1) + 300}s"
     RETRY_BACKOFF_BASE               = var.adapter.retry_backoff_base
@@ -68,7 +68,7 @@ locals {
   )
 
   reporter_env = merge(local.hyperfleet_env, local.delivery_env, module.tracing.reporter_env, {
-    PULL_SECRET_JOB        = local.job_id
+    PULL_SECRET_JOB      = local.job_id
     LOG_LEVEL            = var.adapter.log_level
     LOG_FORMAT           = "json"
     GOOGLE_CLOUD_PROJECT = var.project_id

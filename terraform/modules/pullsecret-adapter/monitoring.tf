@@ -161,6 +161,8 @@ resource "time_sleep" "metrics_propagation" {
     hyperfleet_api_misconfigured = google_logging_metric.hyperfleet_api_misconfigured[each.key].id
     retry_bound_exceeded         = google_logging_metric.retry_bound_exceeded[each.key].id
     unexpected_run_job_overrides = google_logging_metric.unexpected_run_job_overrides[each.key].id
+    executions_ended_abnormally  = google_logging_metric.executions_ended_abnormally[each.key].id
+    finished_entry_unreadable    = google_logging_metric.finished_entry_unreadable[each.key].id
   }
 }
 

@@ -4,6 +4,8 @@ import { startCloudRunEmulator, type CloudRunEmulator } from '../../../emulators
 import { AdapterError } from '../../../shared/errors';
 import { cloudRunClients, SCRIPTED_TASK, TEST_JOB } from '../../helpers/cloud-run';
 import { RecordingLogger } from '../../helpers/recording-logger';
+import { matchesLoggingFilter } from '../../helpers/logging-filter';
+import { loadModules, moduleAt, resourceBody } from '../../helpers/terraform';
 
 /**
  * The reporter's failure reasons come from the execution's conditions and its task's last attempt,
@@ -14,6 +16,8 @@ describe('reporter: execution failure reasons from Cloud Run conditions (emulato
   let clients: ReturnType<typeof cloudRunClients>;
   let reader: CloudRunExecutionReader;
   const logger = new RecordingLogger();
+  /** The execution-finished entry the emulator writes for each execution, as the sink routes it. */
+  const finishedEntries = new Map<string, Record<string, unknown>>();
 
   beforeAll(async () => {
     emulator = await startCloudRunEmulator({
@@ -26,6 +30,7 @@ describe('reporter: execution failure reasons from Cloud Run conditions (emulato
           memoryLimitMiB: 200,
         },
       ],
+      onExecutionFinished: (entry, execution) => void finishedEntries.set(execution.name, entry),
     });
     clients = cloudRunClients(emulator.endpoint);
     reader = new CloudRunExecutionReader(clients.executions, {
@@ -111,6 +116,47 @@ describe('reporter: execution failure reasons from Cloud Run conditions (emulato
     const failure = await reader.read(name).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(AdapterError);
     expect((failure as AdapterError).kind).toBe('transient');
+  });
+
+  // Issue 29 §3: executions the platform ends (OOM, timeout, a kill, a cancellation) print no result
+  // line; Terraform's executions_ended_abnormally metric counts their system_event entries instead.
+  it("Terraform's executions_ended_abnormally filter matches the entries of killed, timed-out, OOM and cancelled executions, not a success", async () => {
+    const module = moduleAt(await loadModules(), 'modules/pullsecret-adapter');
+    const parts = [
+      ...String(module.locals.execution_finished_filter).matchAll(/"((?:[^"\\]|\\.)*)"/g),
+    ]
+      .map((m) => JSON.parse(`"${m[1]!}"`) as string)
+      .filter((part) => part !== ' AND ');
+    const [, project, , , , job] = TEST_JOB.split('/');
+    const metricFilter = String(
+      resourceBody(module, 'google_logging_metric', 'executions_ended_abnormally').filter,
+    )
+      .replace('${local.execution_finished_filter}', parts.join(' AND '))
+      .replaceAll('${local.job_name}', job!)
+      .replaceAll('${var.project_id}', project!);
+    expect(metricFilter).not.toContain('${');
+    const entryOf = async (name: string) => {
+      await emulator.waitForExecution(name);
+      for (let i = 0; i < 100 && !finishedEntries.has(name); i++)
+        await new Promise((r) => setTimeout(r, 20));
+      return finishedEntries.get(name)!;
+    };
+    const ended = {
+      oom: await entryOf(await launch('hog')),
+      timeout: await entryOf(await launch('hang')),
+      succeeded: await entryOf(await launch('succeed')),
+    };
+    emulator.killNext(1, 200);
+    const killed = await entryOf(await launch('hang'));
+    const cancelledName = await launch('hang');
+    while (!emulator.executions.get(cancelledName)?.pid)
+      await new Promise((r) => setTimeout(r, 10));
+    await clients.executions.cancelExecution({ name: cancelledName });
+    expect(matchesLoggingFilter(metricFilter, await entryOf(cancelledName))).toBe(true);
+    expect(matchesLoggingFilter(metricFilter, ended.oom)).toBe(true);
+    expect(matchesLoggingFilter(metricFilter, ended.timeout)).toBe(true);
+    expect(matchesLoggingFilter(metricFilter, killed)).toBe(true);
+    expect(matchesLoggingFilter(metricFilter, ended.succeeded)).toBe(false);
   });
 
   it('a success reads no tasks', async () => {

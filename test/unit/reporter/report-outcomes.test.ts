@@ -350,4 +350,42 @@ describe('decodeReport', () => {
     ).toMatchObject({ kind: 'malformed', problem: expect.stringContaining('outcome') });
     expect(decodeReport({ type: 'other', data: {} }, JOB)).toMatchObject({ kind: 'malformed' });
   });
+
+  // Issue 29 §4: the entry's shape is not documented, so the name is read from two places and an
+  // entry the decoder cannot read is reported as such, never taken for "no longer exists".
+  it('takes the execution name from the run.googleapis.com/execution_name label first', () => {
+    const labelled = {
+      ...entry(),
+      labels: { 'run.googleapis.com/execution_name': 'pullsecret-job-abc12' },
+      protoPayload: { ...entry().protoPayload, resourceName: 'a/shape/this/code/has/never/seen' },
+    };
+    expect(decodeReport(push(labelled), JOB)).toMatchObject({
+      kind: 'execution-finished',
+      execution: EXEC,
+    });
+    const { resourceName: _dropped, ...withoutResourceName } = entry().protoPayload;
+    expect(
+      decodeReport(push({ ...labelled, protoPayload: withoutResourceName }), JOB),
+    ).toMatchObject({ kind: 'execution-finished', execution: EXEC });
+  });
+
+  it('falls back to protoPayload.resourceName, and flags an entry that names no execution', () => {
+    expect(decodeReport(push(entry()), JOB)).toMatchObject({ execution: EXEC });
+    const nameless = {
+      ...entry(),
+      protoPayload: { ...entry().protoPayload, resourceName: 'projects/demo' },
+    };
+    expect(decodeReport(push(nameless), JOB)).toMatchObject({
+      kind: 'unreadable-finished-entry',
+      problem: expect.stringContaining('no execution name'),
+    });
+  });
+
+  it('flags a log entry of a shape it cannot read (not "malformed", not silently ignored)', () => {
+    const reshaped = {
+      logName: 'projects/demo/logs/cloudaudit.googleapis.com%2Fsystem_event',
+      protoPayload: { method: '/Jobs.RunJob' },
+    };
+    expect(decodeReport(push(reshaped), JOB)).toMatchObject({ kind: 'unreadable-finished-entry' });
+  });
 });
