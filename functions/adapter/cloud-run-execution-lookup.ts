@@ -1,3 +1,4 @@
+import { callTimeoutMs } from '../../shared/events/delivery-deadline';
 import type { protos, v2 } from '@google-cloud/run';
 import { toAdapterError } from '../../shared/gcp/grpc-failure';
 import type { ExecutionReader, ExecutionSummary } from '../reporter/execution-reader';
@@ -34,7 +35,11 @@ export class CloudRunExecutionLookup implements ExecutionLookup {
       try {
         const [list, , response] = await this.client.listExecutions(
           { parent: this.jobName, pageSize: PAGE_SIZE, pageToken },
-          { autoPaginate: false, timeout: this.options.timeoutMs, retry: null },
+          {
+            autoPaginate: false,
+            timeout: callTimeoutMs(this.options.timeoutMs, 'ListExecutions'),
+            retry: null,
+          },
         );
         executions = list;
         next = response?.nextPageToken ?? '';

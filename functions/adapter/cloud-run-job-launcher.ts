@@ -1,3 +1,4 @@
+import { callTimeoutMs } from '../../shared/events/delivery-deadline';
 import type { v2 } from '@google-cloud/run';
 import { toAdapterError } from '../../shared/gcp/grpc-failure';
 import type { Logger } from '../../shared/logging/logger';
@@ -52,7 +53,7 @@ export class CloudRunJobLauncher implements JobLauncher {
     try {
       [operation] = await this.client.runJob(
         { name: this.jobName, overrides: { containerOverrides: [{ env }] } },
-        { timeout: this.options.timeoutMs, retry: null },
+        { timeout: callTimeoutMs(this.options.timeoutMs, 'RunJob'), retry: null },
       );
     } catch (error) {
       throw toAdapterError(error, context);

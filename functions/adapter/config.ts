@@ -58,6 +58,9 @@ export const adapterEnvSchema = z.object({
   // Sentinel re-sends a cluster's event every few seconds until it is reconciled: an old one is worthless.
   EVENT_MAX_AGE: duration('30m'),
   EVENT_MAX_FAILURES: positiveIntWithDefault(10),
+  // Eventarc gives a delivery 10 s (shared/events/delivery-deadline.ts): the work of one delivery
+  // ends within this, leaving time to answer and flush spans.
+  DELIVERY_BUDGET: duration('8s'),
   PRECONDITIONS_FILE: z.string().optional(),
   PRECONDITIONS: z.string().optional(),
   PULL_SECRET_SPEC_PATH: objectPath('spec.pullSecret.data'),
@@ -92,6 +95,8 @@ export interface AdapterConfig {
   readonly decision: DecisionSettings;
   /** The wait between writing a launch intent and reading it back before launching. */
   readonly launchSettleMs: number;
+  /** How long one delivery may work before it answers (DELIVERY_BUDGET). */
+  readonly deliveryBudgetMs: number;
   /** When a failing event stops being retried (Eventarc's subscription has no dead-letter policy). */
   readonly retryBounds: RetryBoundSettings;
   readonly preconditions: readonly PreconditionSpec[];
@@ -138,6 +143,7 @@ export function loadAdapterConfig(env: Env): AdapterConfig {
       launchGraceMs: launchGraceMs(e.CLOUD_RUN_API_TIMEOUT, CLOUD_RUN_RETRY),
     },
     launchSettleMs: e.LAUNCH_SETTLE_INTERVAL,
+    deliveryBudgetMs: e.DELIVERY_BUDGET,
     retryBounds: { maxAgeMs: e.EVENT_MAX_AGE, maxFailures: e.EVENT_MAX_FAILURES },
     preconditions: loadPreconditions(e.PRECONDITIONS_FILE, e.PRECONDITIONS),
     pullSecretSpecPath: e.PULL_SECRET_SPEC_PATH,

@@ -2,6 +2,7 @@
 // Wiring only: configuration is validated when the module loads; clients are built on first use,
 // and the Cloud Run clients only when an event needs Cloud Run.
 import * as functions from '@google-cloud/functions-framework';
+import { withDeliveryDeadline } from '../../shared/events/delivery-deadline';
 import type { CloudEventV1 } from 'cloudevents';
 import { withBoundedRetries } from '../../shared/events/bounded-retries';
 import { decodeIncomingEvent } from '../../shared/events/decode';
@@ -126,7 +127,7 @@ const bounded = withBoundedRetries((event) => instanceHandler()(event), {
 functions.cloudEvent('adapter', async (event: CloudEventV1<unknown>) => {
   const handle = await tracing;
   try {
-    await bounded(event);
+    await withDeliveryDeadline(config.deliveryBudgetMs, () => bounded(event));
   } finally {
     await handle.flush();
   }

@@ -1,3 +1,4 @@
+import { callTimeoutMs } from '../../shared/events/delivery-deadline';
 import { GrpcStatus as status } from '../../shared/gcp/grpc-status';
 import type { protos, v2 } from '@google-cloud/run';
 import { grpcCode, isTransientGrpcError, toAdapterError } from '../../shared/gcp/grpc-failure';
@@ -32,7 +33,11 @@ export class CloudRunExecutionReader implements ExecutionReader {
     let execution;
     try {
       [execution] = await withRetry(
-        () => this.client.getExecution({ name }, { timeout: this.options.timeoutMs, retry: null }),
+        () =>
+          this.client.getExecution(
+            { name },
+            { timeout: callTimeoutMs(this.options.timeoutMs, 'GetExecution'), retry: null },
+          ),
         { policy: this.options.retry, isRetryable: isTransientGrpcError },
       );
     } catch (error) {
@@ -87,7 +92,11 @@ export class CloudRunExecutionReader implements ExecutionReader {
         () =>
           tasksClient.listTasks(
             { parent: execution },
-            { timeout: this.options.timeoutMs, retry: null, autoPaginate: true },
+            {
+              timeout: callTimeoutMs(this.options.timeoutMs, 'ListTasks'),
+              retry: null,
+              autoPaginate: true,
+            },
           ),
         { policy: this.options.retry, isRetryable: isTransientGrpcError },
       );

@@ -31,6 +31,9 @@ export const reporterEnvSchema = z.object({
   // an hour the adapter's in-flight check (EXECUTION_TIMEOUT 25m) has read the outcome itself.
   EVENT_MAX_AGE: duration('1h'),
   EVENT_MAX_FAILURES: positiveIntWithDefault(10),
+  // Eventarc gives a delivery 10 s (shared/events/delivery-deadline.ts): the work of one delivery
+  // ends within this, leaving time to answer and flush spans.
+  DELIVERY_BUDGET: duration('8s'),
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
@@ -46,6 +49,8 @@ export interface ReporterConfig {
   readonly cloudRunEmulatorHost?: string;
   readonly cloudRunTimeoutMs: number;
   readonly secretManagerEmulatorHost?: string;
+  /** How long one delivery may work before it answers (DELIVERY_BUDGET). */
+  readonly deliveryBudgetMs: number;
   /** When a failing message stops being retried (Eventarc's subscription has no dead-letter policy). */
   readonly retryBounds: RetryBoundSettings;
   readonly logLevel: LogLevel;
@@ -64,6 +69,7 @@ export function loadReporterConfig(env: Env): ReporterConfig {
     ...(e.SECRET_MANAGER_EMULATOR_HOST
       ? { secretManagerEmulatorHost: e.SECRET_MANAGER_EMULATOR_HOST }
       : {}),
+    deliveryBudgetMs: e.DELIVERY_BUDGET,
     retryBounds: { maxAgeMs: e.EVENT_MAX_AGE, maxFailures: e.EVENT_MAX_FAILURES },
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,

@@ -2,6 +2,7 @@
 // execution-finished topic (log sink). Wiring only; configuration is validated at load. The Cloud
 // Run and Secret Manager clients load on the first execution-finished event (job results need none).
 import * as functions from '@google-cloud/functions-framework';
+import { withDeliveryDeadline } from '../../shared/events/delivery-deadline';
 import type { CloudEventV1 } from 'cloudevents';
 import { loadConfigOrExit } from '../../shared/config/startup-failure';
 import { withBoundedRetries } from '../../shared/events/bounded-retries';
@@ -113,7 +114,7 @@ const bounded = withBoundedRetries((event) => instanceHandler()(event), {
 functions.cloudEvent('reporter', async (event: CloudEventV1<unknown>) => {
   const handle = await tracing;
   try {
-    await bounded(event);
+    await withDeliveryDeadline(config.deliveryBudgetMs, () => bounded(event));
   } finally {
     await handle.flush();
   }

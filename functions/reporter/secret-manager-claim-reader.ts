@@ -1,3 +1,4 @@
+import { callTimeoutMs } from '../../shared/events/delivery-deadline';
 import { GrpcStatus as status } from '../../shared/gcp/grpc-status';
 import type { SecretManagerServiceClient } from '@google-cloud/secret-manager';
 import { grpcCode, isTransientGrpcError, toAdapterError } from '../../shared/gcp/grpc-failure';
@@ -19,7 +20,7 @@ export class SecretManagerClaimReader implements ClaimReader {
         () =>
           this.client.getSecret(
             { name: secretPath },
-            { timeout: this.options.timeoutMs, retry: null },
+            { timeout: callTimeoutMs(this.options.timeoutMs, 'GetSecret'), retry: null },
           ),
         { policy: this.options.retry, isRetryable: isTransientGrpcError },
       );

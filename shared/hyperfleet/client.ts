@@ -3,6 +3,7 @@ import type { Logger } from '../logging/logger';
 import { describeIssue } from '../zod-issue';
 import { parseRetryAfter } from '../retry/retry-after';
 import { withRetry } from '../retry/with-retry';
+import { callTimeoutMs } from '../events/delivery-deadline';
 import type { AuthHeaderProvider } from './auth';
 import { HTTP_ATTRIBUTES } from '../tracing/attributes';
 import { callerHeaders, type HyperFleetApiConfig } from './config';
@@ -244,7 +245,9 @@ export class HyperFleetClient {
             ...traceContextHeaders(),
           },
           ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-          signal: AbortSignal.timeout(this.config.timeoutMs),
+          signal: AbortSignal.timeout(
+            callTimeoutMs(this.config.timeoutMs, `${method} ${path.split('?')[0]}`),
+          ),
         });
       } catch (error) {
         throw new NoAnswerError(

@@ -1,3 +1,4 @@
+import { retryFitsDelivery } from '../events/delivery-deadline';
 import { backoffDelayMs, type RetryPolicy } from './backoff';
 
 /** What withRetry needs besides the operation. */
@@ -39,6 +40,9 @@ export async function withRetry<T>(
       if (requested !== undefined && requested > options.policy.maxDelayMs) throw error;
       const backoff = backoffDelayMs(attempt, options.policy, options.random);
       const delayMs = requested === undefined ? backoff : Math.max(requested, backoff);
+      // Inside a delivery (Eventarc gives it 10 s) a retry that cannot end in time is not started:
+      // the error goes back to Pub/Sub, which redelivers (delivery-deadline.ts).
+      if (!retryFitsDelivery(delayMs)) throw error;
       options.onRetry?.({ error, retry: attempt, delayMs });
       await sleep(delayMs);
     }

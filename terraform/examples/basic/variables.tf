@@ -159,6 +159,7 @@ variable "delivery" {
     mode                  = optional(string, "eventarc")
     max_event_age         = optional(string)
     max_event_failures    = optional(number, 10)
+    budget                = optional(string, "8s")
     attach_dead_letter    = optional(bool, false)
     max_delivery_attempts = optional(number, 5)
     minimum_backoff       = optional(string, "10s")

@@ -25,7 +25,12 @@ locals {
   # poison event from being retried for the subscription's whole retention (24 h).
   # Unset max_event_age keeps each function's own default (adapter 30m, reporter 1h).
   delivery_env = merge(
-    { EVENT_MAX_FAILURES = tostring(var.delivery.max_event_failures) },
+    {
+      EVENT_MAX_FAILURES = tostring(var.delivery.max_event_failures)
+      # Eventarc gives a delivery 10 s and Terraform cannot change it (provider #17701): each
+      # function ends a delivery's work within this budget and leaves the rest to the next one.
+      DELIVERY_BUDGET = var.delivery.budget
+    },
     var.delivery.max_event_age == null ? {} : { EVENT_MAX_AGE = var.delivery.max_event_age },
   )
 

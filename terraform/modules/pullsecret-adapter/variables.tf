@@ -57,11 +57,12 @@ variable "default_pull_secret_version" {
 }
 
 variable "delivery" {
-  description = "How events reach the functions. mode: eventarc (Eventarc triggers, the default) or push-subscription (Pub/Sub push subscriptions with dead-letter topics). max_event_age (unset: the adapter's 30m and the reporter's 1h) / max_event_failures: the code's own retry bound (an event older than the age, or seen failing that many times in an instance, is acknowledged and logged as retry-bound-exceeded). attach_dead_letter: eventarc mode only, attach the dead-letter topics to the triggers' subscriptions with gcloud (see README, Deployment). max_delivery_attempts, minimum_backoff, maximum_backoff, ack_deadline_seconds: the push subscriptions (and the attached dead-letter policy)."
+  description = "How events reach the functions. mode: eventarc (Eventarc triggers, the default) or push-subscription (Pub/Sub push subscriptions with dead-letter topics). max_event_age (unset: the adapter's 30m and the reporter's 1h) / max_event_failures: the code's own retry bound (an event older than the age, or seen failing that many times in an instance, is acknowledged and logged as retry-bound-exceeded). budget: how long one delivery may work before it answers (DELIVERY_BUDGET, default 8s: Eventarc gives a delivery 10 s, a later answer is redelivered while the first still runs); what does not fit is left to the next delivery. attach_dead_letter: eventarc mode only, attach the dead-letter topics to the triggers' subscriptions with gcloud (see README, Deployment). max_delivery_attempts, minimum_backoff, maximum_backoff, ack_deadline_seconds: the push subscriptions (and the attached dead-letter policy)."
   type = object({
     mode                  = optional(string, "eventarc")
     max_event_age         = optional(string)
     max_event_failures    = optional(number, 10)
+    budget                = optional(string, "8s")
     attach_dead_letter    = optional(bool, false)
     max_delivery_attempts = optional(number, 5)
     minimum_backoff       = optional(string, "10s")
@@ -93,6 +94,10 @@ variable "delivery" {
   validation {
     condition     = var.delivery.ack_deadline_seconds >= 10 && var.delivery.ack_deadline_seconds <= 600
     error_message = "delivery.ack_deadline_seconds must be between 10 and 600 (Pub/Sub's limits)."
+  }
+  validation {
+    condition     = can(regex("^[0-9]+(ms|s)$", var.delivery.budget))
+    error_message = "delivery.budget must be a duration in s or ms, such as 8s (keep it under Eventarc's 10 s in eventarc mode)."
   }
 }
 

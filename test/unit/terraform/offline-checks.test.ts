@@ -44,6 +44,7 @@ const SAMPLE_VALUES: Record<string, string> = {
   COPY_PLATFORM_DEFAULT_TO_TENANT: 'true',
   EVENT_MAX_AGE: '1h',
   EVENT_MAX_FAILURES: '10',
+  DELIVERY_BUDGET: '8s',
   // modules/tracing (tracing_enabled = true, the default)
   OTEL_TRACES_EXPORTER: 'otlp',
   OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
