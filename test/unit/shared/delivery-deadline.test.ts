@@ -2,7 +2,6 @@ import {
   callTimeoutMs,
   deliveryRemainingMs,
   DeliveryDeadlineExceeded,
-  MIN_CALL_MS,
   withDeliveryDeadline,
 } from '../../../shared/events/delivery-deadline';
 import { withRetry } from '../../../shared/retry/with-retry';
