@@ -16,6 +16,8 @@ export interface TfModule {
   readonly requiredProviders: Record<string, Record<string, unknown>>;
   /** Every string value of the module, for reference and security scans. */
   readonly strings: string[];
+  /** `removed` blocks: what the module forgets (address) and whether it destroys it. */
+  readonly removed: { from: string; destroy: boolean }[];
 }
 
 export const TERRAFORM_ROOT = path.join(ROOT, 'terraform');
@@ -55,6 +57,7 @@ export async function loadModules(): Promise<TfModule[]> {
       outputs: {},
       requiredProviders: {},
       strings: [],
+      removed: [],
     };
     for (const file of files) {
       const json = (await parse(path.basename(file), fs.readFileSync(file, 'utf8'))) as Record<
@@ -78,7 +81,16 @@ export async function loadModules(): Promise<TfModule[]> {
       for (const settings of (json.terraform as unknown as TfBody[] | undefined) ?? [])
         for (const providers of (settings.required_providers as TfBody[] | undefined) ?? [])
           Object.assign(module.requiredProviders, providers);
-      collectStrings(json, module.strings);
+      // A removed block names a resource that is no longer declared: not a reference.
+      const { removed, ...rest } = json as Record<string, unknown>;
+      for (const block of (removed as Record<string, unknown>[] | undefined) ?? []) {
+        const lifecycle = (block.lifecycle as Record<string, unknown>[] | undefined)?.[0];
+        module.removed.push({
+          from: String(block.from).replace(/^\$\{|\}$/g, ''),
+          destroy: lifecycle?.destroy !== false,
+        });
+      }
+      collectStrings(rest, module.strings);
     }
     modules.push(module);
   }

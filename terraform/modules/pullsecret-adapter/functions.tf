@@ -76,9 +76,7 @@ resource "google_cloudfunctions2_function" "adapter" {
   depends_on = [
     google_project_service.apis,
     google_secret_manager_secret_iam_member.hyperfleet_token,
-    google_project_iam_member.build_logs,
-    google_project_iam_member.build_reads_sources,
-    google_artifact_registry_repository_iam_member.build_pushes_images,
+    time_sleep.build_grants,
   ]
 }
 
@@ -138,9 +136,7 @@ resource "google_cloudfunctions2_function" "reporter" {
   depends_on = [
     google_project_service.apis,
     google_secret_manager_secret_iam_member.hyperfleet_token,
-    google_project_iam_member.build_logs,
-    google_project_iam_member.build_reads_sources,
-    google_artifact_registry_repository_iam_member.build_pushes_images,
+    time_sleep.build_grants,
   ]
 }
 
@@ -183,8 +179,12 @@ resource "google_secret_manager_secret_iam_member" "hyperfleet_token" {
   secret_id = var.hyperfleet_api.auth_token_secret
   role      = "roles/secretmanager.secretAccessor"
   member    = "serviceAccount:${each.value}"
-  # The secret is looked up first (prerequisites.tf): missing, the plan stops with the command.
-  depends_on = [data.google_secret_manager_secrets.hyperfleet_token]
+  # The secret and its version are looked up first (prerequisites.tf): missing, the plan stops
+  # with the command that creates them.
+  depends_on = [
+    data.google_secret_manager_secrets.hyperfleet_token,
+    data.google_secret_manager_secret_version.hyperfleet_token,
+  ]
 }
 
 # The build account of the two functions: what Google documents a function's build account needs
@@ -222,10 +222,11 @@ resource "google_artifact_registry_repository_iam_member" "build_pushes_images" 
 # - Reading the source: object read on our sources bucket and on the bucket Cloud Functions copies
 #   the source to (gcf-v2-sources-NUMBER-REGION, https://cloud.google.com/functions/docs/building),
 #   which does not exist before the first deployment, hence a project binding conditioned on the two
-#   bucket names rather than a bucket binding. Object Viewer: the build only reads the source.
+#   bucket names rather than a bucket binding. Storage Object Admin, as the page documents (not
+#   narrowed further without a real build to prove it), on those two buckets only.
 resource "google_project_iam_member" "build_reads_sources" {
   project = var.project_id
-  role    = "roles/storage.objectViewer"
+  role    = "roles/storage.objectAdmin"
   member  = "serviceAccount:${google_service_account.build.email}"
   condition {
     title       = "function-sources-only"
@@ -236,5 +237,17 @@ resource "google_project_iam_member" "build_reads_sources" {
         "resource.name.startsWith(\"projects/_/buckets/${bucket}/\")",
       ]
     ]))
+  }
+}
+
+# The build account and its grants are new on the first apply and used at once by both builds: the
+# builds wait for IAM propagation ("typically within 2 minutes",
+# https://cloud.google.com/iam/docs/access-change-propagation). Only when the grants are created.
+resource "time_sleep" "build_grants" {
+  create_duration = "120s"
+  triggers = {
+    logs    = google_project_iam_member.build_logs.id
+    sources = google_project_iam_member.build_reads_sources.id
+    images  = google_artifact_registry_repository_iam_member.build_pushes_images.id
   }
 }

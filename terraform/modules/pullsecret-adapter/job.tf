@@ -14,7 +14,9 @@ resource "google_artifact_registry_repository_iam_member" "run_agent_pulls_job_i
   repository = local.job_image.repository
   role       = "roles/artifactregistry.reader"
   member     = local.run_agent
-  depends_on = [time_sleep.service_agents]
+  # Part of the propagation wait (service-agents.tf): Cloud Run checks the image when the job is
+  # created, after the wait.
+  depends_on = [google_project_service_identity.agents]
 }
 
 resource "google_cloud_run_v2_job" "pull_secret" {
@@ -101,7 +103,7 @@ resource "google_cloud_run_v2_job" "pull_secret" {
   depends_on = [
     google_project_service.apis,
     google_secret_manager_secret_iam_member.hyperfleet_token,
-    google_artifact_registry_repository_iam_member.run_agent_pulls_job_image,
+    time_sleep.service_agents,
     data.google_artifact_registry_docker_images.job_image,
   ]
 }

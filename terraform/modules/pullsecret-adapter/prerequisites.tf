@@ -39,6 +39,24 @@ data "google_secret_manager_secrets" "hyperfleet_token" {
   }
 }
 
+# Its latest version must exist and be enabled: the functions and the job mount "latest". Read
+# without its payload (fetch_secret_data = false: a GET of the version's metadata), and only once
+# the secret is known to exist, so that a missing secret gets the message above.
+data "google_secret_manager_secret_version" "hyperfleet_token" {
+  count             = length(data.google_secret_manager_secrets.hyperfleet_token) > 0 && length([for secret in try(data.google_secret_manager_secrets.hyperfleet_token[0].secrets, []) : secret if secret.secret_id == var.hyperfleet_api.auth_token_secret]) > 0 ? 1 : 0
+  project           = var.project_id
+  secret            = var.hyperfleet_api.auth_token_secret
+  version           = "latest"
+  fetch_secret_data = false
+
+  lifecycle {
+    postcondition {
+      condition     = self.enabled
+      error_message = "hyperfleet_api.auth_token_secret: the latest version of secret \"${var.hyperfleet_api.auth_token_secret}\" in project ${var.project_id} is not enabled. Add the token as a new version: printf %s \"$HYPERFLEET_TOKEN\" | gcloud secrets versions add ${var.hyperfleet_api.auth_token_secret} --project ${var.project_id} --data-file=-"
+    }
+  }
+}
+
 # The job image, by digest, in its Artifact Registry repository (a missing repository stops the
 # plan here with "Error listing Artifact Registry Docker images ... 404").
 data "google_artifact_registry_docker_images" "job_image" {

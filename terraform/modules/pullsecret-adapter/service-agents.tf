@@ -32,8 +32,12 @@ resource "google_project_service_identity" "agents" {
 # Eventarc's agent must hold its role before the first trigger is created; generateServiceIdentity
 # does not grant it on every project (the workaround in #25294 and Google's Eventarc Terraform
 # samples grant roles/eventarc.serviceAgent explicitly). Harmless when it already holds it.
+#
+# A project-wide grant: destroying this module (or switching delivery.mode to push-subscription)
+# revokes it, which would break any other Eventarc trigger of the project. Where the project used
+# Eventarc before, set manage_eventarc_agent_role = false: the agent already holds its role.
 resource "google_project_iam_member" "eventarc_agent" {
-  count      = local.eventarc ? 1 : 0
+  count      = local.eventarc && var.manage_eventarc_agent_role ? 1 : 0
   project    = var.project_id
   role       = "roles/eventarc.serviceAgent"
   member     = local.eventarc_agent
@@ -51,5 +55,6 @@ resource "time_sleep" "service_agents" {
   depends_on = [
     google_project_service_identity.agents,
     google_project_iam_member.eventarc_agent,
+    google_artifact_registry_repository_iam_member.run_agent_pulls_job_image,
   ]
 }

@@ -373,3 +373,10 @@ variable "workload_identity" {
   default  = {}
   nullable = false
 }
+
+variable "manage_eventarc_agent_role" {
+  description = "Grant the project's Eventarc service agent roles/eventarc.serviceAgent (delivery.mode = eventarc). A new project's agent may lack it at the first trigger (provider #25294). false where the project used Eventarc before: the grant is project-wide, and this module's destroy (or a switch to push-subscription) would revoke it from every other Eventarc trigger of the project."
+  type        = bool
+  default     = true
+  nullable    = false
+}

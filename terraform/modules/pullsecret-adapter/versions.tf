@@ -1,6 +1,6 @@
 terraform {
-  # 1.5: lifecycle postconditions on data sources (prerequisites.tf) and check semantics used here.
-  required_version = ">= 1.5.0"
+  # 1.7: removed blocks that forget, without destroying, what earlier versions managed (upgrade.tf).
+  required_version = ">= 1.7.0"
   required_providers {
     google = {
       source  = "hashicorp/google"
@@ -13,6 +13,11 @@ terraform {
     }
     # time_sleep: alert policies wait for their new log-based metrics (provider issue #11102), and
     # grants to new service agents wait for IAM propagation.
+    # random: only for the removed random_id of earlier versions (upgrade.tf).
+    random = {
+      source  = "hashicorp/random"
+      version = "~> 3.7"
+    }
     time = {
       source  = "hashicorp/time"
       version = "~> 0.13"

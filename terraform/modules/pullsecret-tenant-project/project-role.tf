@@ -22,7 +22,7 @@ locals {
 
 # Role ids stay reserved for 7 (+37) days after deletion: the suffix lets a re-apply create anew.
 resource "random_id" "role_suffix" {
-  count       = var.role_id == null ? 1 : 0
+  count       = local.project_scope && var.role_id == null ? 1 : 0
   byte_length = 3
   keepers = {
     name_prefix = var.name_prefix
@@ -30,7 +30,7 @@ resource "random_id" "role_suffix" {
 }
 
 resource "google_project_iam_custom_role" "secret_manager" {
-  count       = var.role_id == null ? 1 : 0
+  count       = local.project_scope && var.role_id == null ? 1 : 0
   project     = var.scope.project
   role_id     = "${replace(var.name_prefix, "-", "_")}_pullSecretManager_${random_id.role_suffix[0].hex}"
   title       = "HyperFleet pull secret manager (${var.name_prefix})"

@@ -108,13 +108,36 @@ describe('terraform/modules/pullsecret-adapter: the first apply on an empty proj
     expect(grants.map((g) => `${g.type}.${g.name} ${String(g.body.role)}`).sort()).toEqual([
       'google_artifact_registry_repository_iam_member.build_pushes_images roles/artifactregistry.writer',
       'google_project_iam_member.build_logs roles/logging.logWriter',
-      'google_project_iam_member.build_reads_sources roles/storage.objectViewer',
+      'google_project_iam_member.build_reads_sources roles/storage.objectAdmin',
     ]);
-    // Object read on exactly two buckets: ours and Cloud Functions' gcf-v2-sources-NUMBER-REGION.
+    // Object Admin as documented, on exactly two buckets: ours and Cloud Functions' gcf-v2-sources-NUMBER-REGION.
     const condition = String(block(resource('google_project_iam_member', 'build_reads_sources'), 'condition').expression);
     expect(condition).toContain('google_storage_bucket.sources.name');
     expect(condition).toContain('gcf-v2-sources-${local.platform_number}-${var.region}');
     expect(m.strings.join('\n')).not.toContain('roles/cloudbuild.builds.builder');
+  });
+
+  it('builds only after the build grants have propagated (one wait, on the first apply)', () => {
+    const wait = resource('time_sleep', 'build_grants');
+    expect(wait.create_duration).toBe('120s');
+    expect(Object.values(wait.triggers as Record<string, string>).sort()).toEqual([
+      '${google_artifact_registry_repository_iam_member.build_pushes_images.id}',
+      '${google_project_iam_member.build_logs.id}',
+      '${google_project_iam_member.build_reads_sources.id}',
+    ]);
+    for (const fn of functions()) expect(dependsOn(fn.body)).toContain('time_sleep.build_grants');
+  });
+
+  it('forgets, never destroys, what earlier versions managed that a running deployment still needs (upgrade.tf)', () => {
+    expect(m.removed.map((r) => `${r.from} destroy=${r.destroy}`).sort()).toEqual([
+      'google_artifact_registry_repository.images destroy=false',
+      'google_kms_crypto_key_iam_member.secret_manager_agent destroy=false',
+      'google_project_iam_custom_role.secret_manager destroy=false',
+      'google_project_iam_member.job_secret_manager destroy=false',
+      'google_project_iam_member.reader_secret_accessor destroy=false',
+      'google_project_iam_member.reporter_secret_viewer destroy=false',
+      'random_id.role_suffix destroy=false',
+    ]);
   });
 
   it('gives the adapter run.jobsExecutorWithOverrides and run.viewer on the job and nothing on the job account', () => {

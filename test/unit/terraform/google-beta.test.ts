@@ -25,6 +25,7 @@ function moduleWith(
     outputs: {},
     requiredProviders,
     strings: [],
+    removed: [],
   };
 }
 
