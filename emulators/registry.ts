@@ -16,6 +16,7 @@ import { rbacTableSchema } from './kube-apiserver/rbac';
 import { startKubeApiServerEmulator } from './kube-apiserver/server';
 import { startHyperShift } from './hypershift/start-hypershift';
 import { startMetadataServer } from './metadata-server/server';
+import { iamConfigSchema } from './secret-manager/iam/iam-config';
 import { startSecretManagerEmulator } from './secret-manager/server';
 import { startSentinel } from './sentinel/start-sentinel';
 import { parseDurationMs } from '../shared/config/durations';
@@ -61,12 +62,24 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
       port: args.port,
     });
   },
+  // --iam-file FILE: allow policies (secret-manager/iam/iam-config.ts), checked on every call that
+  // carries a bearer token; --google-token-info URL: where those tokens are looked up.
   'secret-manager': (args) =>
     startSecretManagerEmulator({
       host: args.host,
       port: args.port,
       adminPort: args.adminPort,
       ...(args.dataDir ? { dataDir: args.dataDir } : {}),
+      ...(args.options['iam-file']
+        ? {
+            iam: iamConfigSchema.parse(
+              JSON.parse(fs.readFileSync(args.options['iam-file'], 'utf8')),
+            ),
+          }
+        : {}),
+      ...(args.options['google-token-info']
+        ? { googleTokenInfoUrl: args.options['google-token-info'] }
+        : {}),
     }),
   // The metadata server of a Cloud Run instance (tokens for the job, token info for Kubernetes):
   // --service-account EMAIL [--unique-id N] [--project-id P] [--project-number N] [--region R]
