@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ServingCertificate } from './common/certificates';
 import { connectGatewayConfigSchema, startConnectGatewayEmulator } from './connect-gateway/server';
+import { eventarcConfigSchema } from './eventarc/rules';
+import { startEventarcEmulator } from './eventarc/server';
 import { createFinishedPublisher } from './cloud-run/finished-publisher';
 import { jobDefinitionsSchema } from './cloud-run/job-definitions';
 import { startCloudRunEmulator } from './cloud-run/server';
@@ -59,6 +61,16 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
         JSON.parse(fs.readFileSync(args.options.config, 'utf8')),
       ),
       certificate: readServingCertificate(args.options['serving-cert-dir']),
+      port: args.port,
+    });
+  },
+  // --config FILE: the triggers it serves, who may read them and the token-info URL
+  // (eventarc/rules.ts); its ready line's env has EVENTARC_EMULATOR_HOST.
+  eventarc: (args) => {
+    if (!args.options.config) throw new Error('eventarc needs --config FILE');
+    return startEventarcEmulator({
+      config: eventarcConfigSchema.parse(JSON.parse(fs.readFileSync(args.options.config, 'utf8'))),
+      host: args.host,
       port: args.port,
     });
   },

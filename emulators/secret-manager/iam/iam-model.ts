@@ -1,3 +1,4 @@
+import type { Principal } from '../../common/google-caller';
 import { compileCondition, type Condition, type ResourceAttributes } from './condition';
 import {
   BINDING_RESOURCE,
@@ -15,11 +16,6 @@ export interface IamTarget {
   readonly project: string;
   readonly secret?: string;
   readonly version?: string;
-}
-
-/** Who is asking: the principal IAM members name (`serviceAccount:EMAIL`, `user:EMAIL`). */
-export interface Principal {
-  readonly members: readonly string[];
 }
 
 interface CompiledBinding {

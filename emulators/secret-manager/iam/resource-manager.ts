@@ -1,7 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as z from 'zod';
 import { BodyError, readJson, sendJson } from '../../common/http';
-import { callerOf, UNAUTHENTICATED_MESSAGE } from './caller';
+import {
+  callerOf,
+  MISSING_CREDENTIALS_MESSAGE,
+  UNAUTHENTICATED_MESSAGE,
+} from '../../common/google-caller';
 import type { IamModel } from './iam-model';
 import { PERMISSION } from './roles';
 
@@ -39,7 +43,9 @@ export async function handleResourceManager(
     sendJson(res, 405, googleError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed`));
     return true;
   }
-  const caller = await callerOf(req.headers.authorization, tokenInfoUrl, model);
+  const caller = await callerOf(req.headers.authorization, tokenInfoUrl, (id) =>
+    model.serviceAccountEmail(id),
+  );
   if (caller.kind !== 'principal') {
     sendJson(
       res,
@@ -47,9 +53,7 @@ export async function handleResourceManager(
       googleError(
         401,
         'UNAUTHENTICATED',
-        caller.kind === 'invalid'
-          ? UNAUTHENTICATED_MESSAGE
-          : 'Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
+        caller.kind === 'invalid' ? UNAUTHENTICATED_MESSAGE : MISSING_CREDENTIALS_MESSAGE,
       ),
     );
     return true;

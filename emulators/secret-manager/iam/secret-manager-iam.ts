@@ -1,6 +1,6 @@
 import { status } from '@grpc/grpc-js';
 import { GrpcError } from '../../common/grpc-error';
-import { callerOf, UNAUTHENTICATED_MESSAGE, type Caller } from './caller';
+import { callerOf, UNAUTHENTICATED_MESSAGE, type Caller } from '../../common/google-caller';
 import type { IamModel } from './iam-model';
 import { PERMISSION } from './roles';
 import { requiredPermission, targetOf } from './rpc-permissions';
@@ -71,7 +71,9 @@ export class SecretManagerIam {
 
   /** The caller of a request; throws UNAUTHENTICATED for a token Google would not accept. */
   private async caller(authorization: string | undefined): Promise<Caller> {
-    const caller = await callerOf(authorization, this.tokenInfoUrl, this.model);
+    const caller = await callerOf(authorization, this.tokenInfoUrl, (id) =>
+      this.model.serviceAccountEmail(id),
+    );
     if (caller.kind === 'invalid')
       throw new GrpcError(status.UNAUTHENTICATED, UNAUTHENTICATED_MESSAGE);
     return caller;

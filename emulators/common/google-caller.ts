@@ -1,10 +1,14 @@
-import { lookupGoogleToken } from '../../common/google-token-info';
-import type { IamModel, Principal } from './iam-model';
+import { lookupGoogleToken } from './google-token-info';
+
+/** Who is asking, as IAM members name it (`serviceAccount:EMAIL`, `user:EMAIL`). */
+export interface Principal {
+  readonly members: readonly string[];
+}
 
 /**
- * Who a request is. Calls without credentials are the emulator's own, as every Google emulator
- * takes them (client libraries in emulator mode send none): they hold every permission. A call with
- * a bearer token is a principal, checked against the allow policies as Google checks it.
+ * Who a request to a Google API emulator is: a principal for a bearer token Google would accept,
+ * `invalid` for one it would not, `unauthenticated` without credentials (what each emulator makes
+ * of that is its own: the Secret Manager emulator's own calls, a 401 elsewhere).
  */
 export type Caller =
   | { readonly kind: 'unauthenticated' }
@@ -25,13 +29,14 @@ export function bearerToken(authorization: string | undefined): string | undefin
 export async function callerOf(
   authorization: string | undefined,
   tokenInfoUrl: string,
-  model: IamModel,
+  /** The email of a service account known by its numeric unique id. */
+  serviceAccountEmail: (uniqueId: string) => string | undefined,
 ): Promise<Caller> {
   const token = bearerToken(authorization);
   if (token === undefined) return { kind: 'unauthenticated' };
   const owner = await lookupGoogleToken(tokenInfoUrl, token);
   if (!owner) return { kind: 'invalid' };
-  const email = owner.email ?? model.serviceAccountEmail(owner.uniqueId);
+  const email = owner.email ?? serviceAccountEmail(owner.uniqueId);
   if (email === undefined) return { kind: 'principal', principal: { members: [] } };
   const kind = email.endsWith('.gserviceaccount.com') ? 'serviceAccount' : 'user';
   return {
@@ -39,6 +44,10 @@ export async function callerOf(
     principal: { members: [`${kind}:${email}`, 'allAuthenticatedUsers'] },
   };
 }
+
+/** Google's answer to a request without credentials. */
+export const MISSING_CREDENTIALS_MESSAGE =
+  'Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.';
 
 /** Google's answer to a request whose credentials it cannot verify. */
 export const UNAUTHENTICATED_MESSAGE =
