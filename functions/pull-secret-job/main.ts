@@ -15,6 +15,7 @@ import { SecretRedactor } from '../../shared/logging/secret-redactor';
 import { startTracing } from '../../shared/tracing/start';
 import { loadJobConfig } from './config';
 import { GoogleSecretStore } from './google-secret-store';
+import { customerProjectPermissionFix } from './permission-fix';
 import { PubSubResultPublisher } from './pubsub-result-publisher';
 import { refuseRedirects } from './redirect-guard';
 import { createCoreV1Api, KUBERNETES_TOKEN_SCOPES } from './kubernetes-access';
@@ -145,6 +146,7 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
       retry: config.retry,
       logger,
       identityHint: "the job's service account",
+      permissionFix: (resource) => customerProjectPermissionFix(resource, config.projectId),
     });
     const kubernetes = config.kubernetes;
     const clusterSecrets = async (cluster: string) => {
