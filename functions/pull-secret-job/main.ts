@@ -42,9 +42,11 @@ import type { SpanContext } from '@opentelemetry/api';
 
 const USAGE = `Usage:
   pull-secret run-job pull-secret [--dry-run]   store the pull secret (configuration from the environment)
+  pull-secret doctor [--all-projects | --project P]... [--help]
+                                                check the deployment end to end, as the job
   pull-secret version                           print the version
   pull-secret --help                            print this help
-See README.md, section "Pull secret job", for the environment variables and exit codes.`;
+See README.md, sections "Pull secret job" and "pull-secret doctor", for the environment variables and exit codes.`;
 
 /** Every secret the run learns; stdout, stderr, the log and the published result all pass through it. */
 const redactor = new SecretRedactor();
@@ -63,6 +65,15 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   if (command === 'version' || command === '--version') {
     process.stdout.write(`pull-secret ${projectVersion()}\n`);
     return 0;
+  }
+  if (command === 'doctor') {
+    // Its own chunk (a dynamic import): a run of the job never loads the doctor.
+    const { doctorMain } = await import('./doctor/doctor-main.js');
+    return doctorMain(argv.slice(1), env, {
+      argv0: process.argv0,
+      redactor,
+      token: googleAccessToken,
+    });
   }
   const unknownFlags = flags.filter((flag) => flag !== '--dry-run');
   if (command !== 'run-job' || jobName !== 'pull-secret' || unknownFlags.length > 0) {
