@@ -27,7 +27,7 @@ const topicName = z
  * The job's environment as the doctor reads it: the same variables (it runs as an execution of the
  * job), minus the per-execution ones, plus where the APIs only the doctor reads are emulated.
  */
-const doctorEnvSchema = z
+export const doctorEnvSchema = z
   .object({
     ...hyperFleetApiEnvShape,
     HYPERFLEET_API_BASE_URL: hyperFleetApiEnvShape.HYPERFLEET_API_BASE_URL.optional(),
