@@ -11,6 +11,9 @@ import type { StackDescription } from './start-stack';
 const ROOT = path.resolve(__dirname, '../../..');
 
 async function main(argv: readonly string[]): Promise<number> {
+  // This process's own Cloud Run client must not probe for a metadata server (the doctor's
+  // execution gets the job's identity from the stack's).
+  process.env.METADATA_SERVER_DETECTION = 'none';
   const at = argv.indexOf('--stack');
   const stackFile = at >= 0 ? argv[at + 1] : path.join(ROOT, '.local', 'stack.json');
   const doctorArgs = at >= 0 ? [...argv.slice(0, at), ...argv.slice(at + 2)] : [...argv];

@@ -4,6 +4,7 @@
 // names the right thing, and restored before the next.
 import fs from 'node:fs';
 import path from 'node:path';
+import { ROOT, runNode } from '../helpers/run-process';
 import { secretManagerClient } from '../helpers/secret-manager';
 import { canaryPullSecret, leaks } from '../helpers/canary';
 import { CUSTOMER_PROJECT, startTestStack, type DoctorRun, type TestStack } from '../helpers/stack';
@@ -212,6 +213,26 @@ describe('pull-secret doctor on the local stack', () => {
       'projects/demo-hyperfleet/topics/no-such-topic',
     );
     expect(failing(await doctor())).toEqual([]);
+  });
+
+  it('npm run doctor: the same execution from stack.json, its output printed, exit 1 on a FAIL and 3 without a stack', async () => {
+    const stackFile = path.join(stack.d.workDir, 'stack.json');
+    fs.writeFileSync(stackFile, JSON.stringify(stack.d), { mode: 0o600 });
+    const script = path.join(ROOT, 'dist/emulators/stack/doctor.js');
+    const red = await runNode(
+      script,
+      ['--stack', stackFile, '--all-projects', '--sentinel-topic', 'no-such-topic'],
+      {},
+    );
+    outputs.push(red.stdout);
+    expect(red.code).toBe(1);
+    expect(red.stdout).toMatch(
+      /^sentinel-topic +FAIL +projects\/demo-hyperfleet\/topics\/no-such-topic does not exist$/m,
+    );
+    expect(red.stderr).toMatch(/^doctor: execution pullsecret-job-\w+ failed/m);
+    const none = await runNode(script, ['--stack', path.join(stack.d.workDir, 'nothing.json')], {});
+    expect(none.code).toBe(3);
+    expect(none.stderr).toContain('no running local stack');
   });
 
   it('never prints a pull secret, the HyperFleet token or a Google access token', async () => {
