@@ -103,7 +103,8 @@ export async function startEventarcEmulator(options: {
       );
       return;
     }
-    const [, parent, triggerId] = match as unknown as [string, string, string | undefined];
+    const parent = match[1]!;
+    const triggerId = match[2];
     const method = triggerId === undefined ? 'ListTriggers' : 'GetTrigger';
     const resource = triggerId === undefined ? parent : `${parent}/triggers/${triggerId}`;
     // Faults match `GET /v1/...`, as on the other HTTP emulators.

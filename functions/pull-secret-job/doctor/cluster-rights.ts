@@ -114,24 +114,22 @@ export function judgeClusterRights(
   answers: readonly AccessAnswer[],
 ): CheckResult {
   const name = `cluster ${cluster} rbac`;
-  const failed = answers.findIndex((a) => a.kind === 'failed');
-  if (failed >= 0) {
-    const detail = (answers[failed] as { detail: string }).detail;
-    return fail(
-      name,
-      `SelfSubjectAccessReview failed (${describeQuestion(expectations[failed]!)}): ${detail}`,
-      {
-        problem: 'The cluster would not say what the job may do.',
-        resource: `management cluster ${cluster}`,
-        action:
-          'See the reach check of this cluster; docs/management-clusters.md, "Checking the job\'s rights".',
-      },
-    );
+  const answered: (Expectation & { answer: { allowed: boolean; reason?: string } })[] = [];
+  for (const [i, expectation] of expectations.entries()) {
+    const answer = answers[i] ?? { kind: 'failed', detail: 'no answer' };
+    if (answer.kind === 'failed')
+      return fail(
+        name,
+        `SelfSubjectAccessReview failed (${describeQuestion(expectation)}): ${answer.detail}`,
+        {
+          problem: 'The cluster would not say what the job may do.',
+          resource: `management cluster ${cluster}`,
+          action:
+            'See the reach check of this cluster; docs/management-clusters.md, "Checking the job\'s rights".',
+        },
+      );
+    answered.push({ ...expectation, answer });
   }
-  const answered = expectations.map((e, i) => ({
-    ...e,
-    answer: answers[i] as Extract<AccessAnswer, { kind: 'answered' }>,
-  }));
   const missing = answered.filter((e) => e.allowed && !e.answer.allowed);
   const excess = answered.filter((e) => !e.allowed && e.answer.allowed);
   if (missing.length > 0)

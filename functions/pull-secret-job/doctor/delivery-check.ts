@@ -76,13 +76,13 @@ export function judgeDelivery(input: {
       `Eventarc triggers not readable by the job (${input.triggerName(denied)})`,
       grantFix('eventarc.triggers.get', `the triggers ${ROUTES.map(input.triggerName).join(', ')}`),
     );
-  const failed = ROUTES.find((r) => triggers[r].kind === 'failed');
-  if (failed) {
-    const answer = triggers[failed] as { detail: string };
-    return skip(
-      DELIVERY,
-      `could not read Eventarc trigger ${input.triggerName(failed)}: ${answer.detail}`,
-    );
+  for (const route of ROUTES) {
+    const answer = triggers[route];
+    if (answer.kind === 'failed')
+      return skip(
+        DELIVERY,
+        `could not read Eventarc trigger ${input.triggerName(route)}: ${answer.detail}`,
+      );
   }
   const found = ROUTES.filter((r) => triggers[r].kind === 'found');
   if (found.length > 0)
