@@ -25,6 +25,7 @@ const OPTIONS = {
   'simulate-adapters': { type: 'boolean' },
   'management-clusters': { type: 'string' },
   'rbac-file': { type: 'string' },
+  'iam-file': { type: 'string' },
   'google-token-info': { type: 'string' },
   'serving-cert-dir': { type: 'string' },
   'management-clusters-file': { type: 'string' },

@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ServingCertificate } from './common/certificates';
 import { connectGatewayConfigSchema, startConnectGatewayEmulator } from './connect-gateway/server';
+import { eventarcConfigSchema } from './eventarc/rules';
+import { startEventarcEmulator } from './eventarc/server';
 import { createFinishedPublisher } from './cloud-run/finished-publisher';
 import { jobDefinitionsSchema } from './cloud-run/job-definitions';
 import { startCloudRunEmulator } from './cloud-run/server';
@@ -16,6 +18,7 @@ import { rbacTableSchema } from './kube-apiserver/rbac';
 import { startKubeApiServerEmulator } from './kube-apiserver/server';
 import { startHyperShift } from './hypershift/start-hypershift';
 import { startMetadataServer } from './metadata-server/server';
+import { iamConfigSchema } from './secret-manager/iam/iam-config';
 import { startSecretManagerEmulator } from './secret-manager/server';
 import { startSentinel } from './sentinel/start-sentinel';
 import { parseDurationMs } from '../shared/config/durations';
@@ -61,12 +64,34 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
       port: args.port,
     });
   },
+  // --config FILE: the triggers it serves, who may read them and the token-info URL
+  // (eventarc/rules.ts); its ready line's env has EVENTARC_EMULATOR_HOST.
+  eventarc: (args) => {
+    if (!args.options.config) throw new Error('eventarc needs --config FILE');
+    return startEventarcEmulator({
+      config: eventarcConfigSchema.parse(JSON.parse(fs.readFileSync(args.options.config, 'utf8'))),
+      host: args.host,
+      port: args.port,
+    });
+  },
+  // --iam-file FILE: allow policies (secret-manager/iam/iam-config.ts), checked on every call that
+  // carries a bearer token; --google-token-info URL: where those tokens are looked up.
   'secret-manager': (args) =>
     startSecretManagerEmulator({
       host: args.host,
       port: args.port,
       adminPort: args.adminPort,
       ...(args.dataDir ? { dataDir: args.dataDir } : {}),
+      ...(args.options['iam-file']
+        ? {
+            iam: iamConfigSchema.parse(
+              JSON.parse(fs.readFileSync(args.options['iam-file'], 'utf8')),
+            ),
+          }
+        : {}),
+      ...(args.options['google-token-info']
+        ? { googleTokenInfoUrl: args.options['google-token-info'] }
+        : {}),
     }),
   // The metadata server of a Cloud Run instance (tokens for the job, token info for Kubernetes):
   // --service-account EMAIL [--unique-id N] [--project-id P] [--project-number N] [--region R]

@@ -35,6 +35,8 @@ export class ExecutionState {
     readonly timeoutSeconds: number,
     /** Names in use: Cloud Run never gives two executions one name (5 random characters collide about once in 10,000 executions). */
     isTaken: (name: string) => boolean = () => false,
+    /** The container's args for this execution: the job's, or a RunJob override's. */
+    readonly args: readonly string[] = job.args,
   ) {
     const id = parseJobName(job.name).job;
     let name: string;
@@ -120,6 +122,7 @@ export class ExecutionState {
       name: this.job.containerName,
       image: 'local/pull-secret-job',
       command: this.job.command,
+      args: this.args,
       env: Object.entries(this.env).map(([name, value]) => ({ name, value })),
     };
   }

@@ -9,7 +9,13 @@ export const jobDefinitionSchema = z.object({
       /^projects\/[^/]+\/locations\/[^/]+\/jobs\/[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/,
       'must be projects/P/locations/L/jobs/J',
     ),
+  /** The image's ENTRYPOINT (and any CMD it keeps): what no RunJob override can change. */
   command: z.array(z.string()).min(1),
+  /**
+   * The container's args (Terraform's `args`, the Dockerfile's CMD): appended to `command`, and
+   * what a RunJob container override's `args` replaces.
+   */
+  args: z.array(z.string()).default([]),
   /** The job's (only) container, as RunJob's container overrides must name it (a DNS label). */
   containerName: z
     .string()

@@ -39,6 +39,8 @@ export function isReservedEnvName(name: string): boolean {
 export interface RunJobOverrides {
   readonly container_overrides?: readonly {
     readonly name?: string;
+    readonly args?: readonly string[];
+    readonly clear_args?: boolean;
     readonly env?: readonly { readonly name?: string; readonly value?: string }[];
   }[];
   readonly task_count?: number;
@@ -95,4 +97,19 @@ export function environmentFor(
   if ((overrides.task_count ?? 1) > 1)
     throw invalid('overrides.task_count: the emulator runs one task per execution.');
   return env;
+}
+
+/**
+ * The execution's container args: a container override's `args` "Will replace existing args for
+ * override", `clear_args` is "True if the intention is to clear out existing args list"
+ * (https://cloud.google.com/run/docs/reference/rest/v2/projects.locations.jobs/run,
+ * ContainerOverride); otherwise the job's own args. The entrypoint (`command`) never changes.
+ */
+export function argumentsFor(job: JobDefinition, overrides: RunJobOverrides): readonly string[] {
+  let args: readonly string[] = job.args;
+  for (const container of overrides.container_overrides ?? []) {
+    if (container.args && container.args.length > 0) args = container.args;
+    else if (container.clear_args) args = [];
+  }
+  return args;
 }

@@ -20,7 +20,7 @@ import {
   type JobDefinition,
   type JobDefinitionInput,
 } from './job-definitions';
-import { environmentFor, type RunJobOverrides } from './run-job-rules';
+import { argumentsFor, environmentFor, type RunJobOverrides } from './run-job-rules';
 import { TaskRunner, type InProcessTask } from './task-runner';
 import { taskHandlers } from './tasks-service';
 
@@ -115,6 +115,7 @@ export async function startCloudRunEmulator(
           {
             name: job.containerName,
             command: job.command,
+            args: job.args,
             env: Object.entries(job.env).map(([name, value]) => ({ name, value })),
           },
         ],
@@ -142,7 +143,13 @@ export async function startCloudRunEmulator(
     const timeoutSeconds = overrides.timeout?.seconds
       ? Number(overrides.timeout.seconds)
       : job.timeoutSeconds;
-    const execution = new ExecutionState(job, env, timeoutSeconds, (name) => executions.has(name));
+    const execution = new ExecutionState(
+      job,
+      env,
+      timeoutSeconds,
+      (name) => executions.has(name),
+      argumentsFor(job, overrides),
+    );
     executions.set(execution.name, execution);
     sequences.set(execution.name, sequences.size);
     const runner = new TaskRunner(execution, baseEnv, options.inProcessTasks?.[job.name]);
@@ -273,6 +280,7 @@ export async function startCloudRunEmulator(
           done: e.done,
           end: e.end ?? null,
           env: e.env,
+          args: e.args,
         })),
       });
       return true;

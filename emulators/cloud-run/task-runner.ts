@@ -157,7 +157,8 @@ export class TaskRunner {
 
   private attemptAsProcess(attempt: number): Promise<AttemptEnd> {
     const { execution } = this;
-    const [command, ...args] = execution.job.command as [string, ...string[]];
+    const [command, ...entrypointArgs] = execution.job.command as [string, ...string[]];
+    const args = [...entrypointArgs, ...execution.args];
     // The child writes its log file itself (no pipe through this process), so its lines land in
     // the order and at the moment it writes them, and none are lost if this emulator stops first.
     const logFd = execution.job.logDir

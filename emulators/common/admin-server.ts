@@ -10,18 +10,33 @@ export interface AdminServer {
   close(): Promise<void>;
 }
 
-/** Starts the admin API (see admin-routes.ts) on its own port; 0 picks a free one. */
+/**
+ * Starts the admin API (see admin-routes.ts) on its own port; 0 picks a free one. `api` serves the
+ * paths outside /_emulator, for an emulator that also answers a REST API there (the Secret
+ * Manager emulator's Resource Manager testIamPermissions).
+ */
 export async function startAdminServer(
   host: string,
   port: number,
-  context: { faults: FaultInjector; requests: RequestLog; extra?: AdminRoute },
+  context: {
+    faults: FaultInjector;
+    requests: RequestLog;
+    extra?: AdminRoute;
+    api?: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<boolean>;
+  },
 ): Promise<AdminServer> {
   const server = http.createServer((req, res) => {
-    void handleAdminRequest(req, res, context).then((handled) => {
+    void (async () => {
+      const handled =
+        (await handleAdminRequest(req, res, context)) ||
+        (context.api ? await context.api(req, res) : false);
       if (!handled) {
         res.writeHead(404);
         res.end();
       }
+    })().catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
     });
   });
   await new Promise<void>((resolve) => server.listen(port, host, resolve));

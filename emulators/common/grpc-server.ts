@@ -3,8 +3,11 @@ import { GrpcError, parseGrpcCode } from './grpc-error';
 import { sleep, type FaultInjector } from './fault-injector';
 import type { RequestLog } from './request-log';
 
-/** A unary handler that returns the response or throws a GrpcError. */
-export type UnaryHandler = (request: Record<string, unknown>) => unknown | Promise<unknown>;
+/** A unary handler that returns the response or throws a GrpcError; `metadata` is the call's (its credentials). */
+export type UnaryHandler = (
+  request: Record<string, unknown>,
+  metadata: grpc.Metadata,
+) => unknown | Promise<unknown>;
 
 /**
  * Adapts plain async handlers to grpc-js: applies injected faults (before the handler, or after it
@@ -37,7 +40,7 @@ export function unaryHandlers(
           return new GrpcError(code, fault!.message ?? `injected fault: ${grpc.status[code]}`);
         };
         if (fault?.status !== undefined && !fault.after) throw injected();
-        const response = await handler(request);
+        const response = await handler(request, call.metadata);
         // "Perform, then fail": the effect happened, the caller sees only the error.
         if (fault?.status !== undefined) throw injected();
         record('OK');
@@ -59,7 +62,7 @@ export function unaryHandlers(
 }
 
 function targetOf(request: Record<string, unknown>): string {
-  for (const key of ['name', 'parent']) {
+  for (const key of ['name', 'parent', 'resource']) {
     if (typeof request[key] === 'string') return request[key];
   }
   const secret = request.secret as { name?: unknown } | undefined;

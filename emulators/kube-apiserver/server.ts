@@ -68,6 +68,14 @@ export interface KubeApiServerEmulator extends RunningEmulator {
   connections(): number;
 }
 
+/** The namespaces the API server itself creates in every cluster. */
+export const SYSTEM_NAMESPACES = [
+  'default',
+  'kube-system',
+  'kube-public',
+  'kube-node-lease',
+] as const;
+
 /**
  * Starts an HTTPS server emulating the core/v1 namespaces and secrets API of a kube-apiserver,
  * with a certificate generated at start, bearer-token RBAC, and a kubeconfig for kubectl and
@@ -84,7 +92,9 @@ export async function startKubeApiServerEmulator(
   const authenticator = new Authenticator(options.googleTokenInfoUrl);
   authenticator.addStaticToken(adminToken, { user: 'emulator-admin', groups: ['system:masters'] });
   const store = new KubeStore();
-  for (const namespace of options.namespaces ?? [])
+  // Every cluster has the system namespaces (kube-apiserver creates them at start), so a client
+  // finds `default` and `kube-system` here as it would on GKE.
+  for (const namespace of new Set([...SYSTEM_NAMESPACES, ...(options.namespaces ?? [])]))
     store.createNamespace({ metadata: { name: namespace } }, 'emulator-seed');
   seedObjects(store, options.resources ?? []);
   const grant = (table: RbacTable) => {

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { parseDurationMs } from '../../shared/config/durations';
+import { derivedNumber, derivedProjectNumber } from '../common/derived-number';
 import { DEFAULT_SCOPES, DEFAULT_TOKEN_LIFETIME_SECONDS } from './rules';
 
 /** Google issues service account tokens for at most 12 hours (with the org policy that allows it). */
@@ -28,12 +28,6 @@ export const lifetimeTextSchema = z
 
 /** The metadata server's options were not usable; the message names each and how to fix it. */
 export class MetadataServerOptionsError extends Error {}
-
-/** A number of `digits` digits derived from `seed`, first digit not 0 (stable across runs). */
-function derivedNumber(seed: string, digits: number): string {
-  const hash = BigInt(`0x${createHash('sha256').update(seed).digest('hex')}`);
-  return `1${(hash % 10n ** BigInt(digits - 1)).toString().padStart(digits - 1, '0')}`;
-}
 
 /** `P` of a `NAME@P.iam.gserviceaccount.com` account, the project that owns it. */
 const projectOf = (email: string) =>
@@ -97,7 +91,7 @@ export function resolveOptions(options: MetadataServerOptions): ResolvedMetadata
     ...o,
     uniqueId: o.uniqueId ?? derivedNumber(`unique-id:${o.serviceAccount}`, 21),
     projectId,
-    projectNumber: o.projectNumber ?? derivedNumber(`project-number:${projectId}`, 12),
+    projectNumber: o.projectNumber ?? derivedProjectNumber(projectId),
     now: o.now ?? Date.now,
   };
 }

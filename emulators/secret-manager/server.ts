@@ -2,11 +2,21 @@ import * as grpc from '@grpc/grpc-js';
 import { startAdminServer } from '../common/admin-server';
 import type { RunningEmulator } from '../common/emulator';
 import { FaultInjector } from '../common/fault-injector';
-import { bindServer, shutdownServer, unaryHandlers } from '../common/grpc-server';
+import {
+  bindServer,
+  shutdownServer,
+  unaryHandlers,
+  type UnaryHandler,
+} from '../common/grpc-server';
 import { loadProtos, lookupService } from '../common/protos';
 import { RequestLog } from '../common/request-log';
 import { StateFile } from '../common/state-file';
 import { SecretManagerState, type ProtoSecret, type SecretManagerSnapshot } from './state';
+import { iamAdminRoutes } from './iam/iam-admin';
+import type { IamConfigInput } from './iam/iam-config';
+import { IamModel } from './iam/iam-model';
+import { handleResourceManager } from './iam/resource-manager';
+import { SecretManagerIam } from './iam/secret-manager-iam';
 
 export interface SecretManagerEmulatorOptions {
   readonly host?: string;
@@ -15,6 +25,15 @@ export interface SecretManagerEmulatorOptions {
   readonly adminPort?: number;
   /** Keep state across restarts in this directory; in memory when absent. */
   readonly dataDir?: string;
+  /**
+   * Allow policies (iam/iam-config.ts). With them, every call that carries a bearer token is
+   * authorized as Secret Manager authorizes it (the caller known from `googleTokenInfoUrl`, as
+   * Google knows a token), and the admin port also serves Resource Manager's
+   * projects.testIamPermissions. Calls without credentials stay the emulator's own.
+   */
+  readonly iam?: IamConfigInput;
+  /** Where bearer tokens are looked up (the metadata server's /tokeninfo); required with `iam`. */
+  readonly googleTokenInfoUrl?: string;
 }
 
 /** A running Secret Manager emulator; `faults`, `requests` and `state` are for in-process tests. */
@@ -23,6 +42,8 @@ export interface SecretManagerEmulator extends RunningEmulator {
   readonly requests: RequestLog;
   readonly state: SecretManagerState;
   readonly adminUrl: string;
+  /** The allow policies, when configured (tests add and remove bindings here or over the admin API). */
+  readonly iam?: IamModel;
 }
 
 type Request = Record<string, unknown>;
@@ -43,6 +64,13 @@ export async function startSecretManagerEmulator(
   const state = new SecretManagerState(stateFile?.read());
   const faults = new FaultInjector();
   const requests = new RequestLog();
+  if (options.iam && !options.googleTokenInfoUrl)
+    throw new Error('the Secret Manager emulator needs googleTokenInfoUrl to check IAM');
+  const model = options.iam ? new IamModel(options.iam) : undefined;
+  const iam =
+    model && options.googleTokenInfoUrl
+      ? new SecretManagerIam(model, options.googleTokenInfoUrl)
+      : undefined;
   const persist = <T>(result: T): T => {
     stateFile?.write(state.snapshot());
     return result;
@@ -52,11 +80,34 @@ export async function startSecretManagerEmulator(
     ['google/cloud/secretmanager/v1/service.proto'],
     ['@google-cloud/secret-manager'],
   );
+  const authorization = (metadata: grpc.Metadata) => {
+    const value = metadata.get('authorization')[0];
+    return typeof value === 'string' ? value : undefined;
+  };
+  /** Every method: IAM first (for a caller with credentials), then Secret Manager's own rules. */
+  const guarded = (handlers: Record<string, UnaryHandler>): Record<string, UnaryHandler> =>
+    Object.fromEntries(
+      Object.entries(handlers).map(([method, handler]) => [
+        method,
+        async (request: Request, metadata: grpc.Metadata) => {
+          await iam?.authorize(method, request, authorization(metadata));
+          return handler(request, metadata);
+        },
+      ]),
+    );
+  const secretExists = (name: string) => {
+    try {
+      state.getSecret(name);
+      return true;
+    } catch {
+      return false;
+    }
+  };
   const server = new grpc.Server();
   server.addService(
     lookupService(protos, 'google.cloud.secretmanager.v1.SecretManagerService'),
     unaryHandlers(
-      {
+      guarded({
         CreateSecret: (r: Request) =>
           persist(
             state.createSecret(
@@ -93,12 +144,30 @@ export async function startSecretManagerEmulator(
           persist(state.setVersionState(str(r.name), 'ENABLED', str(r.etag))),
         DestroySecretVersion: (r: Request) =>
           persist(state.setVersionState(str(r.name), 'DESTROYED', str(r.etag))),
-      },
+        TestIamPermissions: (r: Request, metadata: grpc.Metadata) =>
+          iam
+            ? iam.testIamPermissions(r, authorization(metadata), secretExists)
+            : {
+                permissions: secretExists(str(r.resource) ?? '')
+                  ? ((r.permissions as string[] | undefined) ?? [])
+                  : [],
+              },
+      }),
       { faults, requests },
     ),
   );
   const port = await bindServer(server, host, options.port ?? 0);
-  const admin = await startAdminServer(host, options.adminPort ?? 0, { faults, requests });
+  const admin = await startAdminServer(host, options.adminPort ?? 0, {
+    faults,
+    requests,
+    ...(model ? { extra: iamAdminRoutes(model) } : {}),
+    ...(model && options.googleTokenInfoUrl
+      ? {
+          api: (req, res) =>
+            handleResourceManager(req, res, model, options.googleTokenInfoUrl as string),
+        }
+      : {}),
+  });
   const endpoint = `${host}:${port}`;
   return {
     name: 'secret-manager',
@@ -107,11 +176,16 @@ export async function startSecretManagerEmulator(
     faults,
     requests,
     state,
+    ...(model ? { iam: model } : {}),
     info: () => ({
       name: 'secret-manager',
       endpoint,
       admin: admin.url,
-      env: { SECRET_MANAGER_EMULATOR_HOST: endpoint },
+      env: {
+        SECRET_MANAGER_EMULATOR_HOST: endpoint,
+        // Resource Manager's projects.testIamPermissions is served on the admin port.
+        ...(model ? { RESOURCE_MANAGER_EMULATOR_HOST: admin.url.replace(/^http:\/\//, '') } : {}),
+      },
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     }),
     stop: async () => {

@@ -8,6 +8,7 @@ import {
   LOCAL_FLEET_LOCATION,
   LOCAL_PROJECT,
   LOCAL_PROJECT_NUMBER,
+  LOCAL_REGION,
   type ManagementClusterMode,
 } from './layout';
 import {
@@ -19,11 +20,12 @@ import {
 /** The job's way to its management clusters, as production gives it, and what runs behind it. */
 export interface ClusterAccess {
   readonly clusters: ManagementCluster[];
-  /** The metadata server's address (GCE_METADATA_HOST) and its token-info URL. */
+  /** The metadata server's address (GCE_METADATA_HOST), its token-info URL and the job's unique id. */
   readonly metadata: {
     readonly host: string;
     readonly endpoint: string;
     readonly tokenInfoUrl: string;
+    readonly uniqueId: string;
   };
   /** The gateway's endpoint, when a cluster is reached through Connect Gateway. */
   readonly gateway?: string;
@@ -60,12 +62,15 @@ export async function startClusterAccess(options: {
     LOCAL_PROJECT,
     '--project-number',
     LOCAL_PROJECT_NUMBER,
+    '--region',
+    LOCAL_REGION,
   ]);
   const metadataEndpoint = metadataServer.info.endpoint as string;
   const metadata = {
     host: new URL(metadataEndpoint).host,
     endpoint: metadataEndpoint,
     tokenInfoUrl: `${metadataEndpoint}/tokeninfo`,
+    uniqueId: String(metadataServer.info.uniqueId),
   };
   const clusters = await startManagementClusters({
     clusters: options.clusters,

@@ -1,6 +1,7 @@
 /** Names of the local system: the same topics and subscriptions Terraform creates in GCP. */
 export const LOCAL_PROJECT = 'demo-hyperfleet';
-export const LOCAL_REGION = 'local';
+/** The region of the job, its triggers and the metadata server (a real region: the doctor reads it there). */
+export const LOCAL_REGION = 'us-central1';
 export const JOB_NAME = `projects/${LOCAL_PROJECT}/locations/${LOCAL_REGION}/jobs/pullsecret-job`;
 
 export const TOPICS = {
@@ -35,6 +36,19 @@ export const DELIVERY = {
 } as const;
 
 export const topicPath = (topic: string) => `projects/${LOCAL_PROJECT}/topics/${topic}`;
+
+/**
+ * The customer projects the job may write to (Terraform's target_project_ids): the demo's and the
+ * README's. The Secret Manager emulator's allow policies grant the job there as Terraform does.
+ */
+export const TARGET_PROJECTS = ['demo-customer-project', 'my-project-123'] as const;
+
+/** The identities Terraform grants on Secret Manager besides the job (secret-manager-iam.tf). */
+export const READER_IDENTITY = `pullsecret-reader@${LOCAL_PROJECT}.iam.gserviceaccount.com`;
+export const REPORTER_IDENTITY = `pullsecret-reporter@${LOCAL_PROJECT}.iam.gserviceaccount.com`;
+
+/** The prefix of Terraform's resource names (name_prefix): triggers, subscriptions, the job. */
+export const NAME_PREFIX = 'pullsecret';
 
 /** The local management clusters (one Kubernetes emulator each); placement spreads clusters over them. */
 export const MANAGEMENT_CLUSTERS = ['mgmt-1', 'mgmt-2'] as const;

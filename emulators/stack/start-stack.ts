@@ -21,6 +21,9 @@ import {
   MANAGEMENT_CLUSTER_MODES,
   MANAGEMENT_CLUSTERS,
   type ManagementClusterMode,
+  READER_IDENTITY,
+  REPORTER_IDENTITY,
+  TARGET_PROJECTS,
   SUBSCRIPTIONS,
   TOPICS,
   topicPath,
@@ -29,6 +32,8 @@ import { startClusterAccess } from './cluster-access';
 import { startTraceReceiver } from '../traces/receiver';
 import { tracingEnv } from './tracing-env';
 import { jobNodeArgs } from '../job-image';
+import { localEventarc } from './delivery-triggers';
+import { secretManagerIam } from './secret-manager-grants';
 
 export interface StackOptions {
   /** Repository root (dist/ and node_modules/ live there). */
@@ -107,6 +112,8 @@ export interface StackDescription {
     readonly hyperfleetApi: string;
     readonly cloudRun: string;
     readonly cloudRunAdmin: string;
+    /** The Eventarc emulator: the triggers of the delivery mode (none in push mode), and its admin API. */
+    readonly eventarc: string;
     /** The metadata server that issues the job's Google access tokens (GCE_METADATA_HOST). */
     readonly metadataServer: string;
     /** The Connect Gateway in front of the clusters reached that way (absent when none is). */
@@ -126,6 +133,13 @@ export interface StackDescription {
   >;
   /** What a client (gcloud, kubectl, a script) needs to talk to the local system. */
   readonly env: Record<string, string>;
+}
+
+/** One variable of an emulator's ready line (its `env`), or nothing when it has none. */
+function emulatorEnv(emulator: ReadyProcess, name: string): Record<string, string> {
+  const env = emulator.info.env as Record<string, unknown> | undefined;
+  const value = env?.[name];
+  return typeof value === 'string' ? { [name]: value } : {};
 }
 
 /** A restartable component: `adapter` is every adapter instance at once, `adapter-2` only that one. */
@@ -220,16 +234,64 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     });
     // Independent emulators start together: start-up takes as long as the slowest, not the sum.
     const modes = options.managementClusterModes ?? MANAGEMENT_CLUSTER_MODES;
-    const [secretManager, access, hyperfleet] = await Promise.all([
-      emulator('secret-manager', []),
-      startClusterAccess({
-        root: options.root,
-        workDir: options.workDir,
-        clusters: MANAGEMENT_CLUSTERS.map((name) => ({ name, mode: modes[name] ?? 'ip' })),
-        hypershiftToken: randomBytes(24).toString('hex'),
-        setup: managementClusterSetup(hostedClusterCrds()),
-        emulator: (name, args, component) => emulator(name, args, baseEnv, component),
-      }),
+    const delivery = options.delivery ?? 'push';
+    const [{ secretManager, access, eventarc }, hyperfleet] = await Promise.all([
+      (async () => {
+        const access = await startClusterAccess({
+          root: options.root,
+          workDir: options.workDir,
+          clusters: MANAGEMENT_CLUSTERS.map((name) => ({ name, mode: modes[name] ?? 'ip' })),
+          hypershiftToken: randomBytes(24).toString('hex'),
+          setup: managementClusterSetup(hostedClusterCrds()),
+          emulator: (name, args, component) => emulator(name, args, baseEnv, component),
+        });
+        // Google's side of the job's identity: Secret Manager with the allow policies Terraform
+        // grants, and Eventarc with the triggers of this delivery mode, both knowing the job's
+        // tokens from the metadata server's token info.
+        const serviceAccounts = { [access.metadata.uniqueId]: JOB_IDENTITY };
+        const iamFile = path.join(options.workDir, 'secret-manager-iam.json');
+        fs.writeFileSync(
+          iamFile,
+          JSON.stringify(
+            secretManagerIam({
+              targetProjects: TARGET_PROJECTS,
+              platformProject: LOCAL_PROJECT,
+              identities: {
+                job: JOB_IDENTITY,
+                reader: READER_IDENTITY,
+                reporter: REPORTER_IDENTITY,
+              },
+              serviceAccounts,
+              ...(options.jobEnv?.DEFAULT_PULL_SECRET_VERSION
+                ? { defaultPullSecretVersion: options.jobEnv.DEFAULT_PULL_SECRET_VERSION }
+                : {}),
+            }),
+          ),
+          { mode: 0o600 },
+        );
+        const eventarcFile = path.join(options.workDir, 'eventarc.json');
+        fs.writeFileSync(
+          eventarcFile,
+          JSON.stringify(
+            localEventarc({
+              delivery,
+              tokenInfoUrl: access.metadata.tokenInfoUrl,
+              serviceAccounts,
+            }),
+          ),
+          { mode: 0o600 },
+        );
+        const [secretManager, eventarc] = await Promise.all([
+          emulator('secret-manager', [
+            '--iam-file',
+            iamFile,
+            '--google-token-info',
+            access.metadata.tokenInfoUrl,
+          ]),
+          emulator('eventarc', ['--config', eventarcFile]),
+        ]);
+        return { secretManager, access, eventarc };
+      })(),
       emulator(
         'hyperfleet-api',
         [
@@ -280,19 +342,24 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         {
           name: JOB_NAME,
           // As the image runs it (its Dockerfile's flags and NODE_OPTIONS).
+          // The image's ENTRYPOINT, and the args Terraform's job.tf gives the container (what
+          // `gcloud run jobs execute --args=doctor` replaces).
           command: [
             process.execPath,
             ...jobNodeArgs(),
             path.join(options.root, 'dist-bundle/pull-secret-job/main.mjs'),
-            'run-job',
-            'pull-secret',
           ],
+          args: ['run-job', 'pull-secret'],
           timeoutSeconds: options.jobTimeoutSeconds ?? 120,
           maxRetries: 0,
           memoryLimitMiB: 512,
           logDir: path.join(logDir, 'jobs'),
           env: {
             SECRET_MANAGER_EMULATOR_HOST: secretManager.info.endpoint as string,
+            // What `pull-secret doctor` reads besides the job's own services: Resource Manager's
+            // testIamPermissions (on the Secret Manager emulator) and Eventarc's triggers.
+            ...emulatorEnv(secretManager, 'RESOURCE_MANAGER_EMULATOR_HOST'),
+            ...emulatorEnv(eventarc, 'EVENTARC_EMULATOR_HOST'),
             // Every management cluster as production names it (an endpoint, a CA only for an
             // IP endpoint), reached with the job's Google token from the metadata server.
             ...access.jobEnv,
@@ -335,7 +402,6 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       const started = await start();
       return { pid: started.child.pid ?? -1, stop: () => started.stop() };
     };
-    const delivery = options.delivery ?? 'push';
     const adapters = await startAdapterInstances({
       count: options.adapterInstances ?? 2,
       delivery,
@@ -469,6 +535,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         hyperfleetApi: hyperfleetUrl,
         cloudRun: cloudRun.info.endpoint as string,
         cloudRunAdmin: cloudRun.info.admin as string,
+        eventarc: eventarc.info.endpoint as string,
         metadataServer: access.metadata.endpoint,
         ...(access.gateway ? { connectGateway: access.gateway } : {}),
         publicCaFile: access.publicCaFile,
@@ -497,6 +564,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         HYPERFLEET_API_AUTH_TOKEN_PATH: hyperfleetToken,
         KUBECONFIG: kubeconfig,
         METADATA_SERVER_DETECTION: 'none',
+        ...emulatorEnv(secretManager, 'RESOURCE_MANAGER_EMULATOR_HOST'),
+        ...emulatorEnv(eventarc, 'EVENTARC_EMULATOR_HOST'),
       },
     };
     return {

@@ -1,3 +1,4 @@
+import { gcpProjectOf } from '../../shared/hyperfleet/cluster-project';
 import type { AdapterStatus, Cluster } from '../../shared/hyperfleet/schemas';
 import { readPath } from '../../shared/object-path';
 import { managementNamespaceOf } from '../../shared/pull-secret/names';
@@ -22,10 +23,7 @@ export function clusterFacts(
   statuses: readonly AdapterStatus[],
   namespaceTemplate: string = DEFAULT_NAMESPACE_TEMPLATE,
 ): ClusterFacts {
-  const project = [
-    readPath(cluster.spec, 'platform.gcp.projectID'),
-    readPath(cluster.spec, 'gcp.projectId'),
-  ].find((v): v is string => typeof v === 'string' && v !== '');
+  const project = gcpProjectOf(cluster);
   const placement = statuses.find((s) => s.adapter === 'placement')?.data;
   return {
     clusterId: cluster.id,

@@ -18,6 +18,8 @@ export interface GoogleSecretStoreOptions {
   readonly logger: Logger;
   /** Who the calls run as, for permission error messages. */
   readonly identityHint?: string;
+  /** What to do about PERMISSION_DENIED on a resource (permission-fix.ts), when there is more to say. */
+  readonly permissionFix?: (resource: string) => string | undefined;
 }
 
 const toNumber = (value: unknown): number | undefined =>
@@ -255,11 +257,13 @@ export class GoogleSecretStore implements SecretStore {
       });
       return result;
     } catch (error) {
+      const permissionFix = this.options.permissionFix?.(resource);
       throw toAdapterError(error, {
         service: 'Secret Manager',
         operation,
         resource,
         ...(this.options.identityHint ? { identityHint: this.options.identityHint } : {}),
+        ...(permissionFix ? { permissionFix } : {}),
       });
     }
   }

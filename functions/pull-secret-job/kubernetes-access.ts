@@ -37,6 +37,19 @@ export async function createCoreV1Api(
   /** Where the access was configured, for error messages (e.g. `MANAGEMENT_CLUSTERS entry "mgmt-1"`). */
   source = 'KUBECONFIG',
 ): Promise<{ api: k8s.CoreV1Api; identity: string }> {
+  const { core, identity } = await createKubernetesApis(access, tokenSource, source);
+  return { api: core, identity };
+}
+
+/**
+ * The clients of one management cluster, as the job reaches it: Secrets (CoreV1Api) and
+ * SelfSubjectAccessReview (AuthorizationV1Api, for `pull-secret doctor`), over one configuration.
+ */
+export async function createKubernetesApis(
+  access: KubernetesAccess,
+  tokenSource?: AccessTokenSource,
+  source = 'KUBECONFIG',
+): Promise<{ core: k8s.CoreV1Api; authorization: k8s.AuthorizationV1Api; identity: string }> {
   const client = await loadKubernetesClient();
   const config = new client.KubeConfig();
   if (access.kind === 'kubeconfig') {
@@ -56,7 +69,7 @@ export async function createCoreV1Api(
       config.setCurrentContext(access.context);
     }
     return {
-      api: coreV1Api(client, config, source),
+      ...apisOf(client, config, source),
       identity: `kubeconfig user "${config.getCurrentUser()?.name ?? 'unknown'}"`,
     };
   }
@@ -85,26 +98,28 @@ export async function createCoreV1Api(
     currentContext: 'management',
   });
   return {
-    api: coreV1Api(client, config, source),
+    ...apisOf(client, config, source),
     identity: "the job's Google service account",
   };
 }
 
 /** KubeConfig.makeApiClient, with one keep-alive connection for all requests (kubernetes-agent.ts). */
-function coreV1Api(
+function apisOf(
   client: KubernetesClient,
   config: k8s.KubeConfig,
   source: string,
-): k8s.CoreV1Api {
+): { core: k8s.CoreV1Api; authorization: k8s.AuthorizationV1Api } {
   const cluster = config.getCurrentCluster();
   if (!cluster)
     throw new ConfigError(
       `Invalid pull secret job configuration: ${source}: the kubeconfig's current context names no cluster; make current-context (or the chosen context) name one of its clusters.`,
     );
-  return new client.CoreV1Api(
-    client.createConfiguration({
-      baseServer: new client.ServerConfiguration(cluster.server, {}),
-      authMethods: { default: keepAliveAuthentication(config) },
-    }),
-  );
+  const configuration = client.createConfiguration({
+    baseServer: new client.ServerConfiguration(cluster.server, {}),
+    authMethods: { default: keepAliveAuthentication(config) },
+  });
+  return {
+    core: new client.CoreV1Api(configuration),
+    authorization: new client.AuthorizationV1Api(configuration),
+  };
 }

@@ -11,6 +11,8 @@ import type * as k8s from '@kubernetes/client-node' with { 'resolution-mode': 'i
 export const KUBERNETES_CLIENT_EXPORTS = [
   'KubeConfig',
   'CoreV1Api',
+  // pull-secret doctor: SelfSubjectAccessReview, what the job's identity may do (doctor/).
+  'AuthorizationV1Api',
   'createConfiguration',
   'ServerConfiguration',
   'PatchStrategy',

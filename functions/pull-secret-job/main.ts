@@ -15,6 +15,7 @@ import { SecretRedactor } from '../../shared/logging/secret-redactor';
 import { startTracing } from '../../shared/tracing/start';
 import { loadJobConfig } from './config';
 import { GoogleSecretStore } from './google-secret-store';
+import { customerProjectPermissionFix } from './permission-fix';
 import { PubSubResultPublisher } from './pubsub-result-publisher';
 import { refuseRedirects } from './redirect-guard';
 import { createCoreV1Api, KUBERNETES_TOKEN_SCOPES } from './kubernetes-access';
@@ -41,9 +42,11 @@ import type { SpanContext } from '@opentelemetry/api';
 
 const USAGE = `Usage:
   pull-secret run-job pull-secret [--dry-run]   store the pull secret (configuration from the environment)
+  pull-secret doctor [--all-projects | --project P]... [--help]
+                                                check the deployment end to end, as the job
   pull-secret version                           print the version
   pull-secret --help                            print this help
-See README.md, section "Pull secret job", for the environment variables and exit codes.`;
+See README.md, section "Pull secret job", for the environment variables and exit codes, and section "pull-secret doctor" for the doctor.`;
 
 /** Every secret the run learns; stdout, stderr, the log and the published result all pass through it. */
 const redactor = new SecretRedactor();
@@ -62,6 +65,15 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   if (command === 'version' || command === '--version') {
     process.stdout.write(`pull-secret ${projectVersion()}\n`);
     return 0;
+  }
+  if (command === 'doctor') {
+    // Its own chunk (a dynamic import): a run of the job never loads the doctor.
+    const { doctorMain } = await import('./doctor/doctor-main.js');
+    return doctorMain(argv.slice(1), env, {
+      argv0: process.argv0,
+      redactor,
+      token: googleAccessToken,
+    });
   }
   const unknownFlags = flags.filter((flag) => flag !== '--dry-run');
   if (command !== 'run-job' || jobName !== 'pull-secret' || unknownFlags.length > 0) {
@@ -145,6 +157,7 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
       retry: config.retry,
       logger,
       identityHint: "the job's service account",
+      permissionFix: (resource) => customerProjectPermissionFix(resource, config.projectId),
     });
     const kubernetes = config.kubernetes;
     const clusterSecrets = async (cluster: string) => {

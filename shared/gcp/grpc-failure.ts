@@ -36,7 +36,14 @@ function detailOf(error: unknown): string {
  */
 export function toAdapterError(
   error: unknown,
-  context: { service: string; operation: string; resource: string; identityHint?: string },
+  context: {
+    service: string;
+    operation: string;
+    resource: string;
+    identityHint?: string;
+    /** What to do about PERMISSION_DENIED on this resource, when the caller knows better than "grant it". */
+    permissionFix?: string;
+  },
 ): AdapterError {
   const code = grpcCode(error);
   const codeName = code === undefined ? 'NO_RESPONSE' : (grpcStatusName(code) ?? String(code));
@@ -44,7 +51,7 @@ export function toAdapterError(
   switch (code) {
     case status.PERMISSION_DENIED:
       return new PermanentError(
-        `${what}. Grant ${context.identityHint ?? 'the caller'} the missing permission (see README, Deployment).`,
+        `${what}. ${context.permissionFix ?? `Grant ${context.identityHint ?? 'the caller'} the missing permission (see README, Deployment).`}`,
         'PermissionDenied',
         { cause: error },
       );

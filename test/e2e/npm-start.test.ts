@@ -72,6 +72,8 @@ describe('npm start (the local stack entry point)', () => {
       'adapter-2',
       'cloud-run',
       'connect-gateway',
+      // Eventarc's read API, for pull-secret doctor: the delivery mode's triggers.
+      'eventarc',
       'hyperfleet-api',
       'hypershift',
       'kube-apiserver-mgmt-1',
@@ -169,6 +171,7 @@ describe('npm start (the local stack entry point)', () => {
       'adapter-proxy.log',
       'cloud-run.log',
       'connect-gateway.log',
+      'eventarc.log',
       'hyperfleet-api.log',
       'hypershift.log',
       'jobs',

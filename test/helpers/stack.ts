@@ -31,6 +31,9 @@ import { ROOT } from './run-process';
 import { RecordingLogger } from './recording-logger';
 import { secretManagerClient } from './secret-manager';
 import { localHyperFleetClient } from '../../emulators/common/local-hyperfleet-client';
+import { runDoctorExecution } from '../../emulators/stack/doctor-execution';
+import type { CheckResult } from '../../functions/pull-secret-job/doctor/check';
+import { DOCTOR_RESULT_KEY } from '../../functions/pull-secret-job/doctor/render';
 
 /** `kube-apiserver` means every management cluster's emulator at once. */
 type Component = 'secret-manager' | 'kube-apiserver' | 'hyperfleet-api' | 'cloud-run';
@@ -118,6 +121,20 @@ export interface TestStack {
    * template) on Secrets in every management cluster, as an operator editing it would.
    */
   setJobSecretVerbs(verbs: readonly string[]): Promise<void>;
+  /**
+   * Runs `pull-secret doctor ARGS` as an execution of the stack's job (what `npm run doctor` and
+   * `gcloud run jobs execute --args=doctor` do), with optional env overrides; its checks parsed
+   * from the result line, and the whole output.
+   */
+  doctor(args: readonly string[], env?: Readonly<Record<string, string>>): Promise<DoctorRun>;
+  /** The Secret Manager emulator's IAM admin API (`/_emulator/iam...`). */
+  secretManagerIam(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    body?: unknown,
+  ): Promise<unknown>;
+  /** The Eventarc emulator's admin API (`/_emulator/triggers...`). */
+  eventarcAdmin(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown>;
   /** Stops creating management namespaces for newly placed clusters until resumed. */
   pausePlacement(paused: boolean): void;
   /** `adapter` restarts every adapter instance; `adapter-2` only that one. */
@@ -135,6 +152,15 @@ export interface TestStack {
   ): Promise<T>;
   cluster(id: string): Promise<Cluster | undefined>;
   stop(): Promise<void>;
+}
+
+/** What a doctor execution printed: its rows, how it ended, and its whole output. */
+export interface DoctorRun {
+  readonly succeeded: boolean;
+  readonly output: string;
+  readonly checks: readonly CheckResult[];
+  /** The row of that name; throws naming the rows there are when it is missing. */
+  check(name: string): CheckResult;
 }
 
 /** Starts the stack exactly as `npm start` does (separate processes), with compressed timings. */
@@ -432,6 +458,48 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
         });
         if (answer.status !== 200) throw new Error(`PUT ${path}: ${answer.status} ${answer.body}`);
       }
+    },
+    doctor: async (args, env) => {
+      const run = await runDoctorExecution(d, args, env ? { env } : {});
+      const line = run.output
+        .split('\n')
+        .reverse()
+        .find((l) => l.includes(`"${DOCTOR_RESULT_KEY}"`));
+      if (!line) throw new Error(`the doctor printed no result line:\n${run.output}`);
+      const checks = (JSON.parse(line) as Record<string, { checks: CheckResult[] }>)[
+        DOCTOR_RESULT_KEY
+      ]!.checks;
+      return {
+        succeeded: run.succeeded,
+        output: run.output,
+        checks,
+        check: (name) => {
+          const found = checks.find((c) => c.name === name);
+          if (!found)
+            throw new Error(
+              `no doctor check ${name}; there are: ${checks.map((c) => c.name).join(', ')}`,
+            );
+          return found;
+        },
+      };
+    },
+    secretManagerIam: async (method, adminPath, body) => {
+      const response = await fetch(`${d.endpoints.secretManagerAdmin}/_emulator${adminPath}`, {
+        method,
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+      if (!response.ok)
+        throw new Error(`${method} ${adminPath}: ${response.status} ${await response.text()}`);
+      return response.json();
+    },
+    eventarcAdmin: async (method, adminPath, body) => {
+      const response = await fetch(`${d.endpoints.eventarc}/_emulator${adminPath}`, {
+        method,
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+      if (!response.ok)
+        throw new Error(`${method} ${adminPath}: ${response.status} ${await response.text()}`);
+      return response.json();
     },
     pausePlacement: (paused) => {
       placementPaused = paused;

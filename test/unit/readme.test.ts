@@ -6,6 +6,7 @@ import type * as z from 'zod';
 import { adapterEnvSchema } from '../../functions/adapter/config';
 import { compilePreconditions, evaluatePreconditions } from '../../functions/adapter/preconditions';
 import { jobEnvSchema } from '../../functions/pull-secret-job/config';
+import { doctorEnvSchema } from '../../functions/pull-secret-job/doctor/doctor-config';
 import { reporterEnvSchema } from '../../functions/reporter/config';
 import { localStackEnvSchema } from '../../emulators/stack/config';
 import { hyperFleetApiEnvShape } from '../../shared/hyperfleet/config';
@@ -101,6 +102,16 @@ describe('README configuration reference', () => {
     expect(names.sort()).toEqual(Object.keys(jobEnvSchema.shape).sort());
     for (const name of Object.keys(hyperFleetApiEnvShape)) documented.delete(name);
     expectDefaultsMatch(jobEnvSchema.shape, new Map([...documented, ...inherited]));
+  });
+
+  it("documents the variables only the doctor reads (beyond the job's), with their real defaults", () => {
+    const documented = documentedVariables(tableAfter('#### Variables only the doctor reads'));
+    const beyondTheJob = Object.keys(doctorEnvSchema.shape).filter(
+      (name) => !(name in jobEnvSchema.shape),
+    );
+    expect([...documented.keys()].sort()).toEqual(beyondTheJob.sort());
+    documented.delete('CLOUD_RUN_JOB');
+    expectDefaultsMatch(doctorEnvSchema.shape, documented);
   });
 
   it('documents exactly the variables the local stack reads, with their real defaults', () => {

@@ -3,6 +3,8 @@ import { startCloudRunEmulator, type CloudRunEmulator } from '../../../emulators
 import { cloudRunClients, TEST_JOB } from '../../helpers/cloud-run';
 
 const OTHER_JOB = 'projects/demo-project/locations/us-central1/jobs/other-job';
+/** A job whose entrypoint exits 0 only when its args are exactly `doctor --all-projects`. */
+const ARGS_JOB = 'projects/demo-project/locations/us-central1/jobs/args-job';
 
 /**
  * The Cloud Run emulator's RPC surface as the adapter uses it, through the real clients:
@@ -18,6 +20,16 @@ describe('Cloud Run emulator: RunJob validation, ListExecutions, GetExecution', 
       jobs: [
         { name: TEST_JOB, command: ['/bin/true'], maxRetries: 0, env: { BASE: 'from-job' } },
         { name: OTHER_JOB, command: ['/bin/true'], maxRetries: 0 },
+        {
+          name: ARGS_JOB,
+          command: [
+            process.execPath,
+            '-e',
+            'process.exit(process.argv.slice(1).join(" ") === "doctor --all-projects" ? 0 : 3)',
+          ],
+          args: ['run-job', 'pull-secret'],
+          maxRetries: 0,
+        },
       ],
     });
     clients = cloudRunClients(emulator.endpoint);
@@ -153,5 +165,35 @@ describe('Cloud Run emulator: RunJob validation, ListExecutions, GetExecution', 
     await expect(
       clients.executions.getExecution({ name: `${TEST_JOB}/executions/missing` }),
     ).rejects.toMatchObject({ code: status.NOT_FOUND });
+  });
+
+  it("a container override's args replace the job's args (the entrypoint stays), clearArgs empties them", async () => {
+    const argsOf = async (override: { args?: string[]; clearArgs?: boolean }) => {
+      const [operation] = await clients.jobs.runJob({
+        name: ARGS_JOB,
+        overrides: { containerOverrides: [override] },
+      });
+      const name = (operation.metadata as { name: string }).name;
+      await emulator.waitForExecution(name);
+      const [execution] = await clients.executions.getExecution({ name });
+      return {
+        args: execution.template?.containers?.[0]?.args,
+        command: execution.template?.containers?.[0]?.command?.[0],
+        succeeded: execution.succeededCount,
+      };
+    };
+    expect(await argsOf({})).toEqual({
+      args: ['run-job', 'pull-secret'],
+      command: process.execPath,
+      succeeded: 0,
+    });
+    expect(await argsOf({ args: ['doctor', '--all-projects'] })).toEqual({
+      args: ['doctor', '--all-projects'],
+      command: process.execPath,
+      succeeded: 1,
+    });
+    expect((await argsOf({ clearArgs: true })).args).toEqual([]);
+    const [job] = await clients.jobs.getJob({ name: ARGS_JOB });
+    expect(job.template?.template?.containers?.[0]?.args).toEqual(['run-job', 'pull-secret']);
   });
 });

@@ -18,6 +18,22 @@ describe('pull-secret CLI help', () => {
     expect(readme).toMatch(new RegExp(`^#+ ${section}$`, 'm'));
   });
 
+  it('doctor --help prints its usage, naming its README section, which exists', async () => {
+    const run = await runNode(JOB_CLI, ['doctor', '--help'], {});
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Usage: pull-secret doctor');
+    const section = /README, "([^"]+)"/.exec(run.stdout)?.[1];
+    expect(section).toBe('pull-secret doctor');
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    expect(readme).toMatch(new RegExp(`^#+ ${section}$`, 'm'));
+  });
+
+  it('doctor with a flag it does not know is a usage error (exit 2, on stderr)', async () => {
+    const run = await runNode(JOB_CLI, ['doctor', '--bogus'], {});
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('Usage: pull-secret doctor');
+  });
+
   it('a wrong command is still a usage error (exit 2, on stderr)', async () => {
     const run = await runNode(JOB_CLI, ['run-job', 'pull-secret', '--bogus'], {});
     expect(run.code).toBe(2);

@@ -20,7 +20,7 @@ import {
 import { EXIT_CODES, RESULT_LINE_KEY } from '../../../shared/job-result';
 import { cloudRunClients, TEST_JOB } from '../../helpers/cloud-run';
 import { runJob, samplePullSecret } from '../../helpers/job';
-import { JOB_CLI } from '../../helpers/run-process';
+import { JOB_CLI, runNode } from '../../helpers/run-process';
 
 const NS = 'clusters-cls-guard';
 const CLUSTER = {
@@ -117,6 +117,28 @@ describe('the job on Cloud Run refuses variables that would redirect it (CLI pro
     expect(run.code).toBe(EXIT_CODES.configuration);
     expect(run.result.message).toContain('MANAGEMENT_CLUSTERS entry "local"');
     expect(kube.requests.list()).toEqual([]);
+  });
+
+  it("`pull-secret doctor` on Cloud Run (the operator's args override) refuses the same way, before any call", async () => {
+    const run = await runNode(JOB_CLI, ['doctor', '--all-projects'], {
+      ...localEnv(),
+      EVENTARC_EMULATOR_HOST: metadata.host,
+      CLOUD_RUN_JOB: 'pullsecret-job',
+      METADATA_SERVER_DETECTION: undefined,
+      GCE_METADATA_HOST: metadata.host,
+    });
+    expect(run.code).toBe(2);
+    for (const name of [
+      'SECRET_MANAGER_EMULATOR_HOST',
+      'KUBECONFIG',
+      'GCE_METADATA_HOST',
+      'EVENTARC_EMULATOR_HOST',
+    ])
+      expect(run.stderr).toContain(name);
+    expect(run.stdout).toBe('');
+    expect(sm.requests.list()).toEqual([]);
+    expect(kube.requests.list()).toEqual([]);
+    expect(metadata.count()).toBe(0);
   });
 
   describe('the local stack: the Cloud Run emulator runs the same job definition', () => {

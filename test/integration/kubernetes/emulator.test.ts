@@ -33,10 +33,12 @@ describe('Kubernetes API emulator through @kubernetes/client-node', () => {
   });
   afterAll(() => emulator.stop());
 
-  it('serves discovery and namespaces', async () => {
+  it('serves discovery and namespaces (the system namespaces exist, as in every cluster)', async () => {
     await api.createNamespace({ body: { metadata: { name: 'extra-ns' } } });
     const list = await api.listNamespace();
-    expect(list.items.map((n) => n.metadata?.name).sort()).toEqual([NS, 'extra-ns']);
+    expect(list.items.map((n) => n.metadata?.name).sort()).toEqual(
+      [NS, 'default', 'extra-ns', 'kube-node-lease', 'kube-public', 'kube-system'].sort(),
+    );
     expect((await api.readNamespace({ name: NS })).status?.phase).toBe('Active');
     expect(
       await failureOf(api.createNamespace({ body: { metadata: { name: 'extra-ns' } } })),

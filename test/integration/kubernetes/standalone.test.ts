@@ -24,7 +24,14 @@ describe('npm run emulators -- kube-apiserver', () => {
     const config = new k8s.KubeConfig();
     config.loadFromFile(emulator.info.kubeconfig as string);
     const namespaces = await config.makeApiClient(k8s.CoreV1Api).listNamespace();
-    expect(namespaces.items.map((n) => n.metadata?.name)).toEqual(['clusters-a', 'clusters-b']);
+    expect(namespaces.items.map((n) => n.metadata?.name)).toEqual([
+      'default',
+      'kube-system',
+      'kube-public',
+      'kube-node-lease',
+      'clusters-a',
+      'clusters-b',
+    ]);
     await emulator.stop();
     expect(emulator.child.exitCode).toBe(0);
   });

@@ -90,10 +90,27 @@ describe('runJobOverrideEnv: the adapter sends only the allow-list', () => {
     );
     expect(sent.length).toBeGreaterThan(0);
     expect(sent.filter((name) => !EXECUTION_OVERRIDE_NAMES.has(name))).toEqual([]);
+    // Env only: never args or clearArgs, so every execution the adapter launches runs the job
+    // definition's own args, `run-job pull-secret` (job.tf), never `doctor` or anything else.
+    expect(
+      requests.flatMap((r) => [
+        ...Object.keys(r.overrides).filter((key) => key !== 'containerOverrides'),
+        ...r.overrides.containerOverrides.flatMap((c) =>
+          Object.keys(c).filter((key) => key !== 'env'),
+        ),
+      ]),
+    ).toEqual([]);
   });
 });
 
 describe('the allow-list', () => {
+  it('lets an operator run only the doctor as an args override, a command the adapter never sends', () => {
+    const file = JSON.parse(fs.readFileSync(ALLOW_LIST, 'utf8')) as {
+      operatorCommands: { names: string[] };
+    };
+    expect(file.operatorCommands.names).toEqual(['doctor']);
+  });
+
   it("is Terraform's file (which the module's audit-log alert reads: test/unit/terraform/run-job-overrides.test.ts)", () => {
     const file = JSON.parse(fs.readFileSync(ALLOW_LIST, 'utf8')) as { names: string[] };
     expect([...EXECUTION_OVERRIDE_NAMES]).toEqual(file.names);

@@ -80,5 +80,8 @@ describe('the summary after convergence', () => {
     expect(text).toContain('Kubernetes Secret is in mgmt-2 clusters-c1/c1-pull-secret');
     expect(text).toContain('npm run -s wait -- c1 --condition Ready');
     expect(text).toMatch(/^ {2}npm run -s trace -- c1 +# its latest reconcile as a waterfall/m);
+    expect(text).toMatch(
+      /^ {2}npm run -s doctor -- --all-projects +# checks the deployment end to end/m,
+    );
   });
 });

@@ -48,6 +48,9 @@ describe('refuseRedirects: on Cloud Run', () => {
     ['SECRET_MANAGER_EMULATOR_HOST', '127.0.0.1:8085'],
     ['PUBSUB_EMULATOR_HOST', '127.0.0.1:8086'],
     ['STORAGE_EMULATOR_HOST', 'http://127.0.0.1:9023'],
+    // What only `pull-secret doctor` reads, the local stack's REST emulators.
+    ['EVENTARC_EMULATOR_HOST', '127.0.0.1:8087'],
+    ['RESOURCE_MANAGER_EMULATOR_HOST', '127.0.0.1:8088'],
     ['KUBECONFIG', '/tmp/kubeconfig'],
     ['GCE_METADATA_HOST', 'attacker.example:80'],
     ['GCE_METADATA_IP', '203.0.113.7'],
