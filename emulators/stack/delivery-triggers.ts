@@ -14,7 +14,7 @@ import {
  * The Eventarc triggers Terraform's eventarc.tf creates for `delivery.mode = "eventarc"`, one per
  * route (PREFIX-adapter, PREFIX-results, PREFIX-finished), as the local stack's own delivery
  * wiring has them: in eventarc mode the converters stand for them; in push mode there are none.
- * The job may read them (eventarc.triggers.get), as terraform/DOCTOR-GRANTS.md grants it.
+ * The job may read them (eventarc.triggers.get), as terraform/modules/pullsecret-adapter/doctor.tf grants it.
  */
 export function localEventarc(options: {
   readonly delivery: DeliveryMode;

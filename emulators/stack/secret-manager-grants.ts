@@ -1,14 +1,15 @@
 import { derivedProjectNumber } from '../common/derived-number';
 import type { IamBinding, IamConfigInput } from '../secret-manager/iam/iam-config';
 
-// What Terraform grants on Secret Manager (terraform/modules/pullsecret-adapter/secret-manager-iam.tf),
-// as the local Secret Manager emulator's allow policies: the job's custom role in each target
-// project, conditioned to hyperfleet-* secrets (and the project, for CreateSecret); HyperShift's
+// What Terraform grants on Secret Manager, as the local Secret Manager emulator's allow policies:
+// per customer project what terraform/modules/pullsecret-tenant-project binds (the job's custom
+// role, conditioned to hyperfleet-* secrets and the project, for CreateSecret; HyperShift's
 // reader's roles/secretmanager.secretAccessor and the reporter's roles/secretmanager.viewer, both
-// conditioned to hyperfleet-* secrets; and the job's accessor on the platform default pull secret.
-// test/unit/emulators/secret-manager-grants.test.ts compares this with the Terraform file.
+// conditioned to hyperfleet-* secrets), and the job's accessor on the platform default pull secret
+// (terraform/modules/pullsecret-adapter/secret-manager-iam.tf).
+// test/unit/emulators/secret-manager-grants.test.ts compares this with the Terraform files.
 
-/** The job's custom role's permissions: exactly the calls it makes (see the Terraform file). */
+/** The job's custom role's permissions: exactly the calls it makes (modules/pullsecret-tenant-role). */
 export const JOB_SECRET_MANAGER_PERMISSIONS = [
   'secretmanager.secrets.create',
   'secretmanager.secrets.delete',
@@ -25,13 +26,13 @@ export const JOB_SECRET_MANAGER_PERMISSIONS = [
 export const jobRoleName = (project: string) =>
   `projects/${project}/roles/pullsecret_pullSecretManager_local`;
 
-/** Terraform's condition on the job's grant, for a project number. */
-export const jobCondition = (projectNumber: string) =>
-  `resource.type == "cloudresourcemanager.googleapis.com/Project" || resource.name.startsWith("projects/${projectNumber}/secrets/hyperfleet-")`;
+/** The tenant module's condition on the job's grant (no project number: it fits a folder too). */
+export const jobCondition = () =>
+  `resource.type == "cloudresourcemanager.googleapis.com/Project" || ${hyperfleetSecretsCondition()}`;
 
-/** Terraform's condition on the reader's and the reporter's grants. */
-export const hyperfleetSecretsCondition = (projectNumber: string) =>
-  `resource.name.startsWith("projects/${projectNumber}/secrets/hyperfleet-")`;
+/** The tenant module's condition on the reader's and the reporter's grants. */
+export const hyperfleetSecretsCondition = () =>
+  `resource.name.extract("/secrets/{id}").startsWith("hyperfleet-")`;
 
 /** The identities Terraform grants. */
 export interface SecretManagerIdentities {
@@ -42,7 +43,7 @@ export interface SecretManagerIdentities {
 
 /** The emulator's IAM configuration as Terraform would have left it for these projects. */
 export function secretManagerIam(options: {
-  /** Terraform's target_project_ids: the customer projects. */
+  /** The customer projects onboarded (modules/pullsecret-tenant-project, one call each). */
   readonly targetProjects: readonly string[];
   /** The platform project (where the default pull secret lives). */
   readonly platformProject: string;
@@ -64,13 +65,12 @@ export function secretManagerIam(options: {
   ];
   const sa = (email: string) => `serviceAccount:${email}`;
   const bindings: IamBinding[] = options.targetProjects.flatMap((project) => {
-    const number = derivedProjectNumber(project);
     return [
       {
         resource: `projects/${project}`,
         role: jobRoleName(project),
         members: [sa(options.identities.job)],
-        condition: { title: 'hyperfleet-secrets-only', expression: jobCondition(number) },
+        condition: { title: 'hyperfleet-secrets-only', expression: jobCondition() },
       },
       {
         resource: `projects/${project}`,
@@ -78,7 +78,7 @@ export function secretManagerIam(options: {
         members: [sa(options.identities.reader)],
         condition: {
           title: 'hyperfleet-secrets-only',
-          expression: hyperfleetSecretsCondition(number),
+          expression: hyperfleetSecretsCondition(),
         },
       },
       {
@@ -87,7 +87,7 @@ export function secretManagerIam(options: {
         members: [sa(options.identities.reporter)],
         condition: {
           title: 'hyperfleet-secrets-only',
-          expression: hyperfleetSecretsCondition(number),
+          expression: hyperfleetSecretsCondition(),
         },
       },
     ];

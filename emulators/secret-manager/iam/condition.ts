@@ -1,6 +1,7 @@
-// IAM Conditions, the subset of CEL this project's Terraform writes (secret-manager-iam.tf):
+// IAM Conditions, the subset of CEL this project's Terraform writes (modules/pullsecret-tenant-project):
 //   resource.type == "cloudresourcemanager.googleapis.com/Project"
 //   resource.name.startsWith("projects/NUMBER/secrets/hyperfleet-")
+//   resource.name.extract("/secrets/{id}").startsWith("hyperfleet-")
 // joined with || and && (and grouped with parentheses). Anything else is refused when the binding
 // is loaded, rather than judged some other way than IAM would: an emulator that accepted a
 // condition it cannot evaluate faithfully would grant or deny what Google does not.
@@ -111,7 +112,24 @@ class Parser {
     }
     if (attribute === 'name') {
       this.expectOp('.');
-      this.expectWord('startsWith');
+      const method = this.expectWord();
+      if (method === 'extract') {
+        // resource.name.extract("TEMPLATE").startsWith("PREFIX"), as the tenant module writes it.
+        this.expectOp('(');
+        const template = this.expectString();
+        this.expectOp(')');
+        this.expectOp('.');
+        this.expectWord('startsWith');
+        this.expectOp('(');
+        const prefix = this.expectString();
+        this.expectOp(')');
+        const extract = compileExtract(template);
+        return (r) => extract(r.name).startsWith(prefix);
+      }
+      if (method !== 'startsWith')
+        throw new ConditionError(
+          `resource.name.${method} is not supported (only startsWith and extract(...).startsWith)`,
+        );
       this.expectOp('(');
       const prefix = this.expectString();
       this.expectOp(')');
@@ -169,4 +187,29 @@ export function compileCondition(expression: string): Condition {
       `unsupported IAM condition ${JSON.stringify(expression.slice(0, 200))}: ${error.message}; this emulator evaluates resource.type == "...", resource.name.startsWith("..."), || and && (what Terraform's conditions use)`,
     );
   }
+}
+
+/**
+ * `extract(template)`: the template is literal text around one {placeholder}; the value is what
+ * follows the first occurrence of the text before it, up to the next occurrence of the text after
+ * it (or the end of the name when nothing follows the placeholder); "" when the name does not
+ * contain the template (https://cloud.google.com/iam/docs/conditions-attribute-reference#extract,
+ * e.g. resource.name.extract("projects/{name}/") in Google's GKE conditions, and
+ * extract("zones/{name}").startsWith(...) reading to the end).
+ */
+export function compileExtract(template: string): (name: string) => string {
+  const match = /^([^{}]*)\{[A-Za-z_][A-Za-z0-9_]*\}([^{}]*)$/.exec(template);
+  if (!match)
+    throw new ConditionError(
+      `extract template ${JSON.stringify(template)} must hold exactly one {placeholder}`,
+    );
+  const [, before, after] = match as unknown as [string, string, string];
+  return (name) => {
+    const start = name.indexOf(before);
+    if (start < 0) return '';
+    const from = start + before.length;
+    if (after === '') return name.slice(from);
+    const end = name.indexOf(after, from);
+    return end < 0 ? '' : name.slice(from, end);
+  };
 }

@@ -20,7 +20,7 @@ const DELIVERY = 'delivery';
 const grantFix = (permission: string, resource: string) => ({
   problem: `The job's identity may not read ${resource} (${permission}), so the doctor cannot check it.`,
   resource: `the job's service account, on ${resource}`,
-  action: `Grant it ${permission} as terraform/DOCTOR-GRANTS.md says (${DOCTOR_SECTION}).`,
+  action: `Grant it ${permission}: terraform apply of the pullsecret-adapter module makes that grant (doctor.tf; ${DOCTOR_SECTION}).`,
 });
 
 /** Sentinel's topic exists (pure). */

@@ -97,7 +97,7 @@ export function judgeProjectRights(
         problem:
           'The doctor asks Resource Manager which project permissions the job holds; that API is not enabled.',
         resource: "cloudresourcemanager.googleapis.com in the job's platform project",
-        action: `Enable it (gcloud services enable cloudresourcemanager.googleapis.com), as terraform/DOCTOR-GRANTS.md says (${DOCTOR_SECTION}).`,
+        action: `Enable it (gcloud services enable cloudresourcemanager.googleapis.com), which the pullsecret-adapter module's enable_apis does (${DOCTOR_SECTION}).`,
       });
     case 'failed':
       return skip(name, `could not ask Resource Manager: ${answer.detail}`);

@@ -3,6 +3,8 @@ locals {
     "artifactregistry.googleapis.com",
     "cloudbuild.googleapis.com",
     "cloudfunctions.googleapis.com",
+    # pull-secret doctor: Resource Manager testIamPermissions (needs no permission, only the API).
+    "cloudresourcemanager.googleapis.com",
     "eventarc.googleapis.com",
     "iam.googleapis.com",
     "logging.googleapis.com",
@@ -95,6 +97,10 @@ locals {
     var.job.secret_version_retention == null ? {} : { SECRET_VERSION_RETENTION = tostring(var.job.secret_version_retention) },
     var.job.kms_key_name == null ? {} : { KMS_KEY_NAME = var.job.kms_key_name },
     var.job.copy_platform_default_to_tenant ? { COPY_PLATFORM_DEFAULT_TO_TENANT = "true" } : {},
+    # Read by pull-secret doctor only (a run ignores them): Sentinel's topic and the default pull
+    # secret to check.
+    { SENTINEL_TOPIC = local.sentinel_topic_id },
+    var.default_pull_secret_version == null ? {} : { DEFAULT_PULL_SECRET_VERSION = var.default_pull_secret_version },
   )
 }
 

@@ -8,8 +8,9 @@
 module "run_job_overrides" {
   source = "./modules/run-job-overrides"
 
-  allowed_names = jsondecode(file("${path.module}/run-job-overrides.json")).names
-  job_name      = local.job_name
+  allowed_names     = jsondecode(file("${path.module}/run-job-overrides.json")).names
+  operator_commands = jsondecode(file("${path.module}/run-job-overrides.json")).operatorCommands.names
+  job_name          = local.job_name
 }
 
 # RunJob is a Data Access entry (run.jobs.run and run.jobs.runWithOverrides are DATA_WRITE), not

@@ -18,6 +18,43 @@ describe('IAM condition subset', () => {
     expect([project, ours, theirs].map(condition)).toEqual([true, true, false]);
   });
 
+  it("evaluates the tenant module's extract() conditions, in any project and on versions, and nowhere else", () => {
+    const job = compileCondition(
+      'resource.type == "cloudresourcemanager.googleapis.com/Project" || resource.name.extract("/secrets/{id}").startsWith("hyperfleet-")',
+    );
+    const reader = compileCondition(
+      'resource.name.extract("/secrets/{id}").startsWith("hyperfleet-")',
+    );
+    const version = {
+      type: 'secretmanager.googleapis.com/SecretVersion',
+      name: 'projects/987/secrets/hyperfleet-b/versions/4',
+    };
+    const lookalike = {
+      type: 'secretmanager.googleapis.com/Secret',
+      name: 'projects/987/secrets/not-hyperfleet-x',
+    };
+    expect([project, ours, theirs, version, lookalike].map(job)).toEqual([
+      true,
+      true,
+      false,
+      true,
+      false,
+    ]);
+    expect([project, ours, theirs, version, lookalike].map(reader)).toEqual([
+      false,
+      true,
+      false,
+      true,
+      false,
+    ]);
+  });
+
+  it('refuses an extract() template without exactly one placeholder', () => {
+    expect(() => compileCondition('resource.name.extract("/secrets/").startsWith("x")')).toThrow(
+      /one \{placeholder\}/,
+    );
+  });
+
   it('gives && precedence over ||, honours parentheses and single quotes', () => {
     const loose = compileCondition(
       "resource.type == 'x' || resource.name.startsWith('projects/123/') && resource.type == 'secretmanager.googleapis.com/Secret'",

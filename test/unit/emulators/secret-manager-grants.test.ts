@@ -1,44 +1,46 @@
-// The local Secret Manager emulator's allow policies are what Terraform grants
-// (terraform/modules/pullsecret-adapter/secret-manager-iam.tf): the same custom role permissions,
-// the same roles and the same conditions, with the project number filled in.
-import { derivedProjectNumber } from '../../../emulators/common/derived-number';
+// The local Secret Manager emulator's allow policies are what Terraform grants: per customer project
+// what terraform/modules/pullsecret-tenant-project binds (the role of modules/pullsecret-tenant-role,
+// the same roles, the same conditions), and the platform module's accessor on the default pull secret.
 import {
   hyperfleetSecretsCondition,
   jobCondition,
   JOB_SECRET_MANAGER_PERMISSIONS,
   secretManagerIam,
 } from '../../../emulators/stack/secret-manager-grants';
-import { block, loadModules, moduleAt, resourceBody, type TfModule } from '../../helpers/terraform';
-
-const NUMBER_REFERENCE = '${data.google_project.target[each.key].number}';
+import { loadModules, moduleAt, resourceBody, type TfModule } from '../../helpers/terraform';
 
 describe("the local stack's Secret Manager grants mirror Terraform's", () => {
-  let tf: TfModule;
+  let modules: TfModule[];
   beforeAll(async () => {
-    tf = moduleAt(await loadModules(), 'modules/pullsecret-adapter');
+    modules = await loadModules();
   });
-  const condition = (name: string) =>
-    String(block(resourceBody(tf, 'google_project_iam_member', name), 'condition').expression);
+  /** The tenant bindings module's locals: its expressions with the `own_secret` local expanded. */
+  const tenantBinding = (identity: 'job' | 'reader' | 'reporter') => {
+    const bindings = moduleAt(modules, 'modules/pullsecret-tenant-project/modules/bindings').locals;
+    const ownSecret = String(bindings.own_secret);
+    const binding = (bindings.bindings as Record<string, { role: string; expression: string }>)[
+      identity
+    ]!;
+    return {
+      role: binding.role,
+      expression: binding.expression.replace('${local.own_secret}', ownSecret),
+    };
+  };
 
-  it("the job's custom role holds exactly the Terraform role's permissions", () => {
+  it("the job's custom role holds exactly the tenant role's permissions", () => {
     expect([...JOB_SECRET_MANAGER_PERMISSIONS]).toEqual(
-      resourceBody(tf, 'google_project_iam_custom_role', 'secret_manager').permissions,
+      moduleAt(modules, 'modules/pullsecret-tenant-role').locals.permissions,
     );
   });
 
-  it('the conditions are the Terraform expressions with the project number', () => {
-    expect(jobCondition('NUMBER')).toBe(
-      condition('job_secret_manager').replace(NUMBER_REFERENCE, 'NUMBER'),
-    );
-    expect(hyperfleetSecretsCondition('NUMBER')).toBe(
-      condition('reader_secret_accessor').replace(NUMBER_REFERENCE, 'NUMBER'),
-    );
-    expect(hyperfleetSecretsCondition('NUMBER')).toBe(
-      condition('reporter_secret_viewer').replace(NUMBER_REFERENCE, 'NUMBER'),
-    );
+  it('the conditions are the tenant module expressions', () => {
+    expect(jobCondition()).toBe(tenantBinding('job').expression);
+    expect(hyperfleetSecretsCondition()).toBe(tenantBinding('reader').expression);
+    expect(hyperfleetSecretsCondition()).toBe(tenantBinding('reporter').expression);
+    expect(jobCondition()).not.toContain('${');
   });
 
-  it('the roles are the Terraform roles, per target project, and the accessor on the default pull secret', () => {
+  it('the roles are the tenant roles, per onboarded project, and the accessor on the default pull secret', () => {
     const iam = secretManagerIam({
       targetProjects: ['customer-a', 'customer-b'],
       platformProject: 'platform-project',
@@ -49,15 +51,15 @@ describe("the local stack's Secret Manager grants mirror Terraform's", () => {
       },
       defaultPullSecretVersion: 'projects/platform-project/secrets/default-pull-secret/versions/3',
     });
-    expect(resourceBody(tf, 'google_project_iam_member', 'reader_secret_accessor').role).toBe(
-      'roles/secretmanager.secretAccessor',
-    );
-    expect(resourceBody(tf, 'google_project_iam_member', 'reporter_secret_viewer').role).toBe(
-      'roles/secretmanager.viewer',
-    );
+    expect(tenantBinding('reader').role).toBe('roles/secretmanager.secretAccessor');
+    expect(tenantBinding('reporter').role).toBe('roles/secretmanager.viewer');
+    const platform = moduleAt(modules, 'modules/pullsecret-adapter');
     expect(
-      resourceBody(tf, 'google_secret_manager_secret_iam_member', 'job_reads_default_pull_secret')
-        .role,
+      resourceBody(
+        platform,
+        'google_secret_manager_secret_iam_member',
+        'job_reads_default_pull_secret',
+      ).role,
     ).toBe('roles/secretmanager.secretAccessor');
     expect(
       (iam.bindings ?? []).map(
@@ -72,8 +74,6 @@ describe("the local stack's Secret Manager grants mirror Terraform's", () => {
       'projects/customer-b roles/secretmanager.viewer serviceAccount:rep@p.iam.gserviceaccount.com',
       'projects/platform-project/secrets/default-pull-secret roles/secretmanager.secretAccessor serviceAccount:job@p.iam.gserviceaccount.com',
     ]);
-    expect(iam.bindings?.[0]?.condition?.expression).toBe(
-      jobCondition(derivedProjectNumber('customer-a')),
-    );
+    expect(iam.bindings?.[0]?.condition?.expression).toBe(jobCondition());
   });
 });

@@ -113,7 +113,7 @@ describe('sentinel-topic and delivery', () => {
     });
     expect(denied).toMatchObject({
       status: 'SKIP',
-      fix: { action: expect.stringContaining('DOCTOR-GRANTS.md') },
+      fix: { action: expect.stringContaining('doctor.tf') },
     });
   });
 

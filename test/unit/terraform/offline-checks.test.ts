@@ -3,6 +3,7 @@ import path from 'node:path';
 import { adapterEnvSchema, loadAdapterConfig } from '../../../functions/adapter/config';
 import { executionEnv } from '../../../functions/adapter/job-launcher';
 import { jobEnvSchema, loadJobConfig } from '../../../functions/pull-secret-job/config';
+import { doctorEnvSchema } from '../../../functions/pull-secret-job/doctor/doctor-config';
 import { loadReporterConfig, reporterEnvSchema } from '../../../functions/reporter/config';
 import { SUBSCRIPTIONS, TOPICS } from '../../../emulators/stack/layout';
 import { loadModules, loadProviderSchemas, references, TERRAFORM_ROOT, unknownNames, type TfModule } from '../../helpers/terraform';
@@ -154,7 +155,13 @@ describe('terraform/, checked offline', () => {
     ]);
     for (const grant of secretGrants) expect({ grant: grant.name, condition: Boolean(grant.body.condition) }).toEqual({ grant: grant.name, condition: true });
     const customRoles = modules.flatMap((m) => m.resources.filter((r) => r.type.endsWith('_iam_custom_role')));
-    expect(customRoles.length).toBe(2);
+    // The job's Secret Manager role (organization, or per project as a fallback) and the doctor's.
+    expect(customRoles.map((r) => `${r.type}.${r.name}`).sort()).toEqual([
+      'google_organization_iam_custom_role.secret_manager',
+      'google_project_iam_custom_role.doctor',
+      'google_project_iam_custom_role.secret_manager',
+    ]);
+    expect(customRoles.find((r) => r.name === 'doctor')!.body.permissions).toEqual(['eventarc.triggers.get']);
     for (const role of customRoles) expect(JSON.stringify(role.body.permissions)).not.toMatch(/IamPolicy|secrets\.list/);
   });
 
@@ -242,7 +249,10 @@ describe('terraform/, checked offline', () => {
   it('gives the job, with the adapter\'s per-execution overrides, everything it reads at start; never a pull secret', () => {
     const keys = envKeys(adapterModule(), 'job_env');
     expect(keys).not.toContain('PULL_SECRET_DATA');
-    expect(keys.filter((k) => !(k in jobEnvSchema.shape))).toEqual([]);
+    // A run reads jobEnvSchema's variables; pull-secret doctor (the same execution environment)
+    // also reads its own few (SENTINEL_TOPIC, DEFAULT_PULL_SECRET_VERSION).
+    expect(keys.filter((k) => !(k in jobEnvSchema.shape) && !(k in doctorEnvSchema.shape))).toEqual([]);
+    expect(keys).toEqual(expect.arrayContaining(['SENTINEL_TOPIC']));
     const overrides = executionEnv({
       clusterId: 'cls-1',
       clusterName: 'prod',

@@ -136,6 +136,28 @@ describeWithTerraform('terraform: the audit-log filter for unexpected overrides 
     expect(matchesLoggingFilter(filter, runJobEntry(adapterEnv(), { container: { clearArgs: true } }))).toBe(true);
   });
 
+  it('with operator_commands = ["doctor"] (the module call): lets an operator\'s doctor run through, nothing else', () => {
+    const withDoctor = new TerraformModuleHarness(MODULE, ['allowed_names', 'job_name', 'operator_commands']);
+    try {
+      const result = withDoctor.apply({ allowed_names: NAMES, job_name: JOB, operator_commands: ['doctor'] });
+      if (!result.ok) throw new Error(`terraform apply failed: ${result.diagnostics}`);
+      const doctorFilter = (result.outputs as { audit_filter: string }).audit_filter;
+      const args = (list: string[], env: EnvVar[] = []) => runJobEntry(env, { container: { args: list } });
+      // gcloud run jobs execute JOB --args=doctor,--all-projects: no env, args naming doctor.
+      expect(matchesLoggingFilter(doctorFilter, args(['doctor', '--all-projects']))).toBe(false);
+      expect(matchesLoggingFilter(doctorFilter, args(['doctor']))).toBe(false);
+      // Anything else still alerts: other args, a lookalike, doctor with an unexpected variable.
+      expect(matchesLoggingFilter(doctorFilter, args(['run-job', 'pull-secret']))).toBe(true);
+      expect(matchesLoggingFilter(doctorFilter, args(['doctors']))).toBe(true);
+      expect(matchesLoggingFilter(doctorFilter, args(['doctor'], [{ name: 'NODE_OPTIONS', value: 'x' }]))).toBe(true);
+      expect(matchesLoggingFilter(doctorFilter, runJobEntry([], { container: { clearArgs: true } }))).toBe(true);
+      // And the adapter's own overrides still do not.
+      expect(matchesLoggingFilter(doctorFilter, runJobEntry(adapterEnv()))).toBe(false);
+    } finally {
+      withDoctor.dispose();
+    }
+  });
+
   it("matches only RunJob on this module's job", () => {
     const env = [...adapterEnv(), { name: 'NODE_OPTIONS', value: 'x' }];
     expect(matchesLoggingFilter(filter, runJobEntry(env, { job: 'another-job' }))).toBe(false);

@@ -32,7 +32,11 @@ locals {
       "${local.overrides}.env.name=~\"${local.unexpected_name_regex}\"",
       "${local.overrides}.env.valueSource:*",
       "${local.overrides}.env.valueFrom:*",
-      "${local.overrides}.args:*",
+      # args, unless they name one of the operator commands (pull-secret doctor): a restriction on a
+      # repeated field holds when any element satisfies it, so the negation holds when no element
+      # is exactly such a command. The entrypoint is fixed (no override changes it), so args are
+      # only the CLI's arguments, and the CLI refuses any it does not know.
+      length(var.operator_commands) == 0 ? "${local.overrides}.args:*" : "(${local.overrides}.args:* AND NOT ${local.overrides}.args=~\"^(?:${join("|", var.operator_commands)})$\")",
       "${local.overrides}.clearArgs=true",
     ])})",
   ])

@@ -18,3 +18,15 @@ variable "job_name" {
     error_message = "job_name must be a Cloud Run job name: lowercase letters, digits and -, starting with a letter."
   }
 }
+
+variable "operator_commands" {
+  description = "The job CLI commands an operator may run as an execution with an args override (run-job-overrides.json operatorCommands.names: pull-secret doctor); args naming one of them are not counted as unexpected."
+  type        = list(string)
+  default     = []
+  nullable    = false
+  validation {
+    # Lowercase letters and - only: the names go into a regular expression unescaped.
+    condition     = alltrue([for name in var.operator_commands : can(regex("^[a-z][a-z-]*$", name))])
+    error_message = "operator_commands must be CLI command names (lowercase letters and -)."
+  }
+}
