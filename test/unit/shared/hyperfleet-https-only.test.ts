@@ -18,11 +18,13 @@ const JOB_BASE = {
 const components: [string, (url: string) => string | undefined][] = [
   [
     'adapter',
-    (url) => loadAdapterConfig({ HYPERFLEET_API_BASE_URL: url, PULL_SECRET_JOB }).hyperfleet.baseUrl,
+    (url) =>
+      loadAdapterConfig({ HYPERFLEET_API_BASE_URL: url, PULL_SECRET_JOB }).hyperfleet.baseUrl,
   ],
   [
     'reporter',
-    (url) => loadReporterConfig({ HYPERFLEET_API_BASE_URL: url, PULL_SECRET_JOB }).hyperfleet.baseUrl,
+    (url) =>
+      loadReporterConfig({ HYPERFLEET_API_BASE_URL: url, PULL_SECRET_JOB }).hyperfleet.baseUrl,
   ],
   [
     'job',
