@@ -285,6 +285,27 @@ describe('HyperFleet client against the HyperFleet API emulator', () => {
     );
   });
 
+  it('names its caller in User-Agent: the emulator logs it, and a fault aimed at another caller is not taken', async () => {
+    const c = await client.createCluster({ name: 'named-caller', spec: {} });
+    const adapter = hyperFleetClient(emulator, { userAgent: 'pullsecret-adapter' });
+    const job = hyperFleetClient(emulator, { userAgent: 'pullsecret-job' });
+    const path = `/api/hyperfleet/v1/clusters/${c.id}`;
+    emulator.faults.add({ match: `GET ${path}`, client: 'pullsecret-adapter', status: 503 });
+    expect((await job.getCluster(c.id)).id).toBe(c.id);
+    expect(emulator.faults.pending()).toBe(1);
+    expect((await adapter.getCluster(c.id)).id).toBe(c.id);
+    expect(emulator.faults.pending()).toBe(0);
+    expect(
+      emulator.requests
+        .list()
+        .filter((r) => r.target === path)
+        .map((r) => `${r.client} ${r.outcome}`),
+    ).toEqual(['pullsecret-job 200', 'pullsecret-adapter 503', 'pullsecret-adapter 200']);
+    expect(emulator.faults.taken().filter((f) => f.key === `GET ${path}`)).toEqual([
+      expect.objectContaining({ client: 'pullsecret-adapter', status: 503 }),
+    ]);
+  });
+
   it('retries injected 503s with backoff, and gives up with a transient error', async () => {
     const c = await client.createCluster({ name: 'flaky', spec: {} });
     emulator.faults.add({
