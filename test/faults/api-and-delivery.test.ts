@@ -8,6 +8,12 @@ import { startTestStack, type TestStack } from '../helpers/stack';
 /** The User-Agent the adapter's HyperFleet client sends (functions/adapter/index.ts). */
 const ADAPTER = 'pullsecret-adapter';
 
+/** The fields of an adapter log line read here (Cloud Logging's JSON, one object a line). */
+interface AdapterLine {
+  readonly timestamp: { readonly seconds: number; readonly nanos: number };
+  readonly metadata?: { readonly cluster_id?: string; readonly decision?: string };
+}
+
 /**
  * Fault matrix, API and delivery side: HyperFleet 503s and timeouts, Cloud Run UNAVAILABLE, the
  * adapter restarted mid-event, the same event ten times at once, the Pub/Sub emulator restarted,
@@ -116,15 +122,34 @@ describe('fault matrix: HyperFleet API, Cloud Run, delivery', () => {
   it('the adapter function restarted mid-event: the delivery is retried by Pub/Sub and converges', async () => {
     stack.pausePlacement(true);
     const id = await create('adapter-restart');
+    const key = `GET /api/hyperfleet/v1/clusters/${id}`;
+    // Every read of the cluster by the adapter is held past its 1.5 s timeout until the restart:
+    // an event for the cluster cannot end before its three attempts have timed out.
     await stack.fault('hyperfleet-api', {
-      match: `GET /api/hyperfleet/v1/clusters/${id}`,
+      match: key,
       exact: true,
-      count: 1,
-      delayMs: 4000,
+      client: ADAPTER,
+      count: 100,
+      delayMs: 60_000,
     });
     stack.pausePlacement(false);
-    await new Promise((r) => setTimeout(r, 1500));
+    const heldReads = async () =>
+      (await stack.faultsTaken('hyperfleet-api')).filter((f) => f.key === key);
+    const firstHeld = await stack.waitFor(
+      'an adapter instance held reading the cluster',
+      async () => (await heldReads())[0],
+    );
+    const restartedAt = Date.now();
     await stack.restart('adapter');
+    await stack.clearFaults('hyperfleet-api');
+    // Mid-event: an instance began an event for the cluster (its read was held, before the
+    // restart began) and no instance ended one (every event ends with a decision line) between.
+    const endedWhileHeld = adapterLines()
+      .map((line) => JSON.parse(line) as AdapterLine)
+      .filter((line) => line.metadata?.cluster_id === id && line.metadata.decision !== undefined)
+      .map((line) => line.timestamp.seconds * 1000 + line.timestamp.nanos / 1e6)
+      .filter((at) => at >= Date.parse(firstHeld.time) && at < restartedAt);
+    expect(endedWhileHeld).toEqual([]);
     await convergedOnce(id);
   });
 
