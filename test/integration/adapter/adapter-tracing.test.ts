@@ -291,13 +291,22 @@ describe('adapter tracing (the deployed bundle)', () => {
 
   it('a failing export is one warning and never fails the event', async () => {
     const on = adapters.on;
+    const answeredBefore = on.receiver.answered.length;
     on.receiver.answerStatus = 400;
     for (const name of ['export-fails-1', 'export-fails-2']) {
       const { id } = seedReadyCluster(hyperfleet, { name });
       expect(await pushPubSub(on.url, sentinelEvent(id, 1))).toBe(204);
       expect(executionOf(id)).toBeDefined();
     }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Each event's flush precedes its answer: both exports were refused by now.
+    const refused = on.receiver.answered.slice(answeredBefore).filter((s) => s === 400);
+    expect(refused.length).toBeGreaterThanOrEqual(2);
+    on.receiver.answerStatus = 200;
+    // The log lands asynchronously, in order: once a later event's lines are there, so is any
+    // warning the two failures caused.
+    const { id: later } = seedReadyCluster(hyperfleet, { name: 'export-works-again' });
+    expect(await pushPubSub(on.url, sentinelEvent(later, 1))).toBe(204);
+    await linesOf(on, later);
     const warnings = entries(on).filter(
       (e) => e.message === 'Exporting trace spans failed; they are dropped (the work goes on)',
     );
@@ -306,6 +315,5 @@ describe('adapter tracing (the deployed bundle)', () => {
     // Written from the batch timer of some event: it must not join that event's trace group.
     expect(warnings[0]).not.toHaveProperty(['logging.googleapis.com/trace']);
     expect(warnings[0]).not.toHaveProperty(['logging.googleapis.com/spanId']);
-    on.receiver.answerStatus = 200;
   });
 });
