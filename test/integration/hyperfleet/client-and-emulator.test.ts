@@ -17,6 +17,7 @@ import { buildStatus } from '../../../shared/hyperfleet/status-builder';
 import type { AdapterStatusRequest } from '../../../shared/hyperfleet/schemas';
 import { hyperFleetClient, readySpec } from '../../helpers/hyperfleet';
 import { RecordingLogger } from '../../helpers/recording-logger';
+import { waitFor } from '../../helpers/wait-for';
 
 const conditions = (
   available: 'True' | 'False' | 'Unknown' = 'True',
@@ -336,16 +337,24 @@ describe('HyperFleet client against the HyperFleet API emulator', () => {
 
   it('times out a slow answer and retries it', async () => {
     const c = await client.createCluster({ name: 'slow', spec: {} });
-    const fast = hyperFleetClient(emulator, { timeoutMs: 200, retryAttempts: 2 });
-    emulator.faults.add({ match: `GET /api/hyperfleet/v1/clusters/${c.id}`, delayMs: 600 });
+    const read = `GET /api/hyperfleet/v1/clusters/${c.id}`;
+    // The emulator runs in this process: on a loaded machine an answer can take a few hundred ms,
+    // so the timeout is generous. A held answer is held past it; both are timers of this process,
+    // and the client's, started first and shorter, always ends the attempt first.
+    const timeoutMs = 2000;
+    const held = { match: read, exact: true, delayMs: timeoutMs + 500 };
+    const fast = hyperFleetClient(emulator, { timeoutMs, retryAttempts: 2 });
+    emulator.faults.add(held);
     expect((await fast.getCluster(c.id)).id).toBe(c.id);
-    emulator.faults.add({
-      match: `GET /api/hyperfleet/v1/clusters/${c.id}`,
-      count: 2,
-      delayMs: 600,
-    });
+    emulator.faults.add({ ...held, count: 2 });
     await expect(fast.getCluster(c.id)).rejects.toThrow(/no response: TimeoutError/);
-  });
+    expect(emulator.faults.taken().filter((f) => f.key === read)).toHaveLength(3);
+    // The held answers go out to closed connections: four reads in all once they have.
+    await waitFor(
+      'the held answers',
+      () => emulator.requests.list().filter((r) => `${r.method} ${r.target}` === read).length === 4,
+    );
+  }, 30_000);
 
   it('treats an unreachable API as transient', async () => {
     const port = Number(new URL(emulator.baseUrl).port);
