@@ -25,6 +25,8 @@ module.exports = {
   },
   transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`],
   setupFilesAfterEnv: ['<rootDir>/test/jest.setup.ts'],
+  // Once per run: says which tests a missing terraform or kubectl skips; fails the run on CI.
+  globalSetup: '<rootDir>/test/global-setup.ts',
   testTimeout: 60000,
 
   maxWorkers: 2,

@@ -1,6 +1,6 @@
 // `npm run bench`: measures what the system costs and writes bench/results/latest.json.
 // Sections (BENCH_SECTIONS, comma-separated; default all but fleet-scale): floor, bundles, job,
-// adapter, cold, e2e, fleet. `--clusters 1000,10000` runs only the fleet simulation, once per size,
+// adapter, cold, e2e, fleet, timing (wall-clock claims the tests no longer bound). `--clusters 1000,10000` runs only the fleet simulation, once per size,
 // and prints the per-cluster costs side by side (they must stay flat as the fleet grows).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,6 +13,7 @@ import { simulateFleet, type FleetFigures } from './fleet/fleet-sim';
 import { benchFloor, nodeBinaryVersion, ratio, type FloorFigures } from './floor';
 import { benchJobRuns } from './job-bench';
 import { targetRows } from './targets';
+import { benchTimingClaims } from './timing-claims';
 
 /** One benchmark: how to measure it and how to print its figures. */
 interface SectionOf<T> {
@@ -53,7 +54,8 @@ async function main(): Promise<void> {
       : [Number(process.env.BENCH_FLEET_CLUSTERS ?? 1000)];
   if (fleetSizes.some((n) => !Number.isInteger(n) || n < 1))
     throw new Error('--clusters takes positive whole numbers, e.g. --clusters 1000,10000');
-  const defaultSections = clustersFlag > 0 ? 'fleet' : 'floor,bundles,job,adapter,cold,e2e,fleet';
+  const defaultSections =
+    clustersFlag > 0 ? 'fleet' : 'floor,bundles,job,adapter,cold,e2e,fleet,timing';
   const sections = new Set((process.env.BENCH_SECTIONS ?? defaultSections).split(','));
   const machine = {
     cpus: os.cpus().length,
@@ -224,6 +226,22 @@ async function main(): Promise<void> {
           );
         }
       },
+    }),
+    section({
+      name: 'timing',
+      key: 'timingClaims',
+      measure: () => benchTimingClaims(Number(process.env.BENCH_TIMING_RUNS ?? 5)),
+      title: () =>
+        'Timing claims the tests no longer bound by wall clock (they wait for the event): each run against the bound a test used to hold',
+      rows: (claims) =>
+        claims.map((c) => ({
+          claim: c.claim,
+          runs: c.runs,
+          'p50 ms': c.p50Ms,
+          'max ms': c.maxMs,
+          'bound ms': c.boundMs,
+          met: c.met,
+        })),
     }),
   ];
 

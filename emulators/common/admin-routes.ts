@@ -18,6 +18,7 @@ export type AdminRoute = (
  * Serves the control API shared by all emulators, so tests in other processes can inject faults
  * and count calls:
  *   GET /_emulator/health, GET|DELETE /_emulator/requests, GET|POST|DELETE /_emulator/faults
+ * (GET /faults answers the waiting rules and the faults taken, each with its caller).
  * A fault rule with `"after": true` performs the request, then answers with its `status`.
  * Returns false when the path is not an admin path.
  */
@@ -49,7 +50,7 @@ export async function handleAdminRequest(
             (issue) => `rule ${issue.path.join('.')}: ${issue.message}`,
           );
           sendJson(res, 400, {
-            error: `Invalid fault rule: ${problems.join('; ')}. Expected {match, status?, count?, delayMs?, message?, after?}.`,
+            error: `Invalid fault rule: ${problems.join('; ')}. Expected {match, status?, count?, delayMs?, message?, after?, exact?, target?, client?}.`,
           });
           return true;
         }
@@ -59,7 +60,7 @@ export async function handleAdminRequest(
         return true;
       }
       case 'GET /faults':
-        sendJson(res, 200, { faults: context.faults.list() });
+        sendJson(res, 200, { faults: context.faults.list(), taken: context.faults.taken() });
         return true;
       case 'DELETE /faults':
         context.faults.clear();

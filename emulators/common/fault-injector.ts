@@ -20,6 +20,12 @@ export const faultRuleSchema = z
      * meant for one cluster's work is not taken by another's request for the same method.
      */
     target: z.string().min(1).optional(),
+    /**
+     * HTTP only: the caller's User-Agent (e.g. `pullsecret-adapter`), so a fault meant for one
+     * component is not taken by another making the same request (the job and a test's poll read
+     * the same cluster as the adapter).
+     */
+    client: z.string().min(1).optional(),
     count: z.number().int().min(1).default(1),
     /** gRPC code name/number or HTTP status; absent means delay only. */
     status: z.union([z.string(), z.number()]).optional(),
@@ -51,38 +57,77 @@ export interface Fault {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
+/** A fault some request took: which rule, which request, which caller, when. */
+export interface TakenFault {
+  readonly time: string;
+  /** The rule's `match`. */
+  readonly match: string;
+  /** The request's key (`METHOD /path` or the gRPC method). */
+  readonly key: string;
+  /** The gRPC request's resource name, where there is one. */
+  readonly target?: string;
+  /** The caller's User-Agent, where the emulator knows it (HTTP). */
+  readonly client?: string;
+  readonly status?: string | number;
+  readonly delayMs?: number;
+}
+
+/** How many taken faults are kept (the oldest are dropped first). */
+const TAKEN_CAPACITY = 1000;
+
 /**
  * Holds injected faults for an emulator. Each rule applies to the next `count` requests whose key
  * starts with (or, `exact`, equals) `match`; rules are consumed in the order they were added.
+ * Every fault taken is recorded with the caller, so a test can prove that the component it names
+ * received the fault (and, for a delay, that the request is held right now), not some other caller.
  */
 export class FaultInjector {
   private readonly rules: { rule: FaultRule; remaining: number }[] = [];
+  private readonly history: TakenFault[] = [];
 
   add(input: FaultRuleInput): void {
     const rule = faultRuleSchema.parse(input);
     this.rules.push({ rule, remaining: rule.count });
   }
 
+  /** Drops the waiting rules and the record of taken faults. */
   clear(): void {
     this.rules.length = 0;
+    this.history.length = 0;
   }
 
   /**
    * Takes the fault for a request, if any; `key` is the method name or `METHOD /path`, `target`
-   * the gRPC request's resource name.
+   * the gRPC request's resource name, `client` the caller's User-Agent (HTTP).
    */
-  take(key: string, target = ''): Fault | undefined {
+  take(key: string, target = '', client = ''): Fault | undefined {
     const index = this.rules.findIndex(
       ({ rule }) =>
         (rule.exact ? key === rule.match : key.startsWith(rule.match)) &&
-        (rule.target === undefined || target.startsWith(rule.target)),
+        (rule.target === undefined || target.startsWith(rule.target)) &&
+        (rule.client === undefined || client === rule.client),
     );
     if (index < 0) return undefined;
     const entry = this.rules[index]!;
     entry.remaining -= 1;
     if (entry.remaining <= 0) this.rules.splice(index, 1);
     const { status, delayMs, message, after, code, headers } = entry.rule;
+    this.history.push({
+      time: new Date().toISOString(),
+      match: entry.rule.match,
+      key,
+      ...(target ? { target } : {}),
+      ...(client ? { client } : {}),
+      ...(status !== undefined ? { status } : {}),
+      ...(delayMs !== undefined ? { delayMs } : {}),
+    });
+    if (this.history.length > TAKEN_CAPACITY) this.history.shift();
     return { status, delayMs, message, after, code, headers };
+  }
+
+  /** The faults taken so far (the last TAKEN_CAPACITY), oldest first. */
+  taken(): readonly TakenFault[] {
+    return [...this.history];
   }
 
   /** The rules still waiting, with how many times each will still fire (for the local console). */

@@ -21,8 +21,10 @@ export async function applyHttpFault(
   key: string,
   res: ServerResponse,
   renderError: (failure: HttpFailure) => void,
+  /** The caller's User-Agent: a rule with `client` is taken only by that caller. */
+  client = '',
 ): Promise<HttpFailure | undefined> {
-  const fault = faults.take(key);
+  const fault = faults.take(key, '', client);
   if (fault?.delayMs) await sleep(fault.delayMs);
   if (fault?.status === undefined) return undefined;
   const failure: HttpFailure = {

@@ -16,6 +16,8 @@ export interface LocalHyperFleetClientOptions {
    * patches and deletes clusters as LOCAL_ORG, as a user would.
    */
   readonly caller?: 'system' | 'tenant';
+  /** Sent as User-Agent, naming the local tool in the emulator's request log (default `local`). */
+  readonly userAgent?: string;
 }
 
 /** The real HyperFleet client for a local emulator, API v1, with the stack's token and tenancy headers. */
@@ -37,6 +39,10 @@ export function localHyperFleetClient(
       auth: options.tokenFile ? { kind: 'token-file', path: options.tokenFile } : { kind: 'none' },
       caller,
     },
-    { auth: options.tokenFile ? new TokenFileAuth(options.tokenFile) : new NoAuth(), logger },
+    {
+      auth: options.tokenFile ? new TokenFileAuth(options.tokenFile) : new NoAuth(),
+      logger,
+      userAgent: options.userAgent ?? 'local',
+    },
   );
 }

@@ -9,6 +9,11 @@ export interface RequestRecord {
   readonly outcome: string | number;
   /** Identity (token subject) where the emulator authenticates. */
   readonly identity?: string;
+  /**
+   * The caller's User-Agent where it sent one (HTTP): which component made the request, where
+   * several share one identity (the adapter, the reporter and the job all read a cluster).
+   */
+  readonly client?: string;
   /** A Kubernetes dry run (`?dryRun=All`): authorized and admitted, never stored. */
   readonly dryRun?: boolean;
 }

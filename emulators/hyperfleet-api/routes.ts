@@ -55,12 +55,15 @@ export async function serveApi(
   const span = startServerSpan(context.tracer, req, res, url.pathname);
   let requestBody: unknown;
   let identity: string | undefined;
+  // Which component called (several share the stack's token); faults can be aimed at one.
+  const client = req.headers['user-agent'] ?? '';
   const answer = (status: number, body?: unknown, type = 'application/json') => {
     context.requests.add({
       method,
       target: url.pathname,
       outcome: status,
       ...(identity ? { identity } : {}),
+      ...(client ? { client } : {}),
     });
     context.exchanges?.push({
       method,
@@ -86,10 +89,16 @@ export async function serveApi(
           ? { type: 'injected-fault', title: `Injected fault ${f.code}`, code: f.code }
           : undefined,
       );
-    const fault = await applyHttpFault(context.faults, `${method} ${url.pathname}`, res, (f) => {
-      const problem = injected(f);
-      sendJson(res, problem.status, problem.body(url.pathname, span.traceId), PROBLEM);
-    });
+    const fault = await applyHttpFault(
+      context.faults,
+      `${method} ${url.pathname}`,
+      res,
+      (f) => {
+        const problem = injected(f);
+        sendJson(res, problem.status, problem.body(url.pathname, span.traceId), PROBLEM);
+      },
+      client,
+    );
     if (fault) throw injected(fault);
 
     // The API's order (access-rules.ts): router (404 NTF-000, 405), JWT (401), tenancy (403).

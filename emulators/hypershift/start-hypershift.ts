@@ -33,6 +33,7 @@ export async function startHyperShift(options: HyperShiftOptions): Promise<Runni
   const simulator = new HyperShiftSimulator({
     api: localHyperFleetClient(options.hyperfleetBaseUrl, nullLogger, {
       ...(options.hyperfleetTokenFile ? { tokenFile: options.hyperfleetTokenFile } : {}),
+      userAgent: 'local-hypershift',
     }),
     clusters: new Map(
       Object.entries(kubeconfigs).map(([name, file]) => [name, new KubeReader(file)]),

@@ -30,6 +30,7 @@ export async function startSentinel(options: SentinelOptions): Promise<RunningEm
   // Sentinel is a system component: it lists every tenant's clusters with the system header.
   const api = localHyperFleetClient(options.hyperfleetBaseUrl, options.logger, {
     ...(options.hyperfleetTokenFile ? { tokenFile: options.hyperfleetTokenFile } : {}),
+    userAgent: 'local-sentinel',
   });
   const sentinel = new Sentinel(
     api,

@@ -93,6 +93,7 @@ function instanceHandler(): ReturnType<typeof createAdapterHandler> {
     hyperfleet: new HyperFleetClient(config.hyperfleet, {
       auth: authProviderFor(config.hyperfleet.auth),
       logger,
+      userAgent: 'pullsecret-adapter',
     }),
     launcher,
     lookup,

@@ -180,6 +180,7 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
       ? new HyperFleetClient(config.hyperfleet, {
           auth: authProviderFor(config.hyperfleet.auth),
           logger,
+          userAgent: 'pullsecret-job',
         })
       : undefined;
     const result = await withJobRunSpan(

@@ -89,6 +89,7 @@ function instanceHandler(): ReturnType<typeof createReporterHandler> {
     hyperfleet: new HyperFleetClient(config.hyperfleet, {
       auth: authProviderFor(config.hyperfleet.auth),
       logger,
+      userAgent: 'pullsecret-reporter',
     }),
     executions,
     claims,

@@ -33,6 +33,11 @@ export interface HyperFleetClientDependencies {
   /** How requests are sent (default: node:http with keep-alive; global fetch fits too). */
   readonly fetch?: HttpTransport;
   readonly sleep?: (ms: number) => Promise<void>;
+  /**
+   * Sent as User-Agent (e.g. `pullsecret-adapter`): the API's access logs, and the local
+   * emulator's request log and faults, tell apart callers that share one identity.
+   */
+  readonly userAgent?: string;
 }
 
 /** What a status write did: stored (201) or silently discarded by the API (204); both succeed. */
@@ -241,6 +246,7 @@ export class HyperFleetClient {
             accept: 'application/json',
             ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
             ...callerHeaders(this.config.caller),
+            ...(this.deps.userAgent ? { 'user-agent': this.deps.userAgent } : {}),
             ...(authorization ? { authorization } : {}),
             ...traceContextHeaders(),
           },

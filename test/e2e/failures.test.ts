@@ -2,6 +2,9 @@ import { canaryPullSecret, type Canary } from '../helpers/canary';
 import { scanForCanaries } from '../helpers/secret-scan';
 import { CUSTOMER_PROJECT, startTestStack, type TestStack } from '../helpers/stack';
 
+/** The User-Agent the adapter's HyperFleet client sends (functions/adapter/index.ts). */
+const ADAPTER = 'pullsecret-adapter';
+
 describe('end to end on the local stack: preconditions, invalid input, faults', () => {
   let stack: TestStack;
   const canaries: Canary[] = [];
@@ -79,18 +82,32 @@ describe('end to end on the local stack: preconditions, invalid input, faults', 
     );
   });
 
-  it('7a. the HyperFleet API answering 503 three times still converges', async () => {
+  it("7a. the HyperFleet API answering the adapter's cluster reads with 503 three times: the adapter receives all three and it still converges", async () => {
+    // Not placed (so nothing can be launched) until the fault is in place.
+    stack.pausePlacement(true);
     const id = await stack.createCluster('e2e-hyperfleet-503', canary('hyperfleet-503'));
+    const path = `/api/hyperfleet/v1/clusters/${id}`;
+    // The cluster read alone (not its /statuses), and the adapter's alone: the job and this
+    // test's polls read the same cluster.
     await stack.fault('hyperfleet-api', {
-      match: `GET /api/hyperfleet/v1/clusters/${id}`,
+      match: `GET ${path}`,
+      exact: true,
+      client: ADAPTER,
       count: 3,
       status: 503,
     });
+    stack.pausePlacement(false);
     await stack.converged(id);
+    const taken = (await stack.faultsTaken('hyperfleet-api')).filter(
+      (f) => f.key === `GET ${path}`,
+    );
+    expect(taken.map((f) => `${f.client} ${f.status}`)).toEqual(Array(3).fill(`${ADAPTER} 503`));
     const answers = (await stack.requests('hyperfleet-api'))
-      .filter((r) => r.target.startsWith(`/api/hyperfleet/v1/clusters/${id}`))
+      .filter((r) => r.method === 'GET' && r.target === path && r.client === ADAPTER)
       .map((r) => r.outcome);
     expect(answers.filter((o) => o === 503)).toHaveLength(3);
+    // And the adapter recovered from them: a later read of the cluster answered 200.
+    expect(answers.slice(answers.lastIndexOf(503) + 1)).toContain(200);
   });
 
   it('7b. Secret Manager UNAVAILABLE twice still converges with one version', async () => {

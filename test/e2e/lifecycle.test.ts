@@ -5,6 +5,12 @@ import { canaryPullSecret, type Canary } from '../helpers/canary';
 import { scanForCanaries } from '../helpers/secret-scan';
 import { CUSTOMER_PROJECT, startTestStack, type TestStack } from '../helpers/stack';
 
+/** The fields of a component's log line read here (Cloud Logging's JSON, one object a line). */
+interface DecisionLine {
+  readonly timestamp: { readonly seconds: number; readonly nanos: number };
+  readonly metadata: { readonly decision?: string };
+}
+
 describe('end to end on the local stack: lifecycle', () => {
   let stack: TestStack;
   const canaries: Canary[] = [];
@@ -68,6 +74,28 @@ describe('end to end on the local stack: lifecycle', () => {
         .logText()
         .match(new RegExp(`"cluster_id":"${id}"[^\\n]*"decision":"${decision}"`, 'g')) ?? []
     ).length;
+  /**
+   * The decisions `component` logged about the cluster since `since` (ms), by the time of each
+   * line (each process writes its own file): Sentinel's `published`, or the adapter instances'
+   * decision on each event they handled.
+   */
+  const decisionsSince = (component: string, id: string, since: number) =>
+    stack
+      .logText()
+      .split('\n')
+      .filter(
+        (line) =>
+          line.startsWith('{') &&
+          line.includes(`"component":"${component}"`) &&
+          line.includes(`"cluster_id":"${id}"`),
+      )
+      .map((line) => JSON.parse(line) as DecisionLine)
+      .filter(
+        (line) =>
+          line.metadata.decision !== undefined &&
+          line.timestamp.seconds * 1000 + line.timestamp.nanos / 1e6 >= since,
+      )
+      .map((line) => line.metadata.decision);
 
   let id: string;
 
@@ -126,6 +154,7 @@ describe('end to end on the local stack: lifecycle', () => {
     const executions = (await stack.executionsFor(id)).length;
     const writes = (await stack.kubeWrites(id)).length;
     const adds = (await smAdds()).length;
+    const startedAt = Date.now();
     const pubsub = new PubSub({
       projectId: stack.d.project,
       apiEndpoint: stack.d.endpoints.pubsub,
@@ -142,15 +171,24 @@ describe('end to end on the local stack: lifecycle', () => {
       ),
     );
     await pubsub.close();
-    // Sentinel re-publishes a reconciled cluster every 2 s here (30 min in production): 12 s is 6 more rounds.
-    const sentinelBefore = decisions(id, 'published');
-    await new Promise((r) => setTimeout(r, 12_000));
-    expect(decisions(id, 'published') - sentinelBefore).toBeGreaterThanOrEqual(4);
+    // Sentinel re-publishes a reconciled cluster every 2 s here (30 min in production): wait
+    // until it has done so four more times and the adapter has handled those and the copies.
+    await stack.waitFor(
+      'four more Sentinel rounds, and every event handled',
+      async () => {
+        const rounds = decisionsSince('sentinel', id, startedAt).length;
+        const handled = decisionsSince('pullsecret-adapter', id, startedAt).length;
+        return rounds >= 4 && handled >= 20 + rounds;
+      },
+      60_000,
+    );
     expect((await stack.executionsFor(id)).length).toBe(executions);
     expect((await stack.kubeWrites(id)).length).toBe(writes);
     expect((await smAdds()).length).toBe(adds);
-    expect(decisions(id, 'up-to-date')).toBeGreaterThanOrEqual(20);
-  }, 40_000);
+    expect(new Set(decisionsSince('pullsecret-adapter', id, startedAt))).toEqual(
+      new Set(['up-to-date']),
+    );
+  }, 90_000);
 
   it('merges an additional pull secret (additional entry wins) and restores the original when it is removed', async () => {
     const base = canary('additional-base', ['quay.io', 'registry.redhat.io']);

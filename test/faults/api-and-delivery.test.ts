@@ -5,6 +5,15 @@ import { canaryPullSecret, type Canary } from '../helpers/canary';
 import { scanForCanaries } from '../helpers/secret-scan';
 import { startTestStack, type TestStack } from '../helpers/stack';
 
+/** The User-Agent the adapter's HyperFleet client sends (functions/adapter/index.ts). */
+const ADAPTER = 'pullsecret-adapter';
+
+/** The fields of an adapter log line read here (Cloud Logging's JSON, one object a line). */
+interface AdapterLine {
+  readonly timestamp: { readonly seconds: number; readonly nanos: number };
+  readonly metadata?: { readonly cluster_id?: string; readonly decision?: string };
+}
+
 /**
  * Fault matrix, API and delivery side: HyperFleet 503s and timeouts, Cloud Run UNAVAILABLE, the
  * adapter restarted mid-event, the same event ten times at once, the Pub/Sub emulator restarted,
@@ -51,24 +60,54 @@ describe('fault matrix: HyperFleet API, Cloud Run, delivery', () => {
     await pubsub.close();
   };
 
+  /** Every line the adapter instances logged (each names its component). */
+  const adapterLines = () =>
+    stack
+      .logText()
+      .split('\n')
+      .filter((line) => line.startsWith('{') && line.includes('"component":"pullsecret-adapter"'));
+
   it.each([
-    ['GET cluster answering 503 three times', 'GET', '', 503, undefined],
-    ['GET cluster timing out three times', 'GET', '', undefined, 3000],
-    ['PUT status answering 503 three times', 'PUT', '/statuses', 503, undefined],
-    ['PUT status timing out three times', 'PUT', '/statuses', undefined, 3000],
+    ['GET cluster', 'answering 503', 'GET', '', 503, undefined],
+    ['GET cluster', 'timing out', 'GET', '', undefined, 3000],
+    ['PUT status', 'answering 503', 'PUT', '/statuses', 503, undefined],
+    ['PUT status', 'timing out', 'PUT', '/statuses', undefined, 3000],
   ])(
-    'HyperFleet %s converges without duplicate writes',
-    async (_title, method, suffix, status, delayMs) => {
+    "the adapter's HyperFleet %s %s three times: the adapter receives all three and converges without duplicate writes",
+    async (_call, _fault, method, suffix, status, delayMs) => {
       stack.pausePlacement(true);
       const id = await create(`hf-${method.toLowerCase()}-${status ?? 'slow'}`);
+      const path = `/api/hyperfleet/v1/clusters/${id}${suffix}`;
+      const key = `${method} ${path}`;
+      // Aimed at the adapter on this path alone: the job, the reporter, the HyperShift simulator,
+      // placement and this test's own polls make requests on the same paths.
       await stack.fault('hyperfleet-api', {
-        match: `${method} /api/hyperfleet/v1/clusters/${id}${suffix}`,
+        match: key,
+        exact: true,
+        client: ADAPTER,
         count: 3,
         ...(status ? { status } : {}),
         ...(delayMs ? { delayMs } : {}),
       });
       stack.pausePlacement(false);
       await convergedOnce(id);
+      const taken = (await stack.faultsTaken('hyperfleet-api')).filter((f) => f.key === key);
+      expect(taken.map((f) => f.client)).toEqual([ADAPTER, ADAPTER, ADAPTER]);
+      if (status) {
+        const answered = (await stack.requests('hyperfleet-api')).filter(
+          (r) => r.method === method && r.target === path && r.client === ADAPTER,
+        );
+        expect(answered.filter((r) => r.outcome === status)).toHaveLength(3);
+      } else {
+        // Held past HYPERFLEET_API_TIMEOUT: the adapter gave up on the request and retried it.
+        const timedOut = adapterLines().filter(
+          (line) =>
+            line.includes('"message":"HyperFleet API call failed, retrying"') &&
+            line.includes(`"method":"${method}","path":"/clusters/${id}${suffix}"`) &&
+            line.includes('TimeoutError'),
+        );
+        expect(timedOut.length).toBeGreaterThanOrEqual(1);
+      }
     },
   );
 
@@ -83,15 +122,34 @@ describe('fault matrix: HyperFleet API, Cloud Run, delivery', () => {
   it('the adapter function restarted mid-event: the delivery is retried by Pub/Sub and converges', async () => {
     stack.pausePlacement(true);
     const id = await create('adapter-restart');
+    const key = `GET /api/hyperfleet/v1/clusters/${id}`;
+    // Every read of the cluster by the adapter is held past its 1.5 s timeout until the restart:
+    // an event for the cluster cannot end before its three attempts have timed out.
     await stack.fault('hyperfleet-api', {
-      match: `GET /api/hyperfleet/v1/clusters/${id}`,
+      match: key,
       exact: true,
-      count: 1,
-      delayMs: 4000,
+      client: ADAPTER,
+      count: 100,
+      delayMs: 60_000,
     });
     stack.pausePlacement(false);
-    await new Promise((r) => setTimeout(r, 1500));
+    const heldReads = async () =>
+      (await stack.faultsTaken('hyperfleet-api')).filter((f) => f.key === key);
+    const firstHeld = await stack.waitFor(
+      'an adapter instance held reading the cluster',
+      async () => (await heldReads())[0],
+    );
+    const restartedAt = Date.now();
     await stack.restart('adapter');
+    await stack.clearFaults('hyperfleet-api');
+    // Mid-event: an instance began an event for the cluster (its read was held, before the
+    // restart began) and no instance ended one (every event ends with a decision line) between.
+    const endedWhileHeld = adapterLines()
+      .map((line) => JSON.parse(line) as AdapterLine)
+      .filter((line) => line.metadata?.cluster_id === id && line.metadata.decision !== undefined)
+      .map((line) => line.timestamp.seconds * 1000 + line.timestamp.nanos / 1e6)
+      .filter((at) => at >= Date.parse(firstHeld.time) && at < restartedAt);
+    expect(endedWhileHeld).toEqual([]);
     await convergedOnce(id);
   });
 

@@ -13,6 +13,7 @@ export function hyperFleetClient(
     retryAttempts?: number;
     logger?: RecordingLogger;
     caller?: CallerIdentity;
+    userAgent?: string;
   } = {},
 ): HyperFleetClient {
   return new HyperFleetClient(
@@ -28,6 +29,7 @@ export function hyperFleetClient(
       auth: options.auth ?? new NoAuth(),
       logger: options.logger ?? new RecordingLogger(),
       sleep: async () => undefined,
+      ...(options.userAgent ? { userAgent: options.userAgent } : {}),
     },
   );
 }

@@ -48,6 +48,8 @@ const attributesOf = (list: OtlpKeyValue[] = []) =>
 export class OtlpTestReceiver {
   readonly bodies: string[] = [];
   readonly requests: { path: string; contentType: string | undefined }[] = [];
+  /** The status each request was answered with, in order (a refused export is counted here). */
+  readonly answered: number[] = [];
   /** The status every export gets (set 400 to make exports fail without retries). */
   answerStatus = 200;
   private constructor(private readonly server: http.Server) {}
@@ -64,6 +66,7 @@ export class OtlpTestReceiver {
           contentType: request.headers['content-type'],
         });
         receiver.bodies.push(Buffer.concat(chunks).toString('utf8'));
+        receiver.answered.push(receiver.answerStatus);
         response.writeHead(receiver.answerStatus, { 'content-type': 'application/json' }).end('{}');
       });
     });

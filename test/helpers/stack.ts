@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PubSub, type Subscription } from '@google-cloud/pubsub';
 import type { SecretManagerServiceClient } from '@google-cloud/secret-manager';
-import type { FaultRuleInput } from '../../emulators/common/fault-injector';
+import type { FaultRuleInput, TakenFault } from '../../emulators/common/fault-injector';
 import type { RequestRecord } from '../../emulators/common/request-log';
 import { demoClusterSpec } from '../../emulators/stack/demo';
 import { hostedClustersPath } from '../../emulators/hypershift/hosted-cluster';
@@ -112,6 +112,11 @@ export interface TestStack {
   /** Injects a fault into an emulator through its admin API. */
   fault(component: Component, rule: FaultRuleInput): Promise<void>;
   clearFaults(component: Component): Promise<void>;
+  /**
+   * The faults an emulator handed out, each with the request's key and the caller's User-Agent:
+   * the proof that the component a test names received the fault (or is held by it right now).
+   */
+  faultsTaken(component: Exclude<Component, 'kube-apiserver'>): Promise<TakenFault[]>;
   requests(component: Component): Promise<RequestRecord[]>;
   /** Every execution the Cloud Run emulator ran (with its env overrides). */
   executions(): Promise<{ name: string; done: boolean; env: Record<string, string> }[]>;
@@ -194,6 +199,7 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
   const api = localHyperFleetClient(d.endpoints.hyperfleetApi, new RecordingLogger(), {
     retryAttempts: 3,
     caller: 'tenant',
+    userAgent: 'test',
     ...tokenOption,
   });
   const kubes = managementClusterReaders(d.managementClusters);
@@ -232,7 +238,10 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
 
   const placement = new PlacementSimulator(
     // Placement is a system adapter: it PUTs its status with the system header, not as a tenant.
-    localHyperFleetClient(d.endpoints.hyperfleetApi, new RecordingLogger(), tokenOption),
+    localHyperFleetClient(d.endpoints.hyperfleetApi, new RecordingLogger(), {
+      ...tokenOption,
+      userAgent: 'test-placement',
+    }),
     kubes,
     DEFAULT_MANAGEMENT_CLUSTER,
   );
@@ -442,6 +451,8 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
     clearFaults: async (component) => {
       await admin(component, 'DELETE', '/faults');
     },
+    faultsTaken: async (component) =>
+      ((await admin(component, 'GET', '/faults')) as { taken: TakenFault[] }).taken,
     requests,
     executions,
     killNext: async (count, afterMs) => {

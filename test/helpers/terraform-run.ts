@@ -10,13 +10,6 @@ import path from 'node:path';
  * exactly as `terraform plan` evaluates them for an operator.
  */
 
-/** Whether a terraform binary is on PATH (CI runs `terraform fmt -check` only when it is). */
-export function terraformAvailable(): boolean {
-  return (
-    spawnSync('terraform', ['version'], { env: terraformEnv(), encoding: 'utf8' }).status === 0
-  );
-}
-
 function terraformEnv(): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,

@@ -20,6 +20,7 @@ import { readySpec, seedReadyCluster } from '../../helpers/hyperfleet';
 import { OtlpTestReceiver } from '../../helpers/otlp-test-receiver';
 import { RecordingProxy } from '../../helpers/recording-proxy';
 import { ROOT } from '../../helpers/run-process';
+import { waitFor } from '../../helpers/wait-for';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT = '00f067aa0ba902b7';
@@ -118,16 +119,19 @@ describe('adapter tracing (the deployed bundle)', () => {
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as Record<string, unknown>);
-  /** The function's stdout JSON lines about a cluster (written while handling its event). */
+  /**
+   * The function's stdout JSON lines about a cluster (written while handling its event), once the
+   * last of them (the status stored) has landed: the logger writes asynchronously.
+   */
   const linesOf = async (adapter: Adapter, id: string) => {
     const about = () =>
       entries(adapter).filter(
         (entry) => (entry.metadata as { cluster_id?: string } | undefined)?.cluster_id === id,
       );
-    // The logger writes asynchronously: give the last line a moment to land.
-    for (let i = 0; i < 20 && !about().some((e) => /Status stored/.test(String(e.message))); i++)
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    return about();
+    return waitFor(`the adapter's "Status stored" line for ${id}`, () => {
+      const lines = about();
+      return lines.some((e) => /Status stored/.test(String(e.message))) && lines;
+    });
   };
   const traced = (trace: string, span?: string) => ({
     'logging.googleapis.com/trace': `projects/demo-project/traces/${trace}`,
@@ -247,7 +251,9 @@ describe('adapter tracing (the deployed bundle)', () => {
     expect(executionOf(id)?.env.TRACEPARENT).toMatch(
       new RegExp(`^00-${root.traceId}-[0-9a-f]{16}-01$`),
     );
-    for (const line of await linesOf(on, id)) expect(line).toMatchObject(traced(root.traceId));
+    const lines = await linesOf(on, id);
+    expect(lines.length).toBeGreaterThan(2);
+    for (const line of lines) expect(line).toMatchObject(traced(root.traceId));
   });
 
   it("never continues the delivery's unsampled traceparent header (Cloud Run's front end sets one): a new, exported trace", async () => {
@@ -285,13 +291,22 @@ describe('adapter tracing (the deployed bundle)', () => {
 
   it('a failing export is one warning and never fails the event', async () => {
     const on = adapters.on;
+    const answeredBefore = on.receiver.answered.length;
     on.receiver.answerStatus = 400;
     for (const name of ['export-fails-1', 'export-fails-2']) {
       const { id } = seedReadyCluster(hyperfleet, { name });
       expect(await pushPubSub(on.url, sentinelEvent(id, 1))).toBe(204);
       expect(executionOf(id)).toBeDefined();
     }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Each event's flush precedes its answer: both exports were refused by now.
+    const refused = on.receiver.answered.slice(answeredBefore).filter((s) => s === 400);
+    expect(refused.length).toBeGreaterThanOrEqual(2);
+    on.receiver.answerStatus = 200;
+    // The log lands asynchronously, in order: once a later event's lines are there, so is any
+    // warning the two failures caused.
+    const { id: later } = seedReadyCluster(hyperfleet, { name: 'export-works-again' });
+    expect(await pushPubSub(on.url, sentinelEvent(later, 1))).toBe(204);
+    await linesOf(on, later);
     const warnings = entries(on).filter(
       (e) => e.message === 'Exporting trace spans failed; they are dropped (the work goes on)',
     );
@@ -300,6 +315,5 @@ describe('adapter tracing (the deployed bundle)', () => {
     // Written from the batch timer of some event: it must not join that event's trace group.
     expect(warnings[0]).not.toHaveProperty(['logging.googleapis.com/trace']);
     expect(warnings[0]).not.toHaveProperty(['logging.googleapis.com/spanId']);
-    on.receiver.answerStatus = 200;
   });
 });

@@ -1,8 +1,18 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { status } from '@grpc/grpc-js';
 import { startCloudRunEmulator, type CloudRunEmulator } from '../../../emulators/cloud-run/server';
 import { cloudRunClients, SCRIPTED_TASK, TEST_JOB } from '../../helpers/cloud-run';
+import { waitFor } from '../../helpers/wait-for';
 
 describe('Cloud Run Jobs emulator through the real JobsClient and ExecutionsClient', () => {
+  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cloud-run-emulator-'));
+  /** What an execution's task printed so far (its log file, written by the task itself). */
+  const taskLog = (execution: string) => {
+    const file = path.join(logDir, `${execution.split('/').pop()}.log`);
+    return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  };
   let emulator: CloudRunEmulator;
   let clients: ReturnType<typeof cloudRunClients>;
   const finished: Record<string, unknown>[] = [];
@@ -14,6 +24,7 @@ describe('Cloud Run Jobs emulator through the real JobsClient and ExecutionsClie
           name: TEST_JOB,
           command: [process.execPath, SCRIPTED_TASK],
           env: { TASK_BEHAVIOUR: 'succeed' },
+          logDir,
           maxRetries: 1,
           timeoutSeconds: 30,
           memoryLimitMiB: 200,
@@ -42,6 +53,7 @@ describe('Cloud Run Jobs emulator through the real JobsClient and ExecutionsClie
     await clients.executions.close();
     await clients.tasks.close();
     await emulator.stop();
+    fs.rmSync(logDir, { recursive: true, force: true });
   });
 
   const run = async (behaviour: string, job = TEST_JOB) => {
@@ -239,8 +251,10 @@ describe('Cloud Run Jobs emulator through the real JobsClient and ExecutionsClie
       overrides: { containerOverrides: [{ env: [{ name: 'TASK_BEHAVIOUR', value: 'stubborn' }] }] },
     });
     const name = (operation.metadata as { name: string }).name;
-    while (!emulator.executions.get(name)?.pid) await new Promise((r) => setTimeout(r, 10));
-    await new Promise((r) => setTimeout(r, 200)); // let the task install its SIGTERM handler
+    // The task says when it ignores SIGTERM; a cancel before that would simply kill it.
+    await waitFor('the task to install its SIGTERM handler', () =>
+      taskLog(name).includes('{"sigterm":"ignored"}'),
+    );
     await clients.executions.cancelExecution({ name });
     const [cancelling] = await clients.executions.getExecution({ name });
     expect(cancelling.reconciling).toBe(true);

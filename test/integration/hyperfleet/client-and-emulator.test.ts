@@ -17,6 +17,7 @@ import { buildStatus } from '../../../shared/hyperfleet/status-builder';
 import type { AdapterStatusRequest } from '../../../shared/hyperfleet/schemas';
 import { hyperFleetClient, readySpec } from '../../helpers/hyperfleet';
 import { RecordingLogger } from '../../helpers/recording-logger';
+import { waitFor } from '../../helpers/wait-for';
 
 const conditions = (
   available: 'True' | 'False' | 'Unknown' = 'True',
@@ -285,6 +286,27 @@ describe('HyperFleet client against the HyperFleet API emulator', () => {
     );
   });
 
+  it('names its caller in User-Agent: the emulator logs it, and a fault aimed at another caller is not taken', async () => {
+    const c = await client.createCluster({ name: 'named-caller', spec: {} });
+    const adapter = hyperFleetClient(emulator, { userAgent: 'pullsecret-adapter' });
+    const job = hyperFleetClient(emulator, { userAgent: 'pullsecret-job' });
+    const path = `/api/hyperfleet/v1/clusters/${c.id}`;
+    emulator.faults.add({ match: `GET ${path}`, client: 'pullsecret-adapter', status: 503 });
+    expect((await job.getCluster(c.id)).id).toBe(c.id);
+    expect(emulator.faults.pending()).toBe(1);
+    expect((await adapter.getCluster(c.id)).id).toBe(c.id);
+    expect(emulator.faults.pending()).toBe(0);
+    expect(
+      emulator.requests
+        .list()
+        .filter((r) => r.target === path)
+        .map((r) => `${r.client} ${r.outcome}`),
+    ).toEqual(['pullsecret-job 200', 'pullsecret-adapter 503', 'pullsecret-adapter 200']);
+    expect(emulator.faults.taken().filter((f) => f.key === `GET ${path}`)).toEqual([
+      expect.objectContaining({ client: 'pullsecret-adapter', status: 503 }),
+    ]);
+  });
+
   it('retries injected 503s with backoff, and gives up with a transient error', async () => {
     const c = await client.createCluster({ name: 'flaky', spec: {} });
     emulator.faults.add({
@@ -315,16 +337,24 @@ describe('HyperFleet client against the HyperFleet API emulator', () => {
 
   it('times out a slow answer and retries it', async () => {
     const c = await client.createCluster({ name: 'slow', spec: {} });
-    const fast = hyperFleetClient(emulator, { timeoutMs: 200, retryAttempts: 2 });
-    emulator.faults.add({ match: `GET /api/hyperfleet/v1/clusters/${c.id}`, delayMs: 600 });
+    const read = `GET /api/hyperfleet/v1/clusters/${c.id}`;
+    // The emulator runs in this process: on a loaded machine an answer can take a few hundred ms,
+    // so the timeout is generous. A held answer is held past it; both are timers of this process,
+    // and the client's, started first and shorter, always ends the attempt first.
+    const timeoutMs = 2000;
+    const held = { match: read, exact: true, delayMs: timeoutMs + 500 };
+    const fast = hyperFleetClient(emulator, { timeoutMs, retryAttempts: 2 });
+    emulator.faults.add(held);
     expect((await fast.getCluster(c.id)).id).toBe(c.id);
-    emulator.faults.add({
-      match: `GET /api/hyperfleet/v1/clusters/${c.id}`,
-      count: 2,
-      delayMs: 600,
-    });
+    emulator.faults.add({ ...held, count: 2 });
     await expect(fast.getCluster(c.id)).rejects.toThrow(/no response: TimeoutError/);
-  });
+    expect(emulator.faults.taken().filter((f) => f.key === read)).toHaveLength(3);
+    // The held answers go out to closed connections: four reads in all once they have.
+    await waitFor(
+      'the held answers',
+      () => emulator.requests.list().filter((r) => `${r.method} ${r.target}` === read).length === 4,
+    );
+  }, 30_000);
 
   it('treats an unreachable API as transient', async () => {
     const port = Number(new URL(emulator.baseUrl).port);

@@ -205,15 +205,27 @@ describe('the admission fence in the Kubernetes emulator', () => {
   });
 
   it('does not fence another identity (the administrator)', async () => {
-    await admin.core.createNamespacedSecret({
+    // Its own Secrets (no other test's): what the fence refuses the job (an Opaque Secret, a
+    // managed Secret losing its label), the administrator does.
+    await admin.core.createNamespacedSecret({ namespace: NS, body: managed('admin-managed') });
+    const opaque = await admin.core.createNamespacedSecret({
       namespace: NS,
       body: { metadata: { name: 'admin-opaque' }, type: 'Opaque', stringData: { a: 'b' } },
     });
-    await admin.core.patchNamespacedSecret(
-      { name: PULL_SECRET, namespace: NS, body: { metadata: { labels: { 'managed-by': null } } } },
+    expect(opaque.type).toBe('Opaque');
+    const unlabelled = await admin.core.patchNamespacedSecret(
+      {
+        name: 'admin-managed',
+        namespace: NS,
+        body: { metadata: { labels: { 'managed-by': null } } },
+      },
       MERGE_PATCH,
     );
-    await admin.core.deleteNamespacedSecret({ name: 'foreign', namespace: NS });
+    expect(unlabelled.metadata?.labels).toEqual({ adapter: 'pullsecret', 'cluster-id': 'fence' });
+    await admin.core.deleteNamespacedSecret({ name: 'admin-opaque', namespace: NS });
+    expect(
+      await failureOf(admin.core.readNamespacedSecret({ name: 'admin-opaque', namespace: NS })),
+    ).toMatchObject({ code: 404 });
   });
 
   it('RBAC still comes first: a forbidden verb is refused by RBAC, not by the policy', async () => {

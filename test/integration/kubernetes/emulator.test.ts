@@ -6,6 +6,7 @@ import {
   type KubeApiServerEmulator,
 } from '../../../emulators/kube-apiserver/server';
 import { coreApi, dockerConfig, failureOf, k8s } from '../../helpers/kubernetes';
+import { itWithTool } from '../../helpers/required-tools';
 
 const NS = 'clusters-cls-1';
 const secret = (name: string, extra: Partial<k8s.V1Secret> = {}): k8s.V1Secret => ({
@@ -241,16 +242,20 @@ describe('Kubernetes API emulator through @kubernetes/client-node', () => {
     await expect(api.readNamespacedSecret({ namespace: NS, name: 'one' })).resolves.toBeTruthy();
   });
 
-  it('works with kubectl: get namespaces and secrets as JSON', async () => {
-    const run = promisify(execFile);
-    const env = { ...process.env, KUBECONFIG: emulator.kubeconfigPath, HOME: os.tmpdir() };
-    const { stdout } = await run('kubectl', ['get', 'secret', '-n', NS, 'one', '-o', 'json'], {
-      env,
-    });
-    const parsed = JSON.parse(stdout) as k8s.V1Secret;
-    expect(parsed.type).toBe('kubernetes.io/dockerconfigjson');
-    expect(parsed.metadata?.labels?.['managed-by']).toBe('hyperfleet');
-    const namespaces = await run('kubectl', ['get', 'namespaces', '-o', 'name'], { env });
-    expect(namespaces.stdout).toContain(`namespace/${NS}`);
-  });
+  itWithTool(
+    'kubectl',
+    'works with kubectl: get namespaces and secrets as JSON',
+    async (kubectl) => {
+      const run = promisify(execFile);
+      const env = { ...process.env, KUBECONFIG: emulator.kubeconfigPath, HOME: os.tmpdir() };
+      const { stdout } = await run(kubectl, ['get', 'secret', '-n', NS, 'one', '-o', 'json'], {
+        env,
+      });
+      const parsed = JSON.parse(stdout) as k8s.V1Secret;
+      expect(parsed.type).toBe('kubernetes.io/dockerconfigjson');
+      expect(parsed.metadata?.labels?.['managed-by']).toBe('hyperfleet');
+      const namespaces = await run(kubectl, ['get', 'namespaces', '-o', 'name'], { env });
+      expect(namespaces.stdout).toContain(`namespace/${NS}`);
+    },
+  );
 });

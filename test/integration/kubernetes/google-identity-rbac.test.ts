@@ -8,9 +8,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { applyManifest, findKubectl } from '../../../emulators/stack/cluster-rbac';
+import { applyManifest } from '../../../emulators/stack/cluster-rbac';
 import { JOB_SCOPES, metadataServerToken } from '../../helpers/metadata-token';
 import { startGoogleCluster, type GoogleCluster } from '../../helpers/google-cluster';
+import { itWithTool } from '../../helpers/required-tools';
 
 const JOB = 'pullsecret-job@demo-platform.iam.gserviceaccount.com';
 const CLOUD_PLATFORM = 'https://www.googleapis.com/auth/cloud-platform';
@@ -187,14 +188,14 @@ describe('Google identities and RBAC from the Terraform template (Kubernetes emu
     expect(message(answer.body)).toContain('cannot change roleRef');
   });
 
-  const kubectl = findKubectl();
-  (kubectl ? it : it.skip)(
+  itWithTool(
+    'kubectl',
     'kubectl auth can-i --as the job answers from the same RBAC (impersonation + SelfSubjectAccessReview)',
-    async () => {
+    async (kubectl) => {
       const canI = async (...args: string[]) => {
         try {
           const { stdout } = await run(
-            kubectl!,
+            kubectl,
             ['--kubeconfig', kube.kubeconfigPath, 'auth', 'can-i', ...args, `--as=${JOB}`],
             {
               env: { PATH: process.env.PATH, HOME: dir },

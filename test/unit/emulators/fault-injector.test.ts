@@ -40,6 +40,29 @@ describe('FaultInjector', () => {
     expect(faults.pending()).toBe(1);
   });
 
+  it('a rule with a client is taken only by that caller, and each fault taken names its caller', () => {
+    const faults = new FaultInjector();
+    const cluster = 'GET /api/hyperfleet/v1/clusters/c1';
+    faults.add({ match: cluster, exact: true, client: 'pullsecret-adapter', status: 503 });
+    faults.add({ match: cluster, exact: true, delayMs: 50 });
+    expect(faults.take(cluster, '', 'test')).toMatchObject({ delayMs: 50 });
+    expect(faults.take(cluster)).toBeUndefined();
+    expect(faults.take(cluster, '', 'pullsecret-adapter-2')).toBeUndefined();
+    expect(faults.take(cluster, '', 'pullsecret-adapter')).toMatchObject({ status: 503 });
+    expect(faults.taken()).toEqual([
+      { time: expect.any(String), match: cluster, key: cluster, client: 'test', delayMs: 50 },
+      {
+        time: expect.any(String),
+        match: cluster,
+        key: cluster,
+        client: 'pullsecret-adapter',
+        status: 503,
+      },
+    ]);
+    faults.clear();
+    expect(faults.taken()).toEqual([]);
+  });
+
   it('"perform, then fail" needs a status to answer with, and says so', () => {
     const parsed = faultRuleSchema.safeParse({ match: 'RunJob', after: true, delayMs: 10 });
     expect(parsed.success).toBe(false);

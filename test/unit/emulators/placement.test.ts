@@ -13,9 +13,29 @@ describe('the local placement simulation', () => {
     for (const id of ids) counts[spreadOver(['mgmt-1', 'mgmt-2'], id) as keyof typeof counts]++;
     expect(counts['mgmt-1']).toBeGreaterThan(60);
     expect(counts['mgmt-2']).toBeGreaterThan(60);
-    expect(ids.map((id) => spreadOver(['mgmt-1', 'mgmt-2'], id))).toEqual(
-      ids.map((id) => spreadOver(['mgmt-1', 'mgmt-2'], id)),
-    );
+    // The same way every time: in every process and run (a restarted stack, the e2e tests that
+    // predict a cluster's place), so the places are pinned here, not compared with a second call.
+    const firstEight = ids.slice(0, 8);
+    expect(firstEight.map((id) => spreadOver(['mgmt-1', 'mgmt-2'], id))).toEqual([
+      'mgmt-1',
+      'mgmt-2',
+      'mgmt-1',
+      'mgmt-1',
+      'mgmt-1',
+      'mgmt-1',
+      'mgmt-2',
+      'mgmt-1',
+    ]);
+    expect(firstEight.map((id) => spreadOver(['mgmt-1', 'mgmt-2', 'mgmt-3'], id))).toEqual([
+      'mgmt-3',
+      'mgmt-1',
+      'mgmt-2',
+      'mgmt-1',
+      'mgmt-1',
+      'mgmt-3',
+      'mgmt-1',
+      'mgmt-2',
+    ]);
     expect(() => spreadOver([], 'x')).toThrow('at least one management cluster');
   });
 

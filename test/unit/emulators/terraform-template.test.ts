@@ -6,7 +6,8 @@ import { renderTerraformTemplate } from '../../../emulators/common/terraform-tem
 import { renderClusterRbac, renderFence } from '../../../emulators/stack/cluster-rbac';
 import { ROOT } from '../../helpers/run-process';
 import { TERRAFORM_ROOT } from '../../helpers/terraform';
-import { TerraformModuleHarness, terraformAvailable } from '../../helpers/terraform-run';
+import { TerraformModuleHarness } from '../../helpers/terraform-run';
+import { describeWithTool } from '../../helpers/required-tools';
 
 describe('renderTerraformTemplate', () => {
   it('interpolates variables and keeps $${ and %%{ literal', () => {
@@ -50,55 +51,52 @@ const MODULE = path.join(TERRAFORM_ROOT, 'modules/pullsecret-adapter/modules/man
 const JOB = 'pullsecret-job@platform-project.iam.gserviceaccount.com';
 const PEM = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQ\n-----END CERTIFICATE-----\n';
 
-(terraformAvailable() ? describe : describe.skip)(
-  'the stack renders what Terraform renders',
-  () => {
-    let harness: TerraformModuleHarness;
-    beforeAll(() => {
-      harness = new TerraformModuleHarness(MODULE, ['management_clusters', 'job_identity']);
-    });
-    afterAll(() => harness?.dispose());
+describeWithTool('terraform', 'the stack renders what Terraform renders', () => {
+  let harness: TerraformModuleHarness;
+  beforeAll(() => {
+    harness = new TerraformModuleHarness(MODULE, ['management_clusters', 'job_identity']);
+  });
+  afterAll(() => harness?.dispose());
 
-    it.each([
-      ['cluster-wide (fenced)', undefined],
-      ['per namespace', ['clusters-a', 'clusters-b']],
-    ])(
-      '%s: byte for byte the module output an operator pipes into kubectl apply',
-      (_, namespaces) => {
-        const cluster = {
-          kind: 'gke',
-          endpoint: 'https://34.123.45.67',
-          ca_certificate: Buffer.from(PEM).toString('base64'),
-          project: 'mgmt-project-1',
-          location: 'us-central1',
-          cluster_name: 'mgmt',
-          ...(namespaces ? { namespaces } : {}),
-        };
-        const result = harness.apply({
-          management_clusters: { 'mgmt-1': cluster },
-          job_identity: JOB,
-        });
-        if (!result.ok) throw new Error(result.diagnostics);
-        const outputs = result.outputs as { rbac: Record<string, string>; fence: string };
-        // The fence alone, applied first (kubectl goes on after a failed object).
-        expect(renderFence(ROOT, JOB)).toBe(outputs.fence);
-        expect(
-          renderClusterRbac(ROOT, {
-            cluster: 'mgmt-1',
-            jobIdentity: JOB,
-            namespaces: namespaces ?? null,
-            credentialsCommand:
-              'gcloud container clusters get-credentials mgmt --location us-central1 --project mgmt-project-1',
-          }),
-        ).toBe(outputs.rbac['mgmt-1']);
-        // The fence comes first: kubectl applies in order, so no binding ever exists unfenced.
-        const kinds = [...outputs.rbac['mgmt-1']!.matchAll(/^kind: (\w+)$/gm)].map((m) => m[1]);
-        expect(kinds.slice(0, 3)).toEqual([
-          'ValidatingAdmissionPolicy',
-          'ValidatingAdmissionPolicyBinding',
-          'ClusterRole',
-        ]);
-      },
-    );
-  },
-);
+  it.each([
+    ['cluster-wide (fenced)', undefined],
+    ['per namespace', ['clusters-a', 'clusters-b']],
+  ])(
+    '%s: byte for byte the module output an operator pipes into kubectl apply',
+    (_, namespaces) => {
+      const cluster = {
+        kind: 'gke',
+        endpoint: 'https://34.123.45.67',
+        ca_certificate: Buffer.from(PEM).toString('base64'),
+        project: 'mgmt-project-1',
+        location: 'us-central1',
+        cluster_name: 'mgmt',
+        ...(namespaces ? { namespaces } : {}),
+      };
+      const result = harness.apply({
+        management_clusters: { 'mgmt-1': cluster },
+        job_identity: JOB,
+      });
+      if (!result.ok) throw new Error(result.diagnostics);
+      const outputs = result.outputs as { rbac: Record<string, string>; fence: string };
+      // The fence alone, applied first (kubectl goes on after a failed object).
+      expect(renderFence(ROOT, JOB)).toBe(outputs.fence);
+      expect(
+        renderClusterRbac(ROOT, {
+          cluster: 'mgmt-1',
+          jobIdentity: JOB,
+          namespaces: namespaces ?? null,
+          credentialsCommand:
+            'gcloud container clusters get-credentials mgmt --location us-central1 --project mgmt-project-1',
+        }),
+      ).toBe(outputs.rbac['mgmt-1']);
+      // The fence comes first: kubectl applies in order, so no binding ever exists unfenced.
+      const kinds = [...outputs.rbac['mgmt-1']!.matchAll(/^kind: (\w+)$/gm)].map((m) => m[1]);
+      expect(kinds.slice(0, 3)).toEqual([
+        'ValidatingAdmissionPolicy',
+        'ValidatingAdmissionPolicyBinding',
+        'ClusterRole',
+      ]);
+    },
+  );
+});

@@ -10,7 +10,8 @@ import YAML from 'yaml';
 import { renderFencePolicy } from '../../../emulators/kube-apiserver/fence-policy';
 import { loadJobConfig } from '../../../functions/pull-secret-job/config';
 import { TERRAFORM_ROOT } from '../../helpers/terraform';
-import { TerraformModuleHarness, terraformAvailable, type TerraformResult } from '../../helpers/terraform-run';
+import { TerraformModuleHarness, type TerraformResult } from '../../helpers/terraform-run';
+import { describeWithTool } from '../../helpers/required-tools';
 
 type Doc = Record<string, unknown> & { kind: string; metadata: { name: string; namespace?: string } };
 
@@ -26,9 +27,8 @@ const gateway = (project: string, membership = 'mgmt') => ({ kind: 'connect-gate
 const DNS_ENDPOINT = 'https://gke-0123456789abcdef0123456789abcdef0123-123456789012.us-central1.gke.goog';
 const dnsGke = (project: string, cluster = 'mgmt') => ({ kind: 'gke', endpoint: DNS_ENDPOINT, project, location: 'us-central1', cluster_name: cluster });
 
-const describeWithTerraform = terraformAvailable() ? describe : describe.skip;
 
-describeWithTerraform('terraform: the management clusters (evaluated by terraform, offline)', () => {
+describeWithTool('terraform', 'terraform: the management clusters (evaluated by terraform, offline)', () => {
   let harness: TerraformModuleHarness;
   const apply = (values: Record<string, unknown>): TerraformResult =>
     harness.apply({ job_identity: JOB, ...values });

@@ -8,13 +8,13 @@ import path from 'node:path';
 import { executionEnv, type LaunchRequest } from '../../../functions/adapter/job-launcher';
 import { matchesLoggingFilter, parseLoggingFilter } from '../../helpers/logging-filter';
 import { block, loadModules, moduleAt, resourceBody, TERRAFORM_ROOT, type TfModule } from '../../helpers/terraform';
-import { TerraformModuleHarness, terraformAvailable } from '../../helpers/terraform-run';
+import { TerraformModuleHarness } from '../../helpers/terraform-run';
+import { describeWithTool } from '../../helpers/required-tools';
 
 const MODULE = path.join(TERRAFORM_ROOT, 'modules/pullsecret-adapter/modules/run-job-overrides');
 const ALLOW_LIST = path.join(TERRAFORM_ROOT, 'modules/pullsecret-adapter/run-job-overrides.json');
 const NAMES = (JSON.parse(fs.readFileSync(ALLOW_LIST, 'utf8')) as { names: string[] }).names;
 const JOB = 'pullsecret-job';
-const describeWithTerraform = terraformAvailable() ? describe : describe.skip;
 
 describe('the Logging query language evaluator (test/helpers/logging-filter.ts)', () => {
   const entry = { a: 'Hello', list: [{ name: 'X' }, { name: 'Y', ref: { key: 'k' } }], flag: true };
@@ -92,7 +92,7 @@ function runJobEntry(
 /** The overrides the adapter really sends for a launch. */
 const adapterEnv = (): EnvVar[] => Object.entries(executionEnv(LAUNCH, TRACE)).map(([name, value]) => ({ name, value }));
 
-describeWithTerraform('terraform: the audit-log filter for unexpected overrides (evaluated by terraform, offline)', () => {
+describeWithTool('terraform', 'terraform: the audit-log filter for unexpected overrides (evaluated by terraform, offline)', () => {
   let harness: TerraformModuleHarness;
   let filter: string;
   let regex: RegExp;

@@ -4,7 +4,8 @@
 // run through real `terraform apply` offline (modules/bindings needs no provider).
 import path from 'node:path';
 import { loadModules, moduleAt, TERRAFORM_ROOT, type TfModule } from '../../helpers/terraform';
-import { TerraformModuleHarness, terraformAvailable } from '../../helpers/terraform-run';
+import { TerraformModuleHarness } from '../../helpers/terraform-run';
+import { describeWithTool } from '../../helpers/required-tools';
 
 const BINDINGS = path.join(TERRAFORM_ROOT, 'modules/pullsecret-tenant-project/modules/bindings');
 const identities = {
@@ -21,9 +22,8 @@ interface Binding {
   expression: string;
 }
 
-const maybe = terraformAvailable() ? describe : describe.skip;
 
-maybe('modules/pullsecret-tenant-project, applied offline', () => {
+describeWithTool('terraform', 'modules/pullsecret-tenant-project, applied offline', () => {
   let harness: TerraformModuleHarness;
   beforeAll(() => {
     harness = new TerraformModuleHarness(BINDINGS, ['scope', 'identities', 'job_role']);

@@ -7,10 +7,10 @@ import { loadJobConfig } from '../../../functions/pull-secret-job/config';
 import { loadReporterConfig } from '../../../functions/reporter/config';
 import { loadTracingConfig } from '../../../shared/tracing/config';
 import { loadModules, moduleAt, resourceBody, TERRAFORM_ROOT, type TfModule } from '../../helpers/terraform';
-import { TerraformModuleHarness, terraformAvailable } from '../../helpers/terraform-run';
+import { TerraformModuleHarness } from '../../helpers/terraform-run';
+import { describeWithTool } from '../../helpers/required-tools';
 
 const MODULE = path.join(TERRAFORM_ROOT, 'modules/pullsecret-adapter/modules/tracing');
-const describeWithTerraform = terraformAvailable() ? describe : describe.skip;
 
 interface TracingOutputs {
   apis: string[];
@@ -20,7 +20,7 @@ interface TracingOutputs {
   job_env: Record<string, string>;
 }
 
-describeWithTerraform('terraform: what tracing adds (evaluated by terraform, offline)', () => {
+describeWithTool('terraform', 'terraform: what tracing adds (evaluated by terraform, offline)', () => {
   let harness: TerraformModuleHarness;
   const outputs = (values: Record<string, unknown>): TracingOutputs => {
     const result = harness.apply(values);

@@ -7,14 +7,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from '@cdktf/hcl2json';
 import { TERRAFORM_ROOT } from '../../helpers/terraform';
-import { TerraformModuleHarness, terraformAvailable } from '../../helpers/terraform-run';
+import { TerraformModuleHarness } from '../../helpers/terraform-run';
+import { describeWithTool } from '../../helpers/required-tools';
 import { variableBlockText, variablesOnlyModule } from '../../helpers/terraform-variables';
 
 const VARIABLES = path.join(TERRAFORM_ROOT, 'modules/pullsecret-adapter/variables.tf');
 const EXAMPLE = path.join(TERRAFORM_ROOT, 'examples/basic/terraform.tfvars.example');
 const DIGEST = `sha256:${'0123456789abcdef'.repeat(4)}`;
 const REPO = 'us-central1-docker.pkg.dev/hyperfleet-platform-prod/pullsecret/pull-secret-job';
-const describeWithTerraform = terraformAvailable() ? describe : describe.skip;
 
 describe('the variable block reader', () => {
   it('copies a whole block, braces inside strings included', () => {
@@ -26,7 +26,7 @@ describe('the variable block reader', () => {
   });
 });
 
-describeWithTerraform('terraform: the HyperFleet URL and the job image (evaluated by terraform, offline)', () => {
+describeWithTool('terraform', 'terraform: the HyperFleet URL and the job image (evaluated by terraform, offline)', () => {
   let dir: string;
   let harness: TerraformModuleHarness;
   const apply = (hyperfleetUrl: string, image: string) =>
