@@ -99,7 +99,8 @@ export async function benchAdapter(eventsPerRun: number): Promise<AdapterFigures
     for (const { scenario, settle } of runs) {
       for (const concurrency of [1, 50]) {
         // A settled launch takes the settle interval: fewer events keep the run short.
-        const events = settle === '0s' || scenario !== 'launch' ? eventsPerRun : concurrency * 4;
+        const events =
+          settle === '0s' || scenario !== 'launch' ? eventsPerRun : Math.max(20, concurrency * 4);
         // Up-to-date clusters can be hit again and again; the others change state on their first event.
         const ids = seed(hyperfleet, scenario, scenario === 'up-to-date' ? 100 : events);
         const idsFile = path.join(dir, `${scenario}-${concurrency}.json`);
