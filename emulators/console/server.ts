@@ -48,7 +48,11 @@ export async function startConsole(description: unknown, port = 0): Promise<Loca
     emulatorMode: true,
   });
   const deadLetters = new DeadLetterWatcher(pubsub);
-  await deadLetters.start(Object.values(stack.subscriptions).map((s) => s.deadLetterTopic));
+  await deadLetters.start(
+    Object.values(stack.subscriptions).flatMap((s) =>
+      s.deadLetterTopic ? [s.deadLetterTopic] : [],
+    ),
+  );
   const actions = new ConsoleActions(stack, tenant, kube);
   const consoleToken = newConsoleToken();
   const page = consolePage(consoleToken);

@@ -18,7 +18,7 @@ export const stackViewSchema = z.object({
     pubsub: z.string(),
   }),
   topics: z.record(z.string(), z.string()),
-  subscriptions: z.record(z.string(), z.object({ deadLetterTopic: z.string() })),
+  subscriptions: z.record(z.string(), z.object({ deadLetterTopic: z.string().optional() })),
   env: z.record(z.string(), z.string()),
   /** The stack's trace receiver and store (absent in a stack.json from before issue 18). */
   traces: z.object({ endpoint: z.string(), dir: z.string() }).optional(),

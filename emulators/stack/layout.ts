@@ -35,6 +35,15 @@ export const DELIVERY = {
   maximumBackoffSeconds: 10,
 } as const;
 
+/**
+ * What Eventarc's own Pub/Sub subscription has, which Terraform cannot change
+ * (hashicorp/terraform-provider-google#17701, #17697): a 10 s ack deadline, and no dead-letter
+ * policy unless delivery.attach_dead_letter adds one. The local eventarc mode wires its
+ * subscriptions the same way, so only the code's own bounds (DELIVERY_BUDGET, EVENT_MAX_FAILURES,
+ * EVENT_MAX_AGE) stop a slow or poison event, as in production.
+ */
+export const EVENTARC_SUBSCRIPTION = { ackDeadlineSeconds: 10 } as const;
+
 export const topicPath = (topic: string) => `projects/${LOCAL_PROJECT}/topics/${topic}`;
 
 /**

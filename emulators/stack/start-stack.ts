@@ -15,6 +15,7 @@ import { hostedClusterCrds } from './hosted-cluster-crd';
 import {
   DEFAULT_MANAGEMENT_CLUSTER,
   DELIVERY,
+  EVENTARC_SUBSCRIPTION,
   JOB_IDENTITY,
   JOB_NAME,
   LOCAL_PROJECT,
@@ -129,7 +130,13 @@ export interface StackDescription {
   readonly topics: Record<string, string>;
   readonly subscriptions: Record<
     string,
-    { subscription: string; topic: string; deadLetterTopic: string; pushEndpoint: string }
+    {
+      subscription: string;
+      topic: string;
+      /** Absent in eventarc mode: Eventarc's subscription has no dead-letter policy. */
+      deadLetterTopic?: string;
+      pushEndpoint: string;
+    }
   >;
   /** What a client (gcloud, kubectl, a script) needs to talk to the local system. */
   readonly env: Record<string, string>;
@@ -474,8 +481,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           topic: s.topic,
           subscription: s.name,
           pushEndpoint: s.pushEndpoint,
-          deadLetterTopic: s.deadLetter,
           ...DELIVERY,
+          ...(delivery === 'eventarc' ? EVENTARC_SUBSCRIPTION : { deadLetterTopic: s.deadLetter }),
         })),
       );
     await wire();
@@ -550,7 +557,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           {
             subscription: `projects/${LOCAL_PROJECT}/subscriptions/${s.name}`,
             topic: topicPath(s.topic),
-            deadLetterTopic: topicPath(s.deadLetter),
+            ...(delivery === 'eventarc' ? {} : { deadLetterTopic: topicPath(s.deadLetter) }),
             pushEndpoint: s.pushEndpoint,
           },
         ]),

@@ -4,6 +4,7 @@
 // effects as with push subscriptions must follow: one version and one Kubernetes write per change,
 // convergence, a redelivery after a failure, and the hard delete.
 import fs from 'node:fs';
+import { PubSub } from '@google-cloud/pubsub';
 import type { ProxyRecord } from '../../emulators/stack/round-robin-proxy';
 import { canaryPullSecret, type Canary } from '../helpers/canary';
 import { scanForCanaries } from '../helpers/secret-scan';
@@ -47,6 +48,35 @@ describe('end to end on the local stack: Eventarc-style delivery', () => {
     expect(stack.d.subscriptions.results?.pushEndpoint).toContain(
       stack.d.reporterConverter!.endpoint,
     );
+  });
+
+  // Issue 29 §1: Eventarc's subscription as production has it: a 10 s ack deadline, which Terraform
+  // cannot change, and no dead-letter policy (only the code's bounds stop a poison event).
+  it("wires each subscription as Eventarc's: 10 s ack deadline, no dead-letter topic", async () => {
+    const pubsub = new PubSub({
+      projectId: stack.d.project,
+      apiEndpoint: stack.d.endpoints.pubsub,
+      emulatorMode: true,
+    });
+    try {
+      const subscriptions = Object.values(stack.d.subscriptions);
+      expect(subscriptions).toHaveLength(3);
+      for (const { subscription, deadLetterTopic } of subscriptions) {
+        expect(deadLetterTopic).toBeUndefined();
+        const [metadata] = await pubsub.subscription(subscription).getMetadata();
+        expect({
+          subscription,
+          ack: metadata.ackDeadlineSeconds,
+          deadLetter: metadata.deadLetterPolicy ?? null,
+        }).toEqual({
+          subscription,
+          ack: 10,
+          deadLetter: null,
+        });
+      }
+    } finally {
+      await pubsub.close();
+    }
   });
 
   it('create: converges with one version and one Kubernetes write', async () => {
