@@ -1,4 +1,6 @@
 import { canaryPullSecret, type Canary } from '../helpers/canary';
+import { matchesLoggingFilter } from '../helpers/logging-filter';
+import { executionsEndedAbnormallyFilter } from '../helpers/terraform-metric-filter';
 import { scanForCanaries } from '../helpers/secret-scan';
 import { CUSTOMER_PROJECT, startTestStack, type TestStack } from '../helpers/stack';
 
@@ -138,6 +140,22 @@ describe('end to end on the local stack: preconditions, invalid input, faults', 
     expect(reported.length).toBeGreaterThanOrEqual(1);
     expect(reported[0]).toContain('"reason":"JobFailed"');
     expect(await stack.versions(id)).toEqual(['1:ENABLED']);
+    // Issue 29 §3: the killed execution printed no result line; Terraform's metric on Cloud Run's
+    // system_event entries counts it. The entry the stack's emulator routed to the
+    // execution-finished topic (tapped) matches the metric's filter; the successful one's does not.
+    const filter = await executionsEndedAbnormallyFilter(stack.d.job);
+    const entries = stack
+      .tappedMessages()
+      .filter((m) => m.includes('"methodName":"/Jobs.RunJob"'))
+      .map((m) => JSON.parse(m.slice(0, m.lastIndexOf('}{') + 1)) as Record<string, unknown>);
+    const names = (await stack.executionsFor(id)).map((e) => e.name.split('/').pop()!);
+    const ofCluster = entries.filter((e) =>
+      names.some((n) => JSON.stringify(e).includes(`"${n}"`)),
+    );
+    expect(ofCluster.length).toBeGreaterThanOrEqual(2);
+    expect(ofCluster.map((e) => matchesLoggingFilter(filter, e)).sort()).toEqual(
+      expect.arrayContaining([false, true]),
+    );
   });
 
   it('leaves the dead-letter topics empty and the canaries out of everything the system wrote', async () => {

@@ -5,7 +5,7 @@ import { AdapterError } from '../../../shared/errors';
 import { cloudRunClients, SCRIPTED_TASK, TEST_JOB } from '../../helpers/cloud-run';
 import { RecordingLogger } from '../../helpers/recording-logger';
 import { matchesLoggingFilter } from '../../helpers/logging-filter';
-import { loadModules, moduleAt, resourceBody } from '../../helpers/terraform';
+import { executionsEndedAbnormallyFilter } from '../../helpers/terraform-metric-filter';
 
 /**
  * The reporter's failure reasons come from the execution's conditions and its task's last attempt,
@@ -121,20 +121,7 @@ describe('reporter: execution failure reasons from Cloud Run conditions (emulato
   // Issue 29 §3: executions the platform ends (OOM, timeout, a kill, a cancellation) print no result
   // line; Terraform's executions_ended_abnormally metric counts their system_event entries instead.
   it("Terraform's executions_ended_abnormally filter matches the entries of killed, timed-out, OOM and cancelled executions, not a success", async () => {
-    const module = moduleAt(await loadModules(), 'modules/pullsecret-adapter');
-    const parts = [
-      ...String(module.locals.execution_finished_filter).matchAll(/"((?:[^"\\]|\\.)*)"/g),
-    ]
-      .map((m) => JSON.parse(`"${m[1]!}"`) as string)
-      .filter((part) => part !== ' AND ');
-    const [, project, , , , job] = TEST_JOB.split('/');
-    const metricFilter = String(
-      resourceBody(module, 'google_logging_metric', 'executions_ended_abnormally').filter,
-    )
-      .replace('${local.execution_finished_filter}', parts.join(' AND '))
-      .replaceAll('${local.job_name}', job!)
-      .replaceAll('${var.project_id}', project!);
-    expect(metricFilter).not.toContain('${');
+    const metricFilter = await executionsEndedAbnormallyFilter(TEST_JOB);
     const entryOf = async (name: string) => {
       await emulator.waitForExecution(name);
       for (let i = 0; i < 100 && !finishedEntries.has(name); i++)
