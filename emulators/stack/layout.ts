@@ -47,12 +47,12 @@ export const EVENTARC_SUBSCRIPTION = { ackDeadlineSeconds: 10 } as const;
 export const topicPath = (topic: string) => `projects/${LOCAL_PROJECT}/topics/${topic}`;
 
 /**
- * The customer projects the job may write to (Terraform's target_project_ids): the demo's and the
- * README's. The Secret Manager emulator's allow policies grant the job there as Terraform does.
+ * The customer projects the job may write to (onboarded with modules/pullsecret-tenant-project):
+ * the demo's and the README's. The Secret Manager emulator's allow policies grant there as that module does.
  */
 export const TARGET_PROJECTS = ['demo-customer-project', 'my-project-123'] as const;
 
-/** The identities Terraform grants on Secret Manager besides the job (secret-manager-iam.tf). */
+/** The identities the tenant module grants on Secret Manager besides the job. */
 export const READER_IDENTITY = `pullsecret-reader@${LOCAL_PROJECT}.iam.gserviceaccount.com`;
 export const REPORTER_IDENTITY = `pullsecret-reporter@${LOCAL_PROJECT}.iam.gserviceaccount.com`;
 

@@ -2,7 +2,7 @@ import { ONBOARDING_SECTION } from '../permission-fix';
 import { DOCTOR_SECTION, fail, ok, skip, type CheckResult } from './check';
 
 // What the job needs in a customer project, from the calls it makes (google-secret-store.ts,
-// claim-work.ts) and Terraform's custom role (secret-manager-iam.tf), and what it must not hold
+// claim-work.ts) and Terraform's custom role (modules/pullsecret-tenant-role), and what it must not hold
 // (README: "never secrets.list or any IAM permission").
 
 /** Checked on the project (Resource Manager projects.testIamPermissions): CreateSecret's permission. */
