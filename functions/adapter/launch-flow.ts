@@ -10,6 +10,7 @@ import type { LaunchRequest } from './job-launcher';
 import { launchOrAdopt } from './launch-or-adopt';
 import { reportStatus } from './report-status';
 import { pullSecretReference } from './pull-secret-reference';
+import { sleep } from '../../shared/sleep';
 
 /**
  * Launches the job for a decision: records the intent (a new launch id) in our status first, yields
@@ -136,5 +137,5 @@ export async function launchWithIntent(
 async function settle(deps: AdapterDependencies): Promise<void> {
   const ms = deps.launchSettleMs ?? 0;
   if (ms <= 0) return;
-  await (deps.sleep ?? ((wait: number) => new Promise<void>((r) => setTimeout(r, wait))))(ms);
+  await (deps.sleep ?? sleep)(ms);
 }

@@ -3,6 +3,7 @@ import type { Logger } from '../../shared/logging/logger';
 import { backoffDelayMs, type RetryPolicy } from '../../shared/retry/backoff';
 import type { ExecutionLookup, LaunchQuery } from './execution-lookup';
 import type { JobLauncher, LaunchedExecution, LaunchRequest } from './job-launcher';
+import { sleep as realSleep } from '../../shared/sleep';
 
 /** What launchOrAdopt needs. */
 export interface LaunchDependencies {
@@ -17,8 +18,6 @@ export interface LaunchDependencies {
 export interface LaunchResult extends LaunchedExecution {
   readonly adopted: boolean;
 }
-
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The search for a launch's execution. */
 export function launchQuery(

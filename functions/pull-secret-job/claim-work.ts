@@ -10,6 +10,7 @@ import {
 import { backoffDelayMs, type RetryPolicy } from '../../shared/retry/backoff';
 import { isOurSecretManagerSecret } from './labels';
 import type { Replication, SecretMetadata, SecretStore } from './secret-store';
+import { sleep } from '../../shared/sleep';
 
 /** The secret to claim, and how to create it when it does not exist yet (apply only). */
 export interface ClaimTarget {
@@ -100,8 +101,6 @@ export async function claimWork(
     'ClaimContention',
   );
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** A write of our claim this execution sent: the claim it would replace (none: there was none). */
 interface Attempt {

@@ -13,10 +13,10 @@ import {
 } from './placements';
 import { isOurSecretManagerSecret } from './labels';
 import type { SecretStore } from './secret-store';
+import { sleep } from '../../shared/sleep';
 
 // Each conflict means another writer changed the secret meanwhile; a few rounds settle any race.
 const MAX_ROUNDS = 5;
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * The places recorded on the secret; none, and `exists: false`, when it is absent or not ours

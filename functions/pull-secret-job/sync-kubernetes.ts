@@ -18,6 +18,7 @@ import {
   stampedGeneration,
   writtenByNewer,
 } from './generation-stamp';
+import { sleep as realSleep } from '../../shared/sleep';
 
 export const ANNOTATIONS = {
   gcpSecretPath: 'hyperfleet.io/gcp-secret-path',
@@ -69,7 +70,7 @@ export async function syncKubernetesSecret(
 ): Promise<KubernetesOutcome> {
   const { namespace, name } = desired;
   const log = options.logger.child({ phase: 'kubernetes', namespace, k8s_secret: name });
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const sleep = options.sleep ?? realSleep;
   const now = options.now ?? (() => new Date());
   const deadline = Date.now() + options.namespaceWaitMs;
   let namespaceAttempts = 0;

@@ -1,5 +1,6 @@
 import { retryFitsDelivery } from '../events/delivery-deadline';
 import { backoffDelayMs, type RetryPolicy } from './backoff';
+import { sleep as realSleep } from '../sleep';
 
 /** What withRetry needs besides the operation. */
 export interface RetryOptions {
@@ -19,8 +20,6 @@ export interface RetryOptions {
   readonly sleep?: (ms: number) => Promise<void>;
   readonly random?: () => number;
 }
-
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Runs `operation` until it succeeds, fails with a non-retryable error, or runs out of attempts;
