@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import { randomUUID } from 'node:crypto';
 import { PubSub } from '@google-cloud/pubsub';
 import { reconcileEvent } from '../../emulators/sentinel/sentinel';
 import type { ProxyRecord } from '../../emulators/stack/round-robin-proxy';
 import type { OwnStatus } from '../../shared/hyperfleet/pullsecret-status';
 import { canaryPullSecret } from '../helpers/canary';
+import { publishCopies } from '../helpers/events';
 import { CUSTOMER_PROJECT, startTestStack, type TestStack } from '../helpers/stack';
 
 // The same Sentinel event published this many times at once: the round-robin proxy spreads the
@@ -51,18 +51,8 @@ describe('end to end on the local stack: the same event on several adapter insta
       }
     })();
   };
-  const publishCopies = async (generation: number) => {
-    const event = reconcileEvent({ id, generation });
-    const topic = pubsub.topic('hyperfleet-system-clusters');
-    await Promise.all(
-      Array.from({ length: COPIES }, () =>
-        topic.publishMessage({
-          data: Buffer.from(JSON.stringify(event)),
-          attributes: { _watermill_message_uuid: randomUUID() },
-        }),
-      ),
-    );
-  };
+  const publishBurst = (generation: number) =>
+    publishCopies(pubsub, reconcileEvent({ id, generation }), COPIES);
   const executions = async (operation: string, generation: number) =>
     (await stack.executionsFor(id)).filter(
       (e) => e.env.OPERATION === operation && e.env.GENERATION === String(generation),
@@ -87,7 +77,7 @@ describe('end to end on the local stack: the same event on several adapter insta
   it('create: one Secret Manager version and one Kubernetes write', async () => {
     id = await stack.createCluster('race-create', canaryPullSecret('race-create').text);
     watch(id);
-    await publishCopies(1);
+    await publishBurst(1);
     await stack.converged(id, 1, 45_000);
     await allDone();
     await logExecutions('create', 'apply', 1);
@@ -100,7 +90,7 @@ describe('end to end on the local stack: the same event on several adapter insta
     await stack.api.patchCluster(id, {
       spec: { pullSecret: { data: canaryPullSecret('race-update').text } },
     });
-    await publishCopies(2);
+    await publishBurst(2);
     await stack.converged(id, 2, 45_000);
     await allDone();
     await logExecutions('update', 'apply', 2);
@@ -111,7 +101,7 @@ describe('end to end on the local stack: the same event on several adapter insta
 
   it('delete: the secrets removed once, Finalized, the cluster hard-deleted', async () => {
     await stack.api.deleteCluster(id);
-    await publishCopies(3);
+    await publishBurst(3);
     await stack.waitFor(
       `cluster ${id} hard-deleted`,
       async () => (await stack.cluster(id)) === undefined,

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { PubSub } from '@google-cloud/pubsub';
 import { reconcileEvent } from '../../emulators/sentinel/sentinel';
 import type { AdapterStatus } from '../../shared/hyperfleet/schemas';
 import { canaryPullSecret } from '../helpers/canary';
+import { publishCopies } from '../helpers/events';
 import { startTestStack, type TestStack } from '../helpers/stack';
 
 // Issue 28 §1: duplicates of one Sentinel event that reach several adapter instances at once launch
@@ -50,15 +50,8 @@ describe.each([2, 3])(
       await stack?.stop();
     }, 30_000);
 
-    const burst = async (id: string, generation: number) => {
-      const data = Buffer.from(JSON.stringify(reconcileEvent({ id, generation })));
-      const topic = pubsub.topic('hyperfleet-system-clusters');
-      await Promise.all(
-        Array.from({ length: COPIES }, () =>
-          topic.publishMessage({ data, attributes: { _watermill_message_uuid: randomUUID() } }),
-        ),
-      );
-    };
+    const burst = (id: string, generation: number) =>
+      publishCopies(pubsub, reconcileEvent({ id, generation }), COPIES);
     const preconditionsHold = (id: string, generation: number) =>
       stack.waitFor(
         `${id}: ${PRECONDITION_ADAPTERS.join(', ')} Available at generation ${generation}`,

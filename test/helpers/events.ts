@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { PubSub } from '@google-cloud/pubsub';
 
 /** Sentinel's structured CloudEvent for a cluster, as it publishes it. */
 export function sentinelEvent(
@@ -78,4 +79,23 @@ export async function postStructured(baseUrl: string, event: unknown): Promise<n
   });
   await response.text();
   return response.status;
+}
+
+/**
+ * The same Sentinel reconcile event published `copies` times at once, each as its own Pub/Sub
+ * message (a new watermill id, as duplicates from Sentinel's replicas would carry): the round-robin
+ * proxy spreads them over the adapter instances.
+ */
+export async function publishCopies(
+  pubsub: PubSub,
+  event: Record<string, unknown>,
+  copies: number,
+): Promise<void> {
+  const topic = pubsub.topic('hyperfleet-system-clusters');
+  const data = Buffer.from(JSON.stringify(event));
+  await Promise.all(
+    Array.from({ length: copies }, () =>
+      topic.publishMessage({ data, attributes: { _watermill_message_uuid: randomUUID() } }),
+    ),
+  );
 }
