@@ -39,11 +39,19 @@ data "google_secret_manager_secrets" "hyperfleet_token" {
   }
 }
 
+locals {
+  # Known at plan (the list is read then): the version lookup below runs only for an existing secret.
+  token_secret_exists = contains(
+    flatten([for listed in data.google_secret_manager_secrets.hyperfleet_token : [for secret in listed.secrets : secret.secret_id]]),
+    coalesce(var.hyperfleet_api.auth_token_secret, "-"),
+  )
+}
+
 # Its latest version must exist and be enabled: the functions and the job mount "latest". Read
 # without its payload (fetch_secret_data = false: a GET of the version's metadata), and only once
 # the secret is known to exist, so that a missing secret gets the message above.
 data "google_secret_manager_secret_version" "hyperfleet_token" {
-  count             = length(data.google_secret_manager_secrets.hyperfleet_token) > 0 && length([for secret in try(data.google_secret_manager_secrets.hyperfleet_token[0].secrets, []) : secret if secret.secret_id == var.hyperfleet_api.auth_token_secret]) > 0 ? 1 : 0
+  count             = local.token_secret_exists ? 1 : 0
   project           = var.project_id
   secret            = var.hyperfleet_api.auth_token_secret
   version           = "latest"
