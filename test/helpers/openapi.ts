@@ -5,11 +5,10 @@ import addFormats from 'ajv-formats';
 import YAML from 'yaml';
 import { ROOT } from './run-process';
 
-/** Where the official spec is read from: env, then beside the repository, then the vendored copy. */
+/** Where the official spec is read from: HYPERFLEET_OPENAPI_SPEC (a newer upstream copy), else the vendored one. */
 export function specPath(): string {
   const candidates = [
     process.env.HYPERFLEET_OPENAPI_SPEC,
-    path.resolve(ROOT, '../shared/contracts/hyperfleet-api-core.openapi.yaml'),
     path.join(ROOT, 'test/fixtures/contracts/hyperfleet-api-core.openapi.yaml'),
   ].filter((p): p is string => typeof p === 'string' && p !== '');
   const found = candidates.find((p) => fs.existsSync(p));
