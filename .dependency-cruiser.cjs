@@ -6,10 +6,12 @@
 //
 // Emulator rooms (the folders directly under emulators/) come in two kinds. A generic room
 // emulates one outside service (Secret Manager, Cloud Run, Kubernetes, the HyperFleet API, ...)
-// and knows nothing of this product: it imports only emulators/common/ and itself. A product room
-// holds what is specific to this project (the stack that wires the rooms together, the console,
-// the simulated adapters, the HostedCluster CRD, the fence wiring, the demo) and may import any
-// room. Moving a room from one kind to the other is a change to the two lists below.
+// and knows nothing of this product: of the emulators it imports only emulators/common/ and
+// itself, and no function's code. It may use shared/, the code below both the product and the
+// emulators (a logger, durations, a CRC). A product room holds what is specific to this project
+// (the stack that wires the rooms together, the console, the simulated adapters, the HostedCluster
+// CRD, the fence wiring, the demo) and may import any room. Moving a room from one kind to the
+// other, or allowing one import between rooms, is a change to the two lists below.
 
 /** Rooms under emulators/ that hold this product's knowledge; they may import any room. */
 const PRODUCT_ROOMS = ['stack', 'console'];
