@@ -1,5 +1,5 @@
 // Our status `data` on success is read by another adapter (HyperShift: the HostedCluster's
-// namespace and spec.pullSecret.name; README, "Status data"). These tests pin its keys and types:
+// namespace and spec.pullSecret.name; docs/status-contract.md). These tests pin its keys and types:
 // changing them breaks that adapter, so a change here must be a deliberate contract change.
 import * as z from 'zod';
 import type { Provisioned, StatusOutcome } from '../../../shared/hyperfleet/outcome';
