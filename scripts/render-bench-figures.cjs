@@ -24,7 +24,7 @@ const SECRET_MANAGER_QUOTA_PER_MINUTE = 600;
 
 // ---- formatting -------------------------------------------------------------------------------
 
-const thousands = (n) => n.toLocaleString('en-US', { maximumFractionDigits: 1 });
+const thousands = (n) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
 /** A figure, a [min, max] range of alternating runs, or a dash when the run did not measure it. */
 function figure(value) {
   if (value === undefined || value === null) return '—';

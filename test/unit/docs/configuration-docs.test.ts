@@ -5,18 +5,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type * as z from 'zod';
-import { adapterEnvSchema } from '../../functions/adapter/config';
-import { compilePreconditions, evaluatePreconditions } from '../../functions/adapter/preconditions';
-import { jobEnvSchema } from '../../functions/pull-secret-job/config';
-import { doctorEnvSchema } from '../../functions/pull-secret-job/doctor/doctor-config';
-import { reporterEnvSchema } from '../../functions/reporter/config';
-import { localStackEnvSchema } from '../../emulators/stack/config';
-import { hyperFleetApiEnvShape } from '../../shared/hyperfleet/config';
-import { EXIT_CODES } from '../../shared/job-result';
+import { adapterEnvSchema } from '../../../functions/adapter/config';
+import {
+  compilePreconditions,
+  evaluatePreconditions,
+} from '../../../functions/adapter/preconditions';
+import { jobEnvSchema } from '../../../functions/pull-secret-job/config';
+import { doctorEnvSchema } from '../../../functions/pull-secret-job/doctor/doctor-config';
+import { reporterEnvSchema } from '../../../functions/reporter/config';
+import { localStackEnvSchema } from '../../../emulators/stack/config';
+import { hyperFleetApiEnvShape } from '../../../shared/hyperfleet/config';
+import { EXIT_CODES } from '../../../shared/job-result';
 import YAML from 'yaml';
-import { readDoc, tableAfter } from '../helpers/docs';
+import { readDoc, tableAfter } from '../../helpers/docs';
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(__dirname, '../../..');
 const README = readDoc('README.md');
 const CONFIGURATION = 'docs/configuration.md';
 const DEPLOYMENT = 'docs/deployment.md';
@@ -92,7 +95,9 @@ describe('docs/configuration.md', () => {
   });
 
   it("documents the variables only the doctor reads (beyond the job's), with their real defaults", () => {
-    const documented = documentedVariables(configurationTable('#### Variables only the doctor reads'));
+    const documented = documentedVariables(
+      configurationTable('#### Variables only the doctor reads'),
+    );
     const beyondTheJob = Object.keys(doctorEnvSchema.shape).filter(
       (name) => !(name in jobEnvSchema.shape),
     );
