@@ -1,5 +1,5 @@
-// Every link in README.md, SECURITY.md and docs/ reaches a file of this repository and, with an
-// anchor, a heading of that page; and no page sends the reader outside the repository (a
+// Every link in README.md, SECURITY.md, docs/ and the Terraform modules' READMEs reaches a file of
+// this repository and, with an anchor, a heading of that page; and no page sends the reader outside the repository (a
 // sibling folder, a file the repository does not have).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -34,8 +34,16 @@ function brokenBecause({ page, target }: Link): string | undefined {
   return anchors.includes(anchor) ? undefined : `no heading with anchor #${anchor}`;
 }
 
+/** The Terraform modules' READMEs: generated tables, hand-written text that links into docs/. */
+function moduleReadmes(): string[] {
+  return fs
+    .readdirSync(path.join(ROOT, 'terraform/modules'), { recursive: true, encoding: 'utf8' })
+    .filter((file) => path.basename(file) === 'README.md' && !file.includes('.terraform'))
+    .map((file) => path.join('terraform/modules', file));
+}
+
 describe('documentation links', () => {
-  const links = docPages().flatMap(linksOf);
+  const links = [...docPages(), ...moduleReadmes()].flatMap(linksOf);
 
   it('finds the pages and their links', () => {
     expect(docPages()).toEqual(
