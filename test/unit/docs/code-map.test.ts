@@ -57,4 +57,20 @@ describe(`${PAGE}`, () => {
     expect(named.length).toBeGreaterThan(30);
     expect(named.filter((file) => !fs.existsSync(path.join(ROOT, file)))).toEqual([]);
   });
+
+  it("the walk of one event: every file it names exists (a bare name, in its step's folder)", () => {
+    const walk = /## The walk of one event[^\n]*\n([\s\S]*?)\n## /.exec(TEXT)?.[1] ?? '';
+    const steps = walk.split(/^\d+\. /m).slice(1);
+    expect(steps.length).toBeGreaterThan(5);
+    const missing = steps.flatMap((step) => {
+      const names = [...step.matchAll(/`([^`\s]+\.ts)`/g)].map((m) => m[1]!);
+      const folders = [
+        ...new Set(names.filter((n) => n.includes('/')).map((n) => path.dirname(n))),
+      ];
+      return names
+        .filter((name) => !name.includes('/'))
+        .filter((name) => !folders.some((folder) => fs.existsSync(path.join(ROOT, folder, name))));
+    });
+    expect(missing).toEqual([]);
+  });
 });
