@@ -1,6 +1,7 @@
 // Every link in README.md, SECURITY.md, docs/ and the Terraform modules' READMEs reaches a file of
-// this repository and, with an anchor, a heading of that page; and no page sends the reader outside the repository (a
-// sibling folder, a file the repository does not have).
+// this repository and, with an anchor, a heading of that page; every repository path a page names
+// exists; and no page sends the reader outside the repository (a sibling folder, a file the
+// repository does not have).
 import fs from 'node:fs';
 import path from 'node:path';
 import { anchorOf, docPages, headings, readDoc, withoutCodeBlocks } from '../../helpers/docs';
@@ -72,5 +73,19 @@ describe('documentation links', () => {
     const readmeTargets = new Set(linksOf('README.md').map(({ target }) => target.split('#')[0]));
     const pages = docPages().filter((page) => page.startsWith('docs/'));
     expect(pages.filter((page) => !readmeTargets.has(page))).toEqual([]);
+  });
+
+  it('every repository path a page names in backticks exists (tests, code, modules)', () => {
+    const REPOSITORY_PATH =
+      /`((?:functions|shared|emulators|terraform|test|bench|scripts|docs)\/[^`\s*{}<>$]*)`/g;
+    // Written by a run, never committed.
+    const generated = (file: string) => file.startsWith('bench/results/');
+    const missing = docPages().flatMap((page) =>
+      [...readDoc(page).matchAll(REPOSITORY_PATH)]
+        .map((m) => m[1]!)
+        .filter((file) => !generated(file) && !fs.existsSync(path.join(ROOT, file)))
+        .map((file) => ({ page, file })),
+    );
+    expect(missing).toEqual([]);
   });
 });
