@@ -2,6 +2,9 @@
 // Sections (BENCH_SECTIONS, comma-separated; default all but fleet-scale): floor, bundles, job,
 // adapter, cold, e2e, fleet, timing (wall-clock claims the tests no longer bound). `--clusters 1000,10000` runs only the fleet simulation, once per size,
 // and prints the per-cluster costs side by side (they must stay flat as the fleet grows).
+// `--save-reference` also copies the sections measured into bench/reference.json, the run the
+// documentation quotes, and renders the figures in README.md and docs/ from it.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -267,6 +270,14 @@ async function main(): Promise<void> {
   );
   fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nWrote ${path.relative(process.cwd(), file)}`);
+  if (process.argv.includes('--save-reference')) saveReference(file);
+}
+
+/** Merges the run's sections into bench/reference.json and renders the documentation's figures. */
+function saveReference(resultsFile: string): void {
+  const renderer = path.join(__dirname, '../../scripts/render-bench-figures.cjs');
+  const run = spawnSync(process.execPath, [renderer, '--merge', resultsFile], { stdio: 'inherit' });
+  if (run.status !== 0) throw new Error(`${renderer} --merge ${resultsFile} failed`);
 }
 
 main().then(

@@ -10,7 +10,7 @@ import { startTestStack, type TestStack } from '../helpers/stack';
 // (the round-robin proxy gives each instance its share: 10 + 10 with two instances), for 20
 // clusters (the rounds) at a time, through create, update and delete. Sentinel is silenced so the
 // burst is the only trigger, published only once the preconditions hold, so every copy decides
-// to launch. Executions per generation are logged for the README's reliability rows.
+// to launch. Executions per generation are logged for the job protocol's invariants (docs/design/job-protocol.md).
 const ROUNDS = 20;
 const COPIES = 20;
 const PRECONDITION_ADAPTERS = ['validation', 'dns', 'placement'];

@@ -1,16 +1,19 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { readDoc } from '../helpers/docs';
 import { ROOT } from '../helpers/run-process';
 import { startTestStack, type TestStack } from '../helpers/stack';
 
-/** The README's "Try it" block, exactly as written (the test fails when the README changes it wrongly). */
+const PAGE = 'docs/local-stack.md';
+
+/** The local stack page's "Try it" block, exactly as written (the test fails when the page changes it wrongly). */
 function tryItBlock(): string {
-  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const start = readme.indexOf('Try it from a second terminal');
+  const page = readDoc(PAGE);
+  const start = page.indexOf('Try it from a second terminal');
   expect(start).toBeGreaterThan(0);
-  const block = /```bash\n([\s\S]*?)```/.exec(readme.slice(start))?.[1];
-  if (!block) throw new Error('no bash block after "Try it from a second terminal" in README.md');
+  const block = /```bash\n([\s\S]*?)```/.exec(page.slice(start))?.[1];
+  if (!block) throw new Error(`no bash block after "Try it from a second terminal" in ${PAGE}`);
   return block;
 }
 
@@ -35,7 +38,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => stack?.stop());
 
-describe('README "Try it"', () => {
+describe('docs/local-stack.md "Try it"', () => {
   it('runs as one pasted block: create, wait, look, change the pull secret, relabel, delete', async () => {
     // A "second terminal" in a directory of the repository whose .local/stack.json is the test
     // stack's: npm finds the repository's package.json above it, `wait` reads INIT_CWD's stack.

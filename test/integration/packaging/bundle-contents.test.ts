@@ -3,7 +3,7 @@ import path from 'node:path';
 import { chunkHolding, readBundleMetafile } from '../../helpers/bundle-metafile';
 import { ROOT } from '../../helpers/run-process';
 
-// What the bundles leave out on purpose (scripts/bundle.cjs, README "Startup and memory"): each
+// What the bundles leave out on purpose (scripts/bundle.cjs, docs/performance.md): each
 // was measured in start time or memory, and each comes back silently with an innocent import.
 const BUNDLES = ['adapter', 'reporter', 'pull-secret-job'] as const;
 const inputsOf = (bundle: string): string[] =>

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { pagesWithHeading } from '../../helpers/docs';
 import { ROOT, runNode } from '../../helpers/run-process';
 
 // Started as users and Cloud Run start it: functions-framework loading the built function.
@@ -51,9 +52,11 @@ describe('a function started with bad configuration', () => {
     expect(run.stderr).not.toMatch(/^\s+at /m);
   });
 
-  it('names README sections that exist', async () => {
-    const readme = (await import('node:fs')).readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  it('names documentation sections that exist', () => {
     for (const section of ['Configuration reference', 'Adapter function', 'Reporter function'])
-      expect(readme).toMatch(new RegExp(`^#+ ${section}$`, 'm'));
+      expect({ section, pages: pagesWithHeading(section) }).toEqual({
+        section,
+        pages: ['docs/configuration.md'],
+      });
   });
 });

@@ -1,11 +1,12 @@
 // Our status `data` on success is read by another adapter (HyperShift: the HostedCluster's
-// namespace and spec.pullSecret.name; README, "Status data"). These tests pin its keys and types:
+// namespace and spec.pullSecret.name; docs/status-contract.md). These tests pin its keys and types:
 // changing them breaks that adapter, so a change here must be a deliberate contract change.
 import * as z from 'zod';
 import type { Provisioned, StatusOutcome } from '../../../shared/hyperfleet/outcome';
 import { buildStatus } from '../../../shared/hyperfleet/status-builder';
 import { planFromJobResult } from '../../../functions/reporter/report-outcomes';
 import type { JobResult } from '../../../shared/job-result';
+import { tableAfter } from '../../helpers/docs';
 
 const now = new Date('2026-11-23T10:00:00Z');
 const execution = 'projects/p/locations/us-central1/jobs/pullsecret-job/executions/e-1';
@@ -154,5 +155,18 @@ describe('status data contract (what the HyperShift adapter reads)', () => {
         name: 'cls-1-pull-secret',
       },
     });
+  });
+});
+
+describe('docs/status-contract.md', () => {
+  it('documents exactly the keys of the contract', () => {
+    const rows = tableAfter(
+      'docs/status-contract.md',
+      "After a successful apply that wrote the Kubernetes Secret, `pullsecret`'s `data` holds:",
+    );
+    const documented = rows.flatMap(([fields = '']) =>
+      [...fields.matchAll(/`([a-z_0-9]+)`/g)].map((m) => m[1]!),
+    );
+    expect(documented.sort()).toEqual(Object.keys(successData.shape).sort());
   });
 });

@@ -1,39 +1,29 @@
-// The README is the users' reference: its configuration tables, exit codes, example preconditions
-// and Terraform variables are checked against the code, so the README cannot drift from it.
+// The documentation is the users' reference: its configuration tables, exit codes, example
+// preconditions and Terraform variables are checked against the code, so the pages cannot drift
+// from it. The tables live in docs/configuration.md and docs/deployment.md; README.md keeps the
+// two commands.
 import fs from 'node:fs';
 import path from 'node:path';
 import type * as z from 'zod';
-import { adapterEnvSchema } from '../../functions/adapter/config';
-import { compilePreconditions, evaluatePreconditions } from '../../functions/adapter/preconditions';
-import { jobEnvSchema } from '../../functions/pull-secret-job/config';
-import { doctorEnvSchema } from '../../functions/pull-secret-job/doctor/doctor-config';
-import { reporterEnvSchema } from '../../functions/reporter/config';
-import { localStackEnvSchema } from '../../emulators/stack/config';
-import { hyperFleetApiEnvShape } from '../../shared/hyperfleet/config';
-import { EXIT_CODES } from '../../shared/job-result';
+import { adapterEnvSchema } from '../../../functions/adapter/config';
+import {
+  compilePreconditions,
+  evaluatePreconditions,
+} from '../../../functions/adapter/preconditions';
+import { jobEnvSchema } from '../../../functions/pull-secret-job/config';
+import { doctorEnvSchema } from '../../../functions/pull-secret-job/doctor/doctor-config';
+import { reporterEnvSchema } from '../../../functions/reporter/config';
+import { localStackEnvSchema } from '../../../emulators/stack/config';
+import { hyperFleetApiEnvShape } from '../../../shared/hyperfleet/config';
+import { EXIT_CODES } from '../../../shared/job-result';
 import YAML from 'yaml';
+import { readDoc, tableAfter } from '../../helpers/docs';
 
-const ROOT = path.resolve(__dirname, '../..');
-const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-
-/** The rows of the first table after a heading, as arrays of cells. */
-function tableAfter(heading: string): string[][] {
-  const start = README.indexOf(`\n${heading}\n`);
-  if (start < 0) throw new Error(`README has no heading "${heading}"`);
-  const lines = README.slice(start + heading.length + 2).split('\n');
-  const first = lines.findIndex((line) => line.startsWith('|'));
-  const rows: string[][] = [];
-  for (const line of lines.slice(first + 2)) {
-    if (!line.startsWith('|')) break;
-    rows.push(
-      line
-        .slice(1, -1)
-        .split(' | ')
-        .map((cell) => cell.trim()),
-    );
-  }
-  return rows;
-}
+const ROOT = path.resolve(__dirname, '../../..');
+const README = readDoc('README.md');
+const CONFIGURATION = 'docs/configuration.md';
+const DEPLOYMENT = 'docs/deployment.md';
+const configurationTable = (heading: string) => tableAfter(CONFIGURATION, heading);
 
 const backticked = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
 
@@ -68,23 +58,23 @@ function expectDefaultsMatch(shape: Shape, variables: Map<string, string>): void
   }
 }
 
-describe('README configuration reference', () => {
+describe('docs/configuration.md', () => {
   const hyperfleet = documentedVariables(
-    tableAfter('### HyperFleet API (adapter, reporter and job)'),
+    configurationTable('### HyperFleet API (adapter, reporter and job)'),
   );
   const inherited = new Map([...hyperfleet].filter(([name]) => name !== 'HYPERFLEET_API_BASE_URL'));
 
   it('documents exactly the variables the adapter reads, with their real defaults', () => {
     const documented = new Map([
       ...hyperfleet,
-      ...documentedVariables(tableAfter('### Adapter function')),
+      ...documentedVariables(configurationTable('### Adapter function')),
     ]);
     expect([...documented.keys()].sort()).toEqual(Object.keys(adapterEnvSchema.shape).sort());
     expectDefaultsMatch(adapterEnvSchema.shape, documented);
   });
 
   it('documents exactly the variables the reporter reads, with their real defaults', () => {
-    const own = documentedVariables(tableAfter('### Reporter function'));
+    const own = documentedVariables(configurationTable('### Reporter function'));
     own.delete('LOG_LEVEL');
     own.delete('LOG_FORMAT');
     own.delete('GOOGLE_CLOUD_PROJECT');
@@ -95,7 +85,7 @@ describe('README configuration reference', () => {
   });
 
   it('documents exactly the variables the job reads, with their real defaults', () => {
-    const documented = documentedVariables(tableAfter('### Pull secret job'));
+    const documented = documentedVariables(configurationTable('### Pull secret job'));
     documented.delete('LOG_LEVEL');
     documented.delete('LOG_FORMAT');
     const names = [...documented.keys(), 'LOG_LEVEL', 'LOG_FORMAT'];
@@ -105,7 +95,9 @@ describe('README configuration reference', () => {
   });
 
   it("documents the variables only the doctor reads (beyond the job's), with their real defaults", () => {
-    const documented = documentedVariables(tableAfter('#### Variables only the doctor reads'));
+    const documented = documentedVariables(
+      configurationTable('#### Variables only the doctor reads'),
+    );
     const beyondTheJob = Object.keys(doctorEnvSchema.shape).filter(
       (name) => !(name in jobEnvSchema.shape),
     );
@@ -115,18 +107,18 @@ describe('README configuration reference', () => {
   });
 
   it('documents exactly the variables the local stack reads, with their real defaults', () => {
-    const documented = documentedVariables(tableAfter('### Local stack'));
+    const documented = documentedVariables(configurationTable('### Local stack'));
     expect([...documented.keys()].sort()).toEqual(Object.keys(localStackEnvSchema.shape).sort());
     expectDefaultsMatch(localStackEnvSchema.shape, documented);
   });
 
   it('lists the job exit codes the code uses', () => {
-    const rows = tableAfter('#### Exit codes');
+    const rows = configurationTable('#### Exit codes');
     expect(rows.map(([code]) => Number(code)).sort()).toEqual(Object.values(EXIT_CODES).sort());
   });
 });
 
-describe('README examples', () => {
+describe('documented examples', () => {
   it('gives two commands that exist: npm start and npm test', () => {
     const scripts = (
       JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
@@ -140,7 +132,7 @@ describe('README examples', () => {
   });
 
   it('has preconditions that compile and decide as described', () => {
-    const block = /```yaml\n([\s\S]*?)```/.exec(README)?.[1];
+    const block = /```yaml\n([\s\S]*?)```/.exec(readDoc(CONFIGURATION))?.[1];
     const compiled = compilePreconditions(YAML.parse(block ?? '') as never);
     const cluster = (labels: Record<string, string>) => ({ generation: 2, labels, spec: {} });
     const dns = (status: 'True' | 'False') => ({
@@ -172,6 +164,7 @@ describe('README examples', () => {
     );
     const declared = [...variablesTf.matchAll(/^variable "([a-z_]+)"/gm)].map((m) => m[1]!);
     const documented = tableAfter(
+      DEPLOYMENT,
       '**Variables** (all typed, validated and described in `variables.tf`):',
     ).flatMap(([names = '']) => backticked(names));
     expect(documented.sort()).toEqual(declared.sort());

@@ -1,0 +1,257 @@
+#!/usr/bin/env node
+// The documentation quotes bench figures only from bench/reference.json, the committed reference
+// run: every region between `<!-- bench:NAME -->` and `<!-- /bench -->` in README.md and docs/ is
+// rendered here from it, so a figure cannot drift from the run it came from.
+//
+//   node scripts/render-bench-figures.cjs                 rewrite the regions (npm run docs:figures)
+//   node scripts/render-bench-figures.cjs --check         exit 1 naming every page that differs
+//   node scripts/render-bench-figures.cjs --merge FILE    copy FILE's sections (a bench run's
+//                                                        results, e.g. bench/results/latest.json)
+//                                                        into bench/reference.json, then rewrite
+//
+// --root DIR works on another copy of the repository (the tests use one).
+const fs = require('node:fs');
+const path = require('node:path');
+const prettier = require('prettier');
+
+const SCRIPT = 'node scripts/render-bench-figures.cjs';
+const REGION = /<!-- bench:([a-z0-9-]+) -->([\s\S]*?)<!-- \/bench -->/g;
+/** The sections of a bench run the reference keeps (the keys of bench/results/latest.json). */
+const SECTIONS = ['floor', 'bundles', 'job', 'adapter', 'coldStart', 'endToEnd', 'timingClaims'];
+const FLEET_SIZES = [1000, 10000, 100000];
+/** Secret Manager's default request quotas per project and minute (read, write). */
+const SECRET_MANAGER_QUOTA_PER_MINUTE = 600;
+
+// ---- formatting -------------------------------------------------------------------------------
+
+const thousands = (n) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
+/** A figure, a [min, max] range of alternating runs, or a dash when the run did not measure it. */
+function figure(value) {
+  if (value === undefined || value === null) return '—';
+  if (Array.isArray(value)) return `${thousands(value[0])}–${thousands(value[1])}`;
+  return typeof value === 'number' ? thousands(value) : String(value);
+}
+function table(header, rows) {
+  const line = (cells) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+// ---- the reference ------------------------------------------------------------------------------
+
+function readReference(root) {
+  return JSON.parse(fs.readFileSync(path.join(root, 'bench', 'reference.json'), 'utf8'));
+}
+function sectionOf(reference, key) {
+  const section = reference.sections[key];
+  if (!section) throw new Error(`bench/reference.json has no "${key}" section`);
+  return section;
+}
+function jobRun(reference, kind) {
+  const run = sectionOf(reference, 'job').figures.find((j) => j.kind === kind);
+  if (!run) throw new Error(`bench/reference.json has no job run "${kind}"`);
+  return run;
+}
+const JOB_KINDS = ['first', 'unchanged', 'changed'];
+const machineText = (m) =>
+  `${m.cpus} × ${m.cpuModel} vCPUs, ${m.memoryGb} GiB, Node ${m.node.replace(/^v/, '')} (${m.platform})`;
+
+// ---- the regions --------------------------------------------------------------------------------
+
+/** Each region's renderer: inline ones stand inside a sentence, the others are blocks. */
+const RENDERERS = {
+  'job-sm-calls': {
+    inline: true,
+    render: (ref) => JOB_KINDS.map((k) => jobRun(ref, k).secretManagerCalls).join(' / '),
+  },
+  'job-k8s-calls': {
+    inline: true,
+    render: (ref) => JOB_KINDS.map((k) => jobRun(ref, k).kubernetesCalls).join(' / '),
+  },
+  'reference-run': {
+    render: (ref) => {
+      const runs = new Map();
+      for (const [key, section] of Object.entries(ref.sections)) {
+        const when = `${section.measuredAt.slice(0, 10)} on ${machineText(section.machine)}`;
+        runs.set(when, [...(runs.get(when) ?? []), key]);
+      }
+      return [...runs]
+        .map(([when, keys]) => `Reference run (${keys.join(', ')}): ${when}.`)
+        .join('\n');
+    },
+  },
+  'job-table': {
+    render: (ref) =>
+      table(
+        [
+          'run',
+          'wall p50 ms',
+          'wall p90 ms',
+          'peak RSS MB',
+          'Secret Manager calls',
+          'Kubernetes calls',
+        ],
+        sectionOf(ref, 'job').figures.map((j) => [
+          j.kind,
+          figure(j.wallMsP50),
+          figure(j.wallMsP90),
+          figure(j.maxRssMb),
+          figure(j.secretManagerCalls),
+          figure(j.kubernetesCalls),
+        ]),
+      ),
+  },
+  'adapter-table': {
+    render: (ref) =>
+      table(
+        [
+          'scenario',
+          'launch settle',
+          'concurrency',
+          'events/s',
+          'p50 ms',
+          'p99 ms',
+          'HyperFleet calls/event',
+          'Cloud Run calls/event',
+        ],
+        sectionOf(ref, 'adapter').figures.map((a) => [
+          a.scenario,
+          figure(a.launchSettle),
+          figure(a.concurrency),
+          figure(a.eventsPerSecond),
+          figure(a.p50Ms),
+          figure(a.p99Ms),
+          figure(a.hyperfleetCallsPerEvent),
+          figure(a.cloudRunCallsPerEvent),
+        ]),
+      ),
+  },
+  'cold-start-table': {
+    render: (ref) =>
+      table(
+        ['function', 'module load p50 ms', 'first event p50 ms', 'peak RSS MB'],
+        sectionOf(ref, 'coldStart').figures.map((c) => [
+          c.module,
+          figure(c.loadMsP50),
+          figure(c.firstEventMsP50),
+          figure(c.peakRssMb),
+        ]),
+      ),
+  },
+  'timing-table': {
+    render: (ref) =>
+      table(
+        ['claim', 'p50 ms', 'bound ms'],
+        sectionOf(ref, 'timingClaims').figures.map((t) => [
+          t.claim,
+          figure(t.p50Ms),
+          figure(t.boundMs),
+        ]),
+      ),
+  },
+  capacity: { render: capacityTable },
+};
+
+/**
+ * Steady state per minute: Sentinel re-sends a reconciled cluster every 30 min (N/30 events, two
+ * HyperFleet reads each) and the adapter resyncs it every 6 h (N/360 unchanged runs, each about 8
+ * HyperFleet calls over adapter, job and reporter). Secret Manager requests are the unchanged run's
+ * measured calls plus the reporter's one claim read; the limit counts them all against one of the
+ * 600-a-minute quotas, the conservative bound whatever their split between reads and writes.
+ */
+function capacityTable(ref) {
+  const smPerExecution = jobRun(ref, 'unchanged').secretManagerCalls + 1;
+  const round = (n) => thousands(Math.round(n * 10) / 10);
+  const rows = [
+    ['Sentinel events (Pub/Sub messages to the adapter)', (n) => n / 30],
+    ['HyperFleet API calls (adapter, job, reporter)', (n) => (2 * n) / 30 + (8 * n) / 360],
+    ['job executions (RunJob)', (n) => n / 360],
+    [
+      `Secret Manager requests (${smPerExecution} per execution)`,
+      (n) => (smPerExecution * n) / 360,
+    ],
+  ];
+  const limit = Math.floor((SECRET_MANAGER_QUOTA_PER_MINUTE * 360) / smPerExecution / 1000) * 1000;
+  return [
+    table(
+      ['per minute', ...FLEET_SIZES.map((n) => `${thousands(n)} clusters`)],
+      rows.map(([what, perMinute]) => [what, ...FLEET_SIZES.map((n) => round(perMinute(n)))]),
+    ),
+    '',
+    `**The first limit is Secret Manager's request quota (${SECRET_MANAGER_QUOTA_PER_MINUTE} a minute per project), at about ${thousands(limit)} clusters** when all ${smPerExecution} requests of an execution count against one quota; reads and writes have separate quotas, so the real limit is higher.`,
+  ].join('\n');
+}
+
+// ---- pages ----------------------------------------------------------------------------------------
+
+function pages(root) {
+  const docs = fs
+    .readdirSync(path.join(root, 'docs'), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => path.join('docs', file));
+  return ['README.md', ...docs.sort()];
+}
+
+/** The page with every region rendered, formatted as `prettier --check` wants it. */
+async function rendered(root, file, reference) {
+  const text = fs.readFileSync(path.join(root, file), 'utf8');
+  if (!text.includes('<!-- bench:')) return text;
+  const replaced = text.replace(REGION, (_, name) => {
+    const renderer = RENDERERS[name];
+    if (!renderer) throw new Error(`${file}: unknown bench region "${name}"`);
+    const body = renderer.render(reference);
+    return `<!-- bench:${name} -->${renderer.inline ? body : `\n\n${body}\n\n`}<!-- /bench -->`;
+  });
+  // The repository's settings wherever the copy is, so that a test's copy renders as the real one.
+  const options = await prettier.resolveConfig(path.join(__dirname, '..', 'README.md'));
+  return prettier.format(replaced, { ...options, parser: 'markdown' });
+}
+
+/** Copies a bench run's sections into the reference, each with the run's date and machine. */
+function merge(root, resultsFile) {
+  const results = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
+  const reference = readReference(root);
+  const merged = SECTIONS.filter((key) => results[key] !== undefined);
+  if (merged.length === 0) throw new Error(`${resultsFile} holds none of ${SECTIONS.join(', ')}`);
+  for (const key of merged)
+    reference.sections[key] = {
+      measuredAt: results.measuredAt,
+      machine: results.machine,
+      figures: results[key],
+    };
+  fs.writeFileSync(
+    path.join(root, 'bench', 'reference.json'),
+    `${JSON.stringify(reference, null, 2)}\n`,
+  );
+  console.log(`bench/reference.json: ${merged.join(', ')} from ${resultsFile}`);
+}
+
+function argument(args, flag) {
+  const at = args.indexOf(flag);
+  return at < 0 ? undefined : args[at + 1];
+}
+
+async function main(args) {
+  const root = path.resolve(argument(args, '--root') ?? path.join(__dirname, '..'));
+  const mergeFile = argument(args, '--merge');
+  if (mergeFile) merge(root, path.resolve(mergeFile));
+  const reference = readReference(root);
+  const stale = [];
+  for (const file of pages(root)) {
+    const before = fs.readFileSync(path.join(root, file), 'utf8');
+    const after = await rendered(root, file, reference);
+    if (after === before) continue;
+    if (args.includes('--check')) stale.push(file);
+    else fs.writeFileSync(path.join(root, file), after);
+  }
+  if (stale.length > 0) {
+    console.error(
+      `Bench figures differ from bench/reference.json in: ${stale.join(', ')}. Run ${SCRIPT} (npm run docs:figures).`,
+    );
+    process.exitCode = 1;
+  }
+}
+
+main(process.argv.slice(2)).catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});
