@@ -7,7 +7,10 @@ import { v2 } from '@google-cloud/run';
 import { CloudRunExecutionLookup } from '../../functions/adapter/cloud-run/cloud-run-execution-lookup';
 import { CloudRunJobLauncher } from '../../functions/adapter/cloud-run/cloud-run-job-launcher';
 import { createAdapterHandler } from '../../functions/adapter/flows/handle-event';
-import { compilePreconditions, DEFAULT_PRECONDITIONS } from '../../functions/adapter/decision/preconditions';
+import {
+  compilePreconditions,
+  DEFAULT_PRECONDITIONS,
+} from '../../functions/adapter/decision/preconditions';
 import { loadJobConfig } from '../../functions/pull-secret-job/config';
 import { GoogleSecretStore } from '../../functions/pull-secret-job/google-secret-store';
 import { exitCodeFor } from '../../functions/pull-secret-job/job-outcome';

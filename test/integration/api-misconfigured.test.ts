@@ -9,7 +9,10 @@ import type { CloudEventV1 } from 'cloudevents';
 import { createAdapterHandler } from '../../functions/adapter/flows/handle-event';
 import type { ExecutionLookup } from '../../functions/adapter/cloud-run/execution-lookup';
 import type { JobLauncher } from '../../functions/adapter/cloud-run/job-launcher';
-import { compilePreconditions, DEFAULT_PRECONDITIONS } from '../../functions/adapter/decision/preconditions';
+import {
+  compilePreconditions,
+  DEFAULT_PRECONDITIONS,
+} from '../../functions/adapter/decision/preconditions';
 import type { ExecutionReader } from '../../shared/executions/execution-reader';
 import { createReporterHandler } from '../../functions/reporter/report/handle-report';
 import {

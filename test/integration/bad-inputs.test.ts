@@ -7,7 +7,10 @@ import { getTestServer } from '@google-cloud/functions-framework/testing';
 import type { CloudEventV1 } from 'cloudevents';
 import * as z from 'zod';
 import { createAdapterHandler } from '../../functions/adapter/flows/handle-event';
-import { compilePreconditions, DEFAULT_PRECONDITIONS } from '../../functions/adapter/decision/preconditions';
+import {
+  compilePreconditions,
+  DEFAULT_PRECONDITIONS,
+} from '../../functions/adapter/decision/preconditions';
 import { CloudRunExecutionReader } from '../../shared/executions/cloud-run-execution-reader';
 import { createReporterHandler } from '../../functions/reporter/report/handle-report';
 import { startCloudRunEmulator, type CloudRunEmulator } from '../../emulators/cloud-run/server';

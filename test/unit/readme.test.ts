@@ -4,7 +4,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type * as z from 'zod';
 import { adapterEnvSchema } from '../../functions/adapter/config/config';
-import { compilePreconditions, evaluatePreconditions } from '../../functions/adapter/decision/preconditions';
+import {
+  compilePreconditions,
+  evaluatePreconditions,
+} from '../../functions/adapter/decision/preconditions';
 import { jobEnvSchema } from '../../functions/pull-secret-job/config';
 import { doctorEnvSchema } from '../../functions/pull-secret-job/doctor/doctor-config';
 import { reporterEnvSchema } from '../../functions/reporter/config/config';

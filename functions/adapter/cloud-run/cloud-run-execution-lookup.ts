@@ -1,7 +1,10 @@
 import { callTimeoutMs } from '../../../shared/events/delivery-deadline';
 import type { protos, v2 } from '@google-cloud/run';
 import { toAdapterError } from '../../../shared/gcp/grpc-failure';
-import type { ExecutionReader, ExecutionSummary } from '../../../shared/executions/execution-reader';
+import type {
+  ExecutionReader,
+  ExecutionSummary,
+} from '../../../shared/executions/execution-reader';
 import { timestampToIso } from '../../../shared/gcp/timestamp';
 import { matchLaunch, type ExecutionLookup, type LaunchQuery } from './execution-lookup';
 import type { LaunchedExecution } from './job-launcher';

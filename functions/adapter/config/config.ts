@@ -1,7 +1,11 @@
 import fs from 'node:fs';
 import YAML from 'yaml';
 import * as z from 'zod';
-import { boundedDuration, duration, positiveIntWithDefault } from '../../../shared/config/durations';
+import {
+  boundedDuration,
+  duration,
+  positiveIntWithDefault,
+} from '../../../shared/config/durations';
 import { hostPort } from '../../../shared/config/gcp-names';
 import { parseEnv, type Env } from '../../../shared/config/parse-env';
 import { ConfigError } from '../../../shared/errors';
@@ -19,7 +23,11 @@ import {
 import type { RetryBoundSettings } from '../../../shared/events/retry-bound';
 import { OBJECT_PATH } from '../../../shared/object-path';
 import type { RetryPolicy } from '../../../shared/retry/backoff';
-import { toTracingConfig, tracingEnvShape, type TracingConfig } from '../../../shared/tracing/config';
+import {
+  toTracingConfig,
+  tracingEnvShape,
+  type TracingConfig,
+} from '../../../shared/tracing/config';
 import type { DecisionSettings } from '../decision/decide';
 import { namespaceTemplate } from '../decision/namespace-template';
 import {

@@ -1,6 +1,6 @@
 import type { StatusOutcome } from '../../../shared/status/outcome';
 import type { ExecutionSummary } from '../../../shared/executions/execution-reader';
-import { planFromExecution } from '../../reporter/report/report-outcomes';
+import { planFromExecution } from '../../../shared/executions/execution-report';
 import type { Decision, DecisionSettings } from './decide';
 import type { LaunchedExecution } from '../cloud-run/job-launcher';
 

@@ -14,7 +14,11 @@ import {
   type LogFormat,
   type LogLevel,
 } from '../../../shared/logging/logger';
-import { toTracingConfig, tracingEnvShape, type TracingConfig } from '../../../shared/tracing/config';
+import {
+  toTracingConfig,
+  tracingEnvShape,
+  type TracingConfig,
+} from '../../../shared/tracing/config';
 
 export const reporterEnvSchema = z.object({
   ...hyperFleetApiEnvShape,

@@ -12,16 +12,14 @@ import { SpanKind, withSpan, type Span, type SpanAttributes } from '../../../sha
 import { contextFromTraceparent } from '../../../shared/tracing/traceparent';
 import { decodeReport, type DecodedReport } from './decode-report';
 import type { ClaimReader } from '../claim/claim-reader';
-import type { ExecutionReader, ExecutionSummary } from '../../../shared/executions/execution-reader';
+import type {
+  ExecutionReader,
+  ExecutionSummary,
+} from '../../../shared/executions/execution-reader';
 import { decideLateReport, reportTiming } from './late-report';
-import {
-  planFromExecution,
-  planFromJobResult,
-  secretPathOf,
-  skipUnclaimedSuccess,
-  type PlannedReport,
-  type SkippedReport,
-} from './report-outcomes';
+import { planFromExecution, secretPathOf } from '../../../shared/executions/execution-report';
+import type { PlannedReport, SkippedReport } from '../../../shared/status/planned-report';
+import { planFromJobResult, skipUnclaimedSuccess } from './report-outcomes';
 
 export interface ReporterDependencies {
   readonly hyperfleet: HyperFleetApi;

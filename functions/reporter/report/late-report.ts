@@ -1,5 +1,5 @@
 import type { OwnStatus } from '../../../shared/status/own-status';
-import type { PlannedReport } from './report-outcomes';
+import type { PlannedReport } from '../../../shared/status/planned-report';
 
 /**
  * The API's window for `observed_time` (30 min in the past, 5 min in the future), shrunk by a

@@ -6,7 +6,10 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import type { ExecutionLookup } from '../../../functions/adapter/cloud-run/execution-lookup';
 import { createAdapterHandler } from '../../../functions/adapter/flows/handle-event';
-import type { JobLauncher, LaunchedExecution } from '../../../functions/adapter/cloud-run/job-launcher';
+import type {
+  JobLauncher,
+  LaunchedExecution,
+} from '../../../functions/adapter/cloud-run/job-launcher';
 import {
   compilePreconditions,
   type PreconditionSpec,

@@ -9,7 +9,10 @@ import {
   runJobOverrideEnv,
   UnexpectedOverrideError,
 } from '../../../functions/adapter/cloud-run/execution-overrides';
-import { executionEnv, type LaunchRequest } from '../../../functions/adapter/cloud-run/job-launcher';
+import {
+  executionEnv,
+  type LaunchRequest,
+} from '../../../functions/adapter/cloud-run/job-launcher';
 import { jobEnvSchema } from '../../../functions/pull-secret-job/config';
 import { redirectingVariables } from '../../../functions/pull-secret-job/redirect-guard';
 import { RecordingLogger } from '../../helpers/recording-logger';

@@ -1,7 +1,10 @@
 import type { DecisionSettings } from '../../../functions/adapter/decision/decide';
 import type { ExecutionLookup } from '../../../functions/adapter/cloud-run/execution-lookup';
 import type { AdapterDependencies } from '../../../functions/adapter/flows/handle-event';
-import type { JobLauncher, LaunchedExecution } from '../../../functions/adapter/cloud-run/job-launcher';
+import type {
+  JobLauncher,
+  LaunchedExecution,
+} from '../../../functions/adapter/cloud-run/job-launcher';
 import { launchWithIntent } from '../../../functions/adapter/flows/launch-flow';
 import { PermanentError, TransientError } from '../../../shared/errors';
 import type { PutStatusOutcome } from '../../../shared/hyperfleet/client';

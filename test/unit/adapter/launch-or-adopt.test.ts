@@ -1,4 +1,7 @@
-import type { ExecutionLookup, LaunchQuery } from '../../../functions/adapter/cloud-run/execution-lookup';
+import type {
+  ExecutionLookup,
+  LaunchQuery,
+} from '../../../functions/adapter/cloud-run/execution-lookup';
 import type {
   JobLauncher,
   LaunchedExecution,

@@ -1,6 +1,9 @@
 import { clusterFacts } from '../../../functions/adapter/decision/cluster-facts';
 import { loadAdapterConfig } from '../../../functions/adapter/config/config';
-import { executionEnv, type LaunchRequest } from '../../../functions/adapter/cloud-run/job-launcher';
+import {
+  executionEnv,
+  type LaunchRequest,
+} from '../../../functions/adapter/cloud-run/job-launcher';
 import { renderNamespace } from '../../../functions/adapter/decision/namespace-template';
 import { ConfigError } from '../../../shared/errors';
 import type { AdapterStatus, Cluster } from '../../../shared/hyperfleet/schemas';

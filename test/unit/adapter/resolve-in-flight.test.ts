@@ -1,6 +1,12 @@
 import type { Decision, DecisionSettings } from '../../../functions/adapter/decision/decide';
-import { matchLaunch, type LaunchQuery } from '../../../functions/adapter/cloud-run/execution-lookup';
-import { resolveExecution, resolveIntent } from '../../../functions/adapter/decision/resolve-in-flight';
+import {
+  matchLaunch,
+  type LaunchQuery,
+} from '../../../functions/adapter/cloud-run/execution-lookup';
+import {
+  resolveExecution,
+  resolveIntent,
+} from '../../../functions/adapter/decision/resolve-in-flight';
 import type { ExecutionSummary } from '../../../shared/executions/execution-reader';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');

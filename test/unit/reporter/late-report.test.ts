@@ -1,5 +1,5 @@
 import { decideLateReport, reportTiming } from '../../../functions/reporter/report/late-report';
-import type { PlannedReport } from '../../../functions/reporter/report/report-outcomes';
+import type { PlannedReport } from '../../../shared/status/planned-report';
 import type { OwnStatus } from '../../../shared/status/own-status';
 
 const now = new Date('2026-11-23T12:00:00Z');

@@ -1,7 +1,5 @@
-import {
-  managementClusterOf,
-  planFromJobResult,
-} from '../../../functions/reporter/report/report-outcomes';
+import { managementClusterOf } from '../../../shared/executions/execution-report';
+import { planFromJobResult } from '../../../functions/reporter/report/report-outcomes';
 import { buildStatus } from '../../../shared/status/status-builder';
 import type { JobResult } from '../../../shared/job-result';
 

@@ -1,9 +1,8 @@
 import { decodeReport } from '../../../functions/reporter/report/decode-report';
 import type { ExecutionSummary } from '../../../shared/executions/execution-reader';
+import { planFromExecution, secretPathOf } from '../../../shared/executions/execution-report';
 import {
-  planFromExecution,
   planFromJobResult,
-  secretPathOf,
   skipUnclaimedSuccess,
 } from '../../../functions/reporter/report/report-outcomes';
 import type { Claim } from '../../../shared/pull-secret/claim';
