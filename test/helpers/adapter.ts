@@ -1,7 +1,7 @@
 import type { v2 } from '@google-cloud/run';
 import { CloudRunExecutionLookup } from '../../functions/adapter/cloud-run/cloud-run-execution-lookup';
 import { CloudRunJobLauncher } from '../../functions/adapter/cloud-run/cloud-run-job-launcher';
-import type { DecisionSettings } from '../../functions/adapter/decision/decide';
+import type { DecisionSettings } from '../../functions/adapter/decision/decision';
 import { CloudRunExecutionReader } from '../../shared/executions/cloud-run-execution-reader';
 import type { Logger } from '../../shared/logging/logger';
 import { TEST_JOB } from './cloud-run';

@@ -28,7 +28,7 @@ import {
   tracingEnvShape,
   type TracingConfig,
 } from '../../../shared/tracing/config';
-import type { DecisionSettings } from '../decision/decide';
+import type { DecisionSettings } from '../decision/decision';
 import { namespaceTemplate } from '../decision/namespace-template';
 import {
   DEFAULT_PRECONDITIONS,

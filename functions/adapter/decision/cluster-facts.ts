@@ -2,7 +2,7 @@ import { gcpProjectOf } from '../../../shared/hyperfleet/cluster-project';
 import type { AdapterStatus, Cluster } from '../../../shared/hyperfleet/schemas';
 import { readPath } from '../../../shared/object-path';
 import { managementNamespaceOf } from '../../../shared/pull-secret/names';
-import type { ClusterFacts } from './decide';
+import type { ClusterFacts } from './decision';
 import { DEFAULT_NAMESPACE_TEMPLATE, renderNamespace } from './namespace-template';
 
 const DNS_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;

@@ -1,6 +1,6 @@
 import { TRACE_ATTRIBUTES } from '../../../shared/tracing/attributes';
 import type { SpanAttributes } from '../../../shared/tracing/spans';
-import type { Decision } from './decide';
+import type { Decision } from './decision';
 
 /** The decision's name as logs and spans spell it (`launch-apply`, `report-not-met`, a skip reason). */
 export function decisionName(decision: Decision): string {

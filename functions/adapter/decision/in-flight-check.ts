@@ -1,6 +1,6 @@
 import type { Operation } from '../../../shared/status/outcome';
 import type { OwnStatus } from '../../../shared/status/own-status';
-import type { Decision, DecisionInput } from './decide';
+import type { Decision, DecisionInput } from './decision';
 
 /**
  * While our status at this generation and operation says a launch is under way (an intent, or a

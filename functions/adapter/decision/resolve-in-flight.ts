@@ -1,7 +1,7 @@
 import type { StatusOutcome } from '../../../shared/status/outcome';
 import type { ExecutionSummary } from '../../../shared/executions/execution-reader';
 import { planFromExecution } from '../../../shared/executions/execution-report';
-import type { Decision, DecisionSettings } from './decide';
+import type { Decision, DecisionSettings } from './decision';
 import type { LaunchedExecution } from '../cloud-run/job-launcher';
 
 /** What to do once Cloud Run has been asked about an in-flight launch or execution. */

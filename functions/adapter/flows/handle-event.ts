@@ -9,51 +9,19 @@ import { readOwnStatus } from '../../../shared/status/own-status';
 import type { AdapterStatus } from '../../../shared/hyperfleet/schemas';
 import { buildStatus } from '../../../shared/status/status-builder';
 import type { Logger } from '../../../shared/logging/logger';
-import type { RetryPolicy } from '../../../shared/retry/backoff';
 import { TRACE_ATTRIBUTES } from '../../../shared/tracing/attributes';
 import { SpanKind, errorType, withSpan, type Span } from '../../../shared/tracing/spans';
 import { contextFromTraceparent } from '../../../shared/tracing/traceparent';
+import type { AdapterDependencies } from './dependencies';
 import { clusterFacts } from '../decision/cluster-facts';
-import { decide, type Decision, type DecisionSettings } from '../decision/decide';
+import { decide } from '../decision/decide';
+import type { Decision } from '../decision/decision';
 import { decisionAttributes, decisionName } from '../decision/decision-attributes';
-import type { ExecutionLookup } from '../cloud-run/execution-lookup';
 import { resolveInFlight } from './in-flight-flow';
-import type { JobLauncher } from '../cloud-run/job-launcher';
 import { launchWithIntent } from './launch-flow';
 import { preconditionContext } from '../decision/precondition-context';
-import type { PullSecretSettings } from '../decision/pull-secret-reference';
 import { reportStatus } from './report-status';
-import {
-  evaluatePreconditions,
-  type CompiledPrecondition,
-  type PreconditionResult,
-} from '../decision/preconditions';
-
-/** What the handler needs; the entry file builds it once per instance. */
-export interface AdapterDependencies {
-  readonly hyperfleet: HyperFleetApi;
-  readonly launcher: JobLauncher;
-  /** Cloud Run reads, off the happy path: ambiguous launches and long-silent executions. */
-  readonly lookup: ExecutionLookup;
-  /** In-process attempts of RunJob, each failure followed by a search for the execution. */
-  readonly launchRetry: RetryPolicy;
-  readonly preconditions: readonly CompiledPrecondition[];
-  readonly settings: DecisionSettings;
-  readonly pullSecret: PullSecretSettings;
-  /** MANAGEMENT_NAMESPACE_TEMPLATE; `clusters-{id}` when absent. */
-  readonly namespaceTemplate?: string;
-  readonly logger: Logger;
-  readonly now?: () => Date;
-  /** Injectable for tests; a random UUID per launch otherwise. */
-  readonly newLaunchId?: () => string;
-  /**
-   * How long a written launch intent settles before it is read back (LAUNCH_SETTLE_INTERVAL): an
-   * instance launches only if its intent is still the stored one after it. 0 reads back at once.
-   */
-  readonly launchSettleMs?: number;
-  /** Injectable for tests (the settle wait); a timer otherwise. */
-  readonly sleep?: (ms: number) => Promise<void>;
-}
+import { evaluatePreconditions, type PreconditionResult } from '../decision/preconditions';
 
 /**
  * Builds the CloudEvent handler. It returns normally (the message is acknowledged) when the event

@@ -1,8 +1,8 @@
 import type { Cluster } from '../../../shared/hyperfleet/schemas';
 import { buildStatus } from '../../../shared/status/status-builder';
 import type { Logger } from '../../../shared/logging/logger';
-import type { Decision } from '../decision/decide';
-import type { AdapterDependencies } from './handle-event';
+import type { Decision } from '../decision/decision';
+import type { AdapterDependencies } from './dependencies';
 import { launchQuery } from './launch-or-adopt';
 import { observedAt, reportStatus } from './report-status';
 import { resolveExecution, resolveIntent, type Resolution } from '../decision/resolve-in-flight';

@@ -1,9 +1,9 @@
-import {
-  decide,
-  type ClusterFacts,
-  type DecisionInput,
-  type DecisionSettings,
-} from '../../../functions/adapter/decision/decide';
+import { decide } from '../../../functions/adapter/decision/decide';
+import type {
+  ClusterFacts,
+  DecisionInput,
+  DecisionSettings,
+} from '../../../functions/adapter/decision/decision';
 import type { OwnStatus } from '../../../shared/status/own-status';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');

@@ -1,6 +1,6 @@
-import type { DecisionSettings } from '../../../functions/adapter/decision/decide';
+import type { DecisionSettings } from '../../../functions/adapter/decision/decision';
 import type { ExecutionLookup } from '../../../functions/adapter/cloud-run/execution-lookup';
-import type { AdapterDependencies } from '../../../functions/adapter/flows/handle-event';
+import type { AdapterDependencies } from '../../../functions/adapter/flows/dependencies';
 import type {
   JobLauncher,
   LaunchedExecution,

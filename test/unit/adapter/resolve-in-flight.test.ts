@@ -1,4 +1,4 @@
-import type { Decision, DecisionSettings } from '../../../functions/adapter/decision/decide';
+import type { Decision, DecisionSettings } from '../../../functions/adapter/decision/decision';
 import {
   matchLaunch,
   type LaunchQuery,
