@@ -18,7 +18,8 @@ const MAX_PAGES = 20;
 /**
  * ExecutionLookup over the Cloud Run Admin API. ListExecutions has no filter, so it pages through
  * the job's executions newest first and stops at the first page that reaches back before the
- * intent; GetExecution goes through the reporter's reader (one reading of an execution).
+ * intent; GetExecution goes through the execution reader the reporter uses too
+ * (shared/executions/: one reading of an execution).
  */
 export class CloudRunExecutionLookup implements ExecutionLookup {
   constructor(

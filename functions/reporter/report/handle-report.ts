@@ -34,7 +34,8 @@ export interface ReporterDependencies {
 
 /**
  * Builds the reporter's CloudEvent handler for both topics. Idempotent and order-independent per
- * execution (see report-outcomes.ts); throws only for transient failures so Pub/Sub redelivers.
+ * execution (see report-outcomes.ts and shared/executions/execution-report.ts); throws only for
+ * transient failures so Pub/Sub redelivers.
  * Each message of ours is handled inside the CONSUMER span `reporter.handle`: the child of the
  * job's publish span (message attribute `traceparent`), or the root of a new trace (an
  * execution-finished event, a result published without one), so the status write and its
