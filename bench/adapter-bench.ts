@@ -7,12 +7,12 @@ import {
   startHyperFleetApiEmulator,
   type HyperFleetApiEmulator,
 } from '../emulators/hyperfleet-api/server';
-import { buildStatus } from '../shared/hyperfleet/status-builder';
+import { buildStatus } from '../shared/status/status-builder';
 import { measureNodeProcess } from './measure-process';
 import { round } from './stats';
 
 const JOB = 'projects/demo-bench/locations/local/jobs/pullsecret-job';
-/** The adapter's LAUNCH_SETTLE_INTERVAL default (functions/adapter/config.ts). */
+/** The adapter's LAUNCH_SETTLE_INTERVAL default (functions/adapter/config/config.ts). */
 const DEFAULT_SETTLE = '1s';
 const WORKER = path.join(__dirname, 'adapter-worker.js');
 const SPEC = {

@@ -4,18 +4,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { SecretManagerServiceClient } from '@google-cloud/secret-manager';
 import { v2 } from '@google-cloud/run';
-import { CloudRunExecutionLookup } from '../../functions/adapter/cloud-run-execution-lookup';
-import { CloudRunJobLauncher } from '../../functions/adapter/cloud-run-job-launcher';
-import { createAdapterHandler } from '../../functions/adapter/handle-event';
-import { compilePreconditions, DEFAULT_PRECONDITIONS } from '../../functions/adapter/preconditions';
+import { CloudRunExecutionLookup } from '../../functions/adapter/cloud-run/cloud-run-execution-lookup';
+import { CloudRunJobLauncher } from '../../functions/adapter/cloud-run/cloud-run-job-launcher';
+import { createAdapterHandler } from '../../functions/adapter/flows/handle-event';
+import {
+  compilePreconditions,
+  DEFAULT_PRECONDITIONS,
+} from '../../functions/adapter/decision/preconditions';
 import { loadJobConfig } from '../../functions/pull-secret-job/config';
 import { GoogleSecretStore } from '../../functions/pull-secret-job/google-secret-store';
 import { exitCodeFor } from '../../functions/pull-secret-job/job-outcome';
 import { createCoreV1Api } from '../../functions/pull-secret-job/kubernetes-access';
 import { KubernetesClusterSecrets } from '../../functions/pull-secret-job/kubernetes-cluster-secrets';
 import { runPullSecretJob } from '../../functions/pull-secret-job/run-job';
-import { CloudRunExecutionReader } from '../../functions/reporter/cloud-run-execution-reader';
-import { createReporterHandler } from '../../functions/reporter/handle-report';
+import { CloudRunExecutionReader } from '../../shared/executions/cloud-run-execution-reader';
+import { createReporterHandler } from '../../functions/reporter/report/handle-report';
 import { startCloudRunEmulator } from '../../emulators/cloud-run/server';
 import {
   LOCAL_MANAGEMENT_CLUSTER,

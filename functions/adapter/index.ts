@@ -17,14 +17,14 @@ import {
 import { createLogger } from '../../shared/logging/logger';
 import { SecretRedactor } from '../../shared/logging/secret-redactor';
 import { startTracing } from '../../shared/tracing/start';
-import { CloudRunExecutionReader } from '../reporter/cloud-run-execution-reader';
-import { CloudRunExecutionLookup } from './cloud-run-execution-lookup';
-import { CloudRunJobLauncher } from './cloud-run-job-launcher';
-import { loadAdapterConfig } from './config';
-import { createAdapterHandler } from './handle-event';
-import type { ExecutionLookup } from './execution-lookup';
-import type { JobLauncher } from './job-launcher';
-import { compilePreconditions } from './preconditions';
+import { CloudRunExecutionReader } from '../../shared/executions/cloud-run-execution-reader';
+import { CloudRunExecutionLookup } from './cloud-run/cloud-run-execution-lookup';
+import { CloudRunJobLauncher } from './cloud-run/cloud-run-job-launcher';
+import { loadAdapterConfig } from './config/config';
+import { createAdapterHandler } from './flows/handle-event';
+import type { ExecutionLookup } from './cloud-run/execution-lookup';
+import type { JobLauncher } from './cloud-run/job-launcher';
+import { compilePreconditions } from './decision/preconditions';
 
 // A crash prints one line without any secret or credential-shaped string and exits 16, as
 // functions-framework would; neither Node's printer nor the framework's prints the raw error.

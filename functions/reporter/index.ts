@@ -16,13 +16,13 @@ import {
 import { createLogger } from '../../shared/logging/logger';
 import { SecretRedactor } from '../../shared/logging/secret-redactor';
 import { startTracing } from '../../shared/tracing/start';
-import { CloudRunExecutionReader } from './cloud-run-execution-reader';
-import { SecretManagerClaimReader } from './secret-manager-claim-reader';
-import { loadReporterConfig } from './config';
-import type { ClaimReader } from './claim-reader';
-import type { ExecutionReader } from './execution-reader';
-import { decodeReport } from './decode-report';
-import { createReporterHandler } from './handle-report';
+import { CloudRunExecutionReader } from '../../shared/executions/cloud-run-execution-reader';
+import { SecretManagerClaimReader } from './claim/secret-manager-claim-reader';
+import { loadReporterConfig } from './config/config';
+import type { ClaimReader } from './claim/claim-reader';
+import type { ExecutionReader } from '../../shared/executions/execution-reader';
+import { decodeReport } from './report/decode-report';
+import { createReporterHandler } from './report/handle-report';
 
 // A crash prints one line without any secret or credential-shaped string and exits 16, as
 // functions-framework would; neither Node's printer nor the framework's prints the raw error.

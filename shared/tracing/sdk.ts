@@ -28,7 +28,7 @@ import type { TraceSamplerName, TracingConfig } from './config';
 import { googleAccessTokenHeaders, isGoogleTelemetryEndpoint } from './google-auth-headers';
 import { endpointForLogs } from './endpoint-for-logs';
 import { FLUSH_TIMEOUTS_BEFORE_SKIPPING, FlushTimeouts } from './flush-timeouts';
-import type { StartTracingOptions } from './start';
+import type { StartTracingOptions } from './start-options';
 
 /** Bound on a flush: an event's answer waits at most this long for its spans to leave. */
 export const FLUSH_TIMEOUT_MS = 5000;

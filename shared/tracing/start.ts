@@ -1,8 +1,10 @@
 import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import type { Logger } from '../logging/logger';
 import type { TracingConfig } from './config';
 import { isExporting, setExporting } from './export-state';
+import type { StartTracingOptions } from './start-options';
+
+export type { StartTracingOptions } from './start-options';
 
 /** What a component keeps after starting tracing. */
 export interface TracingHandle {
@@ -16,12 +18,6 @@ export interface TracingHandle {
   flush(): Promise<void>;
   /** Flushes and stops exporting (the job calls it before exiting). */
   shutdown(): Promise<void>;
-}
-
-export interface StartTracingOptions {
-  /** The Google Cloud project: resource attribute `gcp.project_id` (where the Telemetry API files spans). */
-  readonly projectId?: string;
-  readonly logger?: Logger;
 }
 
 const NOT_EXPORTING: TracingHandle = {

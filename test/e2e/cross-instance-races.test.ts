@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { PubSub } from '@google-cloud/pubsub';
 import { reconcileEvent } from '../../emulators/sentinel/sentinel';
 import type { ProxyRecord } from '../../emulators/stack/round-robin-proxy';
-import type { OwnStatus } from '../../shared/hyperfleet/pullsecret-status';
+import type { OwnStatus } from '../../shared/status/own-status';
 import { canaryPullSecret } from '../helpers/canary';
 import { publishCopies } from '../helpers/events';
 import { CUSTOMER_PROJECT, startTestStack, type TestStack } from '../helpers/stack';

@@ -1,8 +1,8 @@
 import type { v2 } from '@google-cloud/run';
-import { CloudRunExecutionLookup } from '../../functions/adapter/cloud-run-execution-lookup';
-import { CloudRunJobLauncher } from '../../functions/adapter/cloud-run-job-launcher';
-import type { DecisionSettings } from '../../functions/adapter/decide';
-import { CloudRunExecutionReader } from '../../functions/reporter/cloud-run-execution-reader';
+import { CloudRunExecutionLookup } from '../../functions/adapter/cloud-run/cloud-run-execution-lookup';
+import { CloudRunJobLauncher } from '../../functions/adapter/cloud-run/cloud-run-job-launcher';
+import type { DecisionSettings } from '../../functions/adapter/decision/decision';
+import { CloudRunExecutionReader } from '../../shared/executions/cloud-run-execution-reader';
 import type { Logger } from '../../shared/logging/logger';
 import { TEST_JOB } from './cloud-run';
 

@@ -24,7 +24,7 @@ import {
   type StackOptions,
 } from '../../emulators/stack/start-stack';
 import type { HyperFleetClient } from '../../shared/hyperfleet/client';
-import { readOwnStatus, type OwnStatus } from '../../shared/hyperfleet/pullsecret-status';
+import { readOwnStatus, type OwnStatus } from '../../shared/status/own-status';
 import type { Cluster } from '../../shared/hyperfleet/schemas';
 import { metadataServerToken } from './metadata-token';
 import { ROOT } from './run-process';

@@ -6,12 +6,15 @@ import type { Server } from 'node:http';
 import * as functions from '@google-cloud/functions-framework';
 import { getTestServer } from '@google-cloud/functions-framework/testing';
 import type { CloudEventV1 } from 'cloudevents';
-import { createAdapterHandler } from '../../functions/adapter/handle-event';
-import type { ExecutionLookup } from '../../functions/adapter/execution-lookup';
-import type { JobLauncher } from '../../functions/adapter/job-launcher';
-import { compilePreconditions, DEFAULT_PRECONDITIONS } from '../../functions/adapter/preconditions';
-import type { ExecutionReader } from '../../functions/reporter/execution-reader';
-import { createReporterHandler } from '../../functions/reporter/handle-report';
+import { createAdapterHandler } from '../../functions/adapter/flows/handle-event';
+import type { ExecutionLookup } from '../../functions/adapter/cloud-run/execution-lookup';
+import type { JobLauncher } from '../../functions/adapter/cloud-run/job-launcher';
+import {
+  compilePreconditions,
+  DEFAULT_PRECONDITIONS,
+} from '../../functions/adapter/decision/preconditions';
+import type { ExecutionReader } from '../../shared/executions/execution-reader';
+import { createReporterHandler } from '../../functions/reporter/report/handle-report';
 import {
   DEV_TENANCY,
   startHyperFleetApiEmulator,

@@ -6,10 +6,13 @@ import * as functions from '@google-cloud/functions-framework';
 import { getTestServer } from '@google-cloud/functions-framework/testing';
 import type { CloudEventV1 } from 'cloudevents';
 import * as z from 'zod';
-import { createAdapterHandler } from '../../functions/adapter/handle-event';
-import { compilePreconditions, DEFAULT_PRECONDITIONS } from '../../functions/adapter/preconditions';
-import { CloudRunExecutionReader } from '../../functions/reporter/cloud-run-execution-reader';
-import { createReporterHandler } from '../../functions/reporter/handle-report';
+import { createAdapterHandler } from '../../functions/adapter/flows/handle-event';
+import {
+  compilePreconditions,
+  DEFAULT_PRECONDITIONS,
+} from '../../functions/adapter/decision/preconditions';
+import { CloudRunExecutionReader } from '../../shared/executions/cloud-run-execution-reader';
+import { createReporterHandler } from '../../functions/reporter/report/handle-report';
 import { startCloudRunEmulator, type CloudRunEmulator } from '../../emulators/cloud-run/server';
 import {
   startHyperFleetApiEmulator,
@@ -20,7 +23,7 @@ import {
   type SecretManagerEmulator,
 } from '../../emulators/secret-manager/server';
 import { reconcileEvent } from '../../emulators/sentinel/sentinel';
-import { readOwnStatus } from '../../shared/hyperfleet/pullsecret-status';
+import { readOwnStatus } from '../../shared/status/own-status';
 import { EXIT_CODES, RESULT_MESSAGE_TYPE } from '../../shared/job-result';
 import { cloudRunClients, SCRIPTED_TASK, TEST_JOB } from '../helpers/cloud-run';
 import { pushPubSub } from '../helpers/events';

@@ -3,17 +3,17 @@ import type { Server } from 'node:http';
 import * as functions from '@google-cloud/functions-framework';
 import { getTestServer } from '@google-cloud/functions-framework/testing';
 import type { CloudEventV1 } from 'cloudevents';
-import { createAdapterHandler } from '../../../functions/adapter/handle-event';
+import { createAdapterHandler } from '../../../functions/adapter/flows/handle-event';
 import {
   compilePreconditions,
   DEFAULT_PRECONDITIONS,
-} from '../../../functions/adapter/preconditions';
+} from '../../../functions/adapter/decision/preconditions';
 import { startCloudRunEmulator, type CloudRunEmulator } from '../../../emulators/cloud-run/server';
 import {
   startHyperFleetApiEmulator,
   type HyperFleetApiEmulator,
 } from '../../../emulators/hyperfleet-api/server';
-import { readOwnStatus } from '../../../shared/hyperfleet/pullsecret-status';
+import { readOwnStatus } from '../../../shared/status/own-status';
 import { cloudRunClients, hangingTestJob } from '../../helpers/cloud-run';
 import { postBinary, postStructured, pushPubSub, sentinelEvent } from '../../helpers/events';
 import { hyperFleetClient, readySpec, seedReadyCluster } from '../../helpers/hyperfleet';

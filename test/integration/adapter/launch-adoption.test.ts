@@ -3,19 +3,19 @@ import type { Server } from 'node:http';
 import * as functions from '@google-cloud/functions-framework';
 import { getTestServer } from '@google-cloud/functions-framework/testing';
 import type { CloudEventV1 } from 'cloudevents';
-import { createAdapterHandler } from '../../../functions/adapter/handle-event';
+import { createAdapterHandler } from '../../../functions/adapter/flows/handle-event';
 import {
   compilePreconditions,
   DEFAULT_PRECONDITIONS,
-} from '../../../functions/adapter/preconditions';
+} from '../../../functions/adapter/decision/preconditions';
 import { startCloudRunEmulator, type CloudRunEmulator } from '../../../emulators/cloud-run/server';
 import {
   startHyperFleetApiEmulator,
   type HyperFleetApiEmulator,
 } from '../../../emulators/hyperfleet-api/server';
-import type { StatusOutcome } from '../../../shared/hyperfleet/outcome';
-import { readOwnStatus } from '../../../shared/hyperfleet/pullsecret-status';
-import { buildStatus } from '../../../shared/hyperfleet/status-builder';
+import type { StatusOutcome } from '../../../shared/status/outcome';
+import { readOwnStatus } from '../../../shared/status/own-status';
+import { buildStatus } from '../../../shared/status/status-builder';
 import { cloudRunClients, TEST_JOB, hangingTestJob } from '../../helpers/cloud-run';
 import { pushPubSub, sentinelEvent } from '../../helpers/events';
 import { hyperFleetClient, seedReadyCluster } from '../../helpers/hyperfleet';

@@ -13,7 +13,7 @@ import {
   HyperFleetUnauthorizedError,
   HyperFleetUnavailableError,
 } from '../../../shared/hyperfleet/errors';
-import { buildStatus } from '../../../shared/hyperfleet/status-builder';
+import { buildStatus } from '../../../shared/status/status-builder';
 import type { AdapterStatusRequest } from '../../../shared/hyperfleet/schemas';
 import { hyperFleetClient, readySpec } from '../../helpers/hyperfleet';
 import { RecordingLogger } from '../../helpers/recording-logger';

@@ -2,7 +2,7 @@ import {
   startHyperFleetApiEmulator,
   type HyperFleetApiEmulator,
 } from '../../../emulators/hyperfleet-api/server';
-import { buildStatus } from '../../../shared/hyperfleet/status-builder';
+import { buildStatus } from '../../../shared/status/status-builder';
 import { ALL_OUTCOMES } from '../../fixtures/status-outcomes';
 import { hyperFleetClient, readySpec } from '../../helpers/hyperfleet';
 import { openApiValidator, specPath } from '../../helpers/openapi';

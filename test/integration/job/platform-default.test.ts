@@ -12,9 +12,9 @@ import {
   startSecretManagerEmulator,
   type SecretManagerEmulator,
 } from '../../../emulators/secret-manager/server';
-import { planFromJobResult } from '../../../functions/reporter/report-outcomes';
+import { planFromJobResult } from '../../../functions/reporter/report/report-outcomes';
 import { secretManagerLabels } from '../../../functions/pull-secret-job/labels';
-import { buildStatus } from '../../../shared/hyperfleet/status-builder';
+import { buildStatus } from '../../../shared/status/status-builder';
 import { EXIT_CODES, type JobResult } from '../../../shared/job-result';
 import { CLAIM_ANNOTATIONS } from '../../../shared/pull-secret/claim';
 import { runJob, samplePullSecret } from '../../helpers/job';

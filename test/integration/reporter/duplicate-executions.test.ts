@@ -4,9 +4,9 @@ import * as functions from '@google-cloud/functions-framework';
 import { getTestServer } from '@google-cloud/functions-framework/testing';
 import type { SecretManagerServiceClient } from '@google-cloud/secret-manager';
 import type { CloudEventV1 } from 'cloudevents';
-import { CloudRunExecutionReader } from '../../../functions/reporter/cloud-run-execution-reader';
-import { createReporterHandler } from '../../../functions/reporter/handle-report';
-import { SecretManagerClaimReader } from '../../../functions/reporter/secret-manager-claim-reader';
+import { CloudRunExecutionReader } from '../../../shared/executions/cloud-run-execution-reader';
+import { createReporterHandler } from '../../../functions/reporter/report/handle-report';
+import { SecretManagerClaimReader } from '../../../functions/reporter/claim/secret-manager-claim-reader';
 import { startCloudRunEmulator, type CloudRunEmulator } from '../../../emulators/cloud-run/server';
 import { executionFinishedEntry } from '../../../emulators/cloud-run/finished-entry';
 import {

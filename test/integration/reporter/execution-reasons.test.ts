@@ -1,5 +1,5 @@
-import { CloudRunExecutionReader } from '../../../functions/reporter/cloud-run-execution-reader';
-import { planFromExecution } from '../../../functions/reporter/report-outcomes';
+import { CloudRunExecutionReader } from '../../../shared/executions/cloud-run-execution-reader';
+import { planFromExecution } from '../../../shared/executions/execution-report';
 import { startCloudRunEmulator, type CloudRunEmulator } from '../../../emulators/cloud-run/server';
 import { AdapterError } from '../../../shared/errors';
 import { cloudRunClients, SCRIPTED_TASK, TEST_JOB } from '../../helpers/cloud-run';

@@ -1,15 +1,15 @@
 // A late result (its observed_time outside the API's 30 min window) is never squeezed into the
 // window: it is re-derived from the current status (sent as observed now) when nothing newer was
 // reported since its execution began, and dropped with the reason otherwise.
-import type { ExecutionReader } from '../../../functions/reporter/execution-reader';
-import { createReporterHandler } from '../../../functions/reporter/handle-report';
+import type { ExecutionReader } from '../../../shared/executions/execution-reader';
+import { createReporterHandler } from '../../../functions/reporter/report/handle-report';
 import {
   startHyperFleetApiEmulator,
   type HyperFleetApiEmulator,
 } from '../../../emulators/hyperfleet-api/server';
 import { PUBSUB_MESSAGE_PUBLISHED } from '../../../shared/events/decode';
-import { readOwnStatus } from '../../../shared/hyperfleet/pullsecret-status';
-import { buildStatus } from '../../../shared/hyperfleet/status-builder';
+import { readOwnStatus } from '../../../shared/status/own-status';
+import { buildStatus } from '../../../shared/status/status-builder';
 import { RESULT_MESSAGE_TYPE, type JobResult } from '../../../shared/job-result';
 import { TEST_JOB } from '../../helpers/cloud-run';
 import { hyperFleetClient, readySpec } from '../../helpers/hyperfleet';

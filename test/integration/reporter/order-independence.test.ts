@@ -3,8 +3,8 @@ import type { Server } from 'node:http';
 import * as functions from '@google-cloud/functions-framework';
 import { getTestServer } from '@google-cloud/functions-framework/testing';
 import type { CloudEventV1 } from 'cloudevents';
-import { CloudRunExecutionReader } from '../../../functions/reporter/cloud-run-execution-reader';
-import { createReporterHandler } from '../../../functions/reporter/handle-report';
+import { CloudRunExecutionReader } from '../../../shared/executions/cloud-run-execution-reader';
+import { createReporterHandler } from '../../../functions/reporter/report/handle-report';
 import { startCloudRunEmulator, type CloudRunEmulator } from '../../../emulators/cloud-run/server';
 import { executionFinishedEntry } from '../../../emulators/cloud-run/finished-entry';
 import {

@@ -4,13 +4,16 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import type { ExecutionLookup } from '../../../functions/adapter/execution-lookup';
-import { createAdapterHandler } from '../../../functions/adapter/handle-event';
-import type { JobLauncher, LaunchedExecution } from '../../../functions/adapter/job-launcher';
+import type { ExecutionLookup } from '../../../functions/adapter/cloud-run/execution-lookup';
+import { createAdapterHandler } from '../../../functions/adapter/flows/handle-event';
+import type {
+  JobLauncher,
+  LaunchedExecution,
+} from '../../../functions/adapter/cloud-run/job-launcher';
 import {
   compilePreconditions,
   type PreconditionSpec,
-} from '../../../functions/adapter/preconditions';
+} from '../../../functions/adapter/decision/preconditions';
 import type { PutStatusOutcome } from '../../../shared/hyperfleet/client';
 import type { HyperFleetApi } from '../../../shared/hyperfleet/port';
 import {

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadAdapterConfig } from '../../../functions/adapter/config';
-import { DEFAULT_PRECONDITIONS } from '../../../functions/adapter/preconditions';
+import { loadAdapterConfig } from '../../../functions/adapter/config/config';
+import { DEFAULT_PRECONDITIONS } from '../../../functions/adapter/decision/preconditions';
 
 const base = {
   HYPERFLEET_API_BASE_URL: 'https://api:8000',

@@ -1,10 +1,10 @@
-import {
-  decide,
-  type ClusterFacts,
-  type DecisionInput,
-  type DecisionSettings,
-} from '../../../functions/adapter/decide';
-import type { OwnStatus } from '../../../shared/hyperfleet/pullsecret-status';
+import { decide } from '../../../functions/adapter/decision/decide';
+import type {
+  ClusterFacts,
+  DecisionInput,
+  DecisionSettings,
+} from '../../../functions/adapter/decision/decision';
+import type { OwnStatus } from '../../../shared/status/own-status';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 const ago = (seconds: number) => new Date(NOW.getTime() - seconds * 1000).toISOString();

@@ -3,13 +3,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { v2 } from '@google-cloud/run';
-import { CloudRunJobLauncher } from '../../../functions/adapter/cloud-run-job-launcher';
+import { CloudRunJobLauncher } from '../../../functions/adapter/cloud-run/cloud-run-job-launcher';
 import {
   EXECUTION_OVERRIDE_NAMES,
   runJobOverrideEnv,
   UnexpectedOverrideError,
-} from '../../../functions/adapter/execution-overrides';
-import { executionEnv, type LaunchRequest } from '../../../functions/adapter/job-launcher';
+} from '../../../functions/adapter/cloud-run/execution-overrides';
+import {
+  executionEnv,
+  type LaunchRequest,
+} from '../../../functions/adapter/cloud-run/job-launcher';
 import { jobEnvSchema } from '../../../functions/pull-secret-job/config';
 import { redirectingVariables } from '../../../functions/pull-secret-job/redirect-guard';
 import { RecordingLogger } from '../../helpers/recording-logger';

@@ -1,8 +1,11 @@
-import type { DecisionSettings } from '../../../functions/adapter/decide';
-import type { ExecutionLookup } from '../../../functions/adapter/execution-lookup';
-import type { AdapterDependencies } from '../../../functions/adapter/handle-event';
-import type { JobLauncher, LaunchedExecution } from '../../../functions/adapter/job-launcher';
-import { launchWithIntent } from '../../../functions/adapter/launch-flow';
+import type { DecisionSettings } from '../../../functions/adapter/decision/decision';
+import type { ExecutionLookup } from '../../../functions/adapter/cloud-run/execution-lookup';
+import type { AdapterDependencies } from '../../../functions/adapter/flows/dependencies';
+import type {
+  JobLauncher,
+  LaunchedExecution,
+} from '../../../functions/adapter/cloud-run/job-launcher';
+import { launchWithIntent } from '../../../functions/adapter/flows/launch-flow';
 import { PermanentError, TransientError } from '../../../shared/errors';
 import type { PutStatusOutcome } from '../../../shared/hyperfleet/client';
 import type { HyperFleetApi } from '../../../shared/hyperfleet/port';

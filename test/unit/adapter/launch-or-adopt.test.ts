@@ -1,10 +1,13 @@
-import type { ExecutionLookup, LaunchQuery } from '../../../functions/adapter/execution-lookup';
+import type {
+  ExecutionLookup,
+  LaunchQuery,
+} from '../../../functions/adapter/cloud-run/execution-lookup';
 import type {
   JobLauncher,
   LaunchedExecution,
   LaunchRequest,
-} from '../../../functions/adapter/job-launcher';
-import { launchOrAdopt } from '../../../functions/adapter/launch-or-adopt';
+} from '../../../functions/adapter/cloud-run/job-launcher';
+import { launchOrAdopt } from '../../../functions/adapter/flows/launch-or-adopt';
 import { PermanentError, TransientError } from '../../../shared/errors';
 import { RecordingLogger } from '../../helpers/recording-logger';
 

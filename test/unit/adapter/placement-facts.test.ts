@@ -1,7 +1,10 @@
-import { clusterFacts } from '../../../functions/adapter/cluster-facts';
-import { loadAdapterConfig } from '../../../functions/adapter/config';
-import { executionEnv, type LaunchRequest } from '../../../functions/adapter/job-launcher';
-import { renderNamespace } from '../../../functions/adapter/namespace-template';
+import { clusterFacts } from '../../../functions/adapter/decision/cluster-facts';
+import { loadAdapterConfig } from '../../../functions/adapter/config/config';
+import {
+  executionEnv,
+  type LaunchRequest,
+} from '../../../functions/adapter/cloud-run/job-launcher';
+import { renderNamespace } from '../../../functions/adapter/decision/namespace-template';
 import { ConfigError } from '../../../shared/errors';
 import type { AdapterStatus, Cluster } from '../../../shared/hyperfleet/schemas';
 

@@ -3,7 +3,7 @@ import {
   DEFAULT_PRECONDITIONS,
   evaluatePreconditions,
   type PreconditionContext,
-} from '../../../functions/adapter/preconditions';
+} from '../../../functions/adapter/decision/preconditions';
 import { ConfigError } from '../../../shared/errors';
 
 const available = (adapter: string, generation: number, status = 'True') => ({

@@ -1,7 +1,13 @@
-import type { Decision, DecisionSettings } from '../../../functions/adapter/decide';
-import { matchLaunch, type LaunchQuery } from '../../../functions/adapter/execution-lookup';
-import { resolveExecution, resolveIntent } from '../../../functions/adapter/resolve-in-flight';
-import type { ExecutionSummary } from '../../../functions/reporter/execution-reader';
+import type { Decision, DecisionSettings } from '../../../functions/adapter/decision/decision';
+import {
+  matchLaunch,
+  type LaunchQuery,
+} from '../../../functions/adapter/cloud-run/execution-lookup';
+import {
+  resolveExecution,
+  resolveIntent,
+} from '../../../functions/adapter/decision/resolve-in-flight';
+import type { ExecutionSummary } from '../../../shared/executions/execution-reader';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 const ago = (seconds: number) => new Date(NOW.getTime() - seconds * 1000).toISOString();

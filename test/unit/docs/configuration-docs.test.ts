@@ -5,14 +5,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type * as z from 'zod';
-import { adapterEnvSchema } from '../../../functions/adapter/config';
+import { adapterEnvSchema } from '../../../functions/adapter/config/config';
 import {
   compilePreconditions,
   evaluatePreconditions,
-} from '../../../functions/adapter/preconditions';
+} from '../../../functions/adapter/decision/preconditions';
 import { jobEnvSchema } from '../../../functions/pull-secret-job/config';
 import { doctorEnvSchema } from '../../../functions/pull-secret-job/doctor/doctor-config';
-import { reporterEnvSchema } from '../../../functions/reporter/config';
+import { reporterEnvSchema } from '../../../functions/reporter/config/config';
 import { localStackEnvSchema } from '../../../emulators/stack/config';
 import { hyperFleetApiEnvShape } from '../../../shared/hyperfleet/config';
 import { EXIT_CODES } from '../../../shared/job-result';

@@ -1,7 +1,7 @@
 // The reporter's trace boundary: the result message attributes `traceparent` (+ `tracestate`)
 // decoded with zod. A valid pair continues the job's trace; anything else is dropped without
 // costing the report (a new trace starts instead).
-import { decodeReport, messageTrace } from '../../../functions/reporter/decode-report';
+import { decodeReport, messageTrace } from '../../../functions/reporter/report/decode-report';
 import { PUBSUB_MESSAGE_PUBLISHED } from '../../../shared/events/decode';
 import { RESULT_MESSAGE_TYPE } from '../../../shared/job-result';
 

@@ -1,5 +1,5 @@
-import { classifyExecutionFailure } from '../../../functions/reporter/execution-failure';
-import type { ExecutionSummary } from '../../../functions/reporter/execution-reader';
+import { classifyExecutionFailure } from '../../../shared/executions/execution-failure';
+import type { ExecutionSummary } from '../../../shared/executions/execution-reader';
 
 const failed = (overrides: Partial<ExecutionSummary>): ExecutionSummary => ({
   name: 'projects/p/locations/l/jobs/j/executions/j-abc12',

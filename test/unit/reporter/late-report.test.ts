@@ -1,6 +1,6 @@
-import { decideLateReport, reportTiming } from '../../../functions/reporter/late-report';
-import type { PlannedReport } from '../../../functions/reporter/report-outcomes';
-import type { OwnStatus } from '../../../shared/hyperfleet/pullsecret-status';
+import { decideLateReport, reportTiming } from '../../../functions/reporter/report/late-report';
+import type { PlannedReport } from '../../../shared/status/planned-report';
+import type { OwnStatus } from '../../../shared/status/own-status';
 
 const now = new Date('2026-11-23T12:00:00Z');
 const minutes = (n: number) => new Date(now.getTime() + n * 60_000).toISOString();

@@ -1,8 +1,6 @@
-import {
-  managementClusterOf,
-  planFromJobResult,
-} from '../../../functions/reporter/report-outcomes';
-import { buildStatus } from '../../../shared/hyperfleet/status-builder';
+import { managementClusterOf } from '../../../shared/executions/execution-report';
+import { planFromJobResult } from '../../../functions/reporter/report/report-outcomes';
+import { buildStatus } from '../../../shared/status/status-builder';
 import type { JobResult } from '../../../shared/job-result';
 
 const JOB = 'projects/p/locations/us-central1/jobs/pullsecret-job';

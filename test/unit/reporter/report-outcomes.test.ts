@@ -1,13 +1,12 @@
-import { decodeReport } from '../../../functions/reporter/decode-report';
-import type { ExecutionSummary } from '../../../functions/reporter/execution-reader';
+import { decodeReport } from '../../../functions/reporter/report/decode-report';
+import type { ExecutionSummary } from '../../../shared/executions/execution-reader';
+import { planFromExecution, secretPathOf } from '../../../shared/executions/execution-report';
 import {
-  planFromExecution,
   planFromJobResult,
-  secretPathOf,
   skipUnclaimedSuccess,
-} from '../../../functions/reporter/report-outcomes';
+} from '../../../functions/reporter/report/report-outcomes';
 import type { Claim } from '../../../shared/pull-secret/claim';
-import { buildStatus } from '../../../shared/hyperfleet/status-builder';
+import { buildStatus } from '../../../shared/status/status-builder';
 import type { JobResult } from '../../../shared/job-result';
 
 const JOB = 'projects/demo/locations/local/jobs/pullsecret-job';

@@ -1,6 +1,6 @@
-import { buildStatus, shortName } from '../../../shared/hyperfleet/status-builder';
-import type { StatusOutcome } from '../../../shared/hyperfleet/outcome';
-import { readOwnStatus } from '../../../shared/hyperfleet/pullsecret-status';
+import { buildStatus, shortName } from '../../../shared/status/status-builder';
+import type { StatusOutcome } from '../../../shared/status/outcome';
+import { readOwnStatus } from '../../../shared/status/own-status';
 
 import { ALL_OUTCOMES, execution, now, timing } from '../../fixtures/status-outcomes';
 

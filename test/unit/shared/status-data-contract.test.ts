@@ -2,9 +2,9 @@
 // namespace and spec.pullSecret.name; docs/status-contract.md). These tests pin its keys and types:
 // changing them breaks that adapter, so a change here must be a deliberate contract change.
 import * as z from 'zod';
-import type { Provisioned, StatusOutcome } from '../../../shared/hyperfleet/outcome';
-import { buildStatus } from '../../../shared/hyperfleet/status-builder';
-import { planFromJobResult } from '../../../functions/reporter/report-outcomes';
+import type { Provisioned, StatusOutcome } from '../../../shared/status/outcome';
+import { buildStatus } from '../../../shared/status/status-builder';
+import { planFromJobResult } from '../../../functions/reporter/report/report-outcomes';
 import type { JobResult } from '../../../shared/job-result';
 import { tableAfter } from '../../helpers/docs';
 

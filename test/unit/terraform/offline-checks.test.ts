@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { adapterEnvSchema, loadAdapterConfig } from '../../../functions/adapter/config';
-import { executionEnv } from '../../../functions/adapter/job-launcher';
+import { adapterEnvSchema, loadAdapterConfig } from '../../../functions/adapter/config/config';
+import { executionEnv } from '../../../functions/adapter/cloud-run/job-launcher';
 import { jobEnvSchema, loadJobConfig } from '../../../functions/pull-secret-job/config';
 import { doctorEnvSchema } from '../../../functions/pull-secret-job/doctor/doctor-config';
-import { loadReporterConfig, reporterEnvSchema } from '../../../functions/reporter/config';
+import { loadReporterConfig, reporterEnvSchema } from '../../../functions/reporter/config/config';
 import { SUBSCRIPTIONS, TOPICS } from '../../../emulators/stack/layout';
 import { loadModules, loadProviderSchemas, references, TERRAFORM_ROOT, unknownNames, type TfModule } from '../../helpers/terraform';
 import { configBlocks, providerProblems, snapshotLabel } from '../../helpers/terraform-providers';

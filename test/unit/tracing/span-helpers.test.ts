@@ -1,4 +1,4 @@
-import { decisionAttributes } from '../../../functions/adapter/decision-attributes';
+import { decisionAttributes } from '../../../functions/adapter/decision/decision-attributes';
 import { PermanentError } from '../../../shared/errors';
 import { isGoogleTelemetryEndpoint } from '../../../shared/tracing/google-auth-headers';
 import { errorType } from '../../../shared/tracing/spans';

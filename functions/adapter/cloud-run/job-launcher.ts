@@ -1,0 +1,95 @@
+import type { Operation } from '../../../shared/status/outcome';
+import { secretManagerSecretId } from '../../../shared/pull-secret/names';
+import { currentTraceparent, currentTracestate } from '../../../shared/tracing/traceparent';
+
+/** Where the job finds the pull secret: a reference, never the bytes. */
+export type PullSecretReference =
+  | {
+      readonly source: 'cluster-spec';
+      readonly specPath: string;
+      readonly additionalSpecPath: string;
+    }
+  | {
+      readonly source: 'secret-manager';
+      readonly version: string;
+      readonly additionalSpecPath: string;
+    };
+
+/** One execution to start. */
+export interface LaunchRequest {
+  readonly clusterId: string;
+  readonly clusterName: string;
+  readonly generation: number;
+  readonly gcpProjectId: string;
+  readonly namespace: string;
+  /** Placement's data.managementCluster; absent: the job's default cluster. */
+  readonly managementCluster?: string;
+  readonly operation: Operation;
+  readonly attempt: number;
+  /** Unique per launch; recorded in our status first and passed to the execution (LAUNCH_ID). */
+  readonly launchId: string;
+  readonly pullSecret: PullSecretReference;
+}
+
+/** An execution started (or found) for a launch. */
+export interface LaunchedExecution {
+  /** Full resource name projects/P/locations/L/jobs/J/executions/E. */
+  readonly execution: string;
+  /** When Cloud Run created it (RFC 3339), when known. */
+  readonly createTime?: string;
+}
+
+/**
+ * Starts the pull secret job for a cluster with one RunJob call and returns at once. Throws an
+ * AdapterError; a transient one means the launch is ambiguous: the execution may exist although
+ * the answer was lost, so the caller looks for it before launching again.
+ */
+export interface JobLauncher {
+  launch(request: LaunchRequest): Promise<LaunchedExecution>;
+}
+
+/** W3C trace context the execution continues (its `job.run` span is the launch span's child). */
+export interface ExecutionTraceContext {
+  readonly traceparent?: string;
+  readonly tracestate?: string;
+}
+
+/** The active span's trace context (the launcher calls executionEnv inside its RunJob span). */
+const activeTraceContext = (): ExecutionTraceContext => ({
+  traceparent: currentTraceparent(),
+  tracestate: currentTracestate(),
+});
+
+/**
+ * The per-execution environment: identifiers and references only, never secret material.
+ * TRACEPARENT/TRACESTATE carry the trace into the execution (the W3C names, upper-cased as env
+ * variables, as OpenTelemetry's environment carrier spells them).
+ */
+export function executionEnv(
+  request: LaunchRequest,
+  trace: ExecutionTraceContext = activeTraceContext(),
+): Record<string, string> {
+  const reference: Record<string, string> =
+    request.pullSecret.source === 'cluster-spec'
+      ? { PULL_SECRET_SOURCE: 'cluster-spec', PULL_SECRET_SPEC_PATH: request.pullSecret.specPath }
+      : {
+          PULL_SECRET_SOURCE: 'secret-manager',
+          PULL_SECRET_SECRET_VERSION: request.pullSecret.version,
+        };
+  return {
+    CLUSTER_ID: request.clusterId,
+    CLUSTER_NAME: request.clusterName,
+    GENERATION: String(request.generation),
+    GCP_PROJECT_ID: request.gcpProjectId,
+    SECRET_NAME: secretManagerSecretId(request.clusterId),
+    MANAGEMENT_NAMESPACE: request.namespace,
+    ...(request.managementCluster ? { MANAGEMENT_CLUSTER: request.managementCluster } : {}),
+    OPERATION: request.operation,
+    LAUNCH_ATTEMPT: String(request.attempt),
+    LAUNCH_ID: request.launchId,
+    ...reference,
+    PULL_SECRET_ADDITIONAL_SPEC_PATH: request.pullSecret.additionalSpecPath,
+    ...(trace.traceparent ? { TRACEPARENT: trace.traceparent } : {}),
+    ...(trace.traceparent && trace.tracestate ? { TRACESTATE: trace.tracestate } : {}),
+  };
+}

@@ -1,0 +1,210 @@
+import fs from 'node:fs';
+import YAML from 'yaml';
+import * as z from 'zod';
+import {
+  boundedDuration,
+  duration,
+  positiveIntWithDefault,
+} from '../../../shared/config/durations';
+import { hostPort } from '../../../shared/config/gcp-names';
+import { parseEnv, type Env } from '../../../shared/config/parse-env';
+import { ConfigError } from '../../../shared/errors';
+import {
+  hyperFleetApiEnvShape,
+  toHyperFleetApiConfig,
+  type HyperFleetApiConfig,
+} from '../../../shared/hyperfleet/config';
+import {
+  LOG_FORMATS,
+  LOG_LEVELS,
+  type LogFormat,
+  type LogLevel,
+} from '../../../shared/logging/logger';
+import type { RetryBoundSettings } from '../../../shared/events/retry-bound';
+import { OBJECT_PATH } from '../../../shared/object-path';
+import type { RetryPolicy } from '../../../shared/retry/backoff';
+import {
+  toTracingConfig,
+  tracingEnvShape,
+  type TracingConfig,
+} from '../../../shared/tracing/config';
+import type { DecisionSettings } from '../decision/decision';
+import { namespaceTemplate } from '../decision/namespace-template';
+import {
+  DEFAULT_PRECONDITIONS,
+  preconditionSpecSchema,
+  type PreconditionSpec,
+} from '../decision/preconditions';
+
+const objectPath = (fallback: string) =>
+  z
+    .string()
+    .regex(OBJECT_PATH, 'must be a dot path such as spec.pullSecret.data')
+    .default(fallback);
+
+/** Environment of the adapter function; keys are the variable names (exported for the Terraform check). */
+export const adapterEnvSchema = z.object({
+  ...hyperFleetApiEnvShape,
+  PULL_SECRET_JOB: z
+    .string()
+    .regex(
+      /^projects\/[^/]+\/locations\/[^/]+\/jobs\/[^/]+$/,
+      'must be the job resource name projects/PROJECT/locations/REGION/jobs/JOB',
+    ),
+  CLOUD_RUN_EMULATOR_HOST: hostPort.optional(),
+  CLOUD_RUN_API_TIMEOUT: duration('30s'),
+  RESYNC_INTERVAL: duration('6h'),
+  EXECUTION_TIMEOUT: duration('25m'),
+  EXECUTION_CHECK_AFTER: duration('3m'),
+  RETRY_BACKOFF_BASE: duration('30s'),
+  RETRY_BACKOFF_MAX: duration('30m'),
+  PERMANENT_FAILURE_RETRY_INTERVAL: duration('1h'),
+  STATUS_HEARTBEAT_INTERVAL: duration('5m'),
+  // How long a launch intent settles before it is read back (launch-flow.ts): the longest expected
+  // gap between two instances' competing intent writes. Capped well under Eventarc's 10 s deadline.
+  LAUNCH_SETTLE_INTERVAL: boundedDuration('1s', 5_000),
+  // Sentinel re-sends a cluster's event every few seconds until it is reconciled: an old one is worthless.
+  EVENT_MAX_AGE: duration('30m'),
+  EVENT_MAX_FAILURES: positiveIntWithDefault(10),
+  // Eventarc gives a delivery 10 s (shared/events/delivery-deadline.ts): the work of one delivery
+  // ends within this, leaving time to answer and flush spans.
+  DELIVERY_BUDGET: duration('8s'),
+  PRECONDITIONS_FILE: z.string().optional(),
+  PRECONDITIONS: z.string().optional(),
+  PULL_SECRET_SPEC_PATH: objectPath('spec.pullSecret.data'),
+  PULL_SECRET_ADDITIONAL_SPEC_PATH: objectPath('spec.pullSecret.additional'),
+  DEFAULT_PULL_SECRET_VERSION: z
+    .string()
+    .regex(
+      /^projects\/[^/]+\/secrets\/[^/]+\/versions\/[^/]+$/,
+      'must be projects/P/secrets/S/versions/V',
+    )
+    .optional(),
+  MANAGEMENT_NAMESPACE_TEMPLATE: namespaceTemplate,
+  LOG_LEVEL: z
+    .enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
+    .default('info'),
+  LOG_FORMAT: z.enum(LOG_FORMATS, { message: 'must be json or text' }).default('json'),
+  GOOGLE_CLOUD_PROJECT: z.string().optional(),
+  ...tracingEnvShape,
+});
+
+/** The adapter's OTEL_SERVICE_NAME unless set. */
+export const ADAPTER_SERVICE_NAME = 'pullsecret-adapter';
+
+/** Validated adapter configuration. */
+export interface AdapterConfig {
+  readonly hyperfleet: HyperFleetApiConfig;
+  readonly cloudRunJob: string;
+  readonly cloudRunEmulatorHost?: string;
+  readonly cloudRunTimeoutMs: number;
+  /** RunJob is retried a little in-process (after looking for the execution); Pub/Sub does the rest. */
+  readonly cloudRunRetry: RetryPolicy;
+  readonly decision: DecisionSettings;
+  /** The wait between writing a launch intent and reading it back before launching. */
+  readonly launchSettleMs: number;
+  /** How long one delivery may work before it answers (DELIVERY_BUDGET). */
+  readonly deliveryBudgetMs: number;
+  /** When a failing event stops being retried (Eventarc's subscription has no dead-letter policy). */
+  readonly retryBounds: RetryBoundSettings;
+  readonly preconditions: readonly PreconditionSpec[];
+  readonly pullSecretSpecPath: string;
+  readonly pullSecretAdditionalSpecPath: string;
+  readonly defaultPullSecretVersion?: string;
+  /** The management namespace when placement names none ({id}, {name}). */
+  readonly namespaceTemplate: string;
+  readonly logLevel: LogLevel;
+  readonly logFormat: LogFormat;
+  readonly projectId?: string;
+  readonly tracing: TracingConfig;
+}
+
+const CLOUD_RUN_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 500, maxDelayMs: 5000 };
+
+/**
+ * The longest another instance can still be inside launchOrAdopt for an intent: every RunJob and
+ * every search after a failure taking the whole API timeout, plus the waits between attempts.
+ * Until then an intent without an execution is waited for, not launched again.
+ */
+export function launchGraceMs(apiTimeoutMs: number, retry: RetryPolicy): number {
+  const calls = retry.attempts * 2; // a RunJob and a ListExecutions per attempt
+  return calls * apiTimeoutMs + (retry.attempts - 1) * retry.maxDelayMs;
+}
+
+/** Reads and validates the adapter's environment (and its preconditions file); throws ConfigError. */
+export function loadAdapterConfig(env: Env): AdapterConfig {
+  const e = parseEnv(adapterEnvSchema, env, 'adapter function');
+  return {
+    hyperfleet: toHyperFleetApiConfig(e),
+    cloudRunJob: e.PULL_SECRET_JOB,
+    ...(e.CLOUD_RUN_EMULATOR_HOST ? { cloudRunEmulatorHost: e.CLOUD_RUN_EMULATOR_HOST } : {}),
+    cloudRunTimeoutMs: e.CLOUD_RUN_API_TIMEOUT,
+    cloudRunRetry: CLOUD_RUN_RETRY,
+    decision: {
+      resyncIntervalMs: e.RESYNC_INTERVAL,
+      executionTimeoutMs: e.EXECUTION_TIMEOUT,
+      retryBackoffBaseMs: e.RETRY_BACKOFF_BASE,
+      retryBackoffMaxMs: e.RETRY_BACKOFF_MAX,
+      permanentFailureRetryMs: e.PERMANENT_FAILURE_RETRY_INTERVAL,
+      heartbeatMs: e.STATUS_HEARTBEAT_INTERVAL,
+      executionCheckAfterMs: e.EXECUTION_CHECK_AFTER,
+      launchGraceMs: launchGraceMs(e.CLOUD_RUN_API_TIMEOUT, CLOUD_RUN_RETRY),
+    },
+    launchSettleMs: e.LAUNCH_SETTLE_INTERVAL,
+    deliveryBudgetMs: e.DELIVERY_BUDGET,
+    retryBounds: { maxAgeMs: e.EVENT_MAX_AGE, maxFailures: e.EVENT_MAX_FAILURES },
+    preconditions: loadPreconditions(e.PRECONDITIONS_FILE, e.PRECONDITIONS),
+    pullSecretSpecPath: e.PULL_SECRET_SPEC_PATH,
+    pullSecretAdditionalSpecPath: e.PULL_SECRET_ADDITIONAL_SPEC_PATH,
+    ...(e.DEFAULT_PULL_SECRET_VERSION
+      ? { defaultPullSecretVersion: e.DEFAULT_PULL_SECRET_VERSION }
+      : {}),
+    namespaceTemplate: e.MANAGEMENT_NAMESPACE_TEMPLATE,
+    logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
+    ...(e.GOOGLE_CLOUD_PROJECT ? { projectId: e.GOOGLE_CLOUD_PROJECT } : {}),
+    tracing: toTracingConfig(e, ADAPTER_SERVICE_NAME),
+  };
+}
+
+/**
+ * Preconditions come from PRECONDITIONS_FILE (YAML or JSON list), PRECONDITIONS (the same, inline),
+ * or the defaults. Each item: {name, expression, message?}.
+ */
+function loadPreconditions(
+  file: string | undefined,
+  inline: string | undefined,
+): readonly PreconditionSpec[] {
+  if (file && inline)
+    throw new ConfigError(
+      'Invalid adapter function configuration: set PRECONDITIONS_FILE or PRECONDITIONS, not both.',
+    );
+  const variable = file ? 'PRECONDITIONS_FILE' : 'PRECONDITIONS';
+  let text = inline;
+  if (file) {
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      throw new ConfigError(
+        `Invalid adapter function configuration: PRECONDITIONS_FILE: cannot read ${file}.`,
+      );
+    }
+  }
+  if (text === undefined) return DEFAULT_PRECONDITIONS;
+  let parsed: unknown;
+  try {
+    parsed = YAML.parse(text);
+  } catch (error) {
+    throw new ConfigError(
+      `Invalid adapter function configuration: ${variable}: not valid YAML or JSON (${error instanceof Error ? error.message.split('\n')[0] : 'parse error'}).`,
+    );
+  }
+  const specs = z.array(preconditionSpecSchema).safeParse(parsed);
+  if (!specs.success) {
+    const issue = specs.error.issues[0];
+    throw new ConfigError(
+      `Invalid adapter function configuration: ${variable}: item ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}. Expected a list of {name, expression, message}.`,
+    );
+  }
+  return specs.data;
+}

@@ -1,0 +1,108 @@
+import type { ClusterEvent } from '../../../shared/events/sentinel-event';
+import type { Operation, StatusOutcome } from '../../../shared/status/outcome';
+import type { OwnStatus } from '../../../shared/status/own-status';
+import type { PreconditionResult } from './preconditions';
+
+/** Timing rules of the decision (from configuration). */
+export interface DecisionSettings {
+  /** Re-run a converged cluster this often (an unchanged run writes nothing). */
+  readonly resyncIntervalMs: number;
+  /** How long an execution may run, retries included, before it is presumed lost. */
+  readonly executionTimeoutMs: number;
+  readonly retryBackoffBaseMs: number;
+  readonly retryBackoffMaxMs: number;
+  /** A permanent failure at the same generation is retried this rarely (rights may have been fixed). */
+  readonly permanentFailureRetryMs: number;
+  /** An identical not-met or invalid-input report is not written again sooner than this. */
+  readonly heartbeatMs: number;
+  /** A running execution this old is looked up in Cloud Run (GetExecution) instead of waited for. */
+  readonly executionCheckAfterMs: number;
+  /**
+   * How long another instance may still be inside its RunJob for a recorded launch intent: a
+   * younger intent without an execution is waited for, an older one is launched again.
+   */
+  readonly launchGraceMs: number;
+}
+
+/** What the cluster provides that the decision and the launch need; computed by the handler. */
+export interface ClusterFacts {
+  readonly clusterId: string;
+  readonly clusterName: string;
+  readonly generation: number;
+  readonly deleting: boolean;
+  readonly gcpProjectId: string | undefined;
+  /** From the placement adapter's data.namespace, else MANAGEMENT_NAMESPACE_TEMPLATE. */
+  readonly namespace:
+    | { readonly ok: true; readonly value: string }
+    | { readonly ok: false; readonly problem: string };
+  /** From the placement adapter's data.managementCluster; no value: the job's default cluster. */
+  readonly managementCluster:
+    | { readonly ok: true; readonly value?: string }
+    | { readonly ok: false; readonly problem: string };
+}
+
+export interface DecisionInput {
+  readonly event: ClusterEvent;
+  /** Undefined when the API answered 404. */
+  readonly cluster: ClusterFacts | undefined;
+  readonly own: OwnStatus | undefined;
+  /** Evaluated only for clusters that are not being deleted. */
+  readonly preconditions: PreconditionResult;
+  readonly settings: DecisionSettings;
+  readonly now: Date;
+  /**
+   * A launch id or execution that Cloud Run confirmed is not running (no execution for the
+   * intent, or the execution is gone): the in-flight record naming it no longer holds the cluster.
+   */
+  readonly lost?: string;
+}
+
+export type SkipReason =
+  | 'cluster-gone'
+  | 'stale-event'
+  | 'finalized'
+  | 'up-to-date'
+  | 'in-flight'
+  | 'failed-permanently'
+  | 'backing-off'
+  | 'already-reported';
+
+/** Why a launch happens: no status yet, a new generation, the resync interval, or a retry. */
+export type LaunchReason = 'first-event' | 'new-generation' | 'resync' | 'retry';
+
+/** What to do, always with a reason that is logged. */
+export type Decision =
+  | { readonly kind: 'skip'; readonly reason: SkipReason; readonly message: string }
+  | { readonly kind: 'report'; readonly outcome: StatusOutcome; readonly message: string }
+  | {
+      /** Our intent has no execution: find it (ListExecutions) before launching again. */
+      readonly kind: 'resolve-launch';
+      readonly launchId: string;
+      readonly operation: Operation;
+      readonly attempt: number;
+      readonly since: string;
+      readonly abandoned: boolean;
+      readonly message: string;
+    }
+  | {
+      /** Our execution has been running longer than the check threshold: ask Cloud Run. */
+      readonly kind: 'check-execution';
+      readonly execution: string;
+      readonly operation: Operation;
+      readonly attempt: number;
+      readonly launchedAt: string;
+      readonly launchId?: string;
+      readonly message: string;
+    }
+  | {
+      readonly kind: 'launch';
+      readonly operation: Operation;
+      /** Why this launch, as a code for spans and metrics (the message says it in words). */
+      readonly reason: LaunchReason;
+      readonly attempt: number;
+      readonly namespace: string;
+      /** Placement's choice; absent: the job's DEFAULT_MANAGEMENT_CLUSTER. */
+      readonly managementCluster?: string;
+      readonly gcpProjectId: string;
+      readonly message: string;
+    };

@@ -1,0 +1,170 @@
+// The rules of `decide`, each a small pure function of the situation: a decision when it applies,
+// undefined otherwise. Their order is in decide.ts.
+import type { Decision } from './decision';
+import { inFlightCheck } from './in-flight-check';
+import { reportOnce, skip, type Situation } from './situation';
+
+const LABEL_SAFE = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** An event older than the cluster: a newer event follows. */
+export function staleEvent({ input, cluster }: Situation): Decision | undefined {
+  const { generation } = input.event;
+  if (generation === undefined || generation >= cluster.generation) return undefined;
+  return skip(
+    'stale-event',
+    `Event generation ${generation} is older than the cluster's ${cluster.generation}; a newer event will follow`,
+  );
+}
+
+/** A cluster id or name that cannot become a label value or part of resource names. */
+export function invalidIdentity(situation: Situation): Decision | undefined {
+  const { cluster, operation } = situation;
+  const problem = !LABEL_SAFE.test(cluster.clusterId)
+    ? `Cluster id ${JSON.stringify(cluster.clusterId.slice(0, 80))} cannot be used: it must be a DNS label (lowercase letters, digits, "-", at most 63) because it becomes a label value and part of resource names`
+    : cluster.clusterName !== '' && !LABEL_SAFE.test(cluster.clusterName)
+      ? `Cluster name ${JSON.stringify(cluster.clusterName.slice(0, 80))} cannot be used as a label value (lowercase letters, digits, "-", at most 63)`
+      : undefined;
+  if (!problem) return undefined;
+  return reportOnce(situation, {
+    kind: 'launch-failed',
+    operation,
+    reason: 'InvalidClusterIdentity',
+    message: problem,
+  });
+}
+
+/** A deletion whose cleanup is already confirmed at this generation. */
+export function alreadyFinalized({
+  cluster,
+  own,
+  sameGeneration,
+}: Situation): Decision | undefined {
+  if (!cluster.deleting || !sameGeneration || own?.finalized !== 'True') return undefined;
+  return skip(
+    'finalized',
+    `Pull secret cleanup already confirmed at generation ${cluster.generation}`,
+  );
+}
+
+/** A deletion of a cluster without a GCP project id: the job never ran, nothing to clean up. */
+export function nothingToCleanUp({ cluster, input }: Situation): Decision | undefined {
+  if (!cluster.deleting || cluster.gcpProjectId) return undefined;
+  return {
+    kind: 'report',
+    outcome: {
+      kind: 'finalized',
+      execution: 'none',
+      message:
+        'Nothing to clean up: the cluster never had a GCP project id, so no pull secret was provisioned',
+      timing: { completedAt: input.now.toISOString() },
+    },
+    message: 'Deleting a cluster that was never provisioned',
+  };
+}
+
+/** Provisioned at this generation and verified within the resync interval. */
+export function upToDate(situation: Situation): Decision | undefined {
+  const { cluster, own, sameGeneration, lastReportAge, input } = situation;
+  if (cluster.deleting || !sameGeneration || own?.available !== 'True') return undefined;
+  if (lastReportAge >= input.settings.resyncIntervalMs) return undefined;
+  return skip(
+    'up-to-date',
+    `Pull secret provisioned at generation ${cluster.generation}, verified ${Math.round(lastReportAge / 1000)} s ago`,
+  );
+}
+
+/** A launch or execution of this generation and operation under way (see in-flight-check.ts). */
+export function inFlight({
+  own,
+  operation,
+  sameGeneration,
+  input,
+}: Situation): Decision | undefined {
+  return sameGeneration && own ? inFlightCheck(own, operation, input) : undefined;
+}
+
+/** A precondition evaluated false (apply only: a deletion needs none). */
+export function preconditionsNotMet(situation: Situation): Decision | undefined {
+  const { preconditions } = situation.input;
+  if (situation.cluster.deleting || preconditions.kind !== 'not-met') return undefined;
+  return reportOnce(situation, {
+    kind: 'not-met',
+    precondition: preconditions.name,
+    message: preconditions.message,
+  });
+}
+
+/** A precondition that could not be evaluated (apply only). */
+export function preconditionsNotEvaluated(situation: Situation): Decision | undefined {
+  const { preconditions } = situation.input;
+  if (situation.cluster.deleting || preconditions.kind !== 'error') return undefined;
+  return reportOnce(situation, { kind: 'precondition-error', message: preconditions.message });
+}
+
+/** The management namespace could not be derived (placement's data or the template). */
+export function invalidNamespace(situation: Situation): Decision | undefined {
+  const { namespace } = situation.cluster;
+  if (namespace.ok) return undefined;
+  return reportOnce(situation, {
+    kind: 'launch-failed',
+    operation: situation.operation,
+    reason: 'InvalidManagementNamespace',
+    message: namespace.problem,
+  });
+}
+
+/** Placement named a management cluster that cannot be used. */
+export function invalidManagementCluster(situation: Situation): Decision | undefined {
+  const { managementCluster } = situation.cluster;
+  if (managementCluster.ok) return undefined;
+  return reportOnce(situation, {
+    kind: 'launch-failed',
+    operation: situation.operation,
+    reason: 'InvalidManagementCluster',
+    message: managementCluster.problem,
+  });
+}
+
+/** The cluster spec names no GCP project, so there is nowhere to provision. */
+export function noGcpProject(situation: Situation): Decision | undefined {
+  if (situation.cluster.gcpProjectId) return undefined;
+  return reportOnce(situation, {
+    kind: 'launch-failed',
+    operation: situation.operation,
+    reason: 'InvalidClusterSpec',
+    message: 'The cluster spec has no GCP project id',
+  });
+}
+
+/** The last attempt of this generation and operation failed; undefined when it did not. */
+function lastFailure({ own, sameGeneration, operation }: Situation) {
+  if (!sameGeneration || own?.health !== 'False') return undefined;
+  const { failure_kind, operation: failedOperation } = own.data;
+  return failure_kind && failedOperation === operation ? own : undefined;
+}
+
+/** A permanent failure at this generation is retried only rarely (rights may have been fixed). */
+export function failedPermanently(situation: Situation): Decision | undefined {
+  const failed = lastFailure(situation);
+  const { permanentFailureRetryMs } = situation.input.settings;
+  if (failed?.data.failure_kind !== 'permanent') return undefined;
+  if (situation.lastReportAge >= permanentFailureRetryMs) return undefined;
+  return skip(
+    'failed-permanently',
+    `Generation ${situation.cluster.generation} failed permanently (${failed.availableReason ?? 'unknown reason'}); it is retried only on a new generation or after ${Math.round(permanentFailureRetryMs / 60_000)} min`,
+  );
+}
+
+/** A transient failure is retried after an exponential backoff. */
+export function backingOff(situation: Situation): Decision | undefined {
+  const failed = lastFailure(situation);
+  if (failed?.data.failure_kind !== 'transient') return undefined;
+  const { retryBackoffBaseMs, retryBackoffMaxMs } = situation.input.settings;
+  const attempt = failed.data.attempt ?? 1;
+  const wait = Math.min(retryBackoffMaxMs, retryBackoffBaseMs * 2 ** Math.max(0, attempt - 1));
+  if (situation.lastReportAge >= wait) return undefined;
+  return skip(
+    'backing-off',
+    `Attempt ${attempt} failed (${failed.availableReason ?? 'unknown reason'}); next attempt in ${Math.round((wait - situation.lastReportAge) / 1000)} s`,
+  );
+}

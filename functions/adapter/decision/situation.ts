@@ -1,0 +1,69 @@
+import type { Operation, StatusOutcome } from '../../../shared/status/outcome';
+import type { OwnStatus } from '../../../shared/status/own-status';
+import type { ClusterFacts, Decision, DecisionInput, SkipReason } from './decision';
+
+/** What every decision rule reads: the input, and the few facts derived from it once. */
+export interface Situation {
+  readonly input: DecisionInput;
+  /** The cluster exists (a vanished cluster is decided before any rule runs). */
+  readonly cluster: ClusterFacts;
+  readonly own: OwnStatus | undefined;
+  readonly operation: Operation;
+  /** Our status is about the cluster's current generation. */
+  readonly sameGeneration: boolean;
+  /** Milliseconds since our last report; infinite without one. */
+  readonly lastReportAge: number;
+  /** The attempt a launch now would be: the next one at this generation, else 1. */
+  readonly attempt: number;
+}
+
+/** One step of the decision: a decision when it applies, undefined to let the next rule decide. */
+export type DecisionRule = (situation: Situation) => Decision | undefined;
+
+export function situationOf(input: DecisionInput, cluster: ClusterFacts): Situation {
+  const { own, now } = input;
+  const sameGeneration = own?.observedGeneration === cluster.generation;
+  return {
+    input,
+    cluster,
+    own,
+    operation: cluster.deleting ? 'delete' : 'apply',
+    sameGeneration,
+    lastReportAge: own?.lastReportTime
+      ? now.getTime() - Date.parse(own.lastReportTime)
+      : Number.POSITIVE_INFINITY,
+    attempt: sameGeneration ? (own?.data.attempt ?? 0) + 1 : 1,
+  };
+}
+
+export const skip = (reason: SkipReason, message: string): Decision => ({
+  kind: 'skip',
+  reason,
+  message,
+});
+
+/** A report, unless the same one was written at this generation within the heartbeat interval. */
+export function reportOnce(situation: Situation, outcome: StatusOutcome): Decision {
+  const { own, cluster, input } = situation;
+  const reason =
+    outcome.kind === 'not-met'
+      ? 'PreconditionsNotMet'
+      : outcome.kind === 'precondition-error'
+        ? 'PreconditionsNotEvaluated'
+        : outcome.kind === 'launch-failed'
+          ? outcome.reason
+          : undefined;
+  const message = 'message' in outcome ? outcome.message : '';
+  const sameFacts =
+    own?.observedGeneration === cluster.generation &&
+    own?.availableReason === reason &&
+    (outcome.kind !== 'not-met' || own?.data.precondition === outcome.precondition);
+  if (
+    sameFacts &&
+    own?.lastReportTime &&
+    input.now.getTime() - Date.parse(own.lastReportTime) < input.settings.heartbeatMs
+  ) {
+    return skip('already-reported', `Already reported: ${message}`);
+  }
+  return { kind: 'report', outcome, message };
+}

@@ -1,0 +1,102 @@
+import type { ClusterEvent } from '../../../shared/events/sentinel-event';
+import { HyperFleetNotFoundError } from '../../../shared/hyperfleet/errors';
+import type { HyperFleetApi } from '../../../shared/hyperfleet/port';
+import type { AdapterStatus } from '../../../shared/hyperfleet/schemas';
+import type { Logger } from '../../../shared/logging/logger';
+import { readOwnStatus } from '../../../shared/status/own-status';
+import { buildStatus } from '../../../shared/status/status-builder';
+import { TRACE_ATTRIBUTES } from '../../../shared/tracing/attributes';
+import { withSpan, type Span } from '../../../shared/tracing/spans';
+import { clusterFacts } from '../decision/cluster-facts';
+import { decide } from '../decision/decide';
+import type { Decision } from '../decision/decision';
+import { decisionAttributes, decisionName } from '../decision/decision-attributes';
+import { preconditionContext } from '../decision/precondition-context';
+import { evaluatePreconditions, type PreconditionResult } from '../decision/preconditions';
+import type { AdapterDependencies } from './dependencies';
+import { resolveInFlight } from './in-flight-flow';
+import { launchWithIntent } from './launch-flow';
+import { reportStatus } from './report-status';
+
+/**
+ * One event's reconcile, under the cluster's lock: read the cluster and its statuses, evaluate the
+ * preconditions, decide, and act on the decision (report, launch, or ask Cloud Run about an
+ * in-flight launch and decide once more without it when nothing runs).
+ */
+export async function reconcileCluster(
+  event: ClusterEvent,
+  deps: AdapterDependencies,
+  log: Logger,
+  now: () => Date,
+  root: Span,
+): Promise<void> {
+  const [cluster, statuses] = await Promise.all([
+    deps.hyperfleet.findCluster(event.clusterId),
+    listStatusesOrNone(deps.hyperfleet, event.clusterId),
+  ]);
+  const facts = cluster ? clusterFacts(cluster, statuses, deps.namespaceTemplate) : undefined;
+  // The generation being reconciled is the cluster's (the event's may be older or absent).
+  if (facts) root.setAttribute(TRACE_ATTRIBUTES.generation, facts.generation);
+  const preconditions: PreconditionResult = await withSpan('adapter.preconditions', {}, async () =>
+    cluster && !facts?.deleting
+      ? evaluatePreconditions(
+          deps.preconditions,
+          preconditionContext(cluster, statuses, event, deps.pullSecret),
+        )
+      : { kind: 'met' as const },
+  );
+  const at = now();
+  const decideNow = async (lost?: string) => {
+    const decided = await withSpan('adapter.decide', {}, async () =>
+      decide({
+        event,
+        cluster: facts,
+        own: readOwnStatus(statuses),
+        preconditions,
+        settings: deps.settings,
+        now: at,
+        ...(lost !== undefined ? { lost } : {}),
+      }),
+    );
+    root.setAttributes(decisionAttributes(decided));
+    return decided;
+  };
+  let decision = await decideNow();
+  logDecision(log, decision, facts?.generation);
+  if (!cluster || !facts) return;
+  if (decision.kind === 'resolve-launch' || decision.kind === 'check-execution') {
+    const settled = await resolveInFlight(decision, cluster, deps, log, at);
+    if (!settled) return;
+    // Cloud Run says nothing runs for the in-flight record: decide again without it, once.
+    decision = await decideNow(settled.lost);
+    logDecision(log, decision, facts.generation);
+  }
+  switch (decision.kind) {
+    case 'report':
+      await reportStatus(
+        deps.hyperfleet,
+        log,
+        cluster.id,
+        buildStatus(decision.outcome, facts.generation, at),
+      );
+      return;
+    case 'launch':
+      await launchWithIntent(decision, cluster, deps, log, at);
+      return;
+    default:
+      return;
+  }
+}
+
+function logDecision(log: Logger, decision: Decision, generation: number | undefined): void {
+  log.info(decision.message, { decision: decisionName(decision), generation });
+}
+
+async function listStatusesOrNone(api: HyperFleetApi, clusterId: string): Promise<AdapterStatus[]> {
+  try {
+    return await api.listStatuses(clusterId);
+  } catch (error) {
+    if (error instanceof HyperFleetNotFoundError) return [];
+    throw error;
+  }
+}

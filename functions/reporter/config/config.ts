@@ -1,0 +1,83 @@
+import * as z from 'zod';
+import { duration, positiveIntWithDefault } from '../../../shared/config/durations';
+import type { RetryBoundSettings } from '../../../shared/events/retry-bound';
+import { hostPort } from '../../../shared/config/gcp-names';
+import { parseEnv, type Env } from '../../../shared/config/parse-env';
+import {
+  hyperFleetApiEnvShape,
+  toHyperFleetApiConfig,
+  type HyperFleetApiConfig,
+} from '../../../shared/hyperfleet/config';
+import {
+  LOG_FORMATS,
+  LOG_LEVELS,
+  type LogFormat,
+  type LogLevel,
+} from '../../../shared/logging/logger';
+import {
+  toTracingConfig,
+  tracingEnvShape,
+  type TracingConfig,
+} from '../../../shared/tracing/config';
+
+export const reporterEnvSchema = z.object({
+  ...hyperFleetApiEnvShape,
+  PULL_SECRET_JOB: z
+    .string()
+    .regex(
+      /^projects\/[^/]+\/locations\/[^/]+\/jobs\/[^/]+$/,
+      'must be the job resource name projects/PROJECT/locations/REGION/jobs/JOB',
+    ),
+  CLOUD_RUN_EMULATOR_HOST: hostPort.optional(),
+  CLOUD_RUN_API_TIMEOUT: duration('30s'),
+  SECRET_MANAGER_EMULATOR_HOST: hostPort.optional(),
+  // Longer than the adapter's: a late report is still applied safely (late-report.ts), and after
+  // an hour the adapter's in-flight check (EXECUTION_TIMEOUT 25m) has read the outcome itself.
+  EVENT_MAX_AGE: duration('1h'),
+  EVENT_MAX_FAILURES: positiveIntWithDefault(10),
+  // Eventarc gives a delivery 10 s (shared/events/delivery-deadline.ts): the work of one delivery
+  // ends within this, leaving time to answer and flush spans.
+  DELIVERY_BUDGET: duration('8s'),
+  LOG_LEVEL: z
+    .enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
+    .default('info'),
+  LOG_FORMAT: z.enum(LOG_FORMATS, { message: 'must be json or text' }).default('json'),
+  GOOGLE_CLOUD_PROJECT: z.string().optional(),
+  ...tracingEnvShape,
+});
+
+/** Validated reporter configuration. */
+export interface ReporterConfig {
+  readonly hyperfleet: HyperFleetApiConfig;
+  readonly cloudRunJob: string;
+  readonly cloudRunEmulatorHost?: string;
+  readonly cloudRunTimeoutMs: number;
+  readonly secretManagerEmulatorHost?: string;
+  /** How long one delivery may work before it answers (DELIVERY_BUDGET). */
+  readonly deliveryBudgetMs: number;
+  /** When a failing message stops being retried (Eventarc's subscription has no dead-letter policy). */
+  readonly retryBounds: RetryBoundSettings;
+  readonly logLevel: LogLevel;
+  readonly logFormat: LogFormat;
+  readonly projectId?: string;
+  readonly tracing: TracingConfig;
+}
+
+export function loadReporterConfig(env: Env): ReporterConfig {
+  const e = parseEnv(reporterEnvSchema, env, 'reporter function');
+  return {
+    hyperfleet: toHyperFleetApiConfig(e),
+    cloudRunJob: e.PULL_SECRET_JOB,
+    ...(e.CLOUD_RUN_EMULATOR_HOST ? { cloudRunEmulatorHost: e.CLOUD_RUN_EMULATOR_HOST } : {}),
+    cloudRunTimeoutMs: e.CLOUD_RUN_API_TIMEOUT,
+    ...(e.SECRET_MANAGER_EMULATOR_HOST
+      ? { secretManagerEmulatorHost: e.SECRET_MANAGER_EMULATOR_HOST }
+      : {}),
+    deliveryBudgetMs: e.DELIVERY_BUDGET,
+    retryBounds: { maxAgeMs: e.EVENT_MAX_AGE, maxFailures: e.EVENT_MAX_FAILURES },
+    logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
+    ...(e.GOOGLE_CLOUD_PROJECT ? { projectId: e.GOOGLE_CLOUD_PROJECT } : {}),
+    tracing: toTracingConfig(e, 'pullsecret-reporter'),
+  };
+}

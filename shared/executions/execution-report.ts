@@ -1,0 +1,123 @@
+import type { Provisioned, StatusOutcome } from '../status/outcome';
+import type { PlannedReport } from '../status/planned-report';
+import {
+  SINGLE_MANAGEMENT_CLUSTER_NAME,
+  kubernetesSecretName,
+  secretManagerSecretId,
+} from '../pull-secret/names';
+import type { ExecutionSummary } from './execution-reader';
+import { classifyExecutionFailure } from './execution-failure';
+
+/**
+ * The report for an execution-finished event, which also covers crashes, OOM kills, timeouts and
+ * cancellation. Observed at the execution's start: the job's own result, if it ever arrives, is
+ * later and therefore wins; a late event of an older execution is discarded by the API.
+ */
+export function planFromExecution(summary: ExecutionSummary): PlannedReport | { skip: string } {
+  const clusterId = summary.env.CLUSTER_ID;
+  const generation = Number(summary.env.GENERATION);
+  if (!clusterId || !Number.isInteger(generation) || generation < 1)
+    return {
+      skip: 'the execution was not launched by the adapter (no CLUSTER_ID/GENERATION overrides)',
+    };
+  if (!summary.completionTime) return { skip: 'the execution has not completed yet' };
+  const operation = summary.env.OPERATION === 'delete' ? 'delete' : 'apply';
+  const observedAt = summary.startTime ?? summary.completionTime;
+  const timing = {
+    ...(summary.startTime ? { startedAt: summary.startTime } : {}),
+    completedAt: summary.completionTime,
+  };
+  const plan = (outcome: StatusOutcome): PlannedReport => ({
+    clusterId,
+    generation,
+    outcome,
+    observedAt,
+  });
+  if (!summary.succeeded) {
+    const failure = classifyExecutionFailure(summary);
+    const exit = failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : '';
+    return plan({
+      kind: 'failed',
+      operation,
+      execution: summary.name,
+      reason: failure.reason,
+      message: `Execution ${summary.name.split('/').pop()} failed (${failure.executionReason}${exit}): ${summary.message || 'no message from Cloud Run'}`,
+      failureKind: failure.failureKind,
+      attempt: Number(summary.env.LAUNCH_ATTEMPT) || 1,
+      timing,
+      executionReason: failure.executionReason,
+    });
+  }
+  if (operation === 'delete')
+    return plan({
+      kind: 'finalized',
+      execution: summary.name,
+      message: `Execution ${summary.name.split('/').pop()} removed the pull secret`,
+      timing,
+    });
+  const project = summary.env.GCP_PROJECT_ID ?? 'unknown';
+  const secretId = summary.env.SECRET_NAME ?? secretManagerSecretId(clusterId);
+  // The platform default is not copied to the tenant project unless opted in (not an override, so
+  // not known here): no version is named until the job's own result says which, if any.
+  const source = sourceOf(summary.env.PULL_SECRET_SOURCE);
+  return plan({
+    kind: 'succeeded',
+    execution: summary.name,
+    provisioned: {
+      secretPath: `projects/${project}/secrets/${secretId}`,
+      ...(source === 'platform-default' ? {} : { secretVersion: 'latest' }),
+      ...(source ? { pullSecretSource: source } : {}),
+      ...(summary.env.MANAGEMENT_NAMESPACE
+        ? {
+            kubernetesSecret: {
+              ...managementClusterOf(summary.env),
+              namespace: summary.env.MANAGEMENT_NAMESPACE,
+              name: summary.env.K8S_SECRET_NAME ?? kubernetesSecretName(clusterId),
+            },
+          }
+        : {}),
+    },
+    timing,
+  });
+}
+
+/** The status data's `pull_secret_source` for the adapter's PULL_SECRET_SOURCE override. */
+function sourceOf(override: string | undefined): Provisioned['pullSecretSource'] {
+  if (override === 'secret-manager') return 'platform-default';
+  return override === 'cluster-spec' ? 'cluster-spec' : undefined;
+}
+
+/**
+ * The management cluster an execution wrote to, from its environment as the job reads it: the
+ * MANAGEMENT_CLUSTER override, else DEFAULT_MANAGEMENT_CLUSTER, else the only MANAGEMENT_CLUSTERS
+ * entry, else `default` for the single-cluster variables. Nothing when it cannot tell.
+ */
+export function managementClusterOf(env: Readonly<Record<string, string | undefined>>): {
+  managementCluster?: string;
+} {
+  const name = env.MANAGEMENT_CLUSTER || env.DEFAULT_MANAGEMENT_CLUSTER || onlyCluster(env);
+  return name ? { managementCluster: name } : {};
+}
+
+function onlyCluster(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  if (env.MANAGEMENT_CLUSTERS) {
+    try {
+      const parsed: unknown = JSON.parse(env.MANAGEMENT_CLUSTERS);
+      const names = parsed && typeof parsed === 'object' ? Object.keys(parsed) : [];
+      return names.length === 1 ? names[0] : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return env.KUBECONFIG || env.MANAGEMENT_CLUSTER_ENDPOINT
+    ? SINGLE_MANAGEMENT_CLUSTER_NAME
+    : undefined;
+}
+
+/** The Secret Manager secret an adapter-launched execution worked on (from its overrides). */
+export function secretPathOf(summary: ExecutionSummary): string | undefined {
+  const clusterId = summary.env.CLUSTER_ID;
+  const project = summary.env.GCP_PROJECT_ID;
+  if (!clusterId || !project) return undefined;
+  return `projects/${project}/secrets/${summary.env.SECRET_NAME ?? secretManagerSecretId(clusterId)}`;
+}

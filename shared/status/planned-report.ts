@@ -1,0 +1,15 @@
+import type { StatusOutcome } from './outcome';
+
+/** A status to write: for which cluster and generation, and when it was observed. */
+export interface PlannedReport {
+  readonly clusterId: string;
+  readonly generation: number;
+  readonly outcome: StatusOutcome;
+  readonly observedAt: string;
+}
+
+/** Nothing to report, and why; `decision` marks duplicates in the logs. */
+export interface SkippedReport {
+  readonly skip: string;
+  readonly decision?: 'duplicate';
+}

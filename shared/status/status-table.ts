@@ -1,0 +1,202 @@
+// The status contract's pattern table as data: one row per outcome, one column per condition
+// (Applied, Available, Health, and Finalized while deleting), then what `data` and `metadata`
+// carry. Every condition has a non-empty reason and message.
+import type { ExecutionTiming, Operation, Provisioned, StatusOutcome } from './outcome';
+
+/** One condition's cell: status, reason, message. */
+export type ConditionCell = readonly [status: 'True' | 'False', reason: string, message: string];
+
+/** How one outcome is written; each column a function of the outcome. */
+export interface StatusRow<O> {
+  readonly applied: (outcome: O) => ConditionCell;
+  readonly available: (outcome: O) => ConditionCell;
+  readonly health: (outcome: O) => ConditionCell;
+  /** The Finalized condition; no column, or undefined: none (only deletions have one). */
+  readonly finalized?: (outcome: O) => ConditionCell | undefined;
+  /** What the adapter reads back and HyperShift reads; no column: no `data`. */
+  readonly data?: (outcome: O, generation: number) => Record<string, unknown>;
+  /** The execution's job name and times; no column, or undefined: no `metadata`. */
+  readonly metadata?: (outcome: O) => Record<string, unknown> | undefined;
+}
+
+export type OutcomeKind = StatusOutcome['kind'];
+export type OutcomeOf = { [K in OutcomeKind]: Extract<StatusOutcome, { kind: K }> };
+export type StatusTable = { [K in OutcomeKind]: StatusRow<OutcomeOf[K]> };
+
+const HEALTHY: ConditionCell = ['True', 'NoErrors', 'The pull secret adapter reports no errors'];
+const failing = (reason: string, message: string): ConditionCell => ['False', reason, message];
+/** A Finalized cell only while deleting. */
+const whileDeleting = (operation: Operation, cell: ConditionCell) =>
+  operation === 'delete' ? cell : undefined;
+const purpose = (operation: Operation) => (operation === 'delete' ? 'remove' : 'provision');
+
+/** The launching row's message: the intent, or why its instance gave it up. */
+function launchingMessage(outcome: OutcomeOf['launching']): string {
+  return outcome.abandoned
+    ? `Launch ${outcome.launchId} did not start an execution: ${outcome.abandoned.message}`
+    : `Launching a Cloud Run Job execution (launch ${outcome.launchId}) to ${purpose(outcome.operation)} the pull secret`;
+}
+
+export const STATUS_TABLE: StatusTable = {
+  'not-met': {
+    applied: (o) => failing('PreconditionsNotMet', o.message),
+    available: (o) => failing('PreconditionsNotMet', o.message),
+    health: () => ['True', 'NoErrors', 'Preconditions were evaluated without errors'],
+    data: (o) => ({ precondition: o.precondition }),
+  },
+  'precondition-error': {
+    applied: (o) => failing('PreconditionsNotEvaluated', o.message),
+    available: (o) => failing('PreconditionsNotEvaluated', o.message),
+    health: (o) => failing('ExecutionFailed:preconditions', o.message),
+  },
+  launching: {
+    applied: (o) =>
+      o.abandoned
+        ? failing(o.abandoned.reason, launchingMessage(o))
+        : ['True', 'JobLaunching', launchingMessage(o)],
+    available: (o) => failing(o.abandoned?.reason ?? 'JobLaunching', launchingMessage(o)),
+    health: (o) => (o.abandoned ? failing(o.abandoned.reason, launchingMessage(o)) : HEALTHY),
+    finalized: (o) =>
+      whileDeleting(
+        o.operation,
+        failing(o.abandoned?.reason ?? 'CleanupInProgress', launchingMessage(o)),
+      ),
+    data: (o, generation) => ({
+      launch_id: o.launchId,
+      operation: o.operation,
+      generation,
+      attempt: o.attempt,
+      launched_at: o.since,
+      ...(o.abandoned ? { launch_abandoned: true } : {}),
+    }),
+  },
+  launched: {
+    applied: (o) => [
+      'True',
+      'JobLaunched',
+      `Cloud Run Job execution ${o.execution} launched to ${purpose(o.operation)} the pull secret`,
+    ],
+    available: (o) => failing('JobRunning', `Execution ${o.execution} is running`),
+    health: () => HEALTHY,
+    finalized: (o) =>
+      whileDeleting(
+        o.operation,
+        failing('CleanupInProgress', `Execution ${o.execution} is removing the pull secret`),
+      ),
+    data: (o) => ({
+      execution: o.execution,
+      operation: o.operation,
+      launched_at: o.launchedAt,
+      attempt: o.attempt,
+      ...(o.launchId ? { launch_id: o.launchId } : {}),
+    }),
+    metadata: (o) => ({
+      job_name: shortName(o.execution),
+      attempt: o.attempt,
+      started_time: o.launchedAt,
+    }),
+  },
+  'launch-failed': {
+    applied: (o) => failing(o.reason, o.message),
+    available: (o) => failing(o.reason, o.message),
+    health: (o) => failing(o.reason, o.message),
+    finalized: (o) => whileDeleting(o.operation, failing(o.reason, o.message)),
+    data: (o) => ({ operation: o.operation, failure_kind: 'permanent', reason: o.reason }),
+  },
+  succeeded: {
+    applied: (o) => ['True', 'JobSucceeded', `Execution ${o.execution} completed`],
+    available: (o) => ['True', 'PullSecretProvisioned', provisionedMessage(o.provisioned)],
+    health: () => HEALTHY,
+    data: (o) => provisionedData(o.execution, o.provisioned),
+    metadata: (o) => executionMetadata(o.execution, o.timing),
+  },
+  failed: {
+    applied: (o) => [
+      'True',
+      'JobExecuted',
+      `Execution ${o.execution ?? '(unknown)'} ran and failed`,
+    ],
+    available: (o) => failing(o.reason, o.message),
+    health: (o) => failing(o.reason, o.message),
+    finalized: (o) => whileDeleting(o.operation, failing(o.reason, o.message)),
+    data: (o) => ({
+      ...(o.execution ? { execution: o.execution } : {}),
+      operation: o.operation,
+      failure_kind: o.failureKind,
+      reason: o.reason,
+      attempt: o.attempt,
+      ...(o.executionReason ? { execution_reason: o.executionReason } : {}),
+    }),
+    metadata: (o) =>
+      o.execution && o.timing ? executionMetadata(o.execution, o.timing) : undefined,
+  },
+  finalized: {
+    applied: (o) => failing('CleanupConfirmed', o.message),
+    available: (o) => failing('CleanupConfirmed', o.message),
+    health: () => HEALTHY,
+    finalized: (o) => ['True', 'CleanupConfirmed', o.message],
+    data: (o) => ({ execution: o.execution, operation: 'delete' }),
+    metadata: (o) => executionMetadata(o.execution, o.timing),
+  },
+};
+
+/** The Available message: where the pull secret is; the platform default is said as such. */
+function provisionedMessage(p: Provisioned): string {
+  const k = p.kubernetesSecret;
+  const pushed = k
+    ? `pushed to Secret ${k.namespace}/${k.name}${k.managementCluster ? ` on management cluster ${k.managementCluster}` : ''}`
+    : '';
+  if (p.secretVersion === undefined)
+    return `The platform default pull secret is in use${pushed ? `, ${pushed}` : ''} (not copied to the tenant project: ${p.secretPath} holds no version of it)`;
+  const source = p.pullSecretSource === 'platform-default' ? ' (the platform default)' : '';
+  return `Pull secret${source} stored in ${p.secretPath}/versions/${p.secretVersion}${pushed ? ` and ${pushed}` : ''}`;
+}
+
+/** A success's `data`: where the pull secret is, in Secret Manager and on the management cluster. */
+function provisionedData(execution: string, p: Provisioned): Record<string, unknown> {
+  const k = p.kubernetesSecret;
+  return {
+    execution,
+    operation: 'apply',
+    secret_path: p.secretPath,
+    ...(p.secretVersion !== undefined ? { secret_version: p.secretVersion } : {}),
+    ...(p.pullSecretSource ? { pull_secret_source: p.pullSecretSource } : {}),
+    ...(k ? kubernetesSecretData(k) : {}),
+    ...(p.sha256Prefix ? { pull_secret_sha256_prefix: p.sha256Prefix } : {}),
+  };
+}
+
+/**
+ * Where the Kubernetes Secret is, in the keys the HyperShift adapter reads (a contract: README,
+ * "Status data"; pinned by test/unit/shared/status-data-contract.test.ts). `namespace` is the
+ * HostedCluster's namespace and `pull_secret_name` its `spec.pullSecret.name`.
+ */
+function kubernetesSecretData(
+  k: NonNullable<Provisioned['kubernetesSecret']>,
+): Record<string, unknown> {
+  const cluster = k.managementCluster ? { management_cluster: k.managementCluster } : {};
+  return {
+    ...cluster,
+    namespace: k.namespace,
+    pull_secret_name: k.name,
+    kubernetes_secret: { ...cluster, namespace: k.namespace, name: k.name },
+  };
+}
+
+/** `projects/p/locations/l/jobs/j/executions/e` -> `e`. */
+export function shortName(resource: string): string {
+  return resource.split('/').pop() ?? resource;
+}
+
+function executionMetadata(execution: string, timing: ExecutionTiming): Record<string, unknown> {
+  const duration =
+    timing.startedAt !== undefined
+      ? `${Math.max(0, Math.round((Date.parse(timing.completedAt) - Date.parse(timing.startedAt)) / 1000))}s`
+      : undefined;
+  return {
+    job_name: shortName(execution),
+    ...(timing.startedAt ? { started_time: timing.startedAt } : {}),
+    completed_time: timing.completedAt,
+    ...(duration ? { duration } : {}),
+  };
+}
