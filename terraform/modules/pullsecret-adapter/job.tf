@@ -120,7 +120,7 @@ resource "google_cloud_run_v2_job_iam_member" "adapter_runs_job" {
 # Reading this job's executions (run.executions.get/list), the narrowest predefined role that has
 # them, granted on the job only. The adapter keeps it on purpose: it calls ListExecutions to adopt
 # an execution whose RunJob answer was lost (launch id) and GetExecution on one that has been silent
-# too long (functions/adapter/cloud-run-execution-lookup.ts); the reporter reads finished ones.
+# too long (functions/adapter/cloud-run/cloud-run-execution-lookup.ts); the reporter reads finished ones.
 resource "google_cloud_run_v2_job_iam_member" "reads_executions" {
   for_each = {
     adapter  = google_service_account.adapter.email

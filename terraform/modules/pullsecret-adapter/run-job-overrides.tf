@@ -1,7 +1,7 @@
 # The adapter holds roles/run.jobsExecutorWithOverrides on the job (job.tf), which lets its identity
 # set any environment variable on an execution: NODE_OPTIONS runs code as the job before any check
 # of ours, MANAGEMENT_CLUSTERS or HYPERFLEET_API_BASE_URL would send the job's token elsewhere. The
-# code sends only the names in run-job-overrides.json (functions/adapter/execution-overrides.ts
+# code sends only the names in run-job-overrides.json (functions/adapter/cloud-run/execution-overrides.ts
 # reads the same file) and the job refuses redirecting variables on Cloud Run
 # (functions/pull-secret-job/redirect-guard.ts); what neither can stop is counted here from Cloud
 # Run's audit log and alerted on (SECURITY.md, "Execution overrides").
