@@ -6,7 +6,7 @@ import { renderWaterfall } from '../../../emulators/traces/waterfall';
 import { RECONCILE_SPANS, TRACE_ID } from '../../fixtures/traces/reconcile';
 import { ROOT, runNode } from '../../helpers/run-process';
 
-const TRACE = path.join(ROOT, 'dist/emulators/stack/trace.js');
+const TRACE = path.join(ROOT, 'dist/emulators/pullsecret/stack/trace.js');
 let work: string;
 let stackFile: string;
 

@@ -5,7 +5,7 @@ import { executionEnv } from '../../../functions/adapter/job-launcher';
 import { jobEnvSchema, loadJobConfig } from '../../../functions/pull-secret-job/config';
 import { doctorEnvSchema } from '../../../functions/pull-secret-job/doctor/doctor-config';
 import { loadReporterConfig, reporterEnvSchema } from '../../../functions/reporter/config';
-import { SUBSCRIPTIONS, TOPICS } from '../../../emulators/stack/layout';
+import { SUBSCRIPTIONS, TOPICS } from '../../../emulators/pullsecret/stack/layout';
 import { loadModules, loadProviderSchemas, references, TERRAFORM_ROOT, unknownNames, type TfModule } from '../../helpers/terraform';
 import { configBlocks, providerProblems, snapshotLabel } from '../../helpers/terraform-providers';
 
