@@ -19,7 +19,7 @@ import { startSecretManagerEmulator } from '../secret-manager/server';
 import { startSentinel } from './sentinel/start-sentinel';
 import { parseDurationMs } from '../../shared/config/durations';
 import { createLogger } from '../../shared/logging/logger';
-import { withTracing } from '../common/emulator-tracing';
+import { withTracing } from './emulator-tracing';
 
 /** Command-line options every emulator understands, plus its own. */
 export interface EmulatorArgs {

@@ -1,7 +1,7 @@
 import type { Logger } from '../../shared/logging/logger';
 import { loadTracingConfig } from '../../shared/tracing/config';
 import { startTracing } from '../../shared/tracing/start';
-import type { RunningEmulator } from './emulator';
+import type { RunningEmulator } from '../common/emulator';
 
 /**
  * Starts an emulator with tracing as the real service runs it: the standard OTEL_* variables
