@@ -7,7 +7,7 @@ import { googleClientOptions } from '../../../shared/gcp/client-options';
 import { nullLogger } from '../../../shared/logging/null-logger';
 import { localHyperFleetClient } from '../hyperfleet/local-hyperfleet-client';
 import { KubeReader } from '../../common/kube-admin';
-import { findTrace, traceJson } from '../../traces/trace-view';
+import { findTrace, traceJson } from '../traces/trace-view';
 import { ConsoleActions, FAULT_PRESETS, type FaultPreset } from './actions';
 import { DeadLetterWatcher } from './dead-letters';
 import { consolePage } from './page';

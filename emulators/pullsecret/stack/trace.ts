@@ -5,9 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseFlags, UsageError } from '../../common/cli-flags';
-import { listTracesOf, renderTraceList } from '../../traces/trace-list';
-import { findTrace, traceJson } from '../../traces/trace-view';
-import { renderWaterfall } from '../../traces/waterfall';
+import { listTracesOf, renderTraceList } from '../traces/trace-list';
+import { findTrace, traceJson } from '../traces/trace-view';
+import { renderWaterfall } from '../traces/waterfall';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 const USAGE = `Usage: npm run -s trace -- CLUSTER_ID [--trace TRACE_ID] [--list] [--json] [--stack FILE]

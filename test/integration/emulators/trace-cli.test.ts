@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SpanStore } from '../../../emulators/traces/span-store';
-import { renderWaterfall } from '../../../emulators/traces/waterfall';
+import { renderWaterfall } from '../../../emulators/pullsecret/traces/waterfall';
 import { RECONCILE_SPANS, TRACE_ID } from '../../fixtures/traces/reconcile';
 import { ROOT, runNode } from '../../helpers/run-process';
 

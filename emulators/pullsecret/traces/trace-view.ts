@@ -1,6 +1,7 @@
-import { latestTraceOf, readTrace } from './trace-reader';
+import { readTrace } from '../../traces/trace-reader';
+import { latestTraceOf } from './latest-reconcile';
 import { waterfallRows } from './waterfall';
-import type { StoredSpan } from './stored-span';
+import type { StoredSpan } from '../../traces/stored-span';
 
 /** A trace found in the store, with the spans to draw. */
 export interface FoundTrace {

@@ -1,4 +1,4 @@
-import type { AttributeValue, StoredSpan } from './stored-span';
+import type { AttributeValue, StoredSpan } from '../../traces/stored-span';
 
 /** The attributes a waterfall line shows, by the short name it shows them under. */
 export const DETAIL_ATTRIBUTES: readonly (readonly [string, string])[] = [

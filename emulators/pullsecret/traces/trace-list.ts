@@ -1,5 +1,6 @@
-import { RECONCILE_SPAN, readClusterIndex, readTrace } from './trace-reader';
-import type { ClusterIndexEntry, StoredSpan } from './stored-span';
+import { readClusterIndex, readTrace } from '../../traces/trace-reader';
+import { RECONCILE_SPAN } from './latest-reconcile';
+import type { ClusterIndexEntry, StoredSpan } from '../../traces/stored-span';
 
 /** One of a cluster's traces as `npm run trace -- CLUSTER_ID --list` prints it. */
 export interface TraceSummary {
