@@ -16,13 +16,13 @@ import {
   placementOf,
   type PlacedNamespace,
 } from '../../emulators/pullsecret/stack/placement';
-import {
-  startStack,
-  type RestartableComponent,
-  type Stack,
-  type StackDescription,
-  type StackOptions,
-} from '../../emulators/pullsecret/stack/start-stack';
+import type {
+  RestartableComponent,
+  Stack,
+  StackDescription,
+  StackOptions,
+} from '../../emulators/pullsecret/stack/stack-description';
+import { startStack } from '../../emulators/pullsecret/stack/start-stack';
 import type { HyperFleetClient } from '../../shared/hyperfleet/client';
 import { readOwnStatus, type OwnStatus } from '../../shared/hyperfleet/pullsecret-status';
 import type { Cluster } from '../../shared/hyperfleet/schemas';

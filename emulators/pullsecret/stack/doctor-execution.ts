@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { googleClientOptions, v2 } from '../../../shared/gcp/lazy/cloud-run';
-import type { StackDescription } from './start-stack';
+import type { StackDescription } from './stack-description';
 
 /** What the local stack's doctor execution left: how it ended and what it printed. */
 export interface DoctorExecution {

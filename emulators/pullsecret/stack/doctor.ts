@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { runDoctorExecution } from './doctor-execution';
-import type { StackDescription } from './start-stack';
+import type { StackDescription } from './stack-description';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 

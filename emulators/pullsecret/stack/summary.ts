@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { LOCAL_ORG } from '../hyperfleet/local-hyperfleet-client';
-import type { StackDescription } from './start-stack';
+import type { StackDescription } from './stack-description';
 
 /** What the summary needs about the stack (stack.json's fields). */
 type SummaryStack = Pick<
