@@ -1,49 +1,23 @@
 import type { RunningEmulator } from '../common/emulator';
 import fs from 'node:fs';
-import path from 'node:path';
-import type { ServingCertificate } from '../common/certificates';
 import { connectGatewayConfigSchema, startConnectGatewayEmulator } from '../connect-gateway/server';
 import { eventarcConfigSchema } from '../eventarc/rules';
 import { startEventarcEmulator } from '../eventarc/server';
 import { createFinishedPublisher } from '../cloud-run/finished-publisher';
 import { jobDefinitionsSchema } from '../cloud-run/job-definitions';
 import { startCloudRunEmulator } from '../cloud-run/server';
-import { DEV_TENANCY, startHyperFleetApiEmulator } from '../hyperfleet-api/server';
-import { LOCAL_SIMULATED_ADAPTERS, localSimulatedAdapters } from './hyperfleet/simulated-adapters';
 import { rbacTableSchema } from '../kube-apiserver/rbac';
 import { startKubeApiServerEmulator } from '../kube-apiserver/server';
-import { startHyperShift } from './hypershift/start-hypershift';
 import { startMetadataServer } from '../metadata-server/server';
 import { iamConfigSchema } from '../secret-manager/iam/iam-config';
 import { startSecretManagerEmulator } from '../secret-manager/server';
-import { startSentinel } from './sentinel/start-sentinel';
 import { parseDurationMs } from '../../shared/config/durations';
-import { createLogger } from '../../shared/logging/logger';
-import { withTracing } from './emulator-tracing';
-
-/** Command-line options every emulator understands, plus its own. */
-export interface EmulatorArgs {
-  readonly host: string;
-  readonly port: number;
-  readonly adminPort: number;
-  readonly dataDir?: string;
-  /** Positional arguments after the emulator name (e.g. namespaces to seed). */
-  readonly rest: readonly string[];
-  readonly options: Readonly<Record<string, string | undefined>>;
-}
-
-/** A bearer token kept in a file (never on a command line, where `ps` would show it). */
-function readTokenFile(file: string): string {
-  const token = fs.readFileSync(file, 'utf8').trim();
-  if (token === '') throw new Error(`--token-file ${file} is empty`);
-  return token;
-}
-
-/** ca.crt, server.crt and server.key of a folder (see emulators/common/certificates.ts). */
-function readServingCertificate(dir: string): ServingCertificate {
-  const read = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8');
-  return { caPem: read('ca.crt'), certPem: read('server.crt'), keyPem: read('server.key') };
-}
+import { readServingCertificate, type EmulatorArgs } from './emulator-args';
+import {
+  startHyperFleetApiFromArgs,
+  startHyperShiftFromArgs,
+  startSentinelFromArgs,
+} from './registry-hyperfleet';
 
 /** Every emulator `npm run emulators -- <name>` can start, by name. */
 export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEmulator>> = {
@@ -139,31 +113,7 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
   // --token-file FILE (or --token TOKEN=identity) turns JWT authentication on; --tenancy requires
   // the dev config's tenancy headers; --spec-schema gcp validates cluster specs (default any).
   // OTEL_* (the local stack sets them) turn on a SERVER span per request, as the API's middleware.
-  'hyperfleet-api': (args) =>
-    withTracing(process.env, 'hyperfleet-api', undefined, () =>
-      startHyperFleetApiEmulator({
-        ...(args.options['token-file']
-          ? { tokens: { [readTokenFile(args.options['token-file'])]: 'local-stack' } }
-          : {}),
-        ...(args.options.tenancy !== undefined ? { tenancy: DEV_TENANCY } : {}),
-        ...(args.options['spec-schema'] === 'gcp' ? { clusterSpecSchema: 'gcp' as const } : {}),
-        host: args.host,
-        port: args.port,
-        ...(args.options['required-adapters']
-          ? { requiredAdapters: args.options['required-adapters'].split(',') }
-          : {}),
-        ...(args.options['simulate-adapters'] !== undefined
-          ? {
-              simulatedAdapters: args.options['management-clusters']
-                ? localSimulatedAdapters(args.options['management-clusters'].split(','))
-                : LOCAL_SIMULATED_ADAPTERS,
-            }
-          : {}),
-        ...(args.options.token
-          ? { tokens: Object.fromEntries([args.options.token.split('=') as [string, string]]) }
-          : {}),
-      }),
-    ),
+  'hyperfleet-api': startHyperFleetApiFromArgs,
   // --config jobs.json (a list of {name, command, env, timeoutSeconds, maxRetries, memoryLimitMiB, logDir});
   // --finished-topic projects/P/topics/T publishes execution-finished entries to the Pub/Sub emulator.
   'cloud-run': async (args) => {
@@ -213,56 +163,9 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
     };
   },
   // --hyperfleet URL [--hyperfleet-token-file FILE] --topic projects/P/topics/T [--poll-interval 1s --not-ready-interval 10s --ready-interval 30m]; needs PUBSUB_EMULATOR_HOST.
-  sentinel: async (args) => {
-    const need = (name: string) => {
-      const value = args.options[name];
-      if (!value) throw new Error(`sentinel needs --${name}`);
-      return value;
-    };
-    const duration = (name: string, fallback: string) =>
-      parseDurationMs(args.options[name] ?? fallback) ?? Number.NaN;
-    const emulatorHost = process.env.PUBSUB_EMULATOR_HOST;
-    if (!emulatorHost)
-      throw new Error(
-        'sentinel needs PUBSUB_EMULATOR_HOST (the Pub/Sub emulator) in the environment',
-      );
-    const logger = createLogger({ component: 'sentinel', level: 'info', format: 'json' });
-    // OTEL_* turn on `sentinel.publish` spans and the events' traceparent, as real Sentinel's.
-    return withTracing(process.env, 'hyperfleet-sentinel', logger, () =>
-      startSentinel({
-        hyperfleetBaseUrl: need('hyperfleet'),
-        ...(args.options['hyperfleet-token-file']
-          ? { hyperfleetTokenFile: args.options['hyperfleet-token-file'] }
-          : {}),
-        topic: need('topic'),
-        pubsubEmulatorHost: emulatorHost,
-        pollMs: duration('poll-interval', '1s'),
-        notReadyMs: duration('not-ready-interval', '10s'),
-        readyMs: duration('ready-interval', '30m'),
-        logger,
-      }),
-    );
-  },
+  sentinel: startSentinelFromArgs,
   // The simulated HyperShift adapter (seed 004): --hyperfleet URL [--hyperfleet-token-file FILE]
   // --management-clusters-file FILE (JSON: name -> kubeconfig) --default-management-cluster NAME
   // [--poll-interval 1s].
-  hypershift: (args) => {
-    const need = (name: string) => {
-      const value = args.options[name];
-      if (!value) throw new Error(`hypershift needs --${name}`);
-      return value;
-    };
-    const pollMs = parseDurationMs(args.options['poll-interval'] ?? '1s');
-    if (pollMs === undefined) throw new Error('--poll-interval must be a duration such as 1s');
-    return startHyperShift({
-      hyperfleetBaseUrl: need('hyperfleet'),
-      ...(args.options['hyperfleet-token-file']
-        ? { hyperfleetTokenFile: args.options['hyperfleet-token-file'] }
-        : {}),
-      clustersFile: need('management-clusters-file'),
-      defaultCluster: need('default-management-cluster'),
-      pollMs,
-      logger: createLogger({ component: 'hypershift', level: 'info', format: 'json' }),
-    });
-  },
+  hypershift: startHyperShiftFromArgs,
 };

@@ -35,6 +35,7 @@ export function pullSecretJobDefinition(
       path.join(options.root, 'dist-bundle/pull-secret-job/main.mjs'),
     ],
     args: ['run-job', 'pull-secret'],
+    image: 'local/pull-secret-job',
     timeoutSeconds: options.jobTimeoutSeconds ?? 120,
     maxRetries: 0,
     memoryLimitMiB: 512,
