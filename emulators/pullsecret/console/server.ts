@@ -4,8 +4,7 @@ import { PubSub } from '@google-cloud/pubsub';
 import { v2 } from '@google-cloud/run';
 import { SecretManagerServiceClient } from '@google-cloud/secret-manager';
 import { googleClientOptions } from '../../../shared/gcp/client-options';
-import { nullLogger } from '../../../shared/logging/null-logger';
-import { localHyperFleetClient } from '../hyperfleet/local-hyperfleet-client';
+import { localStackClients } from '../hyperfleet/local-hyperfleet-client';
 import { KubeReader } from '../../common/kube-admin';
 import { findTrace, traceJson } from '../traces/trace-view';
 import { ConsoleActions, FAULT_PRESETS, type FaultPreset } from './actions';
@@ -28,13 +27,7 @@ export interface LocalConsole {
  */
 export async function startConsole(description: unknown, port = 0): Promise<LocalConsole> {
   const stack = stackViewSchema.parse(description);
-  const tokenFile = stack.env.HYPERFLEET_API_AUTH_TOKEN_PATH;
-  const token = tokenFile ? { tokenFile } : {};
-  const tenant = localHyperFleetClient(stack.endpoints.hyperfleetApi, nullLogger, {
-    caller: 'tenant',
-    ...token,
-  });
-  const system = localHyperFleetClient(stack.endpoints.hyperfleetApi, nullLogger, token);
+  const { tenant, system } = localStackClients(stack);
   const kube = Object.fromEntries(
     Object.entries(managementClusters(stack)).map(([name, file]) => [name, new KubeReader(file)]),
   );

@@ -2,6 +2,7 @@ import { NoAuth, TokenFileAuth } from '../../../shared/hyperfleet/auth';
 import { HyperFleetClient } from '../../../shared/hyperfleet/client';
 import type { CallerIdentity } from '../../../shared/hyperfleet/config';
 import type { Logger } from '../../../shared/logging/logger';
+import { nullLogger } from '../../../shared/logging/null-logger';
 
 /** The organisation local tools (tests, demo, bench) create clusters as when tenancy is on. */
 export const LOCAL_ORG = 'local-dev';
@@ -45,4 +46,23 @@ export function localHyperFleetClient(
       userAgent: options.userAgent ?? 'local',
     },
   );
+}
+
+/**
+ * The two callers a local tool needs on a running stack, both with the stack's token: a tenant
+ * (a user creating clusters) and the system (reading and reporting as Sentinel and adapters do).
+ */
+export function localStackClients(stack: {
+  readonly endpoints: { readonly hyperfleetApi: string };
+  readonly env: { readonly HYPERFLEET_API_AUTH_TOKEN_PATH?: string };
+}): { readonly tenant: HyperFleetClient; readonly system: HyperFleetClient } {
+  const tokenFile = stack.env.HYPERFLEET_API_AUTH_TOKEN_PATH;
+  const token = tokenFile ? { tokenFile } : {};
+  return {
+    tenant: localHyperFleetClient(stack.endpoints.hyperfleetApi, nullLogger, {
+      caller: 'tenant',
+      ...token,
+    }),
+    system: localHyperFleetClient(stack.endpoints.hyperfleetApi, nullLogger, token),
+  };
 }

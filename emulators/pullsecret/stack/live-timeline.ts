@@ -1,8 +1,7 @@
 import path from 'node:path';
 import type { HyperFleetClient } from '../../../shared/hyperfleet/client';
-import { nullLogger } from '../../../shared/logging/null-logger';
 import { managementClusterReaders, type KubeReader } from '../../common/kube-admin';
-import { localHyperFleetClient } from '../hyperfleet/local-hyperfleet-client';
+import { localStackClients } from '../hyperfleet/local-hyperfleet-client';
 import { ConditionWatcher } from './condition-watcher';
 import { DEFAULT_MANAGEMENT_CLUSTER } from './layout';
 import { LogTailer } from './log-tailer';
@@ -45,13 +44,7 @@ export interface TimelineOutput {
  * (namespace creation), which the HyperFleet API emulator only reports.
  */
 export function startLiveTimeline(d: StackDescription, o: TimelineOutput): LiveTimeline {
-  const tokenFile = d.env.HYPERFLEET_API_AUTH_TOKEN_PATH;
-  const auth = tokenFile ? { tokenFile } : {};
-  const api = localHyperFleetClient(d.endpoints.hyperfleetApi, nullLogger, {
-    caller: 'tenant',
-    ...auth,
-  });
-  const system = localHyperFleetClient(d.endpoints.hyperfleetApi, nullLogger, auth);
+  const { tenant: api, system } = localStackClients(d);
   const kubes = managementClusterReaders(d.managementClusters);
   const names = new Map<string, string>();
   const tailer = new LogTailer(
