@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { startCloudRunEmulator } from '../emulators/cloud-run/server';
 import {
-  LOCAL_SIMULATED_ADAPTERS,
   startHyperFleetApiEmulator,
   type HyperFleetApiEmulator,
 } from '../emulators/hyperfleet-api/server';
+import { LOCAL_SIMULATED_ADAPTERS } from '../emulators/pullsecret/hyperfleet/simulated-adapters';
 import { buildStatus } from '../shared/status/status-builder';
 import { measureNodeProcess } from './measure-process';
 import { round } from './stats';

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { getFunction } from '@google-cloud/functions-framework/testing';
-import { reconcileEvent } from '../emulators/sentinel/sentinel';
+import { reconcileEvent } from '../emulators/pullsecret/sentinel/sentinel';
 import { percentile } from './stats';
 
 const BUNDLE = path.join(__dirname, '../../dist-bundle/adapter/index.mjs');

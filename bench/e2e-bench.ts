@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createDemoCluster } from '../emulators/stack/demo';
-import { managementClusterReaders } from '../emulators/stack/kube-admin';
-import { DEFAULT_MANAGEMENT_CLUSTER } from '../emulators/stack/layout';
-import { PlacementSimulator } from '../emulators/stack/placement';
-import { startStack } from '../emulators/stack/start-stack';
+import { createDemoCluster } from '../emulators/pullsecret/stack/demo';
+import { managementClusterReaders } from '../emulators/common/kube-admin';
+import { DEFAULT_MANAGEMENT_CLUSTER } from '../emulators/pullsecret/stack/layout';
+import { PlacementSimulator } from '../emulators/pullsecret/stack/placement';
+import { startStack } from '../emulators/pullsecret/stack/start-stack';
 import { nullLogger } from '../shared/logging/null-logger';
 import { percentile, round } from './stats';
-import { localHyperFleetClient } from '../emulators/common/local-hyperfleet-client';
+import { localHyperFleetClient } from '../emulators/pullsecret/hyperfleet/local-hyperfleet-client';
 
 export interface EndToEndFigures {
   readonly clusters: number;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startKubeApiServerEmulator } from '../emulators/kube-apiserver/server';
 import { startSecretManagerEmulator } from '../emulators/secret-manager/server';
-import { readJobImageNode } from '../emulators/job-image';
+import { readJobImageNode } from '../emulators/pullsecret/job-image';
 import { measureNodeProcess } from './measure-process';
 import { percentile, round } from './stats';
 
@@ -35,7 +35,7 @@ export async function benchJobRuns(runs: number): Promise<JobRunFigures[]> {
   const namespaces = Array.from({ length: runs }, (_, i) => `clusters-bench-${i}`);
   const kube = await startKubeApiServerEmulator({ namespaces });
   const results: JobRunFigures[] = [];
-  // As the image runs it (functions/pull-secret-job/Dockerfile, read by emulators/job-image.ts):
+  // As the image runs it (functions/pull-secret-job/Dockerfile, read by emulators/pullsecret/job-image.ts):
   // its ENTRYPOINT's node flags, its NODE_OPTIONS, and Node's compile cache warmed by the image's
   // own RUN commands before the runs (Node < 22.1 ignores the cache).
   const image = readJobImageNode();

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm start`: installs dependencies if needed, builds, then runs the local stack in the foreground
-// (dist/emulators/stack/main.js). Signals are passed on, so Ctrl-C and SIGTERM stop everything.
+// (dist/emulators/pullsecret/stack/main.js). Signals are passed on, so Ctrl-C and SIGTERM stop everything.
 const { spawnSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -41,7 +41,7 @@ run(['run', '--silent', 'build']);
 
 const child = spawn(
   process.execPath,
-  [path.join(root, 'dist/emulators/stack/main.js'), ...process.argv.slice(2)],
+  [path.join(root, 'dist/emulators/pullsecret/stack/main.js'), ...process.argv.slice(2)],
   { cwd: process.cwd(), stdio: 'inherit' },
 );
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

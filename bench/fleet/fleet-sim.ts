@@ -20,21 +20,21 @@ import { runPullSecretJob } from '../../functions/pull-secret-job/run-job';
 import { CloudRunExecutionReader } from '../../shared/executions/cloud-run-execution-reader';
 import { createReporterHandler } from '../../functions/reporter/report/handle-report';
 import { startCloudRunEmulator } from '../../emulators/cloud-run/server';
+import { startHyperFleetApiEmulator } from '../../emulators/hyperfleet-api/server';
 import {
   LOCAL_MANAGEMENT_CLUSTER,
   LOCAL_SIMULATED_ADAPTERS,
-  startHyperFleetApiEmulator,
-} from '../../emulators/hyperfleet-api/server';
+} from '../../emulators/pullsecret/hyperfleet/simulated-adapters';
 import { startKubeApiServerEmulator } from '../../emulators/kube-apiserver/server';
 import { startSecretManagerEmulator } from '../../emulators/secret-manager/server';
-import { Sentinel } from '../../emulators/sentinel/sentinel';
+import { Sentinel } from '../../emulators/pullsecret/sentinel/sentinel';
 import { googleClientOptions } from '../../shared/gcp/client-options';
 import { RESULT_MESSAGE_TYPE } from '../../shared/job-result';
 import { nullLogger } from '../../shared/logging/null-logger';
 import { round } from '../stats';
 import { StoreClusterLister } from './store-cluster-lister';
 import { VirtualClock } from './virtual-clock';
-import { localHyperFleetClient } from '../../emulators/common/local-hyperfleet-client';
+import { localHyperFleetClient } from '../../emulators/pullsecret/hyperfleet/local-hyperfleet-client';
 
 const JOB = 'projects/demo-fleet/locations/local/jobs/pullsecret-job';
 const STEP_MS = 5_000;

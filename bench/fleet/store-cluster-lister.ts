@@ -1,6 +1,6 @@
 import type { StoredCluster } from '../../emulators/hyperfleet-api/model';
 import type { HyperFleetStore } from '../../emulators/hyperfleet-api/store';
-import type { ClusterLister } from '../../emulators/sentinel/sentinel';
+import type { ClusterLister } from '../../emulators/pullsecret/sentinel/sentinel';
 import type { Cluster } from '../../shared/hyperfleet/schemas';
 
 /** The page size Sentinel's client asks for (HyperFleetClient.listAllClusters). */

@@ -120,7 +120,7 @@ export class ExecutionState {
   private container(): Record<string, unknown> {
     return {
       name: this.job.containerName,
-      image: 'local/pull-secret-job',
+      image: this.job.image,
       command: this.job.command,
       args: this.args,
       env: Object.entries(this.env).map(([name, value]) => ({ name, value })),

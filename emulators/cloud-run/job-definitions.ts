@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-/** A job the emulator can run: locally, a command (this project's job CLI) with base env. */
+/** A job the emulator can run: locally, a command with base env. */
 export const jobDefinitionSchema = z.object({
   /** Full resource name: projects/P/locations/L/jobs/J. */
   name: z
@@ -21,6 +21,8 @@ export const jobDefinitionSchema = z.object({
     .string()
     .regex(/^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a DNS label')
     .default('job'),
+  /** The container image executions report (nothing is pulled: `command` runs on this machine). */
+  image: z.string().default('local/job'),
   env: z.record(z.string(), z.string()).default({}),
   /** Task timeout, as Cloud Run's template.timeout. */
   timeoutSeconds: z.number().int().min(1).default(600),

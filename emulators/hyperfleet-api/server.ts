@@ -10,35 +10,12 @@ import { readJson, sendJson } from '../common/http';
 import { RequestLog } from '../common/request-log';
 import type { TenancyRules } from './access-rules';
 import type { ClusterSpecSchema } from './cluster-spec-schema';
-import { simulatedPlacement } from './placement-simulation';
 import { Problem } from './problem';
 import { serveApi, type RecordedExchange } from './routes';
 import { HyperFleetStore, type SimulatedAdapter } from './store';
 
 /** The default required adapters of the HyperFleet API. */
 export const DEFAULT_REQUIRED_ADAPTERS = ['validation', 'dns', 'pullsecret', 'hypershift'] as const;
-
-/** The management cluster that LOCAL_SIMULATED_ADAPTERS' placement puts every cluster on. */
-export const LOCAL_MANAGEMENT_CLUSTER = 'local-management-cluster';
-
-/** Adapters the local stack simulates; placement reports the management namespace. */
-export const LOCAL_SIMULATED_ADAPTERS: Record<string, SimulatedAdapter> = {
-  validation: {},
-  dns: {},
-  placement: {
-    data: (cluster) => ({
-      namespace: `clusters-${cluster.id}`,
-      managementCluster: LOCAL_MANAGEMENT_CLUSTER,
-    }),
-  },
-};
-
-/** The local stack's simulated adapters, placement spreading clusters over `managementClusters`. */
-export function localSimulatedAdapters(
-  managementClusters: readonly string[],
-): Record<string, SimulatedAdapter> {
-  return { validation: {}, dns: {}, placement: simulatedPlacement(managementClusters) };
-}
 
 export interface HyperFleetApiEmulatorOptions {
   readonly host?: string;

@@ -5,7 +5,7 @@ import type { StoredAdapterStatus, StoredCluster } from './model';
 import { conflict, invalid, notFound, type FieldError } from './problem';
 import { parseSearch } from './search';
 import { decideStatusWrite, validateStatusRequest, type StatusWrite } from './status-rules';
-import { uuid7 } from './uuid7';
+import { uuid7 } from '../common/uuid7';
 
 const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const labelsSchema = z.record(z.string(), z.string());

@@ -31,8 +31,8 @@ export interface KubeApiServerOptions {
   /** Namespaces that exist from the start. */
   readonly namespaces?: readonly string[];
   /**
-   * `/apis` objects created at start, in order (e.g. `loadCrdFixture('hostedcluster')`, then
-   * `...renderFencePolicy(identity)`); namespaced ones need their namespace in `namespaces`.
+   * `/apis` objects created at start, in order (e.g. a CustomResourceDefinition, then a
+   * ValidatingAdmissionPolicy and its binding); namespaced ones need their namespace in `namespaces`.
    */
   readonly resources?: readonly Record<string, unknown>[];
   /**

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { startConsole, type LocalConsole } from '../../emulators/console/server';
+import { startConsole, type LocalConsole } from '../../emulators/pullsecret/console/server';
 import { canaryPullSecret, leaks, type Canary } from '../helpers/canary';
 import { ROOT } from '../helpers/run-process';
 import { startTestStack, type TestStack } from '../helpers/stack';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { PubSub } from '@google-cloud/pubsub';
-import { reconcileEvent } from '../../emulators/sentinel/sentinel';
-import type { ProxyRecord } from '../../emulators/stack/round-robin-proxy';
+import { reconcileEvent } from '../../emulators/pullsecret/sentinel/sentinel';
+import type { ProxyRecord } from '../../emulators/pullsecret/stack/round-robin-proxy';
 import type { OwnStatus } from '../../shared/status/own-status';
 import { canaryPullSecret } from '../helpers/canary';
 import { publishCopies } from '../helpers/events';

@@ -8,8 +8,8 @@ import { ROOT, runNode } from '../helpers/run-process';
 import { secretManagerClient } from '../helpers/secret-manager';
 import { canaryPullSecret, leaks } from '../helpers/canary';
 import { CUSTOMER_PROJECT, startTestStack, type DoctorRun, type TestStack } from '../helpers/stack';
-import { JOB_IDENTITY } from '../../emulators/stack/layout';
-import { jobRoleName } from '../../emulators/stack/secret-manager-grants';
+import { JOB_IDENTITY } from '../../emulators/pullsecret/stack/layout';
+import { jobRoleName } from '../../emulators/pullsecret/stack/secret-manager-grants';
 import type { IamBinding } from '../../emulators/secret-manager/iam/iam-config';
 
 const DEFAULT_PULL_SECRET = 'projects/demo-hyperfleet/secrets/platform-default-pull-secret';
@@ -218,7 +218,7 @@ describe('pull-secret doctor on the local stack', () => {
   it('npm run doctor: the same execution from stack.json, its output printed, exit 1 on a FAIL and 3 without a stack', async () => {
     const stackFile = path.join(stack.d.workDir, 'stack.json');
     fs.writeFileSync(stackFile, JSON.stringify(stack.d), { mode: 0o600 });
-    const script = path.join(ROOT, 'dist/emulators/stack/doctor.js');
+    const script = path.join(ROOT, 'dist/emulators/pullsecret/stack/doctor.js');
     const red = await runNode(
       script,
       ['--stack', stackFile, '--all-projects', '--sentinel-topic', 'no-such-topic'],

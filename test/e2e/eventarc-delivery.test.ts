@@ -5,7 +5,7 @@
 // convergence, a redelivery after a failure, and the hard delete.
 import fs from 'node:fs';
 import { PubSub } from '@google-cloud/pubsub';
-import type { ProxyRecord } from '../../emulators/stack/round-robin-proxy';
+import type { ProxyRecord } from '../../emulators/pullsecret/stack/round-robin-proxy';
 import { canaryPullSecret, type Canary } from '../helpers/canary';
 import { scanForCanaries } from '../helpers/secret-scan';
 import { CUSTOMER_PROJECT, startTestStack, type TestStack } from '../helpers/stack';

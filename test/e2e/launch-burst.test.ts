@@ -1,5 +1,5 @@
 import { PubSub } from '@google-cloud/pubsub';
-import { reconcileEvent } from '../../emulators/sentinel/sentinel';
+import { reconcileEvent } from '../../emulators/pullsecret/sentinel/sentinel';
 import type { AdapterStatus } from '../../shared/hyperfleet/schemas';
 import { canaryPullSecret } from '../helpers/canary';
 import { publishCopies } from '../helpers/events';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PubSub } from '@google-cloud/pubsub';
-import { reconcileEvent } from '../../emulators/sentinel/sentinel';
+import { reconcileEvent } from '../../emulators/pullsecret/sentinel/sentinel';
 import { canaryPullSecret, type Canary } from '../helpers/canary';
 import { scanForCanaries } from '../helpers/secret-scan';
 import { CUSTOMER_PROJECT, startTestStack, type TestStack } from '../helpers/stack';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { demoClusterSpec } from '../../emulators/stack/demo';
-import { spreadOver } from '../../emulators/hyperfleet-api/placement-simulation';
-import { MANAGEMENT_CLUSTERS } from '../../emulators/stack/layout';
+import { demoClusterSpec } from '../../emulators/pullsecret/stack/demo';
+import { spreadOver } from '../../emulators/pullsecret/hyperfleet/simulated-adapters';
+import { MANAGEMENT_CLUSTERS } from '../../emulators/pullsecret/stack/layout';
 import { canaryPullSecret, type Canary } from '../helpers/canary';
 import { scanForCanaries } from '../helpers/secret-scan';
 import { adminJson, JOB_SCOPES } from '../helpers/metadata-token';

@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { loadLocalStackConfig } from '../../emulators/stack/config';
+import { loadLocalStackConfig } from '../../emulators/pullsecret/stack/config';
 import { ROOT, runNode } from '../helpers/run-process';
 
-const MAIN = path.join(ROOT, 'dist/emulators/stack/main.js');
+const MAIN = path.join(ROOT, 'dist/emulators/pullsecret/stack/main.js');
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -147,7 +147,7 @@ describe('npm start (the local stack entry point)', () => {
     const clusterId = String(converged?.cluster_id);
     expect(summary).toContain(`npm run -s trace -- ${clusterId}`);
     const drawn = await runNode(
-      path.join(ROOT, 'dist/emulators/stack/trace.js'),
+      path.join(ROOT, 'dist/emulators/pullsecret/stack/trace.js'),
       [clusterId, '--stack', path.join(run.workDir, 'stack.json')],
       {},
     );
@@ -159,7 +159,7 @@ describe('npm start (the local stack entry point)', () => {
     expect(drawn.stdout).toContain('job.run');
     expect(drawn.stdout).toContain('reporter.handle');
     const listed = await runNode(
-      path.join(ROOT, 'dist/emulators/stack/trace.js'),
+      path.join(ROOT, 'dist/emulators/pullsecret/stack/trace.js'),
       [clusterId, '--list', '--stack', path.join(run.workDir, 'stack.json')],
       {},
     );

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { PubSub } from '@google-cloud/pubsub';
 import { TraceFlags } from '@opentelemetry/api';
-import { reconcileEvent } from '../../emulators/sentinel/sentinel';
+import { reconcileEvent } from '../../emulators/pullsecret/sentinel/sentinel';
 import { readTrace } from '../../emulators/traces/trace-reader';
 import type { StoredSpan } from '../../emulators/traces/stored-span';
 import { canaryPullSecret } from '../helpers/canary';
@@ -18,7 +18,7 @@ import { startTestStack, type TestStack } from '../helpers/stack';
 
 const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
 const SENTINEL_SPAN = 'b7ad6b7169203331';
-const TRACE_CLI = path.join(ROOT, 'dist/emulators/stack/trace.js');
+const TRACE_CLI = path.join(ROOT, 'dist/emulators/pullsecret/stack/trace.js');
 const STATUSES = 'PUT /api/hyperfleet/v1/clusters/{cluster_id}/statuses';
 
 let stack: TestStack;

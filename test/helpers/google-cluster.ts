@@ -9,8 +9,8 @@ import {
   startMetadataServer,
   type MetadataServerEmulator,
 } from '../../emulators/metadata-server/server';
-import { applyManifest, renderClusterRbac } from '../../emulators/stack/cluster-rbac';
-import { KubeReader } from '../../emulators/stack/kube-admin';
+import { applyManifest, renderClusterRbac } from '../../emulators/pullsecret/stack/cluster-rbac';
+import { KubeReader } from '../../emulators/common/kube-admin';
 import { ROOT } from './run-process';
 
 /** A management cluster as GKE presents it to the job: Google tokens, Terraform's RBAC and fence. */

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { jobNodeArgs } from '../../emulators/job-image';
+import { jobNodeArgs } from '../../emulators/pullsecret/job-image';
 
 export const ROOT = path.resolve(__dirname, '../..');
 /** The job's bundle, as the image runs it (scripts/bundle.cjs). */
@@ -15,7 +15,7 @@ export interface ProcessResult {
 
 /**
  * Runs a built entry point with the same Node binary as the tests (Node 20 or 22 in CI); the job's
- * bundle with the flags and NODE_OPTIONS its image runs it with (emulators/job-image.ts).
+ * bundle with the flags and NODE_OPTIONS its image runs it with (emulators/pullsecret/job-image.ts).
  */
 export function runNode(
   script: string,

@@ -5,24 +5,24 @@ import { PubSub, type Subscription } from '@google-cloud/pubsub';
 import type { SecretManagerServiceClient } from '@google-cloud/secret-manager';
 import type { FaultRuleInput, TakenFault } from '../../emulators/common/fault-injector';
 import type { RequestRecord } from '../../emulators/common/request-log';
-import { demoClusterSpec } from '../../emulators/stack/demo';
-import { hostedClustersPath } from '../../emulators/hypershift/hosted-cluster';
-import { isReady } from '../../emulators/stack/handoff';
-import { managementClusterReaders, type KubeReader } from '../../emulators/stack/kube-admin';
-import { loadLocalStackConfig } from '../../emulators/stack/config';
-import { DEFAULT_MANAGEMENT_CLUSTER, TOPICS } from '../../emulators/stack/layout';
+import { demoClusterSpec } from '../../emulators/pullsecret/stack/demo';
+import { hostedClustersPath } from '../../emulators/pullsecret/hypershift/hosted-cluster';
+import { isReady } from '../../emulators/pullsecret/stack/handoff';
+import { managementClusterReaders, type KubeReader } from '../../emulators/common/kube-admin';
+import { loadLocalStackConfig } from '../../emulators/pullsecret/stack/config';
+import { DEFAULT_MANAGEMENT_CLUSTER, TOPICS } from '../../emulators/pullsecret/stack/layout';
 import {
   PlacementSimulator,
   placementOf,
   type PlacedNamespace,
-} from '../../emulators/stack/placement';
-import {
-  startStack,
-  type RestartableComponent,
-  type Stack,
-  type StackDescription,
-  type StackOptions,
-} from '../../emulators/stack/start-stack';
+} from '../../emulators/pullsecret/stack/placement';
+import type {
+  RestartableComponent,
+  Stack,
+  StackDescription,
+  StackOptions,
+} from '../../emulators/pullsecret/stack/stack-description';
+import { startStack } from '../../emulators/pullsecret/stack/start-stack';
 import type { HyperFleetClient } from '../../shared/hyperfleet/client';
 import { readOwnStatus, type OwnStatus } from '../../shared/status/own-status';
 import type { Cluster } from '../../shared/hyperfleet/schemas';
@@ -30,8 +30,8 @@ import { metadataServerToken } from './metadata-token';
 import { ROOT } from './run-process';
 import { RecordingLogger } from './recording-logger';
 import { secretManagerClient } from './secret-manager';
-import { localHyperFleetClient } from '../../emulators/common/local-hyperfleet-client';
-import { runDoctorExecution } from '../../emulators/stack/doctor-execution';
+import { localHyperFleetClient } from '../../emulators/pullsecret/hyperfleet/local-hyperfleet-client';
+import { runDoctorExecution } from '../../emulators/pullsecret/stack/doctor-execution';
 import type { CheckResult } from '../../functions/pull-secret-job/doctor/check';
 import { DOCTOR_RESULT_KEY } from '../../functions/pull-secret-job/doctor/render';
 

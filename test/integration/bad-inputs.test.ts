@@ -22,7 +22,7 @@ import {
   startSecretManagerEmulator,
   type SecretManagerEmulator,
 } from '../../emulators/secret-manager/server';
-import { reconcileEvent } from '../../emulators/sentinel/sentinel';
+import { reconcileEvent } from '../../emulators/pullsecret/sentinel/sentinel';
 import { readOwnStatus } from '../../shared/status/own-status';
 import { EXIT_CODES, RESULT_MESSAGE_TYPE } from '../../shared/job-result';
 import { cloudRunClients, SCRIPTED_TASK, TEST_JOB } from '../helpers/cloud-run';

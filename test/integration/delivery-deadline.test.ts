@@ -14,7 +14,7 @@ import {
   startHyperFleetApiEmulator,
   type HyperFleetApiEmulator,
 } from '../../emulators/hyperfleet-api/server';
-import { startFunctionProcess } from '../../emulators/stack/function-process';
+import { startFunctionProcess } from '../../emulators/pullsecret/stack/function-process';
 import { hangingTestJob, TEST_JOB } from '../helpers/cloud-run';
 import { sentinelEvent } from '../helpers/events';
 import { seedReadyCluster } from '../helpers/hyperfleet';

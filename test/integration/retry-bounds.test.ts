@@ -12,7 +12,7 @@ import {
   startHyperFleetApiEmulator,
   type HyperFleetApiEmulator,
 } from '../../emulators/hyperfleet-api/server';
-import { startFunctionProcess } from '../../emulators/stack/function-process';
+import { startFunctionProcess } from '../../emulators/pullsecret/stack/function-process';
 import { RESULT_MESSAGE_TYPE } from '../../shared/job-result';
 import { sentinelEvent } from '../helpers/events';
 import { seedReadyCluster } from '../helpers/hyperfleet';

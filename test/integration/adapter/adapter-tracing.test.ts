@@ -12,7 +12,7 @@ import {
   startHyperFleetApiEmulator,
   type HyperFleetApiEmulator,
 } from '../../../emulators/hyperfleet-api/server';
-import { startFunctionProcess } from '../../../emulators/stack/function-process';
+import { startFunctionProcess } from '../../../emulators/pullsecret/stack/function-process';
 import { canaryPullSecret, leaks } from '../../helpers/canary';
 import { TEST_JOB, hangingTestJob } from '../../helpers/cloud-run';
 import { pushPubSub, sentinelEvent } from '../../helpers/events';

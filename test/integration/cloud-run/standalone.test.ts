@@ -15,7 +15,7 @@ describe('npm run emulators -- cloud-run', () => {
     );
     const emulator = await startTracked({
       command: process.execPath,
-      args: [path.join(ROOT, 'dist/emulators/cli.js'), 'cloud-run', '--config', config],
+      args: [path.join(ROOT, 'dist/emulators/pullsecret/cli.js'), 'cloud-run', '--config', config],
     });
     expect(emulator.info).toMatchObject({
       name: 'cloud-run',

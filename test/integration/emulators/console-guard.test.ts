@@ -11,7 +11,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { startConsole, type LocalConsole } from '../../../emulators/console/server';
+import { startConsole, type LocalConsole } from '../../../emulators/pullsecret/console/server';
 
 interface Answer {
   status: number;

@@ -3,11 +3,11 @@ import type { AddressInfo } from 'node:net';
 import * as functions from '@google-cloud/functions-framework';
 import { getTestServer } from '@google-cloud/functions-framework/testing';
 import type { CloudEventV1 } from 'cloudevents';
-import { pushToEventarc } from '../../../emulators/stack/eventarc-conversion';
+import { pushToEventarc } from '../../../emulators/pullsecret/stack/eventarc-conversion';
 import {
   startRoundRobinProxy,
   type RoundRobinProxy,
-} from '../../../emulators/stack/round-robin-proxy';
+} from '../../../emulators/pullsecret/stack/round-robin-proxy';
 import { decodeIncomingEvent } from '../../../shared/events/decode';
 import { sentinelEvent } from '../../helpers/events';
 

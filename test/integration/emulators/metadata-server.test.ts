@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { EMULATORS } from '../../../emulators/registry';
+import { EMULATORS } from '../../../emulators/pullsecret/registry';
 import {
   MetadataServerOptionsError,
   startMetadataServer,

@@ -15,7 +15,7 @@ import {
   startHyperFleetApiEmulator,
   type HyperFleetApiEmulator,
 } from '../../../emulators/hyperfleet-api/server';
-import { Sentinel } from '../../../emulators/sentinel/sentinel';
+import { Sentinel } from '../../../emulators/pullsecret/sentinel/sentinel';
 import { hyperFleetClient, readySpec } from '../../helpers/hyperfleet';
 
 const memory = new InMemorySpanExporter();

@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SpanStore } from '../../../emulators/traces/span-store';
-import { renderWaterfall } from '../../../emulators/traces/waterfall';
+import { renderWaterfall } from '../../../emulators/pullsecret/traces/waterfall';
 import { RECONCILE_SPANS, TRACE_ID } from '../../fixtures/traces/reconcile';
 import { ROOT, runNode } from '../../helpers/run-process';
 
-const TRACE = path.join(ROOT, 'dist/emulators/stack/trace.js');
+const TRACE = path.join(ROOT, 'dist/emulators/pullsecret/stack/trace.js');
 let work: string;
 let stackFile: string;
 

@@ -14,7 +14,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { startTraceReceiver, type TraceReceiver } from '../../../emulators/traces/receiver';
 import { readClusterIndex, readTrace } from '../../../emulators/traces/trace-reader';
-import { findTrace } from '../../../emulators/traces/trace-view';
+import { findTrace } from '../../../emulators/pullsecret/traces/trace-view';
 
 let dir: string;
 let receiver: TraceReceiver;

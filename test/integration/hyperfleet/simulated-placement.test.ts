@@ -1,9 +1,11 @@
 // The local stack's simulated placement adapter on the HyperFleet API emulator: clusters spread
 // over the management clusters by id, `data.namespace`, and the /_emulator/simulated-data override
 // that a test uses to move a cluster at its next generation.
-import { spreadOver } from '../../../emulators/hyperfleet-api/placement-simulation';
 import {
   localSimulatedAdapters,
+  spreadOver,
+} from '../../../emulators/pullsecret/hyperfleet/simulated-adapters';
+import {
   startHyperFleetApiEmulator,
   type HyperFleetApiEmulator,
 } from '../../../emulators/hyperfleet-api/server';

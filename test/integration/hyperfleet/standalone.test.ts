@@ -9,7 +9,7 @@ describe('npm run emulators -- hyperfleet-api', () => {
     const emulator = await startTracked({
       command: process.execPath,
       args: [
-        path.join(ROOT, 'dist/emulators/cli.js'),
+        path.join(ROOT, 'dist/emulators/pullsecret/cli.js'),
         'hyperfleet-api',
         '--port',
         '0',
@@ -51,7 +51,7 @@ describe('npm run emulators -- hyperfleet-api', () => {
     const emulator = await startTracked({
       command: process.execPath,
       args: [
-        path.join(ROOT, 'dist/emulators/cli.js'),
+        path.join(ROOT, 'dist/emulators/pullsecret/cli.js'),
         'hyperfleet-api',
         '--port',
         '0',

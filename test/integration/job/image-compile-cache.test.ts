@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import nodeModule from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { readJobImageNode } from '../../../emulators/job-image';
+import { readJobImageNode } from '../../../emulators/pullsecret/job-image';
 import { ROOT } from '../../helpers/run-process';
 
 // The job image (functions/pull-secret-job/Dockerfile) warms Node's compile cache at build time

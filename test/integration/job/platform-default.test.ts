@@ -7,7 +7,7 @@ import {
   startKubeApiServerEmulator,
   type KubeApiServerEmulator,
 } from '../../../emulators/kube-apiserver/server';
-import { decideHyperShift } from '../../../emulators/hypershift/decide';
+import { decideHyperShift } from '../../../emulators/pullsecret/hypershift/decide';
 import {
   startSecretManagerEmulator,
   type SecretManagerEmulator,

@@ -27,7 +27,7 @@ import {
   startSecretManagerEmulator,
   type SecretManagerEmulator,
 } from '../../../emulators/secret-manager/server';
-import { applyManifest, renderClusterRbac } from '../../../emulators/stack/cluster-rbac';
+import { applyManifest, renderClusterRbac } from '../../../emulators/pullsecret/stack/cluster-rbac';
 import { EXIT_CODES } from '../../../shared/job-result';
 import { runJob, samplePullSecret } from '../../helpers/job';
 import { ROOT } from '../../helpers/run-process';

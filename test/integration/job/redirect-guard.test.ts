@@ -8,7 +8,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startCloudRunEmulator, type CloudRunEmulator } from '../../../emulators/cloud-run/server';
-import { jobNodeArgs } from '../../../emulators/job-image';
+import { jobNodeArgs } from '../../../emulators/pullsecret/job-image';
 import {
   startKubeApiServerEmulator,
   type KubeApiServerEmulator,

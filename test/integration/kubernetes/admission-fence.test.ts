@@ -1,5 +1,5 @@
 import * as k8s from '@kubernetes/client-node';
-import { renderFencePolicy } from '../../../emulators/kube-apiserver/fence-policy';
+import { renderFencePolicy } from '../../../emulators/pullsecret/management-cluster/fence-policy';
 import {
   startKubeApiServerEmulator,
   type KubeApiServerEmulator,

@@ -1,6 +1,6 @@
 import * as k8s from '@kubernetes/client-node';
 import fs from 'node:fs';
-import { crdFixturePath } from '../../../emulators/kube-apiserver/crds/fixtures';
+import { crdFixturePath } from '../../../emulators/pullsecret/management-cluster/hosted-cluster-crd';
 import {
   startKubeApiServerEmulator,
   type KubeApiServerEmulator,
@@ -356,8 +356,10 @@ describe('custom resources in the Kubernetes emulator', () => {
 
 describe('seeding /apis objects at start', () => {
   it('creates the CRD, a custom resource and the fence in order, through the API rules', async () => {
-    const { loadCrdFixture } = await import('../../../emulators/kube-apiserver/crds/fixtures');
-    const { renderFencePolicy } = await import('../../../emulators/kube-apiserver/fence-policy');
+    const { loadCrdFixture } =
+      await import('../../../emulators/pullsecret/management-cluster/hosted-cluster-crd');
+    const { renderFencePolicy } =
+      await import('../../../emulators/pullsecret/management-cluster/fence-policy');
     const seeded = await startKubeApiServerEmulator({
       namespaces: ['clusters-seed'],
       resources: [

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { applyManifest } from '../../../emulators/stack/cluster-rbac';
+import { applyManifest } from '../../../emulators/pullsecret/stack/cluster-rbac';
 import { JOB_SCOPES, metadataServerToken } from '../../helpers/metadata-token';
 import { startGoogleCluster, type GoogleCluster } from '../../helpers/google-cluster';
 import { itWithTool } from '../../helpers/required-tools';

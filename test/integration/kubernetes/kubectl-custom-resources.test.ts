@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { crdFixturePath } from '../../../emulators/kube-apiserver/crds/fixtures';
-import { renderFenceYaml } from '../../../emulators/kube-apiserver/fence-policy';
+import { crdFixturePath } from '../../../emulators/pullsecret/management-cluster/hosted-cluster-crd';
+import { renderFenceYaml } from '../../../emulators/pullsecret/management-cluster/fence-policy';
 import {
   startKubeApiServerEmulator,
   type KubeApiServerEmulator,

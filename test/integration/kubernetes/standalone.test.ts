@@ -8,7 +8,7 @@ describe('npm run emulators -- kube-apiserver', () => {
     const emulator = await startTracked({
       command: process.execPath,
       args: [
-        path.join(ROOT, 'dist/emulators/cli.js'),
+        path.join(ROOT, 'dist/emulators/pullsecret/cli.js'),
         'kube-apiserver',
         '--port',
         '0',

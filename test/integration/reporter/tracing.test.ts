@@ -13,7 +13,7 @@ import {
   startHyperFleetApiEmulator,
   type HyperFleetApiEmulator,
 } from '../../../emulators/hyperfleet-api/server';
-import { startFunctionProcess } from '../../../emulators/stack/function-process';
+import { startFunctionProcess } from '../../../emulators/pullsecret/stack/function-process';
 import { RESULT_MESSAGE_TYPE, type JobResult } from '../../../shared/job-result';
 import { TRACE_ATTRIBUTES } from '../../../shared/tracing/attributes';
 import { parseTraceparent } from '../../../shared/tracing/traceparent';

@@ -24,7 +24,7 @@ import {
   JOB_SECRET_MANAGER_PERMISSIONS,
   jobRoleName,
   secretManagerIam,
-} from '../../../emulators/stack/secret-manager-grants';
+} from '../../../emulators/pullsecret/stack/secret-manager-grants';
 import { metadataServerToken } from '../../helpers/metadata-token';
 import { secretManagerClient } from '../../helpers/secret-manager';
 

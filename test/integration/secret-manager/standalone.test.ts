@@ -5,7 +5,7 @@ import { startTracked } from '../../helpers/tracked-processes';
 import { ROOT } from '../../helpers/run-process';
 import { secretManagerClient } from '../../helpers/secret-manager';
 
-const CLI = path.join(ROOT, 'dist/emulators/cli.js');
+const CLI = path.join(ROOT, 'dist/emulators/pullsecret/cli.js');
 
 describe('npm run emulators -- secret-manager', () => {
   it('prints a ready line, serves the real client, stops on SIGTERM and keeps its data dir', async () => {

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { ROOT, runNode } from '../../helpers/run-process';
 
-const MAIN = path.join(ROOT, 'dist/emulators/stack/main.js');
-const EMULATORS = path.join(ROOT, 'dist/emulators/cli.js');
+const MAIN = path.join(ROOT, 'dist/emulators/pullsecret/stack/main.js');
+const EMULATORS = path.join(ROOT, 'dist/emulators/pullsecret/cli.js');
 const START = path.join(ROOT, 'scripts/start.cjs');
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'cli-input-'));
 
@@ -97,7 +97,7 @@ describe('a second npm start', () => {
 });
 
 describe('npm run wait', () => {
-  const WAIT = path.join(ROOT, 'dist/emulators/stack/wait.js');
+  const WAIT = path.join(ROOT, 'dist/emulators/pullsecret/stack/wait.js');
 
   it.each([
     [['--timeout', 'banana', 'c1'], /--timeout "banana" is not a duration/],

@@ -13,7 +13,7 @@ import {
 import { jobEnvSchema } from '../../../functions/pull-secret-job/config';
 import { doctorEnvSchema } from '../../../functions/pull-secret-job/doctor/doctor-config';
 import { reporterEnvSchema } from '../../../functions/reporter/config/config';
-import { localStackEnvSchema } from '../../../emulators/stack/config';
+import { localStackEnvSchema } from '../../../emulators/pullsecret/stack/config';
 import { hyperFleetApiEnvShape } from '../../../shared/hyperfleet/config';
 import { EXIT_CODES } from '../../../shared/job-result';
 import YAML from 'yaml';

@@ -1,7 +1,7 @@
-import { decideHyperShift } from '../../../emulators/hypershift/decide';
-import { hostedClusterManifest } from '../../../emulators/hypershift/hosted-cluster';
-import { checkPullSecret } from '../../../emulators/hypershift/pull-secret-check';
-import { hyperShiftReport } from '../../../emulators/hypershift/report';
+import { decideHyperShift } from '../../../emulators/pullsecret/hypershift/decide';
+import { hostedClusterManifest } from '../../../emulators/pullsecret/hypershift/hosted-cluster';
+import { checkPullSecret } from '../../../emulators/pullsecret/hypershift/pull-secret-check';
+import { hyperShiftReport } from '../../../emulators/pullsecret/hypershift/report';
 import type { AdapterStatus } from '../../../shared/hyperfleet/schemas';
 
 const where = { managementCluster: 'mgmt-2', namespace: 'clusters-c1', name: 'c1-pull-secret' };

@@ -6,7 +6,7 @@ import {
   matchesSelector,
   type AdmissionAttributes,
 } from '../../../emulators/kube-apiserver/admission/match';
-import { renderFencePolicy } from '../../../emulators/kube-apiserver/fence-policy';
+import { renderFencePolicy } from '../../../emulators/pullsecret/management-cluster/fence-policy';
 
 /** The pure decisions of the emulator's ValidatingAdmissionPolicy support. */
 const attrs = (overrides: Partial<AdmissionAttributes> = {}): AdmissionAttributes => ({

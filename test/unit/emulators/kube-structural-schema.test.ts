@@ -4,7 +4,7 @@ import {
   validate,
   type Schema,
 } from '../../../emulators/kube-apiserver/crds/structural-schema';
-import { renderFenceText } from '../../../emulators/kube-apiserver/fence-policy';
+import { renderFenceText } from '../../../emulators/pullsecret/management-cluster/fence-policy';
 
 /** CRD schema checks and pruning, and the fence template renderer: pure pieces of the emulator. */
 const schema: Schema = {

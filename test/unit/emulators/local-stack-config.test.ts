@@ -1,4 +1,4 @@
-import { loadLocalStackConfig } from '../../../emulators/stack/config';
+import { loadLocalStackConfig } from '../../../emulators/pullsecret/stack/config';
 import { ConfigError } from '../../../shared/errors';
 
 describe('local stack configuration', () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LogTailer, loggedAtMs } from '../../../emulators/stack/log-tailer';
+import { LogTailer, loggedAtMs } from '../../../emulators/pullsecret/stack/log-tailer';
 
 const line = (message: string, seconds: number, nanos = 0) =>
   `${JSON.stringify({ timestamp: { seconds, nanos }, message })}\n`;

@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { spreadOver } from '../../../emulators/hyperfleet-api/placement-simulation';
-import { placementOf } from '../../../emulators/stack/placement';
-import { timelineEvents } from '../../../emulators/stack/timeline';
+import { spreadOver } from '../../../emulators/pullsecret/hyperfleet/simulated-adapters';
+import { placementOf } from '../../../emulators/pullsecret/stack/placement';
+import { timelineEvents } from '../../../emulators/pullsecret/stack/timeline';
 
 describe('the local placement simulation', () => {
   it('spreads clusters over the management clusters, the same way every time', () => {

@@ -4,7 +4,7 @@ import { freePort } from '../../../emulators/common/free-port';
 import {
   startRoundRobinProxy,
   type RoundRobinProxy,
-} from '../../../emulators/stack/round-robin-proxy';
+} from '../../../emulators/pullsecret/stack/round-robin-proxy';
 
 /** A stand-in instance that answers with its name, what it received, and a chosen status. */
 async function instance(

@@ -6,7 +6,7 @@ import {
   jobCondition,
   JOB_SECRET_MANAGER_PERMISSIONS,
   secretManagerIam,
-} from '../../../emulators/stack/secret-manager-grants';
+} from '../../../emulators/pullsecret/stack/secret-manager-grants';
 import { loadModules, moduleAt, resourceBody, type TfModule } from '../../helpers/terraform';
 
 describe("the local stack's Secret Manager grants mirror Terraform's", () => {

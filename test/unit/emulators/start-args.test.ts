@@ -1,6 +1,6 @@
 import { locatePubSubEmulator } from '../../../emulators/pubsub/locate';
-import { parseStartArgs } from '../../../emulators/stack/start-args';
-import { convergedSummary } from '../../../emulators/stack/summary';
+import { parseStartArgs } from '../../../emulators/pullsecret/stack/start-args';
+import { convergedSummary } from '../../../emulators/pullsecret/stack/summary';
 
 describe('npm start arguments', () => {
   it('takes durations with a unit, and a bare number as seconds', () => {

@@ -3,7 +3,7 @@
 // management-clusters module's `rbac` output for the same inputs, so the two cannot drift.
 import path from 'node:path';
 import { renderTerraformTemplate } from '../../../emulators/common/terraform-template';
-import { renderClusterRbac, renderFence } from '../../../emulators/stack/cluster-rbac';
+import { renderClusterRbac, renderFence } from '../../../emulators/pullsecret/stack/cluster-rbac';
 import { ROOT } from '../../helpers/run-process';
 import { TERRAFORM_ROOT } from '../../helpers/terraform';
 import { TerraformModuleHarness } from '../../helpers/terraform-run';

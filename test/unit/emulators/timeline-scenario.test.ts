@@ -1,7 +1,11 @@
 import path from 'node:path';
-import { ConditionWatcher } from '../../../emulators/stack/condition-watcher';
-import type { TailedLine } from '../../../emulators/stack/log-tailer';
-import { formatEvent, timelineEvents, type TimelineEvent } from '../../../emulators/stack/timeline';
+import { ConditionWatcher } from '../../../emulators/pullsecret/stack/condition-watcher';
+import type { TailedLine } from '../../../emulators/pullsecret/stack/log-tailer';
+import {
+  formatEvent,
+  timelineEvents,
+  type TimelineEvent,
+} from '../../../emulators/pullsecret/stack/timeline';
 import { RESULT_LINE_KEY } from '../../../shared/job-result';
 import type { Cluster } from '../../../shared/hyperfleet/schemas';
 

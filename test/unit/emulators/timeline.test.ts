@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { formatEvent, timelineEvents } from '../../../emulators/stack/timeline';
+import { formatEvent, timelineEvents } from '../../../emulators/pullsecret/stack/timeline';
 
 const launched = (file: string) =>
   timelineEvents({

@@ -1,5 +1,5 @@
-import { chooseLatestTrace } from '../../../emulators/traces/trace-reader';
-import { renderTraceList, summarizeTraces } from '../../../emulators/traces/trace-list';
+import { chooseLatestTrace } from '../../../emulators/pullsecret/traces/latest-reconcile';
+import { renderTraceList, summarizeTraces } from '../../../emulators/pullsecret/traces/trace-list';
 import type { StoredSpan } from '../../../emulators/traces/stored-span';
 
 const entry = (traceId: string, name: string, startUnixNano: string) => ({

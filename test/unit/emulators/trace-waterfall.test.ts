@@ -1,4 +1,8 @@
-import { bar, renderWaterfall, waterfallRows } from '../../../emulators/traces/waterfall';
+import {
+  bar,
+  renderWaterfall,
+  waterfallRows,
+} from '../../../emulators/pullsecret/traces/waterfall';
 import { RECONCILE_SPANS, TRACE_ID } from '../../fixtures/traces/reconcile';
 
 describe('the terminal waterfall of a trace', () => {

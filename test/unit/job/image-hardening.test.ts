@@ -2,7 +2,7 @@
 // bytes without any change here), and nothing the job runs is writable by the job's own user (code
 // running as the job could otherwise rewrite main.mjs or poison the compile cache for the next
 // execution of the same instance). Docker cannot pull here, so this reads the Dockerfile with the
-// same reader as the local stack and the compile-cache test (emulators/job-image.ts).
+// same reader as the local stack and the compile-cache test (emulators/pullsecret/job-image.ts).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +10,7 @@ import {
   dockerfileStages,
   parseJobImageNode,
   readJobImageNode,
-} from '../../../emulators/job-image';
+} from '../../../emulators/pullsecret/job-image';
 import { ROOT } from '../../helpers/run-process';
 
 const DOCKERFILE = path.join(ROOT, 'functions/pull-secret-job/Dockerfile');

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from '@cdktf/hcl2json';
 import YAML from 'yaml';
-import { renderFencePolicy } from '../../../emulators/kube-apiserver/fence-policy';
+import { renderFencePolicy } from '../../../emulators/pullsecret/management-cluster/fence-policy';
 import { loadJobConfig } from '../../../functions/pull-secret-job/config';
 import { TERRAFORM_ROOT } from '../../helpers/terraform';
 import { TerraformModuleHarness, type TerraformResult } from '../../helpers/terraform-run';

@@ -4,8 +4,8 @@ import { adapterEnvSchema, loadAdapterConfig } from '../../../functions/adapter/
 import { executionEnv } from '../../../functions/adapter/cloud-run/job-launcher';
 import { jobEnvSchema, loadJobConfig } from '../../../functions/pull-secret-job/config';
 import { doctorEnvSchema } from '../../../functions/pull-secret-job/doctor/doctor-config';
+import { SUBSCRIPTIONS, TOPICS } from '../../../emulators/pullsecret/stack/layout';
 import { loadReporterConfig, reporterEnvSchema } from '../../../functions/reporter/config/config';
-import { SUBSCRIPTIONS, TOPICS } from '../../../emulators/stack/layout';
 import { loadModules, loadProviderSchemas, references, TERRAFORM_ROOT, unknownNames, type TfModule } from '../../helpers/terraform';
 import { configBlocks, providerProblems, snapshotLabel } from '../../helpers/terraform-providers';
 

@@ -1,0 +1,39 @@
+import * as z from 'zod';
+import { parseEnv, type Env } from '../../../shared/config/parse-env';
+import { DELIVERY_MODES, type DeliveryMode } from './eventarc-conversion';
+
+// Each instance is a functions-framework process (~60 MB); more than this only slows a laptop down.
+const MAX_ADAPTER_INSTANCES = 16;
+
+/** Environment of the local stack itself (`npm start`, the e2e tests); keys are the variable names. */
+export const localStackEnvSchema = z.object({
+  PULLSECRET_ADAPTER_INSTANCES: z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number of adapter instances, e.g. 2')
+    .transform(Number)
+    .refine(
+      (n) => n >= 1 && n <= MAX_ADAPTER_INSTANCES,
+      `must be between 1 and ${MAX_ADAPTER_INSTANCES} (1 turns the round-robin proxy's cross-instance races off)`,
+    )
+    .default(2),
+  LOCAL_DELIVERY: z
+    .enum(DELIVERY_MODES, {
+      message:
+        'must be push (push subscriptions) or eventarc (binary-mode CloudEvents as Eventarc sends them)',
+    })
+    .default('push'),
+});
+
+/** Validated local stack configuration. */
+export interface LocalStackConfig {
+  /** Adapter processes behind the round-robin proxy on the push endpoint, as Cloud Run scales out. */
+  readonly adapterInstances: number;
+  /** How Pub/Sub messages reach the adapter and the reporter: as push subscriptions or Eventarc deliver them. */
+  readonly delivery: DeliveryMode;
+}
+
+/** Reads and validates the local stack's environment; throws ConfigError naming the variable. */
+export function loadLocalStackConfig(env: Env): LocalStackConfig {
+  const e = parseEnv(localStackEnvSchema, env, 'local stack');
+  return { adapterInstances: e.PULLSECRET_ADAPTER_INSTANCES, delivery: e.LOCAL_DELIVERY };
+}

@@ -1,0 +1,91 @@
+import type { ReadyProcess } from '../../common/child-process';
+import type { ClusterAccess } from './cluster-access';
+import type { DeliveryMode } from './eventarc-conversion';
+import { JOB_IDENTITY, JOB_NAME, LOCAL_PROJECT, TOPICS, topicPath } from './layout';
+import { emulatorEnv, type Launcher } from './launcher';
+import type { ManagementCluster } from './management-clusters';
+import { describeSubscriptions, type PushSubscriptions } from './push-subscriptions';
+import type { StackDescription } from './stack-description';
+import type { StartedFunctions } from './start-functions';
+
+/** Everything the stack started, as startStack holds it at the end. */
+export interface StartedParts {
+  readonly launcher: Launcher;
+  readonly delivery: DeliveryMode;
+  readonly traces: { readonly endpoint: string; readonly dir: string };
+  readonly pubsubEndpoint: string;
+  readonly access: ClusterAccess;
+  readonly defaultCluster: ManagementCluster;
+  readonly secretManager: ReadyProcess;
+  readonly eventarc: ReadyProcess;
+  readonly cloudRun: ReadyProcess;
+  readonly hyperfleetUrl: string;
+  readonly hyperfleetToken: string;
+  readonly functions: StartedFunctions;
+  readonly subscriptions: PushSubscriptions;
+}
+
+/** What a client (gcloud, kubectl, a script) needs to talk to the local system. */
+function clientEnv(parts: StartedParts): Record<string, string> {
+  return {
+    GOOGLE_CLOUD_PROJECT: LOCAL_PROJECT,
+    PUBSUB_EMULATOR_HOST: parts.pubsubEndpoint,
+    SECRET_MANAGER_EMULATOR_HOST: parts.secretManager.info.endpoint as string,
+    CLOUD_RUN_EMULATOR_HOST: parts.cloudRun.info.endpoint as string,
+    HYPERFLEET_API_BASE_URL: parts.hyperfleetUrl,
+    HYPERFLEET_API_AUTH_TOKEN_PATH: parts.hyperfleetToken,
+    KUBECONFIG: parts.defaultCluster.kubeconfig,
+    METADATA_SERVER_DETECTION: 'none',
+    ...emulatorEnv(parts.secretManager, 'RESOURCE_MANAGER_EMULATOR_HOST'),
+    ...emulatorEnv(parts.eventarc, 'EVENTARC_EMULATOR_HOST'),
+  };
+}
+
+function endpoints(parts: StartedParts): StackDescription['endpoints'] {
+  const { access } = parts;
+  return {
+    pubsub: parts.pubsubEndpoint,
+    secretManager: parts.secretManager.info.endpoint as string,
+    secretManagerAdmin: parts.secretManager.info.admin as string,
+    kubeApiServer: parts.defaultCluster.endpoint,
+    hyperfleetApi: parts.hyperfleetUrl,
+    cloudRun: parts.cloudRun.info.endpoint as string,
+    cloudRunAdmin: parts.cloudRun.info.admin as string,
+    eventarc: parts.eventarc.info.endpoint as string,
+    metadataServer: access.metadata.endpoint,
+    ...(access.gateway ? { connectGateway: access.gateway } : {}),
+    publicCaFile: access.publicCaFile,
+    adapter: parts.functions.adapterUrl,
+    reporter: parts.functions.reporterUrl,
+  };
+}
+
+/** The running stack's endpoints and environment, as stack.json records them. */
+export function describeStack(parts: StartedParts): StackDescription {
+  const { launcher, functions, delivery } = parts;
+  return {
+    project: LOCAL_PROJECT,
+    pid: process.pid,
+    startedAt: new Date().toISOString(),
+    workDir: launcher.options.workDir,
+    logDir: launcher.logDir,
+    kubeconfig: parts.defaultCluster.kubeconfig,
+    managementClusters: Object.fromEntries(
+      parts.access.clusters.map((c) => [
+        c.name,
+        { kubeconfig: c.kubeconfig, endpoint: c.endpoint, mode: c.mode, jobAccess: c.jobAccess },
+      ]),
+    ),
+    jobIdentity: JOB_IDENTITY,
+    job: JOB_NAME,
+    delivery,
+    ...(functions.reporterConverter ? { reporterConverter: functions.reporterConverter } : {}),
+    processes: launcher.components.pids,
+    traces: parts.traces,
+    endpoints: endpoints(parts),
+    adapters: functions.adapters.description,
+    topics: Object.fromEntries(Object.entries(TOPICS).map(([k, t]) => [k, topicPath(t)])),
+    subscriptions: describeSubscriptions(parts.subscriptions, delivery),
+    env: clientEnv(parts),
+  };
+}

@@ -1,0 +1,166 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+import type { CertificateAuthority } from '../../common/certificates';
+import { issueServingCertificate } from '../../common/certificates';
+import type { ReadyProcess } from '../../common/child-process';
+import { writeKubeconfig } from '../../kube-apiserver/kubeconfig';
+import { applyManifest, renderClusterRbac, renderFence } from './cluster-rbac';
+import { KubeReader } from '../../common/kube-admin';
+import { HYPERSHIFT_IDENTITY, JOB_IDENTITY, type ManagementClusterMode } from './layout';
+
+/** How the job reaches a management cluster: its entry in the job's MANAGEMENT_CLUSTERS. */
+export interface JobClusterAccess {
+  readonly endpoint: string;
+  /** The cluster CA (IP endpoint only: a DNS endpoint and the gateway are publicly trusted). */
+  readonly caCert?: string;
+}
+
+/** One local management cluster: a Kubernetes emulator, reached by the job in one of three modes. */
+export interface ManagementCluster {
+  readonly name: string;
+  readonly mode: ManagementClusterMode;
+  /** The Kubernetes emulator's own address (what the admin kubeconfig points at). */
+  readonly endpoint: string;
+  /** The emulator's CA: the cluster CA, or the local public CA for a DNS endpoint. */
+  readonly caPem: string;
+  /** The emulator's admin kubeconfig (kubectl, tests, the placement simulator). */
+  readonly kubeconfig: string;
+  /** The simulated HyperShift adapter's kubeconfig: HostedClusters, and reading Secrets. */
+  readonly hypershiftKubeconfig: string;
+  /** Set once the gateway is up for a connect-gateway cluster; the emulator itself otherwise. */
+  jobAccess: JobClusterAccess;
+}
+
+/** An object the stack installs in every management cluster at start (CRDs). */
+export interface SetupObject {
+  /** The collection to POST to, e.g. `/apis/apiextensions.k8s.io/v1/customresourcedefinitions`. */
+  readonly collection: string;
+  readonly object: Record<string, unknown>;
+}
+
+/**
+ * The simulated HyperShift adapter's rights: the stack's own manifest (Terraform grants nothing
+ * to HyperShift). It manages HostedClusters and reads the pull secrets it checks.
+ */
+export function hypershiftRbac(identity: string = HYPERSHIFT_IDENTITY): string {
+  const objects = [
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'local-hypershift-adapter' },
+      rules: [
+        {
+          apiGroups: ['hypershift.openshift.io'],
+          resources: ['hostedclusters', 'hostedclusters/status'],
+          verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
+        },
+        { apiGroups: [''], resources: ['secrets'], verbs: ['get'] },
+      ],
+    },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'local-hypershift-adapter' },
+      roleRef: {
+        apiGroup: 'rbac.authorization.k8s.io',
+        kind: 'ClusterRole',
+        name: 'local-hypershift-adapter',
+      },
+      subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: identity }],
+    },
+  ];
+  return objects.map((object) => YAML.stringify(object)).join('---\n');
+}
+
+/**
+ * Starts one Kubernetes emulator per management cluster, all at once: each authenticates Google
+ * access tokens through the metadata server's token info (as GKE does) and the HyperShift
+ * simulator by a kubeconfig token; a DNS-endpoint cluster serves a certificate of the local public
+ * CA. Then, as an operator would, applies the job's RBAC and fence rendered from Terraform's
+ * templates with kubectl, the HyperShift rights, and `setup` (CRDs).
+ */
+export async function startManagementClusters(options: {
+  readonly clusters: readonly { readonly name: string; readonly mode: ManagementClusterMode }[];
+  readonly root: string;
+  readonly workDir: string;
+  readonly hypershiftToken: string;
+  readonly tokenInfoUrl: string;
+  readonly publicCa: CertificateAuthority;
+  readonly setup: readonly SetupObject[];
+  /** Starts `kube-apiserver` with these arguments as the named component. */
+  readonly start: (component: string, args: string[]) => Promise<ReadyProcess>;
+}): Promise<ManagementCluster[]> {
+  return Promise.all(
+    options.clusters.map(async ({ name, mode }) => {
+      const dir = path.join(options.workDir, 'kube', name);
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const tokensFile = path.join(dir, 'tokens.json');
+      fs.writeFileSync(
+        tokensFile,
+        JSON.stringify({ [options.hypershiftToken]: { user: HYPERSHIFT_IDENTITY } }),
+        { mode: 0o600 },
+      );
+      const servingDir = path.join(dir, 'public-serving');
+      if (mode === 'dns') {
+        const certificate = issueServingCertificate(options.publicCa, servingDir, [
+          'localhost',
+          '127.0.0.1',
+        ]);
+        fs.writeFileSync(path.join(servingDir, 'ca.crt'), certificate.caPem);
+      }
+      const started = await options.start(`kube-apiserver-${name}`, [
+        '--data-dir',
+        dir,
+        '--rbac-file',
+        tokensFile,
+        '--google-token-info',
+        options.tokenInfoUrl,
+        ...(mode === 'dns' ? ['--serving-cert-dir', servingDir] : []),
+      ]);
+      const kubeconfig = started.info.kubeconfig as string;
+      const endpoint = started.info.endpoint as string;
+      const caPem = caOf(kubeconfig);
+      const hypershiftKubeconfig = path.join(dir, 'hypershift.kubeconfig');
+      writeKubeconfig(
+        hypershiftKubeconfig,
+        endpoint,
+        caPem,
+        options.hypershiftToken,
+        HYPERSHIFT_IDENTITY,
+      );
+      const admin = new KubeReader(kubeconfig);
+      for (const { collection, object } of options.setup) await admin.create(collection, object);
+      // As an operator does: the fence alone first, then the RBAC and the HyperShift simulator's
+      // rights. (The operator's second apply carries the fence again, unchanged: a strategic merge
+      // patch of a built-in kind, which this emulator serves for core kinds only, so the stack
+      // applies the RBAC documents alone.)
+      const manifest = renderClusterRbac(
+        options.root,
+        {
+          cluster: name,
+          jobIdentity: JOB_IDENTITY,
+          namespaces: null,
+          credentialsCommand: `export KUBECONFIG=${kubeconfig}`,
+        },
+        { withFence: false },
+      );
+      await applyManifest(kubeconfig, renderFence(options.root, JOB_IDENTITY));
+      await applyManifest(kubeconfig, `${manifest}\n---\n${hypershiftRbac()}`);
+      const port = new URL(endpoint).port;
+      const jobAccess: JobClusterAccess =
+        mode === 'dns' ? { endpoint: `https://localhost:${port}` } : { endpoint, caCert: caPem };
+      return { name, mode, endpoint, caPem, kubeconfig, hypershiftKubeconfig, jobAccess };
+    }),
+  );
+}
+
+function caOf(kubeconfig: string): string {
+  const config = YAML.parse(fs.readFileSync(kubeconfig, 'utf8')) as {
+    clusters: { cluster: { 'certificate-authority-data': string } }[];
+  };
+  return Buffer.from(
+    config.clusters[0]!.cluster['certificate-authority-data'],
+    'base64',
+  ).toString();
+}

@@ -1,0 +1,135 @@
+import path from 'node:path';
+import { startPubSubEmulator, type PubSubEmulator } from '../../pubsub/pubsub-emulator';
+import { startTraceReceiver } from '../../traces/receiver';
+import { describeStack } from './describe-stack';
+import { DEFAULT_MANAGEMENT_CLUSTER } from './layout';
+import { createLauncher, type Launcher } from './launcher';
+import { pushSubscriptions, wireSubscriptions } from './push-subscriptions';
+import type { Stack, StackOptions } from './stack-description';
+import { startCloudRun } from './start-cloud-run';
+import { startFunctions } from './start-functions';
+import { startGoogleSide } from './start-google-side';
+import {
+  startHyperFleetApi,
+  startHyperShiftSimulator,
+  startSentinelProcess,
+  writeHyperFleetToken,
+} from './start-hyperfleet-side';
+import { tracingEnv } from './tracing-env';
+
+/** The trace receiver every component exports to: first up, last down, so every final flush lands. */
+async function startTraces(launcher: Launcher): Promise<{ endpoint: string; dir: string }> {
+  const traces = await startTraceReceiver({ dir: path.join(launcher.options.workDir, 'traces') });
+  launcher.components.add('traces', { stop: () => traces.close() });
+  launcher.options.onProgress?.('traces', { endpoint: traces.endpoint });
+  return { endpoint: traces.endpoint, dir: traces.dir };
+}
+
+/**
+ * Google's Pub/Sub emulator. Restarting it loses topics and subscriptions (the emulator keeps
+ * none), so a restart on the same port runs `rewire` too.
+ */
+async function startPubSub(launcher: Launcher, rewire: () => Promise<void>): Promise<string> {
+  const { root } = launcher.options;
+  const start = (port?: number): Promise<PubSubEmulator> =>
+    startPubSubEmulator({
+      logFile: launcher.log('pubsub'),
+      ...(port ? { port } : {}),
+      guarded: {
+        parentPid: process.pid,
+        watchdog: launcher.watchdog[1]!,
+        guard: path.join(root, 'dist/emulators/common/guard.js'),
+      },
+    });
+  const pubsub = await start();
+  const port = Number(pubsub.endpoint.split(':').pop());
+  launcher.components.add('pubsub', pubsub, async () => {
+    const restarted = await start(port);
+    await rewire();
+    return restarted;
+  });
+  launcher.options.onProgress?.('pubsub', pubsub.info());
+  return pubsub.endpoint;
+}
+
+/**
+ * Starts the whole system on this machine, wired as in production: Google's Pub/Sub emulator, the
+ * project's Secret Manager, Kubernetes API, HyperFleet API and Cloud Run Jobs emulators, the adapter
+ * and reporter in functions-framework, push subscriptions with retries and dead-letter topics, and
+ * a Sentinel. Every component gets a free port and a log file; a failure stops what was started.
+ */
+export async function startStack(options: StackOptions): Promise<Stack> {
+  const launcher = createLauncher(options);
+  const stopAll = () => launcher.components.stopAll();
+  try {
+    const traces = await startTraces(launcher);
+    const otel = tracingEnv(traces.endpoint);
+    const pubsubEndpoint = await startPubSub(launcher, () => wire());
+    const hyperfleetToken = writeHyperFleetToken(launcher);
+    const delivery = options.delivery ?? 'push';
+    // Independent emulators start together: start-up takes as long as the slowest, not the sum.
+    const [google, hyperfleetUrl] = await Promise.all([
+      startGoogleSide(launcher, delivery),
+      startHyperFleetApi(launcher, hyperfleetToken, otel.hyperfleetApi),
+    ]);
+    const { access, secretManager, eventarc } = google;
+    await startHyperShiftSimulator(launcher, hyperfleetUrl, hyperfleetToken, access.clusters);
+    const cloudRun = await startCloudRun(launcher, {
+      ...google,
+      accessEnv: access.jobEnv,
+      hyperfleetUrl,
+      hyperfleetToken,
+      pubsubEndpoint,
+      otelEnv: otel.components,
+    });
+    const functions = await startFunctions(
+      launcher,
+      {
+        hyperfleetUrl,
+        hyperfleetToken,
+        cloudRunEndpoint: cloudRun.info.endpoint as string,
+        secretManagerEndpoint: secretManager.info.endpoint as string,
+        otelEnv: otel.components,
+      },
+      delivery,
+    );
+    const subscriptions = pushSubscriptions(functions.adapterUrl, functions.reporterUrl);
+    const wire = () => wireSubscriptions(pubsubEndpoint, subscriptions, delivery);
+    await wire();
+    options.onProgress?.('pubsub-wiring', {
+      subscriptions: Object.values(subscriptions).map((s) => s.name),
+    });
+    await startSentinelProcess(launcher, hyperfleetUrl, hyperfleetToken, {
+      ...launcher.baseEnv,
+      PUBSUB_EMULATOR_HOST: pubsubEndpoint,
+      ...otel.sentinel,
+    });
+    const defaultCluster = access.clusters.find((c) => c.name === DEFAULT_MANAGEMENT_CLUSTER)!;
+    const description = describeStack({
+      launcher,
+      delivery,
+      traces,
+      pubsubEndpoint,
+      access,
+      defaultCluster,
+      secretManager,
+      eventarc,
+      cloudRun,
+      hyperfleetUrl,
+      hyperfleetToken,
+      functions,
+      subscriptions,
+    });
+    return {
+      description,
+      stop: stopAll,
+      restart: (component) =>
+        component === 'adapter'
+          ? functions.adapters.restartAll()
+          : launcher.components.restart(component),
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
