@@ -6,15 +6,28 @@
 //
 // Emulator rooms (the folders directly under emulators/) come in two kinds. A generic room
 // emulates one outside service (Secret Manager, Cloud Run, Kubernetes, the HyperFleet API, ...)
-// and knows nothing of this product: of the emulators it imports only emulators/common/ and
-// itself, and no function's code. It may use shared/, the code below both the product and the
-// emulators (a logger, durations, a CRC). A product room holds what is specific to this project
+// and knows nothing of this product: it imports only emulators/common/ and itself, no function's
+// code, and from shared/ only the few pure helpers listed in SHARED_FOR_EMULATORS (each with why
+// client and emulator must agree on it). The product room holds what is specific to this project
 // (the stack that wires the rooms together, the console, the simulated adapters, the HostedCluster
 // CRD, the fence wiring, the demo) and may import any room. Moving a room from one kind to the
 // other, or allowing one import between rooms, is a change to the two lists below.
 
 /** Rooms under emulators/ that hold this product's knowledge; they may import any room. */
-const PRODUCT_ROOMS = ['stack', 'console'];
+const PRODUCT_ROOMS = ['pullsecret'];
+
+/**
+ * The shared/ files a generic room (or emulators/common/) may import, each a contract both sides
+ * must compute the same way, not product knowledge.
+ */
+const SHARED_FOR_EMULATORS = [
+  // Every command line of the repository writes durations one way (a pure parser).
+  '^shared/config/durations\\.ts$',
+  // Secret Manager's data_crc32c: client and server must compute the same checksum.
+  '^shared/gcp/crc32c\\.ts$',
+  // The argv[0] the Cloud Run emulator gives each task: how the job tells it from real Cloud Run.
+  '^shared/gcp/cloud-run-emulator-mark\\.ts$',
+];
 
 /**
  * Imports between rooms that a generic room is still allowed, each a reviewed exception:
@@ -39,7 +52,10 @@ const emulatorRoomRules = [
       path: '^emulators/([^/]+)/',
       pathNot: `^emulators/(${anyOf(['common', ...PRODUCT_ROOMS, ...roomsWithExceptions])})/`,
     },
-    to: { path: '^(emulators|functions)/', pathNot: ['^emulators/common/', '^emulators/$1/'] },
+    to: {
+      path: '^(emulators|functions|shared)/',
+      pathNot: ['^emulators/common/', '^emulators/$1/', ...SHARED_FOR_EMULATORS],
+    },
   },
   {
     name: 'emulator-common-imports-only-itself',
@@ -47,7 +63,10 @@ const emulatorRoomRules = [
       'emulators/common/ is what every room builds on: it imports no room and no product code.',
     severity: 'error',
     from: { path: '^emulators/common/' },
-    to: { path: '^(emulators|functions)/', pathNot: '^emulators/common/' },
+    to: {
+      path: '^(emulators|functions|shared)/',
+      pathNot: ['^emulators/common/', ...SHARED_FOR_EMULATORS],
+    },
   },
   ...ROOM_IMPORT_EXCEPTIONS.map((exception) => ({
     name: `emulator-room-imports-only-common (${exception.from})`,
@@ -55,8 +74,8 @@ const emulatorRoomRules = [
     severity: 'error',
     from: { path: room(exception.from) },
     to: {
-      path: '^(emulators|functions)/',
-      pathNot: [exception.from, 'common', ...exception.to].map(room),
+      path: '^(emulators|functions|shared)/',
+      pathNot: [...[exception.from, 'common', ...exception.to].map(room), ...SHARED_FOR_EMULATORS],
     },
   })),
 ];
