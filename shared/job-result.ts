@@ -80,7 +80,7 @@ export type JobResult = z.infer<typeof jobResultSchema>;
 /** Key of the result object in the job's last output line. */
 export const RESULT_LINE_KEY = 'pullsecret_job_result';
 
-/** Exit codes of the job (documented in the README). */
+/** Exit codes of the job (documented in docs/configuration.md, "Exit codes"). */
 export const EXIT_CODES = {
   success: 0,
   internal: 1,

@@ -1,7 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { parseDurationMs } from '../../shared/config/durations';
 
-/** How every duration flag and variable is written; the README says the same. */
+/** How every duration flag and variable is written; docs/configuration.md says the same. */
 export const DURATION_FORMAT =
   'a number with a unit: 500ms, 30s, 2m or 1h (a bare number means seconds)';
 

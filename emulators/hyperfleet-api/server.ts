@@ -62,7 +62,7 @@ const simulatedDataSchema = z.object({
   data: z.record(z.string(), z.unknown()),
 });
 
-/** Starts an HTTP server that follows the HyperFleet API contract (see README, Emulators). */
+/** Starts an HTTP server that follows the HyperFleet API contract (see docs/emulators.md). */
 export async function startHyperFleetApiEmulator(
   options: HyperFleetApiEmulatorOptions = {},
 ): Promise<HyperFleetApiEmulator> {

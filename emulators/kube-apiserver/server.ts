@@ -107,7 +107,7 @@ export async function startKubeApiServerEmulator(
   const faults = new FaultInjector();
   const requests = new RequestLog();
 
-  // Test control: seed namespaces and change RBAC without a token (see README, Emulators).
+  // Test control: seed namespaces and change RBAC without a token (see docs/emulators.md).
   const admin: AdminRoute = async (req, res, adminPath) => {
     if (req.method === 'POST' && adminPath === '/namespaces') {
       const body = z.object({ name: z.string() }).parse(await readJson(req));

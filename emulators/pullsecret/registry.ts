@@ -120,7 +120,7 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
     const configFile = args.options.config;
     if (!configFile)
       throw new Error(
-        'cloud-run needs --config FILE: a JSON list of job definitions (see README, Emulators)',
+        'cloud-run needs --config FILE: a JSON list of job definitions (see docs/emulators.md)',
       );
     const jobs = jobDefinitionsSchema.parse(JSON.parse(fs.readFileSync(configFile, 'utf8')));
     const topic = args.options['finished-topic'];

@@ -22,7 +22,7 @@ export function parseEnv<S extends z.ZodType>(schema: S, env: Env, component: st
   }));
   throw new ConfigError(
     `Invalid ${component} configuration: ${problems.map((p) => `${p.variable}: ${p.problem}`).join('; ')}. ` +
-      'Fix the environment variables named above and start again (see README, Configuration).',
+      'Fix the environment variables named above and start again (see docs/configuration.md).',
     problems,
   );
 }

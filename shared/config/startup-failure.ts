@@ -9,7 +9,7 @@ const MISSING = /^Invalid input: expected \w+, received undefined$/;
 
 /**
  * The block printed when a function cannot start: which variables, what is wrong with each (never
- * its value), and what to do. `readmeSection` names the README table that lists the variables.
+ * its value), and what to do. `readmeSection` names the docs/configuration.md table that lists the variables.
  */
 export function describeConfigFailure(
   component: string,
@@ -27,7 +27,7 @@ export function describeConfigFailure(
   return [
     `${component} cannot start: its configuration is invalid.`,
     ...problems.map((p) => `  ${p.variable.padEnd(width)}  ${p.problem}`),
-    `Set the variable${problems.length > 1 ? 's' : ''} above (README, "Configuration reference", "${readmeSection}") and start it again.`,
+    `Set the variable${problems.length > 1 ? 's' : ''} above (docs/configuration.md, "${readmeSection}") and start it again.`,
     '',
   ].join('\n');
 }

@@ -19,7 +19,7 @@ export interface ExecutionFailure {
 const RPC_DEADLINE_EXCEEDED = 4;
 const RPC_RESOURCE_EXHAUSTED = 8;
 
-/** The job's documented exit codes (README, "Exit codes"), and what each means for the status. */
+/** The job's documented exit codes (docs/configuration.md, "Exit codes"), and what each means for the status. */
 const JOB_EXIT_CODES: Readonly<Record<number, { reason: string; failureKind: FailureKind }>> = {
   [EXIT_CODES.internal]: { reason: 'InternalError', failureKind: 'transient' },
   [EXIT_CODES.configuration]: { reason: 'InvalidConfiguration', failureKind: 'permanent' },

@@ -51,7 +51,7 @@ export function toAdapterError(
   switch (code) {
     case status.PERMISSION_DENIED:
       return new PermanentError(
-        `${what}. ${context.permissionFix ?? `Grant ${context.identityHint ?? 'the caller'} the missing permission (see README, Deployment).`}`,
+        `${what}. ${context.permissionFix ?? `Grant ${context.identityHint ?? 'the caller'} the missing permission (see docs/deployment.md).`}`,
         'PermissionDenied',
         { cause: error },
       );

@@ -167,8 +167,8 @@ function provisionedData(execution: string, p: Provisioned): Record<string, unkn
 }
 
 /**
- * Where the Kubernetes Secret is, in the keys the HyperShift adapter reads (a contract: README,
- * "Status data"; pinned by test/unit/shared/status-data-contract.test.ts). `namespace` is the
+ * Where the Kubernetes Secret is, in the keys the HyperShift adapter reads (a contract: docs/status-contract.md,
+ * "The status data contract (what the HyperShift adapter reads)"; pinned by test/unit/shared/status-data-contract.test.ts). `namespace` is the
  * HostedCluster's namespace and `pull_secret_name` its `spec.pullSecret.name`.
  */
 function kubernetesSecretData(

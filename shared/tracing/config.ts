@@ -30,7 +30,7 @@ const url = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
 
 /**
  * The standard OTEL_* variables this project reads; keys are the variable names. Components
- * spread `tracingEnvShape` into their own env schema so README tables list these rows too.
+ * spread `tracingEnvShape` into their own env schema so docs/configuration.md tables list these rows too.
  */
 export const tracingConfigSchema = z.object({
   // The spec's boolean: only "true" (any case) disables; anything else leaves the SDK on.

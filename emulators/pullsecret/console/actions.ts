@@ -3,7 +3,7 @@ import { createDemoCluster, demoPullSecret } from '../stack/demo';
 import type { KubeReader } from '../../common/kube-admin';
 import type { StackView } from './stack-view';
 
-/** Faults a developer would otherwise inject with curl (README, "Using the local stack"). */
+/** Faults a developer would otherwise inject with curl (docs/local-stack.md). */
 export const FAULT_PRESETS = {
   'secret-manager-unavailable': 'Secret Manager answers UNAVAILABLE to the next 2 AddSecretVersion',
   'hyperfleet-503': 'HyperFleet answers 503 to the next 3 cluster reads',
@@ -13,7 +13,7 @@ export type FaultPreset = keyof typeof FAULT_PRESETS;
 
 const ADAPTER = /^[a-z0-9-]{1,63}$/;
 
-/** The console's actions, over the stack's own APIs (the same calls as the README's curl lines). */
+/** The console's actions, over the stack's own APIs (the same calls as the curl lines of docs/emulators.md). */
 export class ConsoleActions {
   constructor(
     private readonly stack: StackView,

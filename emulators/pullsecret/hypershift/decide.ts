@@ -4,7 +4,7 @@ import type { AdapterStatus } from '../../../shared/hyperfleet/schemas';
 const DNS_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /**
- * The fields of the pull secret adapter's status `data` HyperShift reads (README: status data):
+ * The fields of the pull secret adapter's status `data` HyperShift reads (docs/status-contract.md):
  * `management_cluster`, `namespace`, `pull_secret_name`; `kubernetes_secret` holds the same place
  * and fills in for a reporter that wrote only that object.
  */

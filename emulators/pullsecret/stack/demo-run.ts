@@ -91,7 +91,9 @@ export async function runDemo(d: RunningStack, o: RunOptions): Promise<number> {
     { console: d.console.endpoint },
   );
   if (!o.demo) {
-    o.say('No demo cluster (--no-demo). Create clusters with the HyperFleet API; see README.');
+    o.say(
+      'No demo cluster (--no-demo). Create clusters with the HyperFleet API; see docs/local-stack.md, "Try it".',
+    );
     return o.once ? finish(o, timeline, 0) : new Promise<number>(() => undefined);
   }
   const demo = await createDemoCluster(timeline.api);

@@ -28,8 +28,8 @@ export type Conversion =
   | { readonly ok: false; readonly problem: string };
 
 /**
- * Turns a push delivery into Eventarc's binary content mode (see contracts/README.md, "Eventarc
- * delivery"): the CloudEvent attributes in `ce-*` headers, the Pub/Sub message in the body, and no
+ * Turns a push delivery into Eventarc's binary content mode (Eventarc delivers Pub/Sub events to
+ * Cloud Run in binary content mode; docs/emulators.md): the CloudEvent attributes in `ce-*` headers, the Pub/Sub message in the body, and no
  * `deliveryAttempt` (Eventarc's subscription has no dead-letter policy). The topic comes from the
  * push path `/projects/P/topics/T`; Eventarc posts to the service root, so the path becomes `/` and
  * the function cannot lean on it. Pure; never throws.

@@ -48,7 +48,7 @@ export const topicPath = (topic: string) => `projects/${LOCAL_PROJECT}/topics/${
 
 /**
  * The customer projects the job may write to (onboarded with modules/pullsecret-tenant-project):
- * the demo's and the README's. The Secret Manager emulator's allow policies grant there as that module does.
+ * the demo's and those of docs/local-stack.md. The Secret Manager emulator's allow policies grant there as that module does.
  */
 export const TARGET_PROJECTS = ['demo-customer-project', 'my-project-123'] as const;
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm start`: runs the whole system on this machine (see README, Quick start).
+// `npm start`: runs the whole system on this machine (see README.md, "Quick start").
 import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError, USAGE_EXIT_CODE } from '../../common/cli-flags';

@@ -58,7 +58,7 @@ export function convergedSummary(
     `  npm run -s wait -- ${cluster.id} --condition Ready --timeout 2m   # waits for a condition`,
     `  ${trace}      # its latest reconcile as a waterfall: services, spans, timings, decision`,
     // The doctor runs as an execution of the job: its environment, its identity, its rights.
-    `  npm run -s doctor -- --all-projects   # checks the deployment end to end as the job (README, "pull-secret doctor")`,
+    `  npm run -s doctor -- --all-projects   # checks the deployment end to end as the job (docs/operations.md, "pull-secret doctor")`,
     `  cat ${rel(path.join(d.workDir, 'stack.json'))}      # every endpoint, managementClusters, the environment for clients`,
     `  ls ${rel(d.logDir)}                      # one log per component, jobs/ per execution`,
     '',

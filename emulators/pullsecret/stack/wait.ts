@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run wait -- CLUSTER_ID [--condition PullsecretSuccessful] [--status True] [--timeout 2m]`:
 // waits until a cluster of the running local stack has a condition at its current generation (or
-// is gone, with --deleted). For scripts and the README's "Try it": exit codes say what happened.
+// is gone, with --deleted). For scripts and the "Try it" in docs/local-stack.md: exit codes say what happened.
 import fs from 'node:fs';
 import path from 'node:path';
 import { nullLogger } from '../../../shared/logging/null-logger';

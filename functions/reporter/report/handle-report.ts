@@ -79,7 +79,7 @@ async function handle(
     // changed the entry. Acknowledged, since no retry reads it better; the adapter's GetExecution
     // of a silent execution (EXECUTION_CHECK_AFTER) still reports that execution.
     deps.logger.error(
-      `Could not read an execution-finished entry: ${decoded.problem}. The execution it announces is reported by the adapter's check of silent executions instead; see README, Troubleshooting.`,
+      `Could not read an execution-finished entry: ${decoded.problem}. The execution it announces is reported by the adapter's check of silent executions instead; see docs/operations.md, "Troubleshooting".`,
       { message_id: messageId, decision: 'finished-entry-unreadable' },
     );
     decide('finished-entry-unreadable');

@@ -22,7 +22,7 @@ module "pullsecret_adapter" {
 }
 
 # Customer projects: the job's, the reporter's and the reader's rights on hyperfleet-* secrets, one
-# conditional binding each per project (README, "Onboarding a customer project"). Listed here for a
+# conditional binding each per project (docs/deployment.md, "Onboarding a customer project"). Listed here for a
 # handful of projects; at fleet scale the project factory that creates customer projects applies
 # modules/pullsecret-tenant-project (or one call per folder), and this list stays empty.
 #

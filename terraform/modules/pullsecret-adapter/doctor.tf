@@ -1,4 +1,4 @@
-# pull-secret doctor (README, "pull-secret doctor") runs as an execution of the job, as the job's
+# pull-secret doctor (docs/operations.md, "pull-secret doctor") runs as an execution of the job, as the job's
 # service account, so that it checks the job's real rights. What it reads beyond those rights is
 # granted here, read-only and as narrowly as each service allows. Without these grants the doctor
 # reports the checks as SKIP naming the grant, never as failures.

@@ -69,7 +69,7 @@ resource "google_service_account_iam_member" "trigger_token_creator" {
 # Eventarc created for each trigger. The provider cannot express this (hashicorp/terraform-provider-google
 # #17697, #25069: the subscription is owned by Eventarc), so it runs gcloud on the machine that
 # applies, and Terraform does not see the policy afterwards: it re-runs only when the trigger's
-# subscription, the topic or the attempts change. See README, Deployment, "Delivery modes".
+# subscription, the topic or the attempts change. See docs/deployment.md, "Delivery modes".
 resource "google_pubsub_subscription_iam_member" "trigger_dead_letter_subscriber" {
   for_each     = local.attached_dlq
   project      = var.project_id

@@ -69,7 +69,7 @@ resource "google_monitoring_alert_policy" "executions_ended_abnormally" {
     }
   }
   documentation {
-    content   = "An execution of ${local.job_name} ended failed. If the job printed no result line (job_outcomes did not count it) the platform ended it: out of memory (raise job.memory), the task timeout (job.timeout_seconds), a crash or a cancellation. The execution's own logs and its Completed condition (gcloud run jobs executions describe) say which; the reporter reports it to HyperFleet from Cloud Run's conditions. See README, Troubleshooting."
+    content   = "An execution of ${local.job_name} ended failed. If the job printed no result line (job_outcomes did not count it) the platform ended it: out of memory (raise job.memory), the task timeout (job.timeout_seconds), a crash or a cancellation. The execution's own logs and its Completed condition (gcloud run jobs executions describe) say which; the reporter reports it to HyperFleet from Cloud Run's conditions. See docs/operations.md, \"Troubleshooting\"."
     mime_type = "text/markdown"
   }
   depends_on = [google_project_service.apis, time_sleep.metrics_propagation]
@@ -96,7 +96,7 @@ resource "google_monitoring_alert_policy" "finished_entry_unreadable" {
     }
   }
   documentation {
-    content   = "The reporter received an execution-finished entry whose shape it does not understand (Cloud Run may have changed it). Those executions are still reported by the adapter's check of silent executions (EXECUTION_CHECK_AFTER), later. The ERROR log line carries the problem; see README, Troubleshooting."
+    content   = "The reporter received an execution-finished entry whose shape it does not understand (Cloud Run may have changed it). Those executions are still reported by the adapter's check of silent executions (EXECUTION_CHECK_AFTER), later. The ERROR log line carries the problem; see docs/operations.md, \"Troubleshooting\"."
     mime_type = "text/markdown"
   }
   depends_on = [google_project_service.apis, time_sleep.metrics_propagation]

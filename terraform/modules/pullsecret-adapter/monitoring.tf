@@ -187,7 +187,7 @@ resource "google_monitoring_alert_policy" "retry_bound_exceeded" {
     }
   }
   documentation {
-    content   = "An event failed for longer than delivery.max_event_age (${coalesce(var.delivery.max_event_age, "adapter 30m, reporter 1h")}) or more than delivery.max_event_failures (${var.delivery.max_event_failures}) times and was acknowledged without being processed. The ERROR log line (jsonPayload.metadata.decision = retry-bound-exceeded) carries the reason and the cluster; the next Sentinel reconcile event or the resync reprocesses the cluster once the cause is fixed. See README, Troubleshooting."
+    content   = "An event failed for longer than delivery.max_event_age (${coalesce(var.delivery.max_event_age, "adapter 30m, reporter 1h")}) or more than delivery.max_event_failures (${var.delivery.max_event_failures}) times and was acknowledged without being processed. The ERROR log line (jsonPayload.metadata.decision = retry-bound-exceeded) carries the reason and the cluster; the next Sentinel reconcile event or the resync reprocesses the cluster once the cause is fixed. See docs/operations.md, \"Troubleshooting\"."
     mime_type = "text/markdown"
   }
   depends_on = [google_project_service.apis, time_sleep.metrics_propagation]
@@ -214,7 +214,7 @@ resource "google_monitoring_alert_policy" "hyperfleet_api_misconfigured" {
     }
   }
   documentation {
-    content   = "The adapter or the reporter got a 404 that does not mean \"cluster gone\" (HYPERFLEET-NTF-000 from the API's router, or a 404 without a HyperFleet problem body). Check HYPERFLEET_API_BASE_URL and HYPERFLEET_API_VERSION (the URL is in the ERROR log line, jsonPayload.metadata.url). Events are redelivered, not lost; see README, Troubleshooting."
+    content   = "The adapter or the reporter got a 404 that does not mean \"cluster gone\" (HYPERFLEET-NTF-000 from the API's router, or a 404 without a HyperFleet problem body). Check HYPERFLEET_API_BASE_URL and HYPERFLEET_API_VERSION (the URL is in the ERROR log line, jsonPayload.metadata.url). Events are redelivered, not lost; see docs/operations.md, \"Troubleshooting\"."
     mime_type = "text/markdown"
   }
   depends_on = [google_project_service.apis, time_sleep.metrics_propagation]
@@ -235,7 +235,7 @@ resource "google_monitoring_alert_policy" "job_failure_rate" {
     }
   }
   documentation {
-    content   = "Pull secret executions are failing. Read the reason label and the job logs (jsonPayload.pullsecret_job_result.reason); see README, Troubleshooting."
+    content   = "Pull secret executions are failing. Read the reason label and the job logs (jsonPayload.pullsecret_job_result.reason); see docs/operations.md, \"Troubleshooting\"."
     mime_type = "text/markdown"
   }
   depends_on = [google_project_service.apis, time_sleep.metrics_propagation]
@@ -261,7 +261,7 @@ resource "google_monitoring_alert_policy" "dead_letters" {
     }
   }
   documentation {
-    content   = "Messages reached a dead-letter topic after ${var.delivery.max_delivery_attempts} delivery attempts. Pull them from the *-dead-letter-inspect subscriptions to see why; see README, Troubleshooting."
+    content   = "Messages reached a dead-letter topic after ${var.delivery.max_delivery_attempts} delivery attempts. Pull them from the *-dead-letter-inspect subscriptions to see why; see docs/operations.md, \"Troubleshooting\"."
     mime_type = "text/markdown"
   }
   depends_on = [google_project_service.apis]

@@ -9,7 +9,7 @@ output "functions_repository" {
 }
 
 output "tenant_access" {
-  description = "The identities to grant in customer projects, for the module pullsecret-tenant-project (identities = this): job, reporter and reader service account emails. See README, \"Onboarding a customer project\"."
+  description = "The identities to grant in customer projects, for the module pullsecret-tenant-project (identities = this): job, reporter and reader service account emails. See docs/deployment.md, \"Onboarding a customer project\"."
   value = {
     job      = google_service_account.job.email
     reporter = google_service_account.reporter.email

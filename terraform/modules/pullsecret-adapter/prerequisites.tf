@@ -1,6 +1,6 @@
 # What the first apply needs but does not create, looked up at plan so that a missing one stops the
 # plan naming it and the command that creates it, instead of failing half-way through the apply
-# with the API's words (README, Deployment, "Before the first apply").
+# with the API's words (docs/deployment.md, "Before the first apply").
 #
 # Each is created outside this module on purpose: Sentinel owns its topic; the token's bytes must
 # not pass through Terraform state; the image is built and pushed by the release pipeline and
@@ -34,7 +34,7 @@ data "google_secret_manager_secrets" "hyperfleet_token" {
   lifecycle {
     postcondition {
       condition     = contains([for secret in self.secrets : secret.secret_id], var.hyperfleet_api.auth_token_secret)
-      error_message = "hyperfleet_api.auth_token_secret: secret \"${var.hyperfleet_api.auth_token_secret}\" does not exist in project ${var.project_id}. Create it with the token as its first version: printf %s \"$HYPERFLEET_TOKEN\" | gcloud secrets create ${var.hyperfleet_api.auth_token_secret} --project ${var.project_id} --replication-policy automatic --data-file=- (README, Deployment, \"Before the first apply\")."
+      error_message = "hyperfleet_api.auth_token_secret: secret \"${var.hyperfleet_api.auth_token_secret}\" does not exist in project ${var.project_id}. Create it with the token as its first version: printf %s \"$HYPERFLEET_TOKEN\" | gcloud secrets create ${var.hyperfleet_api.auth_token_secret} --project ${var.project_id} --replication-policy automatic --data-file=- (docs/deployment.md, \"Before the first apply\")."
     }
   }
 }
@@ -75,7 +75,7 @@ data "google_artifact_registry_docker_images" "job_image" {
   lifecycle {
     postcondition {
       condition     = contains([for image in self.docker_images : image.self_link], local.job_image_uri)
-      error_message = "job.image: ${local.job_image_uri} is not in repository ${local.job_image.location}-docker.pkg.dev/${local.job_image.project}/${local.job_image.repository}. Build and push it first (docker build -f functions/pull-secret-job/Dockerfile -t IMAGE:VERSION . && docker push IMAGE:VERSION, IMAGE being ${local.job_image.location}-docker.pkg.dev/${local.job_image.project}/${local.job_image.repository}/${local.job_image.name}), then set job.image to the digest the push printed (README, Deployment, \"Before the first apply\")."
+      error_message = "job.image: ${local.job_image_uri} is not in repository ${local.job_image.location}-docker.pkg.dev/${local.job_image.project}/${local.job_image.repository}. Build and push it first (docker build -f functions/pull-secret-job/Dockerfile -t IMAGE:VERSION . && docker push IMAGE:VERSION, IMAGE being ${local.job_image.location}-docker.pkg.dev/${local.job_image.project}/${local.job_image.repository}/${local.job_image.name}), then set job.image to the digest the push printed (docs/deployment.md, \"Before the first apply\")."
     }
   }
 }

@@ -2,7 +2,7 @@
 # custom role on hyperfleet-* secrets, the reporter's metadata view, HyperShift's reader) are
 # granted by the module pullsecret-tenant-project where those projects are made, from this module's
 # tenant_access output: this module holds no per-project resource, so a plan does not grow with
-# the number of customer projects (README, "Onboarding a customer project").
+# the number of customer projects (docs/deployment.md, "Onboarding a customer project").
 
 # The platform's default pull secret, when configured, is read by the job (AccessSecretVersion:
 # roles/secretmanager.secretAccessor, https://cloud.google.com/secret-manager/docs/access-control).

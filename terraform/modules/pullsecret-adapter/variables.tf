@@ -57,7 +57,7 @@ variable "default_pull_secret_version" {
 }
 
 variable "delivery" {
-  description = "How events reach the functions. mode: eventarc (Eventarc triggers, the default) or push-subscription (Pub/Sub push subscriptions with dead-letter topics). max_event_age (unset: the adapter's 30m and the reporter's 1h) / max_event_failures: the code's own retry bound (an event older than the age, or seen failing that many times in an instance, is acknowledged and logged as retry-bound-exceeded). budget: how long one delivery may work before it answers (DELIVERY_BUDGET, default 8s: Eventarc gives a delivery 10 s, a later answer is redelivered while the first still runs); what does not fit is left to the next delivery. attach_dead_letter: eventarc mode only, attach the dead-letter topics to the triggers' subscriptions with gcloud (see README, Deployment). max_delivery_attempts, minimum_backoff, maximum_backoff, ack_deadline_seconds: the push subscriptions (and the attached dead-letter policy)."
+  description = "How events reach the functions. mode: eventarc (Eventarc triggers, the default) or push-subscription (Pub/Sub push subscriptions with dead-letter topics). max_event_age (unset: the adapter's 30m and the reporter's 1h) / max_event_failures: the code's own retry bound (an event older than the age, or seen failing that many times in an instance, is acknowledged and logged as retry-bound-exceeded). budget: how long one delivery may work before it answers (DELIVERY_BUDGET, default 8s: Eventarc gives a delivery 10 s, a later answer is redelivered while the first still runs); what does not fit is left to the next delivery. attach_dead_letter: eventarc mode only, attach the dead-letter topics to the triggers' subscriptions with gcloud (see docs/deployment.md). max_delivery_attempts, minimum_backoff, maximum_backoff, ack_deadline_seconds: the push subscriptions (and the attached dead-letter policy)."
   type = object({
     mode                  = optional(string, "eventarc")
     max_event_age         = optional(string)
@@ -150,7 +150,7 @@ variable "hyperfleet_api" {
 }
 
 variable "job" {
-  description = "The pull secret Cloud Run Job: image (built from functions/pull-secret-job/Dockerfile, pinned by digest: REPOSITORY/pull-secret-job[:TAG]@sha256:DIGEST), resources, task timeout and retries, and Secret Manager behaviour. copy_platform_default_to_tenant: also store default_pull_secret_version's bytes in each tenant project's secret, where the customer can read them (off: they go to the management cluster only; see README, What it writes)."
+  description = "The pull secret Cloud Run Job: image (built from functions/pull-secret-job/Dockerfile, pinned by digest: REPOSITORY/pull-secret-job[:TAG]@sha256:DIGEST), resources, task timeout and retries, and Secret Manager behaviour. copy_platform_default_to_tenant: also store default_pull_secret_version's bytes in each tenant project's secret, where the customer can read them (off: they go to the management cluster only; see docs/design/job-protocol.md, \"What the job writes\")."
   type = object({
     image                    = string
     cpu                      = optional(string, "1")
@@ -169,12 +169,12 @@ variable "job" {
   validation {
     # The module looks the image up in its repository at plan (prerequisites.tf).
     condition     = can(regex("^[a-z0-9-]+-docker\\.pkg\\.dev/[^/]+/[^/]+/[^:@]+(:[^@]+)?@sha256:[0-9a-f]{64}$", var.job.image))
-    error_message = "job.image must be an Artifact Registry Docker image: REGION-docker.pkg.dev/PROJECT/REPOSITORY/pull-secret-job[:TAG]@sha256:DIGEST (README, Deployment, \"Before the first apply\")."
+    error_message = "job.image must be an Artifact Registry Docker image: REGION-docker.pkg.dev/PROJECT/REPOSITORY/pull-secret-job[:TAG]@sha256:DIGEST (docs/deployment.md, \"Before the first apply\")."
   }
   validation {
     # A tag can be moved to other code after review; a digest names these bytes only.
     condition     = can(regex("@sha256:[0-9a-f]{64}$", var.job.image))
-    error_message = "job.image must be pinned by digest: REPOSITORY/pull-secret-job[:TAG]@sha256:<64 lowercase hex digits> (a tag can be moved to other code). After docker push, docker inspect --format='{{index .RepoDigests 0}}' REPOSITORY/pull-secret-job:TAG prints it (or gcloud artifacts docker images describe REPOSITORY/pull-secret-job:TAG); see README, Deployment."
+    error_message = "job.image must be pinned by digest: REPOSITORY/pull-secret-job[:TAG]@sha256:<64 lowercase hex digits> (a tag can be moved to other code). After docker push, docker inspect --format='{{index .RepoDigests 0}}' REPOSITORY/pull-secret-job:TAG prints it (or gcloud artifacts docker images describe REPOSITORY/pull-secret-job:TAG); see docs/deployment.md."
   }
   validation {
     condition     = contains(["delete", "retain"], var.job.on_delete)
@@ -337,7 +337,7 @@ variable "target_project_ids" {
   nullable    = false
   validation {
     condition     = length(var.target_project_ids) == 0
-    error_message = "target_project_ids is no longer read: grant the job, reporter and reader their rights in customer projects with the module terraform/modules/pullsecret-tenant-project (per project or per folder), using this module's tenant_access output; see README, \"Onboarding a customer project\". Remove target_project_ids from this module call."
+    error_message = "target_project_ids is no longer read: grant the job, reporter and reader their rights in customer projects with the module terraform/modules/pullsecret-tenant-project (per project or per folder), using this module's tenant_access output; see docs/deployment.md, \"Onboarding a customer project\". Remove target_project_ids from this module call."
   }
 }
 

@@ -3,7 +3,7 @@
 # whoever creates customer projects (a project factory, or the customer's pipeline), with
 # resourcemanager.projects.setIamPolicy (or folders.setIamPolicy) there; the platform module
 # pullsecret-adapter holds no per-project resource and needs no rights in customer projects.
-# README, "Onboarding a customer project".
+# docs/deployment.md, "Onboarding a customer project".
 
 locals {
   project_scope = var.scope.project != null

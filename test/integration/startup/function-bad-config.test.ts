@@ -33,7 +33,7 @@ describe('a function started with bad configuration', () => {
     expect(run.stderr).toMatch(/^ {2}PULL_SECRET_JOB +is not set \(required\)$/m);
     expect(run.stderr).toMatch(/^ {2}RETRY_BACKOFF_BASE +must be a positive duration/m);
     expect(lines.at(-1)).toBe(
-      'Set the variables above (README, "Configuration reference", "Adapter function") and start it again.',
+      'Set the variables above (docs/configuration.md, "Adapter function") and start it again.',
     );
     expect(run.stderr).not.toContain("Provided module can't be loaded");
     expect(run.stderr).not.toMatch(/^\s+at /m);

@@ -165,6 +165,6 @@ locals {
 check "management_cluster_deprecated" {
   assert {
     condition     = !local.legacy
-    error_message = "management_cluster is deprecated: move it into management_clusters = { NAME = { kind = \"gke\" | \"connect-gateway\", endpoint, ca_certificate, project, location, cluster_name | membership } } (README, Deployment, \"Management clusters\")."
+    error_message = "management_cluster is deprecated: move it into management_clusters = { NAME = { kind = \"gke\" | \"connect-gateway\", endpoint, ca_certificate, project, location, cluster_name | membership } } (docs/management-clusters.md, \"Configuring them in Terraform\")."
   }
 }
