@@ -8,12 +8,12 @@ import { CloudRunExecutionLookup } from '../../functions/adapter/cloud-run-execu
 import { CloudRunJobLauncher } from '../../functions/adapter/cloud-run-job-launcher';
 import { createAdapterHandler } from '../../functions/adapter/handle-event';
 import { compilePreconditions, DEFAULT_PRECONDITIONS } from '../../functions/adapter/preconditions';
-import { loadJobConfig } from '../../functions/pull-secret-job/config';
-import { GoogleSecretStore } from '../../functions/pull-secret-job/google-secret-store';
-import { exitCodeFor } from '../../functions/pull-secret-job/job-outcome';
-import { createCoreV1Api } from '../../functions/pull-secret-job/kubernetes-access';
-import { KubernetesClusterSecrets } from '../../functions/pull-secret-job/kubernetes-cluster-secrets';
-import { runPullSecretJob } from '../../functions/pull-secret-job/run-job';
+import { loadJobConfig } from '../../functions/pull-secret-job/config/config';
+import { GoogleSecretStore } from '../../functions/pull-secret-job/secret-manager/google-secret-store';
+import { exitCodeFor } from '../../functions/pull-secret-job/run/job-outcome';
+import { createCoreV1Api } from '../../functions/pull-secret-job/kubernetes/kubernetes-access';
+import { KubernetesClusterSecrets } from '../../functions/pull-secret-job/kubernetes/kubernetes-cluster-secrets';
+import { runPullSecretJob } from '../../functions/pull-secret-job/run/run-job';
 import { CloudRunExecutionReader } from '../../functions/reporter/cloud-run-execution-reader';
 import { createReporterHandler } from '../../functions/reporter/handle-report';
 import { startCloudRunEmulator } from '../../emulators/cloud-run/server';

@@ -13,22 +13,22 @@ import { createLogger, type Logger } from '../../shared/logging/logger';
 import { redactStream } from '../../shared/logging/redacting-output';
 import { SecretRedactor } from '../../shared/logging/secret-redactor';
 import { startTracing } from '../../shared/tracing/start';
-import { loadJobConfig } from './config';
-import { GoogleSecretStore } from './google-secret-store';
-import { customerProjectPermissionFix } from './permission-fix';
-import { PubSubResultPublisher } from './pubsub-result-publisher';
-import { refuseRedirects } from './redirect-guard';
-import { createCoreV1Api, KUBERNETES_TOKEN_SCOPES } from './kubernetes-access';
-import { KubernetesClusterSecrets } from './kubernetes-cluster-secrets';
-import { describeFailure, exitCodeFor } from './job-outcome';
-import { withJobRunSpan } from './job-trace';
-import { endOpenSpans } from './open-spans';
+import { loadJobConfig } from './config/config';
+import { GoogleSecretStore } from './secret-manager/google-secret-store';
+import { customerProjectPermissionFix } from './run/permission-fix';
+import { PubSubResultPublisher } from './telemetry/pubsub-result-publisher';
+import { refuseRedirects } from './config/redirect-guard';
+import { createCoreV1Api, KUBERNETES_TOKEN_SCOPES } from './kubernetes/kubernetes-access';
+import { KubernetesClusterSecrets } from './kubernetes/kubernetes-cluster-secrets';
+import { describeFailure, exitCodeFor } from './run/job-outcome';
+import { withJobRunSpan } from './telemetry/job-trace';
+import { endOpenSpans } from './telemetry/open-spans';
 import {
   traceFieldsFromTraceparent,
   traceFieldsOf,
   type TraceLogFields,
-} from './result-trace-fields';
-import { runPullSecretJob } from './run-job';
+} from './telemetry/result-trace-fields';
+import { runPullSecretJob } from './run/run-job';
 import {
   SIGNAL_EXIT_CODES,
   TERMINATED_REASON,
@@ -36,8 +36,8 @@ import {
   boundedWait,
   terminatedResult,
   type TerminationSignal,
-} from './termination';
-import { projectVersion } from './version';
+} from './telemetry/termination';
+import { projectVersion } from './config/version';
 import type { SpanContext } from '@opentelemetry/api';
 
 const USAGE = `Usage:

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type * as z from 'zod';
 import { adapterEnvSchema } from '../../functions/adapter/config';
 import { compilePreconditions, evaluatePreconditions } from '../../functions/adapter/preconditions';
-import { jobEnvSchema } from '../../functions/pull-secret-job/config';
+import { jobEnvSchema } from '../../functions/pull-secret-job/config/config';
 import { doctorEnvSchema } from '../../functions/pull-secret-job/doctor/doctor-config';
 import { reporterEnvSchema } from '../../functions/reporter/config';
 import { localStackEnvSchema } from '../../emulators/stack/config';

@@ -4,7 +4,7 @@ import {
   createKubernetesApis,
   type AccessTokenSource,
   type KubernetesAccess,
-} from '../kubernetes-access';
+} from '../kubernetes/kubernetes-access';
 import { skip, type CheckResult } from './check';
 import { judgeReach, type ReachAnswer } from './cluster-reach';
 import {

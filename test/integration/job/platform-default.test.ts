@@ -13,7 +13,7 @@ import {
   type SecretManagerEmulator,
 } from '../../../emulators/secret-manager/server';
 import { planFromJobResult } from '../../../functions/reporter/report-outcomes';
-import { secretManagerLabels } from '../../../functions/pull-secret-job/labels';
+import { secretManagerLabels } from '../../../functions/pull-secret-job/config/labels';
 import { buildStatus } from '../../../shared/hyperfleet/status-builder';
 import { EXIT_CODES, type JobResult } from '../../../shared/job-result';
 import { CLAIM_ANNOTATIONS } from '../../../shared/pull-secret/claim';

@@ -10,8 +10,8 @@ import {
   UnexpectedOverrideError,
 } from '../../../functions/adapter/execution-overrides';
 import { executionEnv, type LaunchRequest } from '../../../functions/adapter/job-launcher';
-import { jobEnvSchema } from '../../../functions/pull-secret-job/config';
-import { redirectingVariables } from '../../../functions/pull-secret-job/redirect-guard';
+import { jobEnvSchema } from '../../../functions/pull-secret-job/config/config';
+import { redirectingVariables } from '../../../functions/pull-secret-job/config/redirect-guard';
 import { RecordingLogger } from '../../helpers/recording-logger';
 import { TERRAFORM_ROOT } from '../../helpers/terraform';
 

@@ -1,5 +1,5 @@
-import { heldOvertook } from '../../../functions/pull-secret-job/claim-work';
-import { needsStamp } from '../../../functions/pull-secret-job/generation-stamp';
+import { heldOvertook } from '../../../functions/pull-secret-job/claim/claim-work';
+import { needsStamp } from '../../../functions/pull-secret-job/kubernetes/generation-stamp';
 import type { Claim } from '../../../shared/pull-secret/claim';
 
 const claim = (generation: number, execution = `pullsecret-job-${generation}`): Claim => ({

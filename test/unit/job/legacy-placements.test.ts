@@ -1,12 +1,12 @@
-import { legacyPlacements, reportable } from '../../../functions/pull-secret-job/legacy-placements';
-import type { Placement } from '../../../functions/pull-secret-job/placements';
+import { legacyPlaces, reportable } from '../../../functions/pull-secret-job/places/legacy-places';
+import type { Place } from '../../../functions/pull-secret-job/places/places';
 import {
-  unconfiguredPlacementWarning,
+  unconfiguredPlaceWarning,
   secretManagerDisposal,
-} from '../../../functions/pull-secret-job/unknown-cluster';
+} from '../../../functions/pull-secret-job/run/unknown-cluster';
 
 const NAME = 'cls-1-pull-secret';
-const place = (cluster: string, namespace: string): Placement => ({
+const place = (cluster: string, namespace: string): Place => ({
   cluster,
   namespace,
   name: NAME,
@@ -17,7 +17,7 @@ const unrecorded = { exists: true, recorded: [], createdNow: false };
 
 describe('legacy places: where a version before the placement record may have written', () => {
   it("every configured cluster, at this execution's namespace and clusters-{id}, except the target", () => {
-    expect(legacyPlacements(unrecorded, where)).toEqual([
+    expect(legacyPlaces(unrecorded, where)).toEqual([
       place('mgmt-1', 'clusters-cls-1'),
       place('mgmt-1', 'ns-b'),
       place('mgmt-2', 'clusters-cls-1'),
@@ -27,21 +27,21 @@ describe('legacy places: where a version before the placement record may have wr
   it('one cluster whose namespace is clusters-{id}: nothing to guess', () => {
     const single = { clusters: ['default'], clusterId: 'cls-1', namespace: 'clusters-cls-1' };
     expect(
-      legacyPlacements(unrecorded, { ...single, target: place('default', 'clusters-cls-1') }),
+      legacyPlaces(unrecorded, { ...single, target: place('default', 'clusters-cls-1') }),
     ).toEqual([]);
   });
 
   it('none once anything is recorded, without a secret of ours, or for a secret created now', () => {
-    expect(legacyPlacements({ ...unrecorded, recorded: [target] }, where)).toEqual([]);
-    expect(legacyPlacements({ ...unrecorded, exists: false }, where)).toEqual([]);
-    expect(legacyPlacements({ ...unrecorded, createdNow: true }, where)).toEqual([]);
+    expect(legacyPlaces({ ...unrecorded, recorded: [target] }, where)).toEqual([]);
+    expect(legacyPlaces({ ...unrecorded, exists: false }, where)).toEqual([]);
+    expect(legacyPlaces({ ...unrecorded, createdNow: true }, where)).toEqual([]);
   });
 
   it('never guesses a namespace name Kubernetes would refuse (a very long cluster id)', () => {
     const long = 'c'.repeat(60);
-    expect(
-      legacyPlacements(unrecorded, { ...where, clusterId: long }).map((p) => p.namespace),
-    ).toEqual(['ns-b']);
+    expect(legacyPlaces(unrecorded, { ...where, clusterId: long }).map((p) => p.namespace)).toEqual(
+      ['ns-b'],
+    );
   });
 
   it('reports a guess only when ours was found and deleted there', () => {
@@ -57,7 +57,7 @@ describe('an earlier place on a management cluster no longer configured', () => 
   const old = place('mgmt-1', 'ns-a');
 
   it('says which cluster, what to delete by hand and how to recognise it, and that it stays recorded', () => {
-    const text = unconfiguredPlacementWarning(old, ['mgmt-2'], 'cls-1', 'move');
+    const text = unconfiguredPlaceWarning(old, ['mgmt-2'], 'cls-1', 'move');
     expect(text).toContain('"mgmt-1" is no longer in MANAGEMENT_CLUSTERS (known: mgmt-2)');
     expect(text).toContain(`Secret ns-a/${NAME} on management cluster mgmt-1`);
     expect(text).toContain('managed-by=hyperfleet and cluster-id=cls-1');
@@ -67,7 +67,7 @@ describe('an earlier place on a management cluster no longer configured', () => 
   });
 
   it('on a delete, says the Secret Manager secret is kept as the record of it', () => {
-    const text = unconfiguredPlacementWarning(old, [], 'cls-1', 'delete');
+    const text = unconfiguredPlaceWarning(old, [], 'cls-1', 'delete');
     expect(text).toContain('(known: none)');
     expect(text).toContain('The Secret Manager secret is kept (its versions disabled');
     expect(text).toContain('the next delete removes it and then the secret');

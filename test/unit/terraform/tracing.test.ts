@@ -3,7 +3,7 @@
 // evaluates it offline, validation included. How the main module applies it (grants per identity,
 // APIs, each component's environment) is checked on the parsed HCL.
 import path from 'node:path';
-import { loadJobConfig } from '../../../functions/pull-secret-job/config';
+import { loadJobConfig } from '../../../functions/pull-secret-job/config/config';
 import { loadReporterConfig } from '../../../functions/reporter/config';
 import { loadTracingConfig } from '../../../shared/tracing/config';
 import { loadModules, moduleAt, resourceBody, TERRAFORM_ROOT, type TfModule } from '../../helpers/terraform';

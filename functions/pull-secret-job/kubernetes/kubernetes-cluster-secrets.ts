@@ -1,0 +1,312 @@
+import type * as k8s from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
+import { PermanentError, TransientError } from '../../../shared/errors';
+import type { Logger } from '../../../shared/logging/logger';
+import type { RetryPolicy } from '../../../shared/retry/backoff';
+import { withRetry } from '../../../shared/retry/with-retry';
+import {
+  FOREIGN,
+  NamespaceMissingError,
+  WriteConflictError,
+  type ClusterSecret,
+  type ClusterSecrets,
+  type DesiredClusterSecret,
+  type OwnRead,
+} from './cluster-secrets';
+import { loadKubernetesClient } from './kubernetes-client';
+
+const DOCKER_CONFIG_JSON = '.dockerconfigjson';
+const SECRET_TYPE = 'kubernetes.io/dockerconfigjson';
+/** Our name in `metadata.managedFields`, so a cluster's users can see which fields we wrote. */
+export const FIELD_MANAGER = 'pullsecret-job';
+
+/** The parts of a Kubernetes API error the job acts on. */
+interface ApiFailure {
+  code?: number;
+  status?: { reason?: string; message?: string; details?: { kind?: string; name?: string } };
+}
+
+function apiFailure(error: unknown): ApiFailure {
+  const code = (error as { code?: unknown } | null)?.code;
+  const body = (error as { body?: unknown } | null)?.body;
+  let status: ApiFailure['status'];
+  if (typeof body === 'string') {
+    try {
+      status = JSON.parse(body) as ApiFailure['status'];
+    } catch {
+      status = undefined;
+    }
+  } else if (body && typeof body === 'object') status = body as ApiFailure['status'];
+  return { ...(typeof code === 'number' ? { code } : {}), ...(status ? { status } : {}) };
+}
+
+class CallTimeoutError extends Error {}
+
+/** ClusterSecrets over @kubernetes/client-node (any cluster: GKE, Connect Gateway, the emulator). */
+export class KubernetesClusterSecrets implements ClusterSecrets {
+  constructor(
+    private readonly api: k8s.CoreV1Api,
+    private readonly options: {
+      timeoutMs: number;
+      retry: RetryPolicy;
+      logger: Logger;
+      identityHint: string;
+    },
+  ) {}
+
+  /**
+   * A dry-run JSON patch of `test` operations that pin our three labels: the API server applies
+   * it to our Secret without storing anything and answers it (its resourceVersion the current
+   * one), or answers 422 when a test fails (a Secret that is not ours; no content). Admission runs
+   * on dry runs too, and the fence admits this UPDATE only for our own pull secret. 404: none there
+   * (or no namespace).
+   */
+  async readOwn(namespace: string, name: string, clusterId: string): Promise<OwnRead> {
+    const { PatchStrategy, setHeaderOptions } = await loadKubernetesClient();
+    const jsonPatch = setHeaderOptions('Content-Type', PatchStrategy.JsonPatch);
+    try {
+      return toClusterSecret(
+        await this.call('read', namespace, name, () =>
+          this.api.patchNamespacedSecret(
+            {
+              name,
+              namespace,
+              body: ownershipTests(clusterId),
+              fieldManager: FIELD_MANAGER,
+              dryRun: 'All',
+            },
+            jsonPatch,
+          ),
+        ),
+      );
+    } catch (error) {
+      const code = apiFailure(error).code;
+      if (code === 404) return undefined;
+      // A failed test operation: not ours. A 422 from admission (an evaluation error, or another
+      // policy of the platform's) says nothing about ownership: it is reported as it is.
+      if (
+        code === 422 &&
+        !/ValidatingAdmissionPolicy|admission webhook/.test(apiFailure(error).status?.message ?? '')
+      )
+        return FOREIGN;
+      throw this.translate(error, 'read', namespace, name);
+    }
+  }
+
+  async create(secret: DesiredClusterSecret): Promise<ClusterSecret> {
+    try {
+      return toClusterSecret(
+        await this.call('create', secret.namespace, secret.name, () =>
+          this.api.createNamespacedSecret({
+            namespace: secret.namespace,
+            body: toBody(secret),
+            fieldManager: FIELD_MANAGER,
+          }),
+        ),
+      );
+    } catch (error) {
+      const failure = apiFailure(error);
+      if (failure.code === 404 && failure.status?.details?.kind === 'namespaces')
+        throw new NamespaceMissingError(secret.namespace);
+      if (failure.code === 409)
+        throw new WriteConflictError(`Secret ${secret.namespace}/${secret.name} already exists`);
+      throw this.translate(error, 'create', secret.namespace, secret.name);
+    }
+  }
+
+  /**
+   * A JSON merge patch of only the fields we own (our labels and annotations, the
+   * `.dockerconfigjson` key, the type), with `metadata.resourceVersion` as a precondition: the API
+   * server answers 409 if the Secret changed since we read it. Everything else another actor put
+   * there (ownerReferences, finalizers, other labels, annotations and data keys, `immutable`)
+   * is left as it is, which a full replace would only keep by copying it and racing its writers.
+   */
+  async update(secret: DesiredClusterSecret, resourceVersion: string): Promise<ClusterSecret> {
+    const { PatchStrategy, setHeaderOptions } = await loadKubernetesClient();
+    const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+    try {
+      return toClusterSecret(
+        await this.call('update', secret.namespace, secret.name, () =>
+          this.api.patchNamespacedSecret(
+            {
+              name: secret.name,
+              namespace: secret.namespace,
+              body: toMergePatch(secret, resourceVersion),
+              fieldManager: FIELD_MANAGER,
+            },
+            mergePatch,
+          ),
+        ),
+      );
+    } catch (error) {
+      const code = apiFailure(error).code;
+      if (code === 409 || code === 404)
+        throw new WriteConflictError(
+          `Secret ${secret.namespace}/${secret.name} changed while it was being updated`,
+        );
+      throw this.translate(error, 'update', secret.namespace, secret.name);
+    }
+  }
+
+  async delete(namespace: string, name: string, resourceVersion: string): Promise<boolean> {
+    try {
+      await this.call('delete', namespace, name, () =>
+        this.api.deleteNamespacedSecret({
+          name,
+          namespace,
+          body: { preconditions: { resourceVersion } },
+        }),
+      );
+      return true;
+    } catch (error) {
+      const code = apiFailure(error).code;
+      if (code === 404) return false;
+      if (code === 409)
+        throw new WriteConflictError(
+          `Secret ${namespace}/${name} changed before it could be deleted`,
+        );
+      throw this.translate(error, 'delete', namespace, name);
+    }
+  }
+
+  /** One call with a deadline, retried with backoff on 5xx, 429, timeouts and network errors. */
+  private async call<T>(
+    verb: string,
+    namespace: string,
+    name: string,
+    request: () => Promise<T>,
+  ): Promise<T> {
+    const started = Date.now();
+    const { logger, retry, timeoutMs } = this.options;
+    const result = await withRetry(() => withTimeout(request(), timeoutMs), {
+      policy: retry,
+      isRetryable: isTransientKubeError,
+      onRetry: ({ error, retry: n, delayMs }) =>
+        logger.warn(`Kubernetes ${verb} secret failed, retrying`, {
+          operation: `${verb}-secret`,
+          namespace,
+          k8s_secret: name,
+          retry: n,
+          delay_ms: delayMs,
+          code:
+            error instanceof CallTimeoutError ? 'timeout' : (apiFailure(error).code ?? 'network'),
+        }),
+    });
+    logger.debug(`Kubernetes ${verb} secret`, {
+      operation: `${verb}-secret`,
+      namespace,
+      k8s_secret: name,
+      duration_ms: Date.now() - started,
+    });
+    return result;
+  }
+
+  private translate(error: unknown, verb: string, namespace: string, name: string): Error {
+    const failure = apiFailure(error);
+    const where = `${verb} Secret ${namespace}/${name} in the management cluster`;
+    const detail =
+      failure.status?.message ?? (error instanceof Error ? error.message : String(error));
+    if (failure.code === 401) {
+      return new PermanentError(
+        `Could not ${where}: 401 Unauthorized: the cluster rejected the credentials of ${this.options.identityHint}. Check KUBECONFIG or the job's service account.`,
+        'Unauthenticated',
+        { cause: error },
+      );
+    }
+    if (failure.code === 403 && detail.includes('SecretGenerationAhead'))
+      return new PermanentError(
+        `Could not ${where}: the admission fence refused it: ${detail}`,
+        'SecretGenerationAhead',
+        { cause: error },
+      );
+    if (failure.code === 403) {
+      return new PermanentError(
+        `Could not ${where}: 403 Forbidden: ${detail}. ${
+          detail.includes('ValidatingAdmissionPolicy')
+            ? "The admission fence admits only this cluster's own pull secret in its own namespace (docs/management-clusters.md)."
+            : `Grant that identity the "${verb === 'read' ? 'patch' : verb}" verb on secrets in namespace "${namespace}" (see README, Deployment).`
+        }`,
+        'PermissionDenied',
+        { cause: error },
+      );
+    }
+    if (failure.code === 422 || failure.code === 400) {
+      return new PermanentError(
+        `Could not ${where}: ${failure.code} ${failure.status?.reason ?? 'Invalid'}: ${detail}`,
+        'KubernetesSecretInvalid',
+        { cause: error },
+      );
+    }
+    const code =
+      error instanceof CallTimeoutError ? 'timed out' : `${failure.code ?? 'no response'}`;
+    return new TransientError(
+      `Could not ${where}: ${code}: ${detail}. It was retried with backoff.`,
+      'KubernetesUnavailable',
+      { cause: error },
+    );
+  }
+}
+
+/** 5xx, 429, timeouts and errors without an HTTP status (connection refused, reset) are transient. */
+export function isTransientKubeError(error: unknown): boolean {
+  if (error instanceof CallTimeoutError) return true;
+  const code = apiFailure(error).code;
+  return code === undefined || code === 429 || code >= 500;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new CallTimeoutError(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function toBody(secret: DesiredClusterSecret): k8s.V1Secret {
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: {
+      name: secret.name,
+      namespace: secret.namespace,
+      labels: { ...secret.labels },
+      annotations: { ...secret.annotations },
+    },
+    type: SECRET_TYPE,
+    data: { [DOCKER_CONFIG_JSON]: secret.dockerConfigJson.toString('base64') },
+  };
+}
+
+/** The merge patch of the fields we own; maps merge key by key, so other keys stay. */
+function toMergePatch(secret: DesiredClusterSecret, resourceVersion: string): object {
+  return {
+    metadata: {
+      resourceVersion,
+      labels: { ...secret.labels },
+      annotations: { ...secret.annotations },
+    },
+    type: SECRET_TYPE,
+    data: { [DOCKER_CONFIG_JSON]: secret.dockerConfigJson.toString('base64') },
+  };
+}
+
+/** JSON patch `test` operations: the Secret carries our three labels, for this cluster. */
+export function ownershipTests(clusterId: string): object[] {
+  return [
+    { op: 'test', path: '/metadata/labels/managed-by', value: 'hyperfleet' },
+    { op: 'test', path: '/metadata/labels/adapter', value: 'pullsecret' },
+    { op: 'test', path: '/metadata/labels/cluster-id', value: clusterId },
+  ];
+}
+
+function toClusterSecret(secret: k8s.V1Secret): ClusterSecret {
+  const encoded = secret.data?.[DOCKER_CONFIG_JSON];
+  return {
+    namespace: secret.metadata?.namespace ?? '',
+    name: secret.metadata?.name ?? '',
+    type: secret.type ?? 'Opaque',
+    labels: { ...(secret.metadata?.labels ?? {}) },
+    annotations: { ...(secret.metadata?.annotations ?? {}) },
+    dockerConfigJson: encoded === undefined ? undefined : Buffer.from(encoded, 'base64'),
+    resourceVersion: secret.metadata?.resourceVersion ?? '',
+  };
+}

@@ -1,0 +1,167 @@
+import type { AdapterError } from '../../../shared/errors';
+import { cleanOldPlaces } from './clean-old-places';
+import { NewerGenerationError } from '../kubernetes/generation-stamp';
+import type { LostClaim } from '../claim/job-claim';
+import { legacyPlaces, reportable } from './legacy-places';
+import { legacyWhere, removalDeps, targetPlace, type PlaceContext } from './place-context';
+import { changePlaces, readPlaces } from './place-record';
+import { describePlace, planApply, type Place } from './places';
+import { afterLostClaim } from '../claim/claim-recheck';
+import {
+  removePlaces,
+  newerFailure,
+  placeFailure,
+  type KeptPlace,
+  type RemovedPlace,
+} from './remove-places';
+import { syncKubernetesSecret, type KubernetesOutcome } from '../kubernetes/sync-kubernetes';
+
+/** The apply's Kubernetes phase: the Secret written, earlier places cleaned, the failure if any. */
+export type PlacedSecret =
+  | {
+      readonly pushed: KubernetesOutcome;
+      readonly cleaned: readonly RemovedPlace[];
+      /** Earlier places left as they are and still recorded (see KeptPlace). */
+      readonly kept: readonly KeptPlace[];
+      readonly failure?: AdapterError;
+    }
+  /**
+   * The claim was lost: a newer apply decides what is old now; after a delete (or the secret gone)
+   * the Secret just written is `withdrawn` (removed if still ours), or it would leak. No `pushed`
+   * when a newer generation had written the target first (nothing was written).
+   */
+  | {
+      readonly pushed?: KubernetesOutcome;
+      readonly lost: LostClaim;
+      readonly withdrawn?: RemovedPlace;
+    };
+
+/**
+ * Writes the Secret to the target and removes ours from every other recorded place (a move to a
+ * new cluster or namespace). Order: record the target (so a crash right after the write still
+ * leaves it known), write it, remove the old ones, forget those removed (clean-old-places.ts). An
+ * old place that cannot be reached stays recorded and is returned as the failure: the next
+ * execution cleans it. `gone` when the secret was deleted meanwhile (a newer delete holds the work).
+ * `secretCreated`: this execution created the Secret Manager secret (no older version wrote).
+ */
+export async function placeSecret(
+  ctx: PlaceContext,
+  desired: {
+    labels: Record<string, string>;
+    dockerConfigJson: Buffer;
+    gcpSecretPath: string;
+    secretCreated: boolean;
+    /** The generation of the claim this execution overtook, if any (generation-stamp.ts). */
+    overtook?: number;
+  },
+): Promise<PlacedSecret | 'gone'> {
+  const target = targetPlace(ctx.kubernetes);
+  const state = await readPlaces(ctx.store, ctx.secretPath, ctx);
+  const legacy = legacyPlaces(
+    { ...state, createdNow: desired.secretCreated },
+    legacyWhere(ctx, target),
+  );
+  const plan = planApply(state.recorded, target, legacy);
+  const record = { logger: ctx.logger, retry: ctx.retry, clusterId: ctx.clusterId };
+  if (!ctx.dryRun && plan.record.length > 0) {
+    const recorded = await changePlaces(ctx.store, ctx.secretPath, { add: plan.record }, record);
+    if (recorded === 'gone') return 'gone';
+  }
+  let pushed: KubernetesOutcome;
+  try {
+    pushed = await syncKubernetesSecret(
+      await ctx.clusterSecrets(target.cluster),
+      {
+        namespace: target.namespace,
+        name: target.name,
+        labels: desired.labels,
+        dockerConfigJson: desired.dockerConfigJson,
+        gcpSecretPath: desired.gcpSecretPath,
+        ...(ctx.generation !== undefined ? { generation: ctx.generation } : {}),
+        ...(desired.overtook !== undefined ? { overtook: desired.overtook } : {}),
+      },
+      {
+        logger: ctx.logger.child({ management_cluster: target.cluster }),
+        dryRun: ctx.dryRun,
+        namespaceWaitMs: ctx.kubernetes.namespaceWaitMs,
+        retry: ctx.retry,
+      },
+    );
+  } catch (error) {
+    // A newer generation wrote the target between our claim re-check and our write: it holds the claim.
+    if (error instanceof NewerGenerationError) {
+      const lost = await ctx.recheckClaim();
+      if (lost) return { lost };
+      throw error;
+    }
+    // The write may have landed with its answer lost: record the target again, as after a write
+    // that answered (below), so a newer generation that forgot it meanwhile removes it next time.
+    if (!ctx.dryRun) await recordAgainBestEffort(ctx, target, record);
+    throw error;
+  }
+  if (!ctx.dryRun) {
+    // A newer generation may have forgotten this place while we wrote it (it read the record
+    // between our recording and our write): record it again, so that its next run removes it.
+    const again = await changePlaces(ctx.store, ctx.secretPath, { add: [target] }, record);
+    // Always re-check the claim after the write, not only before removing old places: a delete
+    // that took the claim while we wrote has cleaned the places it read and is deleting the record,
+    // so what we wrote would be left behind, recorded nowhere (claim-recheck.ts).
+    const lost: LostClaim | undefined =
+      again === 'gone' ? { kind: 'superseded' } : await ctx.recheckClaim();
+    if (lost) {
+      const withdrawn =
+        afterLostClaim(lost) === 'withdraw' ? await withdraw(ctx, target) : undefined;
+      return { pushed, lost, ...(withdrawn ? { withdrawn } : {}) };
+    }
+  }
+  if (plan.remove.length === 0) return { pushed, cleaned: [], kept: [] };
+  ctx.logger.info(
+    `Moving the pull secret: removing ours from ${plan.remove.length} earlier place(s)`,
+    { phase: 'kubernetes', operation: 'move', management_cluster: target.cluster },
+  );
+  const report = await cleanOldPlaces(
+    { store: ctx.store, secretPath: ctx.secretPath, removal: removalDeps(ctx, 'move'), ...record },
+    plan.remove,
+  );
+  // A newer generation wrote one of our old places: it moved back there, and holds the claim.
+  const lost = report.kept.some((k) => k.why === 'newer') ? await ctx.recheckClaim() : undefined;
+  if (lost) return { pushed, lost };
+  // No newer execution holds the claim, yet one of our old places is stamped newer: say so.
+  const failure = placeFailure(report) ?? newerFailure(report.kept);
+  return {
+    pushed,
+    cleaned: report.removed.filter((r) => reportable(legacy, r)),
+    kept: report.kept,
+    ...(failure ? { failure } : {}),
+  };
+}
+
+/**
+ * Removes the Secret just written after a delete took the work over. Best effort: a failure is
+ * logged and the run still ends superseded (the delete, or the next one, owns the cleanup now).
+ * A Secret a newer generation stamped meanwhile is not ours to withdraw and stays.
+ */
+async function withdraw(ctx: PlaceContext, target: Place): Promise<RemovedPlace | undefined> {
+  ctx.logger.warn(
+    `A delete took the work over while we wrote; removing the ${describePlace(target)} we just wrote`,
+    { phase: 'kubernetes', operation: 'withdraw', management_cluster: target.cluster },
+  );
+  const report = await removePlaces([target], removalDeps(ctx, 'delete'));
+  return report.removed[0];
+}
+
+/** Re-records the target after a write that failed; its own failure is logged, never thrown. */
+async function recordAgainBestEffort(
+  ctx: PlaceContext,
+  target: Place,
+  record: Parameters<typeof changePlaces>[3],
+): Promise<void> {
+  try {
+    await changePlaces(ctx.store, ctx.secretPath, { add: [target] }, record);
+  } catch (error) {
+    ctx.logger.warn(
+      `Could not record the ${describePlace(target)} again after its write failed: ${error instanceof Error ? error.message : String(error)}`,
+      { phase: 'kubernetes', operation: 'record-place', management_cluster: target.cluster },
+    );
+  }
+}
