@@ -1,7 +1,6 @@
 import type { AdapterError } from '../../../shared/errors';
 import type { LostClaim } from '../claim/job-claim';
-import { legacyPlaces, reportable } from './legacy-places';
-import { forget, legacyWhere, removalDeps, targetPlace, type PlaceContext } from './place-context';
+import { forget, removalDeps, targetPlace, type PlaceContext } from './place-context';
 import { readPlaces } from './place-record';
 import { planCleanup, samePlace } from './places';
 import {
@@ -38,8 +37,7 @@ export async function cleanPlaces(ctx: PlaceContext): Promise<CleanedPlaces> {
       { phase: 'kubernetes', operation: 'delete-secret', management_cluster: target.cluster },
     );
   const state = await readPlaces(ctx.store, ctx.secretPath, ctx);
-  const legacy = legacyPlaces({ ...state, createdNow: false }, legacyWhere(ctx, target));
-  const places = planCleanup([...state.recorded, ...legacy], known ? target : undefined);
+  const places = planCleanup(state.recorded, known ? target : undefined);
   const report = await removePlaces(places, removalDeps(ctx, 'delete'));
   await forget(ctx, report.removed);
   const newer = report.kept.filter((k) => k.why === 'newer');
@@ -51,7 +49,7 @@ export async function cleanPlaces(ctx: PlaceContext): Promise<CleanedPlaces> {
   const mine = report.removed.find((r) => samePlace(r.place, target));
   return {
     ...(mine ? { target: mine } : {}),
-    cleaned: report.removed.filter((r) => r !== mine && reportable(legacy, r)),
+    cleaned: report.removed.filter((r) => r !== mine),
     kept: report.kept,
     ...(failure ? { failure } : {}),
   };

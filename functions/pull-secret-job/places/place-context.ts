@@ -31,16 +31,6 @@ export const targetPlace = (k: PlaceContext['kubernetes']): Place => ({
   name: k.secretName,
 });
 
-/** Where an older version may have written (legacy-placements.ts), from this execution's view. */
-export function legacyWhere(ctx: PlaceContext, target: Place) {
-  return {
-    clusters: Object.keys(ctx.kubernetes.clusters),
-    clusterId: ctx.clusterId,
-    namespace: ctx.kubernetes.namespace,
-    target,
-  };
-}
-
 export function removalDeps(ctx: PlaceContext, during: 'move' | 'delete'): RemovalDependencies {
   return {
     clusterSecrets: ctx.clusterSecrets,

@@ -2,8 +2,7 @@ import type { AdapterError } from '../../../shared/errors';
 import { cleanOldPlaces } from './clean-old-places';
 import { NewerGenerationError } from '../kubernetes/generation-stamp';
 import type { LostClaim } from '../claim/job-claim';
-import { legacyPlaces, reportable } from './legacy-places';
-import { legacyWhere, removalDeps, targetPlace, type PlaceContext } from './place-context';
+import { removalDeps, targetPlace, type PlaceContext } from './place-context';
 import { changePlaces, readPlaces } from './place-record';
 import { describePlace, planApply, type Place } from './places';
 import { afterLostClaim } from '../claim/claim-recheck';
@@ -42,7 +41,6 @@ export type PlacedSecret =
  * leaves it known), write it, remove the old ones, forget those removed (clean-old-places.ts). An
  * old place that cannot be reached stays recorded and is returned as the failure: the next
  * execution cleans it. `gone` when the secret was deleted meanwhile (a newer delete holds the work).
- * `secretCreated`: this execution created the Secret Manager secret (no older version wrote).
  */
 export async function placeSecret(
   ctx: PlaceContext,
@@ -50,18 +48,13 @@ export async function placeSecret(
     labels: Record<string, string>;
     dockerConfigJson: Buffer;
     gcpSecretPath: string;
-    secretCreated: boolean;
     /** The generation of the claim this execution overtook, if any (generation-stamp.ts). */
     overtook?: number;
   },
 ): Promise<PlacedSecret | 'gone'> {
   const target = targetPlace(ctx.kubernetes);
   const state = await readPlaces(ctx.store, ctx.secretPath, ctx);
-  const legacy = legacyPlaces(
-    { ...state, createdNow: desired.secretCreated },
-    legacyWhere(ctx, target),
-  );
-  const plan = planApply(state.recorded, target, legacy);
+  const plan = planApply(state.recorded, target);
   const record = { logger: ctx.logger, retry: ctx.retry, clusterId: ctx.clusterId };
   if (!ctx.dryRun && plan.record.length > 0) {
     const recorded = await changePlaces(ctx.store, ctx.secretPath, { add: plan.record }, record);
@@ -130,7 +123,7 @@ export async function placeSecret(
   const failure = placeFailure(report) ?? newerFailure(report.kept);
   return {
     pushed,
-    cleaned: report.removed.filter((r) => reportable(legacy, r)),
+    cleaned: report.removed,
     kept: report.kept,
     ...(failure ? { failure } : {}),
   };

@@ -106,8 +106,6 @@ export function annotationsBytes(annotations: Readonly<Record<string, string>>):
 /**
  * An apply's plan: record the target before writing it (a crash after the write still leaves it
  * known), write it, then remove ours from every other recorded place, then forget those places.
- * `adopted`: places found by no record where an older version may have written (legacy-placements.ts);
- * they are recorded with the target, so a run that cannot clean them leaves them known.
  */
 export interface ApplyPlan {
   readonly record: readonly Place[];
@@ -115,17 +113,13 @@ export interface ApplyPlan {
   readonly remove: readonly Place[];
 }
 
-export function planApply(
-  recorded: readonly Place[],
-  target: Place,
-  adopted: readonly Place[] = [],
-): ApplyPlan {
+export function planApply(recorded: readonly Place[], target: Place): ApplyPlan {
   const isRecorded = (place: Place) => recorded.some((p) => samePlace(p, place));
   const others = (place: Place) => !samePlace(place, target);
   return {
-    record: uniquePlaces([target, ...adopted.filter(others)].filter((p) => !isRecorded(p))),
+    record: isRecorded(target) ? [] : [target],
     write: target,
-    remove: uniquePlaces([...recorded, ...adopted].filter(others)),
+    remove: uniquePlaces(recorded.filter(others)),
   };
 }
 

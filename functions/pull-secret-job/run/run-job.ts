@@ -252,7 +252,6 @@ async function applyPullSecret(
           labels: kubernetesLabels(config),
           dockerConfigJson: data,
           gcpSecretPath: sourceVersionPath(stored, source),
-          secretCreated: stored.secret === 'created',
           ...(claim?.kind === 'claimed' && claim.overtook
             ? { overtook: claim.overtook.generation }
             : {}),

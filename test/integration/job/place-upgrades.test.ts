@@ -1,11 +1,7 @@
-// Placements the job finds after its configuration or its own version changed, as real job
-// processes against two Kubernetes emulators: a recorded cluster that is no longer configured, and
-// Secrets written before the placement record existed.
+// Places the job finds after its configuration changed, as real job processes against two
+// Kubernetes emulators: a recorded cluster that is no longer configured.
 import { EXIT_CODES } from '../../../shared/job-result';
-import { PLACED_PREFIX } from '../../../functions/pull-secret-job/places/places';
-import { coreApi } from '../../helpers/kubernetes';
 import {
-  CLUSTER,
   NAME,
   SECRET,
   place,
@@ -13,7 +9,7 @@ import {
   type TwoClusters,
 } from '../../helpers/two-management-clusters';
 
-describe('places after a configuration or version change (two Kubernetes emulators)', () => {
+describe('places after a configuration change (two Kubernetes emulators)', () => {
   let t: TwoClusters;
   beforeAll(async () => {
     t = await startTwoClusters();
@@ -129,73 +125,6 @@ describe('places after a configuration or version change (two Kubernetes emulato
       ]);
       expect(await t.everywhere()).toEqual([]);
       await expect(t.secretManager.getSecret({ name: SECRET })).rejects.toMatchObject({ code: 5 });
-    }, 60_000);
-  });
-
-  describe('Secrets written before the placement record existed (an older version)', () => {
-    /** The record an older version left: the secret and its claim, no placement annotations. */
-    const forgetTheRecord = async () => {
-      const [secret] = await t.secretManager.getSecret({ name: SECRET });
-      const annotations = Object.fromEntries(
-        Object.entries(secret.annotations ?? {}).filter(([key]) => !key.startsWith(PLACED_PREFIX)),
-      );
-      await t.secretManager.updateSecret({
-        secret: { name: SECRET, annotations },
-        updateMask: { paths: ['annotations'] },
-      });
-      expect(await t.places()).toEqual([]);
-    };
-
-    it('the first move removes ours from where an older version wrote it, and nothing else', async () => {
-      expect((await t.run(1, 'mgmt-1', `clusters-${CLUSTER}`)).code).toBe(EXIT_CODES.success);
-      await forgetTheRecord();
-      // Beside it: a Secret of another name, without our labels (the pull secret's namespace is
-      // the cluster's own since the fence's rule, so the only place ours can be is its name there).
-      await coreApi(t.mgmt1).createNamespacedSecret({
-        namespace: `clusters-${CLUSTER}`,
-        body: { metadata: { name: 'unrelated' }, type: 'Opaque', stringData: { a: 'b' } },
-      });
-
-      const moved = await t.run(2, 'mgmt-2', `clusters-${CLUSTER}`);
-      expect(moved.code).toBe(EXIT_CODES.success);
-      expect(moved.result.cleaned_placements).toEqual([
-        {
-          management_cluster: 'mgmt-1',
-          namespace: `clusters-${CLUSTER}`,
-          name: NAME,
-          outcome: 'deleted',
-        },
-      ]);
-      expect(await t.everywhere()).toEqual([`mgmt-2/clusters-${CLUSTER}`]);
-      expect(
-        await coreApi(t.mgmt1).readNamespacedSecret({
-          namespace: `clusters-${CLUSTER}`,
-          name: 'unrelated',
-        }),
-      ).toMatchObject({ type: 'Opaque' });
-      expect(await t.places()).toEqual([place('mgmt-2', `clusters-${CLUSTER}`)]);
-    }, 60_000);
-
-    it('a delete removes ours from where an older version wrote it', async () => {
-      expect((await t.run(1, 'mgmt-1', 'clusters-cls-1')).code).toBe(EXIT_CODES.success);
-      await forgetTheRecord();
-      const deleted = await t.run(1, 'mgmt-2', 'clusters-cls-1', { OPERATION: 'delete' });
-      expect(deleted.code).toBe(EXIT_CODES.success);
-      expect(deleted.result.cleaned_placements).toEqual([
-        {
-          management_cluster: 'mgmt-1',
-          namespace: 'clusters-cls-1',
-          name: NAME,
-          outcome: 'deleted',
-        },
-      ]);
-      expect(await t.everywhere()).toEqual([]);
-    }, 60_000);
-
-    it('a new cluster costs no extra Kubernetes read: there is nothing an older version wrote', async () => {
-      const created = await t.run(1, 'mgmt-2', 'clusters-cls-1');
-      expect(created.code).toBe(EXIT_CODES.success);
-      expect(t.mgmt1.requests.list()).toEqual([]);
     }, 60_000);
   });
 });

@@ -93,12 +93,6 @@ describe('planApply: where to write and what to remove (a move)', () => {
   it('an earlier move that could not clean up: every old place is removed, the target kept', () => {
     expect(planApply([A, B, C], B)).toEqual({ record: [], write: B, remove: [A, C] });
   });
-
-  it('adopted places (an older version may have written there) are recorded with the target and removed', () => {
-    expect(planApply([], B, [A, C])).toEqual({ record: [A, C, B], write: B, remove: [A, C] });
-    // The target among them is written, never removed; one already recorded is not recorded again.
-    expect(planApply([A], B, [A, B])).toEqual({ record: [B], write: B, remove: [A] });
-  });
 });
 
 describe('planCleanup: what a delete removes', () => {
