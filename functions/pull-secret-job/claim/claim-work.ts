@@ -24,16 +24,8 @@ export interface ClaimTarget {
 
 /** How the claim went. Only `claimed` and `unclaimed` may write anything. */
 export type ClaimOutcome =
-  /**
-   * We hold the claim; `secret` says whether the claim created the secret; `overtook`, the claim
-   * we replaced (an execution that may still be running: generation-stamp.ts needsStamp).
-   */
-  | {
-      readonly kind: 'claimed';
-      readonly secret: 'created' | 'reused';
-      readonly how: string;
-      readonly overtook?: Claim;
-    }
+  /** We hold the claim; `secret` says whether the claim created the secret. */
+  | { readonly kind: 'claimed'; readonly secret: 'created' | 'reused'; readonly how: string }
   /** Nothing to claim: a delete found no secret, or the secret is not ours (the phases refuse it). */
   | { readonly kind: 'unclaimed'; readonly why: 'absent' | 'foreign' }
   /**
@@ -66,24 +58,12 @@ export async function claimWork(
     operation: 'claim',
     secret_name: target.secretId,
   });
-  // What our last write of the claim would have replaced; kept across rounds because a write
-  // whose answer was lost reads back as ours (`hold`), and the claim it overtook must not be lost.
-  let attempted: Attempt | undefined;
   for (let round = 1; round <= MAX_ROUNDS; round++) {
     // GetSecret and CreateSecret retry transient failures themselves (GoogleSecretStore).
     const current = await store.getSecret(secretPath);
-    const written = current
-      ? await claimExisting(
-          store,
-          { secretPath, clusterId: target.clusterId },
-          current,
-          mine,
-          attempted,
-        )
+    const outcome = current
+      ? await claimExisting(store, { secretPath, clusterId: target.clusterId }, current, mine)
       : await claimByCreating(store, target, mine);
-    const lost = typeof written === 'object' && 'attempted' in written;
-    if (lost) attempted = written.attempted;
-    const outcome = lost ? written.result : written;
     if (typeof outcome !== 'string') {
       logOutcome(log, outcome, mine);
       return outcome;
@@ -102,44 +82,20 @@ export async function claimWork(
   );
 }
 
-/** A write of our claim this execution sent: the claim it would replace (none: there was none). */
-interface Attempt {
-  readonly overtaking?: Claim;
-}
-
-/**
- * The claim a `hold` overtook. After our own write whose answer was lost: what that write replaced.
- * Otherwise a Cloud Run task retry of this execution, which cannot know what its first attempt
- * replaced: conservatively our own generation, so an unchanged Secret not yet stamped with it is
- * stamped (one annotation patch per retry at most; none when the first attempt stamped it).
- */
-export function heldOvertook(stored: Claim, attempted: Attempt | undefined): Claim | undefined {
-  return attempted ? attempted.overtaking : stored;
-}
-
 async function claimExisting(
   store: SecretStore,
   { secretPath, clusterId }: { secretPath: string; clusterId: string },
   current: SecretMetadata,
   mine: Claim,
-  attempted: Attempt | undefined,
-): Promise<ClaimOutcome | 'conflict' | { result: 'no-answer'; attempted: Attempt }> {
+): Promise<ClaimOutcome | 'conflict' | 'no-answer'> {
   // A foreign secret is never annotated: the phases refuse (apply) or leave (delete) it.
   if (!isOurSecretManagerSecret(current.labels, clusterId))
     return { kind: 'unclaimed', why: 'foreign' };
   const stored = claimFromAnnotations(current.annotations);
   const decision = decideClaim(stored, mine);
   if (decision.kind === 'duplicate' || decision.kind === 'superseded') return decision;
-  if (decision.kind === 'hold') {
-    const overtook = stored ? heldOvertook(stored, attempted) : undefined;
-    return {
-      kind: 'claimed',
-      secret: 'reused',
-      how: 'already held by this execution',
-      ...(overtook ? { overtook } : {}),
-    };
-  }
-  const attempt: Attempt = stored ? { overtaking: stored } : {};
+  if (decision.kind === 'hold')
+    return { kind: 'claimed', secret: 'reused', how: 'already held by this execution' };
   let written;
   try {
     written = await store.updateAnnotations(
@@ -149,16 +105,11 @@ async function claimExisting(
     );
   } catch (error) {
     // Not retried blindly: the update may have been applied; the next read tells.
-    if (isFailureKind(error, 'transient')) return { result: 'no-answer', attempted: attempt };
+    if (isFailureKind(error, 'transient')) return 'no-answer';
     throw error;
   }
   return written === 'updated'
-    ? {
-        kind: 'claimed',
-        secret: 'reused',
-        how: decision.why,
-        ...(stored ? { overtook: stored } : {}),
-      }
+    ? { kind: 'claimed', secret: 'reused', how: decision.why }
     : 'conflict';
 }
 

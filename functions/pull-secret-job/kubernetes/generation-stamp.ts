@@ -39,27 +39,21 @@ export function writtenByNewer(
 }
 
 /**
- * True when a Secret whose bytes are already right must still be written to carry `mine`.
- *
- * Only an execution that may still be running can undo our state: one whose claim we (or those
- * before us) overtook, so of generation `overtook` or older. A stamp at least `overtook` already
- * stops every older one, and one of generation `overtook` wrote these very bytes to this very
- * place (no lost write, and this is its target, not an old place it would remove). A stamp below
- * `overtook` (or none) stops nothing: a lagging execution with other bytes would overwrite it (a
- * lost write), or remove it as an old place after a move back. Then we stamp ours, which costs one
- * annotation patch; with no claim overtaken (a first run) or a stamp
- * already recent enough (the common case: the previous generation wrote), nothing is written. A
- * claim whose answer was lost keeps what it overtook, and a Cloud Run task retry counts as having
- * overtaken its own generation (claim-work.ts heldOvertook).
+ * True when a Secret whose bytes are already right must still be written to carry `mine`: whenever
+ * the stored stamp is older than mine (or absent). Only an execution older than us can still undo
+ * our state, and a stamp below ours stops none of those between it and us: a lagging one with
+ * other bytes would overwrite it (a lost write), or remove it as an old place after a move back.
+ * Once stamped with ours, a task retry or a relaunch of our generation finds nothing to write. The
+ * cost: one patch on a generation change that leaves the pull secret as it was. Executions without
+ * a generation (direct runs) are outside the order and never stamp.
  */
 export function needsStamp(
   annotations: Readonly<Record<string, string>> | undefined,
   mine: number | undefined,
-  overtook: number | undefined,
 ): boolean {
-  if (mine === undefined || overtook === undefined) return false;
+  if (mine === undefined) return false;
   const stamped = stampedGeneration(annotations);
-  return stamped === undefined || stamped < overtook;
+  return stamped === undefined || stamped < mine;
 }
 
 /** The stamp to write: none for executions without a generation (the existing one stays). */

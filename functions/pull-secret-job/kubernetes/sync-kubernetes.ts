@@ -53,13 +53,11 @@ export type DesiredPullSecret = Omit<DesiredClusterSecret, 'annotations'> & {
   readonly gcpSecretPath: string;
   /** Undefined for direct runs: nothing is stamped, and no stamp stops the write. */
   readonly generation?: number;
-  /** The generation of the claim this execution overtook, if any (needsStamp). */
-  readonly overtook?: number;
 };
 
 /**
  * Makes the management cluster hold `desired`: read first; create if missing; update only when the
- * content hash differs or an overtaken execution could undo it (needsStamp); re-read and retry on a
+ * content hash differs or its stamp is older than ours (needsStamp); re-read and retry on a
  * conflict; never touch a Secret we do not own, nor one a newer generation wrote (throws
  * NewerGenerationError: the write is conditional on the resourceVersion read with that stamp).
  */
@@ -91,11 +89,7 @@ export async function syncKubernetesSecret(
       existing !== undefined &&
       sha256(existing.dockerConfigJson) === sha256(desired.dockerConfigJson) &&
       existing.type === 'kubernetes.io/dockerconfigjson';
-    if (
-      existing &&
-      sameContent &&
-      !needsStamp(existing.annotations, desired.generation, desired.overtook)
-    ) {
+    if (existing && sameContent && !needsStamp(existing.annotations, desired.generation)) {
       log.info('Kubernetes Secret unchanged', {
         operation: 'compare-secret',
         resource_version: existing.resourceVersion,

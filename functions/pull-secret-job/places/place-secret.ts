@@ -48,8 +48,6 @@ export async function placeSecret(
     labels: Record<string, string>;
     dockerConfigJson: Buffer;
     gcpSecretPath: string;
-    /** The generation of the claim this execution overtook, if any (generation-stamp.ts). */
-    overtook?: number;
   },
 ): Promise<PlacedSecret | 'gone'> {
   const target = targetPlace(ctx.kubernetes);
@@ -71,7 +69,6 @@ export async function placeSecret(
         dockerConfigJson: desired.dockerConfigJson,
         gcpSecretPath: desired.gcpSecretPath,
         ...(ctx.generation !== undefined ? { generation: ctx.generation } : {}),
-        ...(desired.overtook !== undefined ? { overtook: desired.overtook } : {}),
       },
       {
         logger: ctx.logger.child({ management_cluster: target.cluster }),

@@ -252,9 +252,6 @@ async function applyPullSecret(
           labels: kubernetesLabels(config),
           dockerConfigJson: data,
           gcpSecretPath: sourceVersionPath(stored, source),
-          ...(claim?.kind === 'claimed' && claim.overtook
-            ? { overtook: claim.overtook.generation }
-            : {}),
         });
         if (outcome !== 'gone' && 'failure' in outcome && outcome.failure)
           markPhaseFailed(span, outcome.failure);
