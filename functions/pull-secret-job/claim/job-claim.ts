@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { JobResult } from '../../../shared/job-result';
 import type { Logger } from '../../../shared/logging/logger';
 import { describeClaim, type Claim } from '../../../shared/pull-secret/claim';
-import { claimWork, recheckClaim, type ClaimOutcome, type LostClaim } from './claim-work';
+import { lostClaimIn } from './claim-step';
+import { claimWork, logLost, recheckClaim, type ClaimOutcome, type LostClaim } from './claim-work';
 import type { JobConfig } from '../config/config';
-import type { Replication, SecretStore } from '../secret-manager/secret-store';
+import type { Place } from '../places/places';
+import type { Replication, SecretMetadata, SecretStore } from '../secret-manager/secret-store';
 
 export type { LostClaim };
 
@@ -28,13 +30,14 @@ function myClaim(config: JobConfig, dryRun: boolean): Claim | undefined {
 /**
  * Claims this execution's work before the first write (claim-work.ts). Only executions launched by
  * the adapter (GENERATION set) claim: direct runs and dry runs have no generation to order by.
- * `create` is given for apply: a missing secret is created with the claim.
+ * `apply` is given for apply: a missing secret is created with the claim, and the place the
+ * Kubernetes phase will write is recorded with it.
  */
 export async function claimFor(
   config: JobConfig,
   store: SecretStore,
   options: { dryRun: boolean; logger: Logger },
-  create?: { labels: Record<string, string>; replication: Replication },
+  apply?: { labels: Record<string, string>; replication: Replication; place?: Place },
 ): Promise<ClaimOutcome | undefined> {
   const mine = myClaim(config, options.dryRun);
   if (!mine) return undefined;
@@ -44,7 +47,8 @@ export async function claimFor(
       projectId: config.projectId,
       secretId: config.secretId,
       clusterId: config.clusterId,
-      ...(create ? { create } : {}),
+      ...(apply ? { create: { labels: apply.labels, replication: apply.replication } } : {}),
+      ...(apply?.place ? { place: apply.place } : {}),
     },
     mine,
     { logger: options.logger, retry: config.retry },
@@ -65,6 +69,18 @@ export async function recheck(
     mine,
     logger,
   );
+}
+
+/** The claim re-check on the secret as just read by the caller (claim-step.ts lostClaimIn). */
+export function recheckIn(
+  config: JobConfig,
+  current: SecretMetadata | undefined,
+  logger: Logger,
+): LostClaim | undefined {
+  const mine = myClaim(config, false);
+  const lost = mine ? lostClaimIn(current, mine) : undefined;
+  if (lost) logLost(logger, lost);
+  return lost;
 }
 
 /**

@@ -5,6 +5,7 @@ import type { JobConfig } from '../config/config';
 import type { LostClaim } from '../claim/job-claim';
 import { changePlaces, type readPlaces } from './place-record';
 import type { Place } from './places';
+import type { SecretMetadata } from '../secret-manager/secret-store';
 import type { RemovalDependencies, RemovedPlace } from './remove-places';
 
 /** What the Kubernetes phases need: the target, every cluster, and the record's secret. */
@@ -16,8 +17,10 @@ export interface PlaceContext {
   readonly store: PlaceRecordStore;
   readonly secretPath: string;
   readonly clusterSecrets: (managementCluster: string) => Promise<ClusterSecrets>;
-  /** Re-reads the claim after the write and whenever a newer generation's trace is found. */
+  /** Re-reads the claim whenever a newer generation's trace is found. */
   readonly recheckClaim: () => Promise<LostClaim | undefined>;
+  /** The claim re-check on a secret already read (the read after the Kubernetes write). */
+  readonly recheckIn: (current: SecretMetadata | undefined) => LostClaim | undefined;
   readonly retry: RetryPolicy;
   readonly logger: Logger;
   readonly dryRun: boolean;

@@ -1,22 +1,16 @@
-import { TransientError, isFailureKind } from '../../../shared/errors';
 import type { Logger } from '../../../shared/logging/logger';
-import { backoffDelayMs, type RetryPolicy } from '../../../shared/retry/backoff';
+import type { RetryPolicy } from '../../../shared/retry/backoff';
 import {
-  ANNOTATIONS_MAX_BYTES,
-  annotationsBytes,
-  annotationsWithPlaces,
   describePlace,
-  placesFromAnnotations,
   recordedPlaces,
+  recordingPlaces,
+  sameAnnotations,
   type IgnoredPlace,
   type Place,
 } from './places';
 import { isOurSecretManagerSecret } from '../config/labels';
-import type { SecretStore } from '../secret-manager/secret-store';
-import { sleep } from '../../../shared/sleep';
-
-// Each conflict means another writer changed the secret meanwhile; a few rounds settle any race.
-const MAX_ROUNDS = 5;
+import { writeAnnotations, type AnnotationStep } from '../secret-manager/annotation-cas';
+import type { SecretMetadata, SecretStore } from '../secret-manager/secret-store';
 
 /**
  * The places recorded on the secret; none, and `exists: false`, when it is absent or not ours
@@ -27,7 +21,15 @@ export async function readPlaces(
   secretPath: string,
   owner: { readonly clusterId: string; readonly logger: Logger },
 ): Promise<{ exists: boolean; recorded: Place[] }> {
-  const secret = await store.getSecret(secretPath);
+  return placesIn(await store.getSecret(secretPath), secretPath, owner);
+}
+
+/** readPlaces on a secret already read. */
+export function placesIn(
+  secret: SecretMetadata | undefined,
+  secretPath: string,
+  owner: { readonly clusterId: string; readonly logger: Logger },
+): { exists: boolean; recorded: Place[] } {
   if (!secret || !isOurSecretManagerSecret(secret.labels, owner.clusterId))
     return { exists: false, recorded: [] };
   const { places, ignored } = recordedPlaces(secret.annotations);
@@ -52,65 +54,54 @@ function warnIgnored(log: Logger, secretPath: string, ignored: readonly IgnoredP
 }
 
 /**
- * Records and forgets places in the secret's annotations, written with the etag just read (as the
- * claim is, claim-work.ts): a conflict or a lost answer is never guessed at, the secret is read
- * again and the change applied again. `gone` when the secret was deleted meanwhile (a newer delete
+ * Records and forgets places in the secret's annotations through the one etag compare-and-swap
+ * (annotation-cas.ts, as the claim is). `gone` when the secret was deleted meanwhile (a newer delete
  * holds the work) or is not ours for `clusterId` (a secret we do not own is never annotated).
- * Throws TransientError when the record would exceed Secret Manager's 16 KiB of
- * annotations (earlier places could not be cleaned; cleaning them shrinks it) or keeps changing.
+ * Throws TransientError when the record would exceed Secret Manager's 16 KiB of annotations
+ * (recordingPlaces) or keeps changing. `first`: the secret as the caller has just read it.
  */
 export async function changePlaces(
   store: SecretStore,
   secretPath: string,
-  change: { readonly add?: readonly Place[]; readonly remove?: readonly Place[] },
-  options: { logger: Logger; retry: RetryPolicy; clusterId: string },
+  change: PlaceChange,
+  options: {
+    logger: Logger;
+    retry: RetryPolicy;
+    clusterId: string;
+    first?: { current: SecretMetadata | undefined };
+  },
 ): Promise<'updated' | 'unchanged' | 'gone'> {
   const log = options.logger.child({ phase: 'places', operation: 'record-places' });
-  for (let round = 1; round <= MAX_ROUNDS; round++) {
-    const current = await store.getSecret(secretPath);
-    if (!current || !isOurSecretManagerSecret(current.labels, options.clusterId)) return 'gone';
-    const next = annotationsWithPlaces(current.annotations, change);
-    if (sameAnnotations(current.annotations, next)) return 'unchanged';
-    const bytes = annotationsBytes(next);
-    if (bytes > ANNOTATIONS_MAX_BYTES)
-      throw new TransientError(
-        `Recording ${(change.add ?? []).map(describePlace).join(', ')} on ${secretPath} would take its annotations to ${bytes} bytes, over Secret Manager's 16 KiB: ${placesFromAnnotations(current.annotations).length} earlier places are still recorded because they could not be cleaned. Make those management clusters reachable; the next execution cleans them and retries.`,
-        'PlaceRecordFull',
-      );
-    let written;
-    try {
-      written = await store.updateAnnotations(secretPath, next, current.etag);
-    } catch (error) {
-      // Not retried blindly: the update may have been applied; the next read tells.
-      if (!isFailureKind(error, 'transient')) throw error;
-      written = 'no-answer' as const;
-    }
-    if (written === 'updated') {
-      log.info('Places recorded', {
-        recorded: (change.add ?? []).map(describePlace),
-        forgotten: (change.remove ?? []).map(describePlace),
-      });
-      return 'updated';
-    }
-    if (written === 'gone') return 'gone';
-    log.info(
-      written === 'conflict'
-        ? 'The secret changed while we recorded places; reading it again'
-        : 'Recording places failed without an answer; reading it again (it may have been applied)',
-      { round },
-    );
-    if (written === 'no-answer') await sleep(backoffDelayMs(round, options.retry));
-  }
-  throw new TransientError(
-    `Could not record the pull secret's places on ${secretPath} in ${MAX_ROUNDS} rounds of read and write (it kept changing, or Secret Manager did not answer). The next execution will try again.`,
-    'PlaceRecordContention',
+  const written = await writeAnnotations(
+    store,
+    secretPath,
+    {
+      decide: (current) => placeRecordStep(current, change, options.clusterId, secretPath),
+      what: 'the place record',
+      contention: 'PlaceRecordContention',
+    },
+    { logger: log, retry: options.retry, ...(options.first ? { first: options.first } : {}) },
   );
+  if (written === 'updated')
+    log.info('Places recorded', {
+      recorded: (change.add ?? []).map(describePlace),
+      forgotten: (change.remove ?? []).map(describePlace),
+    });
+  return written;
 }
 
-function sameAnnotations(
-  a: Readonly<Record<string, string>>,
-  b: Readonly<Record<string, string>>,
-): boolean {
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
+type PlaceChange = { readonly add?: readonly Place[]; readonly remove?: readonly Place[] };
+
+/** What a change of the place record does with the secret as just read. */
+export function placeRecordStep(
+  current: SecretMetadata | undefined,
+  change: PlaceChange,
+  clusterId: string,
+  secretPath: string,
+): AnnotationStep<'updated' | 'unchanged' | 'gone'> {
+  if (!current || !isOurSecretManagerSecret(current.labels, clusterId)) return { done: 'gone' };
+  const next = recordingPlaces(current.annotations, change, secretPath);
+  return sameAnnotations(current.annotations, next)
+    ? { done: 'unchanged' }
+    : { update: next, then: 'updated' };
 }

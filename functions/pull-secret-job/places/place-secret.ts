@@ -3,7 +3,9 @@ import { cleanOldPlaces } from './clean-old-places';
 import { NewerGenerationError } from '../kubernetes/generation-stamp';
 import type { LostClaim } from '../claim/job-claim';
 import { removalDeps, targetPlace, type PlaceContext } from './place-context';
-import { changePlaces, readPlaces } from './place-record';
+import { afterWriteStep, type AfterWrite } from './after-write';
+import { changePlaces, placesIn, readPlaces } from './place-record';
+import { writeAnnotations } from '../secret-manager/annotation-cas';
 import { describePlace, planApply, type Place } from './places';
 import { afterLostClaim } from '../claim/claim-recheck';
 import {
@@ -38,9 +40,11 @@ export type PlacedSecret =
 /**
  * Writes the Secret to the target and removes ours from every other recorded place (a move to a
  * new cluster or namespace). Order: record the target (so a crash right after the write still
- * leaves it known), write it, remove the old ones, forget those removed (clean-old-places.ts). An
- * old place that cannot be reached stays recorded and is returned as the failure: the next
- * execution cleans it. `gone` when the secret was deleted meanwhile (a newer delete holds the work).
+ * leaves it known: with a claim, the claim's own write recorded it, claim-step.ts), write it, read
+ * the secret once (after-write.ts), remove the old ones, forget those removed
+ * (clean-old-places.ts). An old place that cannot be reached stays recorded and is returned as the
+ * failure: the next execution cleans it. `gone` when the secret was deleted meanwhile (a newer
+ * delete holds the work). `claimed`: this execution holds a claim, which recorded the target.
  */
 export async function placeSecret(
   ctx: PlaceContext,
@@ -48,19 +52,53 @@ export async function placeSecret(
     labels: Record<string, string>;
     dockerConfigJson: Buffer;
     gcpSecretPath: string;
+    claimed: boolean;
   },
 ): Promise<PlacedSecret | 'gone'> {
   const target = targetPlace(ctx.kubernetes);
-  const state = await readPlaces(ctx.store, ctx.secretPath, ctx);
-  const plan = planApply(state.recorded, target);
   const record = { logger: ctx.logger, retry: ctx.retry, clusterId: ctx.clusterId };
-  if (!ctx.dryRun && plan.record.length > 0) {
-    const recorded = await changePlaces(ctx.store, ctx.secretPath, { add: plan.record }, record);
+  // A dry run writes nothing: the record as it is says what a move would clean.
+  const before = ctx.dryRun ? (await readPlaces(ctx.store, ctx.secretPath, ctx)).recorded : [];
+  if (!ctx.dryRun && !desired.claimed) {
+    const recorded = await changePlaces(ctx.store, ctx.secretPath, { add: [target] }, record);
     if (recorded === 'gone') return 'gone';
   }
-  let pushed: KubernetesOutcome;
+  const pushed = await writeTarget(ctx, target, desired, record);
+  if ('lost' in pushed) return pushed;
+  const after = ctx.dryRun ? { recorded: before } : await readAfterWrite(ctx, target);
+  if ('lost' in after) {
+    const withdrawn =
+      afterLostClaim(after.lost) === 'withdraw' ? await withdraw(ctx, target) : undefined;
+    return { pushed, lost: after.lost, ...(withdrawn ? { withdrawn } : {}) };
+  }
+  const old = planApply(after.recorded, target).remove;
+  if (old.length === 0) return { pushed, cleaned: [], kept: [] };
+  ctx.logger.info(`Moving the pull secret: removing ours from ${old.length} earlier place(s)`, {
+    phase: 'kubernetes',
+    operation: 'move',
+    management_cluster: target.cluster,
+  });
+  const report = await cleanOldPlaces(
+    { store: ctx.store, secretPath: ctx.secretPath, removal: removalDeps(ctx, 'move'), ...record },
+    old,
+  );
+  // A newer generation wrote one of our old places: it moved back there, and holds the claim.
+  const lost = report.kept.some((k) => k.why === 'newer') ? await ctx.recheckClaim() : undefined;
+  if (lost) return { pushed, lost };
+  // No newer execution holds the claim, yet one of our old places is stamped newer: say so.
+  const failure = placeFailure(report) ?? newerFailure(report.kept);
+  return { pushed, cleaned: report.removed, kept: report.kept, ...(failure ? { failure } : {}) };
+}
+
+/** The Kubernetes write; a newer generation that wrote the target first ends it `lost`. */
+async function writeTarget(
+  ctx: PlaceContext,
+  target: Place,
+  desired: { labels: Record<string, string>; dockerConfigJson: Buffer; gcpSecretPath: string },
+  record: Parameters<typeof changePlaces>[3],
+): Promise<KubernetesOutcome | { lost: LostClaim }> {
   try {
-    pushed = await syncKubernetesSecret(
+    return await syncKubernetesSecret(
       await ctx.clusterSecrets(target.cluster),
       {
         namespace: target.namespace,
@@ -78,52 +116,37 @@ export async function placeSecret(
       },
     );
   } catch (error) {
-    // A newer generation wrote the target between our claim re-check and our write: it holds the claim.
+    // A newer generation wrote the target before our write: it holds the claim.
     if (error instanceof NewerGenerationError) {
       const lost = await ctx.recheckClaim();
       if (lost) return { lost };
       throw error;
     }
     // The write may have landed with its answer lost: record the target again, as after a write
-    // that answered (below), so a newer generation that forgot it meanwhile removes it next time.
+    // that answered (after-write.ts), so a newer generation that forgot it meanwhile removes it.
     if (!ctx.dryRun) await recordAgainBestEffort(ctx, target, record);
     throw error;
   }
-  if (!ctx.dryRun) {
-    // A newer generation may have forgotten this place while we wrote it (it read the record
-    // between our recording and our write): record it again, so that its next run removes it.
-    const again = await changePlaces(ctx.store, ctx.secretPath, { add: [target] }, record);
-    // Always re-check the claim after the write, not only before removing old places: a delete
-    // that took the claim while we wrote has cleaned the places it read and is deleting the record,
-    // so what we wrote would be left behind, recorded nowhere (claim-recheck.ts).
-    const lost: LostClaim | undefined =
-      again === 'gone' ? { kind: 'superseded' } : await ctx.recheckClaim();
-    if (lost) {
-      const withdrawn =
-        afterLostClaim(lost) === 'withdraw' ? await withdraw(ctx, target) : undefined;
-      return { pushed, lost, ...(withdrawn ? { withdrawn } : {}) };
-    }
-  }
-  if (plan.remove.length === 0) return { pushed, cleaned: [], kept: [] };
-  ctx.logger.info(
-    `Moving the pull secret: removing ours from ${plan.remove.length} earlier place(s)`,
-    { phase: 'kubernetes', operation: 'move', management_cluster: target.cluster },
+}
+
+/** The one read after the write (after-write.ts), its ignored entries logged (place-record.ts). */
+async function readAfterWrite(ctx: PlaceContext, target: Place): Promise<AfterWrite> {
+  const current = await ctx.store.getSecret(ctx.secretPath);
+  placesIn(current, ctx.secretPath, ctx);
+  return writeAnnotations(
+    ctx.store,
+    ctx.secretPath,
+    {
+      decide: (read) => afterWriteStep(read, target, ctx.recheckIn, ctx),
+      what: 'the place record',
+      contention: 'PlaceRecordContention',
+    },
+    {
+      logger: ctx.logger.child({ phase: 'places', operation: 'record-places' }),
+      retry: ctx.retry,
+      first: { current },
+    },
   );
-  const report = await cleanOldPlaces(
-    { store: ctx.store, secretPath: ctx.secretPath, removal: removalDeps(ctx, 'move'), ...record },
-    plan.remove,
-  );
-  // A newer generation wrote one of our old places: it moved back there, and holds the claim.
-  const lost = report.kept.some((k) => k.why === 'newer') ? await ctx.recheckClaim() : undefined;
-  if (lost) return { pushed, lost };
-  // No newer execution holds the claim, yet one of our old places is stamped newer: say so.
-  const failure = placeFailure(report) ?? newerFailure(report.kept);
-  return {
-    pushed,
-    cleaned: report.removed,
-    kept: report.kept,
-    ...(failure ? { failure } : {}),
-  };
 }
 
 /**

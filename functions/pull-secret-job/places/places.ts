@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { TransientError } from '../../../shared/errors';
 import { placeNameProblem } from './place-names';
 
 /** One place the job wrote the Kubernetes Secret to. */
@@ -93,6 +94,33 @@ export function annotationsWithPlaces(
   for (const place of change.add ?? [])
     next[placeKey(place)] = `${place.cluster}/${place.namespace}/${place.name}`;
   return next;
+}
+
+/**
+ * annotationsWithPlaces, refused when the record would exceed Secret Manager's 16 KiB of annotations
+ * (earlier places could not be cleaned; cleaning them shrinks it): a TransientError.
+ */
+export function recordingPlaces(
+  annotations: Readonly<Record<string, string>>,
+  change: { readonly add?: readonly Place[]; readonly remove?: readonly Place[] },
+  secretPath: string,
+): Record<string, string> {
+  const next = annotationsWithPlaces(annotations, change);
+  const bytes = annotationsBytes(next);
+  if (bytes > ANNOTATIONS_MAX_BYTES)
+    throw new TransientError(
+      `Recording ${(change.add ?? []).map(describePlace).join(', ')} on ${secretPath} would take its annotations to ${bytes} bytes, over Secret Manager's 16 KiB: ${placesFromAnnotations(annotations).length} earlier places are still recorded because they could not be cleaned. Make those management clusters reachable; the next execution cleans them and retries.`,
+      'PlaceRecordFull',
+    );
+  return next;
+}
+
+export function sameAnnotations(
+  a: Readonly<Record<string, string>>,
+  b: Readonly<Record<string, string>>,
+): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
 }
 
 /** Bytes of all keys and values, as Secret Manager counts them against its limit. */

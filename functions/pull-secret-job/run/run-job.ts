@@ -11,14 +11,21 @@ import {
   deleteSecretManagerSecret,
   type DeleteOutcome,
 } from '../secret-manager/delete-pull-secret';
-import { claimFor, recheck, isLost, lostClaimResult, type LostClaim } from '../claim/job-claim';
+import {
+  claimFor,
+  recheck,
+  recheckIn,
+  isLost,
+  lostClaimResult,
+  type LostClaim,
+} from '../claim/job-claim';
 import { describeFailure } from './job-outcome';
 import { kubernetesLabels, secretManagerLabels } from '../config/labels';
 import { resolvePullSecret } from './resolve-pull-secret';
 import type { SecretStore } from '../secret-manager/secret-store';
 import { cleanPlaces } from '../places/clean-places';
 import { placeSecret } from '../places/place-secret';
-import type { PlaceContext } from '../places/place-context';
+import { targetPlace, type PlaceContext } from '../places/place-context';
 import type { KeptPlace, RemovedPlace } from '../places/remove-places';
 import {
   cleanedSentence,
@@ -203,7 +210,11 @@ async function applyPullSecret(
     config,
     deps.secretStore,
     { dryRun: options.dryRun, logger: log },
-    { labels, replication: config.replication },
+    {
+      labels,
+      replication: config.replication,
+      ...(config.kubernetes ? { place: targetPlace(config.kubernetes) } : {}),
+    },
   );
   progress.durations.claim = Date.now() - claimStarted;
   if (isLost(claim)) return claim;
@@ -238,9 +249,8 @@ async function applyPullSecret(
   progress.durations.secret_manager = Date.now() - smStarted;
 
   if (config.kubernetes) {
-    const lost =
-      claim?.kind === 'claimed' ? await recheck(config, deps.secretStore, log) : undefined;
-    if (lost) return lost;
+    // No claim re-check before the write: the generation stamp keeps it from undoing newer work,
+    // and the one read after it (after-write.ts) re-checks the claim and withdraws if need be.
     const k8sStarted = Date.now();
     progress.phases.push('kubernetes');
     const kubernetes = config.kubernetes;
@@ -252,6 +262,7 @@ async function applyPullSecret(
           labels: kubernetesLabels(config),
           dockerConfigJson: data,
           gcpSecretPath: sourceVersionPath(stored, source),
+          claimed: claim?.kind === 'claimed',
         });
         if (outcome !== 'gone' && 'failure' in outcome && outcome.failure)
           markPhaseFailed(span, outcome.failure);
@@ -358,6 +369,7 @@ function placeContext(
     secretPath: `projects/${config.projectId}/secrets/${config.secretId}`,
     clusterSecrets: deps.clusterSecrets,
     recheckClaim: () => recheck(config, deps.secretStore, log),
+    recheckIn: (current) => recheckIn(config, current, log),
     retry: config.retry,
     logger: log,
     dryRun: options.dryRun,
