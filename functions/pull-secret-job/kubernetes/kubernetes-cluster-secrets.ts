@@ -1,5 +1,4 @@
 import type * as k8s from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
-import { PermanentError, TransientError } from '../../../shared/errors';
 import type { Logger } from '../../../shared/logging/logger';
 import type { RetryPolicy } from '../../../shared/retry/backoff';
 import { withRetry } from '../../../shared/retry/with-retry';
@@ -12,34 +11,20 @@ import {
   type DesiredClusterSecret,
   type OwnRead,
 } from './cluster-secrets';
+import {
+  CallTimeoutError,
+  apiFailure,
+  isTransientKubeError,
+  translateKubeError,
+  withTimeout,
+} from './kube-errors';
 import { loadKubernetesClient } from './kubernetes-client';
+import { ownershipTests, toBody, toClusterSecret, toMergePatch } from './secret-bodies';
 
-const DOCKER_CONFIG_JSON = '.dockerconfigjson';
-const SECRET_TYPE = 'kubernetes.io/dockerconfigjson';
+export { isTransientKubeError, ownershipTests };
+
 /** Our name in `metadata.managedFields`, so a cluster's users can see which fields we wrote. */
 export const FIELD_MANAGER = 'pullsecret-job';
-
-/** The parts of a Kubernetes API error the job acts on. */
-interface ApiFailure {
-  code?: number;
-  status?: { reason?: string; message?: string; details?: { kind?: string; name?: string } };
-}
-
-function apiFailure(error: unknown): ApiFailure {
-  const code = (error as { code?: unknown } | null)?.code;
-  const body = (error as { body?: unknown } | null)?.body;
-  let status: ApiFailure['status'];
-  if (typeof body === 'string') {
-    try {
-      status = JSON.parse(body) as ApiFailure['status'];
-    } catch {
-      status = undefined;
-    }
-  } else if (body && typeof body === 'object') status = body as ApiFailure['status'];
-  return { ...(typeof code === 'number' ? { code } : {}), ...(status ? { status } : {}) };
-}
-
-class CallTimeoutError extends Error {}
 
 /** ClusterSecrets over @kubernetes/client-node (any cluster: GKE, Connect Gateway, the emulator). */
 export class KubernetesClusterSecrets implements ClusterSecrets {
@@ -201,112 +186,11 @@ export class KubernetesClusterSecrets implements ClusterSecrets {
   }
 
   private translate(error: unknown, verb: string, namespace: string, name: string): Error {
-    const failure = apiFailure(error);
-    const where = `${verb} Secret ${namespace}/${name} in the management cluster`;
-    const detail =
-      failure.status?.message ?? (error instanceof Error ? error.message : String(error));
-    if (failure.code === 401) {
-      return new PermanentError(
-        `Could not ${where}: 401 Unauthorized: the cluster rejected the credentials of ${this.options.identityHint}. Check KUBECONFIG or the job's service account.`,
-        'Unauthenticated',
-        { cause: error },
-      );
-    }
-    if (failure.code === 403 && detail.includes('SecretGenerationAhead'))
-      return new PermanentError(
-        `Could not ${where}: the admission fence refused it: ${detail}`,
-        'SecretGenerationAhead',
-        { cause: error },
-      );
-    if (failure.code === 403) {
-      return new PermanentError(
-        `Could not ${where}: 403 Forbidden: ${detail}. ${
-          detail.includes('ValidatingAdmissionPolicy')
-            ? "The admission fence admits only this cluster's own pull secret in its own namespace (docs/management-clusters.md)."
-            : `Grant that identity the "${verb === 'read' ? 'patch' : verb}" verb on secrets in namespace "${namespace}" (see README, Deployment).`
-        }`,
-        'PermissionDenied',
-        { cause: error },
-      );
-    }
-    if (failure.code === 422 || failure.code === 400) {
-      return new PermanentError(
-        `Could not ${where}: ${failure.code} ${failure.status?.reason ?? 'Invalid'}: ${detail}`,
-        'KubernetesSecretInvalid',
-        { cause: error },
-      );
-    }
-    const code =
-      error instanceof CallTimeoutError ? 'timed out' : `${failure.code ?? 'no response'}`;
-    return new TransientError(
-      `Could not ${where}: ${code}: ${detail}. It was retried with backoff.`,
-      'KubernetesUnavailable',
-      { cause: error },
-    );
+    return translateKubeError(error, {
+      verb,
+      namespace,
+      name,
+      identityHint: this.options.identityHint,
+    });
   }
-}
-
-/** 5xx, 429, timeouts and errors without an HTTP status (connection refused, reset) are transient. */
-export function isTransientKubeError(error: unknown): boolean {
-  if (error instanceof CallTimeoutError) return true;
-  const code = apiFailure(error).code;
-  return code === undefined || code === 429 || code >= 500;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new CallTimeoutError(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-function toBody(secret: DesiredClusterSecret): k8s.V1Secret {
-  return {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: {
-      name: secret.name,
-      namespace: secret.namespace,
-      labels: { ...secret.labels },
-      annotations: { ...secret.annotations },
-    },
-    type: SECRET_TYPE,
-    data: { [DOCKER_CONFIG_JSON]: secret.dockerConfigJson.toString('base64') },
-  };
-}
-
-/** The merge patch of the fields we own; maps merge key by key, so other keys stay. */
-function toMergePatch(secret: DesiredClusterSecret, resourceVersion: string): object {
-  return {
-    metadata: {
-      resourceVersion,
-      labels: { ...secret.labels },
-      annotations: { ...secret.annotations },
-    },
-    type: SECRET_TYPE,
-    data: { [DOCKER_CONFIG_JSON]: secret.dockerConfigJson.toString('base64') },
-  };
-}
-
-/** JSON patch `test` operations: the Secret carries our three labels, for this cluster. */
-export function ownershipTests(clusterId: string): object[] {
-  return [
-    { op: 'test', path: '/metadata/labels/managed-by', value: 'hyperfleet' },
-    { op: 'test', path: '/metadata/labels/adapter', value: 'pullsecret' },
-    { op: 'test', path: '/metadata/labels/cluster-id', value: clusterId },
-  ];
-}
-
-function toClusterSecret(secret: k8s.V1Secret): ClusterSecret {
-  const encoded = secret.data?.[DOCKER_CONFIG_JSON];
-  return {
-    namespace: secret.metadata?.namespace ?? '',
-    name: secret.metadata?.name ?? '',
-    type: secret.type ?? 'Opaque',
-    labels: { ...(secret.metadata?.labels ?? {}) },
-    annotations: { ...(secret.metadata?.annotations ?? {}) },
-    dockerConfigJson: encoded === undefined ? undefined : Buffer.from(encoded, 'base64'),
-    resourceVersion: secret.metadata?.resourceVersion ?? '',
-  };
 }

@@ -56,6 +56,31 @@ export type DesiredPullSecret = Omit<DesiredClusterSecret, 'annotations'> & {
 };
 
 /**
+ * The Secret at the target, read and compared: refused when it is not ours (ownership before the
+ * stamp: another cluster's Secret is never compared or overwritten) or a newer generation wrote it.
+ */
+async function readToCompare(
+  secrets: ClusterSecrets,
+  desired: DesiredPullSecret,
+): Promise<{ existing: ClusterSecret | undefined; sameContent: boolean }> {
+  const { namespace, name } = desired;
+  const clusterId = desired.labels['cluster-id'] ?? '';
+  const existing = await secrets.readOwn(namespace, name, clusterId);
+  if (existing === FOREIGN) throw notOurs(namespace, name, clusterId);
+  if (existing && writtenByNewer(existing.annotations, desired.generation))
+    throw new NewerGenerationError(
+      `Kubernetes Secret ${namespace}/${name}`,
+      stampedGeneration(existing.annotations) ?? 0,
+      desired.generation ?? 0,
+    );
+  const sameContent =
+    existing !== undefined &&
+    sha256(existing.dockerConfigJson) === sha256(desired.dockerConfigJson) &&
+    existing.type === 'kubernetes.io/dockerconfigjson';
+  return { existing, sameContent };
+}
+
+/**
  * Makes the management cluster hold `desired`: read first; create if missing; update only when the
  * content hash differs or its stamp is older than ours (needsStamp); re-read and retry on a
  * conflict; never touch a Secret we do not own, nor one a newer generation wrote (throws
@@ -74,21 +99,7 @@ export async function syncKubernetesSecret(
   let namespaceAttempts = 0;
 
   for (let conflicts = 0; conflicts <= MAX_CONFLICT_RETRIES;) {
-    const clusterId = desired.labels['cluster-id'] ?? '';
-    const read = await secrets.readOwn(namespace, name, clusterId);
-    // Ownership before the stamp: another cluster's Secret is never ours to compare or overwrite.
-    if (read === FOREIGN) throw notOurs(namespace, name, clusterId);
-    const existing = read;
-    if (existing && writtenByNewer(existing.annotations, desired.generation))
-      throw new NewerGenerationError(
-        `Kubernetes Secret ${namespace}/${name}`,
-        stampedGeneration(existing.annotations) ?? 0,
-        desired.generation ?? 0,
-      );
-    const sameContent =
-      existing !== undefined &&
-      sha256(existing.dockerConfigJson) === sha256(desired.dockerConfigJson) &&
-      existing.type === 'kubernetes.io/dockerconfigjson';
+    const { existing, sameContent } = await readToCompare(secrets, desired);
     if (existing && sameContent && !needsStamp(existing.annotations, desired.generation)) {
       log.info('Kubernetes Secret unchanged', {
         operation: 'compare-secret',
