@@ -5,8 +5,7 @@ import {
   type Claim,
 } from '../../../shared/pull-secret/claim';
 import { isOurSecretManagerSecret } from '../config/labels';
-import { recordingPlaces, sameAnnotations, type Place } from '../places/places';
-import type { AnnotationStep } from '../secret-manager/annotation-cas';
+import { sameAnnotations, type AnnotationStep } from '../secret-manager/annotation-cas';
 import type { Replication, SecretMetadata } from '../secret-manager/secret-store';
 
 /** The secret to claim, and how to create it when it does not exist yet (apply only). */
@@ -18,10 +17,10 @@ export interface ClaimTarget {
   /** For apply: create the secret with these, the creation being the claim. Absent for delete. */
   readonly create?: { labels: Record<string, string>; replication: Replication };
   /**
-   * For an apply with a Kubernetes phase: the place it will write, recorded in the same write as
-   * the claim (the place record, places.ts), so the record knows it before the write happens.
+   * For an apply with a Kubernetes phase: what else rides along with the claim's write (the place
+   * it will write, added to the place record), so the record knows it before the write happens.
    */
-  readonly place?: Place;
+  readonly alongWith?: (annotations: Readonly<Record<string, string>>) => Record<string, string>;
 }
 
 /** How the claim went. Only `claimed` and `unclaimed` may write anything. */
@@ -42,17 +41,16 @@ export type LostClaim = Extract<ClaimOutcome, { kind: 'duplicate' | 'superseded'
 /**
  * What claiming `mine` does with the secret as just read (decideClaim): create it with the claim
  * (CreateSecret is atomic: ALREADY_EXISTS means someone else was first), write the claim over an
- * older one, or stop. The target place rides along in the same write; a claim already ours whose
- * place is recorded writes nothing.
+ * older one, or stop. `alongWith` rides along in the same write; a claim already ours that it
+ * would not change writes nothing.
  */
 export function claimStep(
   current: SecretMetadata | undefined,
   mine: Claim,
   target: ClaimTarget,
-  secretPath: string,
 ): AnnotationStep<ClaimOutcome> {
   const withPlace = (annotations: Readonly<Record<string, string>>) =>
-    target.place ? recordingPlaces(annotations, { add: [target.place] }, secretPath) : annotations;
+    target.alongWith ? target.alongWith(annotations) : annotations;
   if (!current) {
     if (!target.create) return { done: { kind: 'unclaimed', why: 'absent' } };
     return {

@@ -34,7 +34,7 @@ export async function claimWork(
     store,
     secretPath,
     {
-      decide: (current) => claimStep(current, mine, target, secretPath),
+      decide: (current) => claimStep(current, mine, target),
       what: 'the claim',
       contention: 'ClaimContention',
     },

@@ -3,9 +3,15 @@ import type { JobResult } from '../../../shared/job-result';
 import type { Logger } from '../../../shared/logging/logger';
 import { describeClaim, type Claim } from '../../../shared/pull-secret/claim';
 import { lostClaimIn } from './claim-step';
-import { claimWork, logLost, recheckClaim, type ClaimOutcome, type LostClaim } from './claim-work';
+import {
+  claimWork,
+  logLost,
+  recheckClaim,
+  type ClaimOutcome,
+  type ClaimTarget,
+  type LostClaim,
+} from './claim-work';
 import type { JobConfig } from '../config/config';
-import type { Place } from '../places/places';
 import type { Replication, SecretMetadata, SecretStore } from '../secret-manager/secret-store';
 
 export type { LostClaim };
@@ -30,14 +36,18 @@ function myClaim(config: JobConfig, dryRun: boolean): Claim | undefined {
 /**
  * Claims this execution's work before the first write (claim-work.ts). Only executions launched by
  * the adapter (GENERATION set) claim: direct runs and dry runs have no generation to order by.
- * `apply` is given for apply: a missing secret is created with the claim, and the place the
- * Kubernetes phase will write is recorded with it.
+ * `apply` is given for apply: a missing secret is created with the claim, and `alongWith` (the
+ * place the Kubernetes phase will write) is recorded with it.
  */
 export async function claimFor(
   config: JobConfig,
   store: SecretStore,
   options: { dryRun: boolean; logger: Logger },
-  apply?: { labels: Record<string, string>; replication: Replication; place?: Place },
+  apply?: {
+    labels: Record<string, string>;
+    replication: Replication;
+    alongWith?: ClaimTarget['alongWith'];
+  },
 ): Promise<ClaimOutcome | undefined> {
   const mine = myClaim(config, options.dryRun);
   if (!mine) return undefined;
@@ -48,7 +58,7 @@ export async function claimFor(
       secretId: config.secretId,
       clusterId: config.clusterId,
       ...(apply ? { create: { labels: apply.labels, replication: apply.replication } } : {}),
-      ...(apply?.place ? { place: apply.place } : {}),
+      ...(apply?.alongWith ? { alongWith: apply.alongWith } : {}),
     },
     mine,
     { logger: options.logger, retry: config.retry },

@@ -5,7 +5,7 @@ import { toTracingConfig, type TracingConfig } from '../../../shared/tracing/con
 import { parseTraceparent } from '../../../shared/tracing/traceparent';
 import { kubernetesSecretName, secretManagerSecretId } from '../../../shared/pull-secret/names';
 import type { KubernetesAccess } from '../kubernetes/kubernetes-access';
-import type { Replication } from '../secret-manager/secret-store';
+import type { Replication } from './replication';
 import { jobEnvSchema } from './job-env';
 import { configuredClusters } from './management-cluster-config';
 import type { ManagementClusterSet } from './management-clusters';

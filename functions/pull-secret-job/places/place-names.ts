@@ -1,5 +1,4 @@
 import { MANAGEMENT_CLUSTER_NAME } from '../config/management-clusters';
-import type { Place } from './places';
 
 // A recorded place is read back from the Secret Manager secret's annotations, in the tenant's
 // project: the tenant can edit it. Each part becomes a segment of a Kubernetes API path
@@ -14,7 +13,11 @@ const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 /** Why a recorded place cannot be used, or undefined when all three of its names are valid. */
-export function placeNameProblem(place: Place): string | undefined {
+export function placeNameProblem(place: {
+  readonly cluster: string;
+  readonly namespace: string;
+  readonly name: string;
+}): string | undefined {
   const problems: string[] = [];
   if (!MANAGEMENT_CLUSTER_NAME.test(place.cluster))
     problems.push('the management cluster name is not a DNS label');

@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
 import { TransientError } from '../../../shared/errors';
+import { sameAnnotations } from '../secret-manager/annotation-cas';
+
+export { sameAnnotations };
 import { placeNameProblem } from './place-names';
 
 /** One place the job wrote the Kubernetes Secret to. */
@@ -113,14 +116,6 @@ export function recordingPlaces(
       'PlaceRecordFull',
     );
   return next;
-}
-
-export function sameAnnotations(
-  a: Readonly<Record<string, string>>,
-  b: Readonly<Record<string, string>>,
-): boolean {
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
 }
 
 /** Bytes of all keys and values, as Secret Manager counts them against its limit. */

@@ -5,7 +5,7 @@ import { placeProblem } from '../../../shared/pull-secret/names';
 import { deleteKubernetesSecret } from '../secret-manager/delete-pull-secret';
 import type { ManagementClusterSet } from '../config/management-clusters';
 import { describePlace, type Place } from './places';
-import { unconfiguredPlaceWarning } from '../run/unknown-cluster';
+import { unconfiguredPlaceWarning } from './unknown-cluster';
 
 /** A place where nothing of ours is left; `foreign`: something not ours is there, left alone. */
 export interface RemovedPlace {

@@ -7,6 +7,7 @@ import type { ClaimOutcome } from '../claim/claim-work';
 import type { JobConfig, PullSecretSource } from '../config/config';
 import { kubernetesLabels, secretManagerLabels } from '../config/labels';
 import { targetPlace } from '../places/place-context';
+import { recordingPlaces } from '../places/places';
 import { placeSecret } from '../places/place-secret';
 import {
   syncSecretManager,
@@ -58,7 +59,7 @@ export async function applyPullSecret(run: ApplyRun): Promise<string | LostClaim
       {
         labels,
         replication: config.replication,
-        ...(config.kubernetes ? { place: targetPlace(config.kubernetes) } : {}),
+        ...(config.kubernetes ? { alongWith: recordingTarget(config, config.kubernetes) } : {}),
       },
     ),
   );
@@ -70,6 +71,13 @@ export async function applyPullSecret(run: ApplyRun): Promise<string | LostClaim
     if (lost) return lost;
   }
   return summarise(stored, progress, config, options.dryRun);
+}
+
+/** The place record with the Kubernetes target added: it rides along with the claim's write. */
+function recordingTarget(config: JobConfig, kubernetes: NonNullable<JobConfig['kubernetes']>) {
+  const secretPath = `projects/${config.projectId}/secrets/${config.secretId}`;
+  return (annotations: Readonly<Record<string, string>>) =>
+    recordingPlaces(annotations, { add: [targetPlace(kubernetes)] }, secretPath);
 }
 
 async function validPullSecret({

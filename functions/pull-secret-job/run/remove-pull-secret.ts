@@ -10,7 +10,7 @@ import { kubernetesPhaseAttributes } from '../telemetry/job-trace';
 import { runPhase } from '../telemetry/phase';
 import { placeContext, type JobDependencies, type Progress } from './job-run';
 import { cleanedSentence } from './result-summary';
-import { retainedSecretWarning, secretManagerDisposal } from './unknown-cluster';
+import { retainedSecretWarning, secretManagerDisposal } from '../places/unknown-cluster';
 
 /** One delete run's context, as every phase of it needs it. */
 interface RemoveRun {

@@ -11,7 +11,7 @@ import {
   removalSummary,
   secretManagerSummary,
 } from './result-summary';
-import { requireKnownCluster, requireOwnPlace } from './unknown-cluster';
+import { requireKnownCluster, requireOwnPlace } from '../places/unknown-cluster';
 
 export type { JobDependencies };
 

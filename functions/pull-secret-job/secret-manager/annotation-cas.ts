@@ -86,3 +86,12 @@ async function send<T>(
     throw error;
   }
 }
+
+/** The same keys with the same values: a write would change nothing. */
+export function sameAnnotations(
+  a: Readonly<Record<string, string>>,
+  b: Readonly<Record<string, string>>,
+): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
+}

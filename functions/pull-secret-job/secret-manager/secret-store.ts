@@ -1,11 +1,6 @@
-/** Replication of a new secret: Google-chosen locations, or the user's list. */
-export type Replication =
-  | { readonly kind: 'automatic'; readonly kmsKeyName?: string }
-  | {
-      readonly kind: 'user-managed';
-      readonly locations: readonly string[];
-      readonly kmsKeyName?: string;
-    };
+import type { Replication } from '../config/replication';
+
+export type { Replication };
 
 /** A secret's metadata, as far as ownership and claim decisions need it. */
 export interface SecretMetadata {

@@ -1,7 +1,7 @@
 import { PermanentError } from '../../../shared/errors';
 import { placeProblem } from '../../../shared/pull-secret/names';
 import type { ManagementClusterSet } from '../config/management-clusters';
-import { describePlace, placeKey, type Place } from '../places/places';
+import { describePlace, placeKey, type Place } from './places';
 
 /** Reason of a run whose management cluster is not configured. */
 export const UNKNOWN_MANAGEMENT_CLUSTER = 'UnknownManagementCluster';
