@@ -65,7 +65,7 @@ const stdoutOnlyLogging = {
 };
 
 /**
- * `@kubernetes/client-node` as the job loads it (functions/pull-secret-job/kubernetes-client.ts) ->
+ * `@kubernetes/client-node` as the job loads it (functions/pull-secret-job/kubernetes/kubernetes-client.ts) ->
  * a module re-exporting only the names listed there. A dynamic import keeps every export of the
  * package (the generated client of every API group, 3.5 MB); named re-exports let esbuild drop
  * what the job never uses (1.5 MB left).
@@ -73,7 +73,7 @@ const stdoutOnlyLogging = {
 const kubernetesClientSubset = {
   name: 'kubernetes-client-subset',
   setup(build) {
-    const loader = path.join(root, 'functions/pull-secret-job/kubernetes-client.ts');
+    const loader = path.join(root, 'functions/pull-secret-job/kubernetes/kubernetes-client.ts');
     const list = /KUBERNETES_CLIENT_EXPORTS = \[([^\]]*)\]/.exec(fs.readFileSync(loader, 'utf8'));
     const names = list ? [...list[1].matchAll(/'([A-Za-z0-9_]+)'/g)].map((m) => m[1]) : [];
     if (names.length === 0)

@@ -11,14 +11,14 @@ import {
   compilePreconditions,
   DEFAULT_PRECONDITIONS,
 } from '../../functions/adapter/decision/preconditions';
-import { loadJobConfig } from '../../functions/pull-secret-job/config';
-import { GoogleSecretStore } from '../../functions/pull-secret-job/google-secret-store';
-import { exitCodeFor } from '../../functions/pull-secret-job/job-outcome';
-import { createCoreV1Api } from '../../functions/pull-secret-job/kubernetes-access';
-import { KubernetesClusterSecrets } from '../../functions/pull-secret-job/kubernetes-cluster-secrets';
-import { runPullSecretJob } from '../../functions/pull-secret-job/run-job';
 import { CloudRunExecutionReader } from '../../shared/executions/cloud-run-execution-reader';
 import { createReporterHandler } from '../../functions/reporter/report/handle-report';
+import { loadJobConfig } from '../../functions/pull-secret-job/config/config';
+import { GoogleSecretStore } from '../../functions/pull-secret-job/secret-manager/google-secret-store';
+import { exitCodeFor } from '../../functions/pull-secret-job/run/job-outcome';
+import { createCoreV1Api } from '../../functions/pull-secret-job/kubernetes/kubernetes-access';
+import { KubernetesClusterSecrets } from '../../functions/pull-secret-job/kubernetes/kubernetes-cluster-secrets';
+import { runPullSecretJob } from '../../functions/pull-secret-job/run/run-job';
 import { startCloudRunEmulator } from '../../emulators/cloud-run/server';
 import { startHyperFleetApiEmulator } from '../../emulators/hyperfleet-api/server';
 import {

@@ -133,7 +133,7 @@ describe('end to end on the local stack: lifecycle', () => {
     });
   });
 
-  it('2. a pull secret PATCH adds exactly one version and updates the Secret; a labels-only PATCH writes nothing', async () => {
+  it('2. a pull secret PATCH adds exactly one version and updates the Secret; a labels-only PATCH only stamps its generation', async () => {
     const second = canary('lifecycle-2');
     await stack.api.patchCluster(id, { spec: { pullSecret: { data: second.text } } });
     await stack.converged(id, 2);
@@ -145,7 +145,10 @@ describe('end to end on the local stack: lifecycle', () => {
     await stack.api.patchCluster(id, { labels: { team: 'platform' } });
     await stack.converged(id, 3);
     expect(await stack.versions(id)).toEqual(['2:ENABLED', '1:ENABLED']);
-    expect((await stack.kubeWrites(id)).length).toBe(writesBefore);
+    // The bytes are unchanged: no version; the one Kubernetes write stamps generation 3 on the
+    // Secret (stamped whenever the stored stamp is older), its data as it was.
+    expect((await stack.kubeWrites(id)).length).toBe(writesBefore + 1);
+    expect(await k8sData(id)).toBe(second.text);
     expect((await smAdds()).length).toBe(addsBefore);
     atLeastOneEach(await executionsByGeneration(id), [1, 2, 3]);
   });

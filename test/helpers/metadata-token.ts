@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-/** The scopes the job asks for (functions/pull-secret-job/kubernetes-access.ts). */
+/** The scopes the job asks for (functions/pull-secret-job/kubernetes/kubernetes-access.ts). */
 export const JOB_SCOPES = [
   'https://www.googleapis.com/auth/cloud-platform',
   'https://www.googleapis.com/auth/userinfo.email',

@@ -14,10 +14,7 @@ import {
   startSecretManagerEmulator,
   type SecretManagerEmulator,
 } from '../../emulators/secret-manager/server';
-import {
-  placementsFromAnnotations,
-  type Placement,
-} from '../../functions/pull-secret-job/placements';
+import { placesFromAnnotations, type Place } from '../../functions/pull-secret-job/places/places';
 import { googleClientOptions } from '../../shared/gcp/client-options';
 import { runJob, samplePullSecret, type JobRun } from './job';
 import { coreApi } from './kubernetes';
@@ -28,7 +25,7 @@ export const NAME = 'cls-1-pull-secret';
 export const SECRET = `projects/${PROJECT}/secrets/hyperfleet-${CLUSTER}-pull-secret`;
 export const NAMESPACES = ['clusters-cls-1'] as const;
 
-export const place = (cluster: string, namespace: string): Placement => ({
+export const place = (cluster: string, namespace: string): Place => ({
   cluster,
   namespace,
   name: NAME,
@@ -58,7 +55,7 @@ export interface TwoClusters {
     namespace: string,
   ) => Promise<V1Secret | undefined>;
   /** The places recorded on the Secret Manager secret. */
-  readonly places: () => Promise<Placement[]>;
+  readonly places: () => Promise<Place[]>;
   /** Where a Secret named NAME exists: `mgmt-N/namespace`, across both emulators. */
   readonly everywhere: () => Promise<string[]>;
   readonly reset: () => Promise<void>;
@@ -110,7 +107,7 @@ export async function startTwoClusters(): Promise<TwoClusters> {
     secretIn,
     places: async () => {
       const [secret] = await secretManager.getSecret({ name: SECRET });
-      return placementsFromAnnotations(secret.annotations ?? {});
+      return placesFromAnnotations(secret.annotations ?? {});
     },
     everywhere: async () => {
       const found: string[] = [];

@@ -7,14 +7,14 @@ import {
   toHyperFleetApiConfig,
   type HyperFleetApiConfig,
 } from '../../../shared/hyperfleet/config';
-import { configuredClusters, managementClusterProblems } from '../management-cluster-config';
+import { configuredClusters, managementClusterProblems } from '../config/management-cluster-config';
 import {
   managementClusterName,
   managementClustersJson,
   managementEndpoint,
   pemCertificate,
   type ManagementClusterSet,
-} from '../management-clusters';
+} from '../config/management-clusters';
 
 const topicName = z
   .string()

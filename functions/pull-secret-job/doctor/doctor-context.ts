@@ -1,6 +1,6 @@
 import type { Logger } from '../../../shared/logging/logger';
 import type { SecretRedactor } from '../../../shared/logging/secret-redactor';
-import type { AccessTokenSource } from '../kubernetes-access';
+import type { AccessTokenSource } from '../kubernetes/kubernetes-access';
 import type { DoctorArgs } from './doctor-args';
 import type { DoctorConfig } from './doctor-config';
 

@@ -1,8 +1,8 @@
 import { ConfigError } from '../../../shared/errors';
 import { createLogger } from '../../../shared/logging/logger';
 import type { SecretRedactor } from '../../../shared/logging/secret-redactor';
-import type { AccessTokenSource } from '../kubernetes-access';
-import { refuseRedirects } from '../redirect-guard';
+import type { AccessTokenSource } from '../kubernetes/kubernetes-access';
+import { refuseRedirects } from '../config/redirect-guard';
 import { DOCTOR_USAGE, DoctorUsageError, parseDoctorArgs } from './doctor-args';
 import { loadDoctorConfig } from './doctor-config';
 import { metadataFact } from './metadata-facts';

@@ -66,29 +66,7 @@ export function judgeHyperFleet(answer: HyperFleetAnswer, setting: HyperFleetSet
           'Check hyperfleet_api.auth_token_secret names a secret with an enabled version and terraform apply (the job mounts it).',
       });
     case 'refused':
-      return answer.status === 401
-        ? fail(
-            NAME,
-            `401 ${answer.code ?? ''}: the API does not accept the job's credentials`.trim(),
-            {
-              problem:
-                'The HyperFleet API refused the token (401): missing, expired or not valid for this API.',
-              resource: token,
-              action:
-                'Put a valid token in hyperfleet_api.auth_token_secret (a new secret version) or set hyperfleet_api.audience; README, Troubleshooting, "HyperFleetUnauthorized / 401 HYPERFLEET-AUT-001".',
-            },
-          )
-        : fail(
-            NAME,
-            `403 ${answer.code ?? ''}: the API refused the job's tenancy or rights`.trim(),
-            {
-              problem: `The HyperFleet API authenticated the job but refused it (403) as ${setting.caller}.`,
-              resource:
-                'HYPERFLEET_API_SYSTEM_HEADER / HYPERFLEET_API_ORG_HEADER / HYPERFLEET_API_ORG (Terraform hyperfleet_api.system_header, org_header, org)',
-              action:
-                'Set hyperfleet_api.system_header to the API\'s server.tenant.system_header and terraform apply; README, Troubleshooting, "403 HYPERFLEET-AUZ-001".',
-            },
-          );
+      return judgeRefused(answer, setting, token);
     case 'no-route':
       return fail(
         NAME,
@@ -120,6 +98,29 @@ export function judgeHyperFleet(answer: HyperFleetAnswer, setting: HyperFleetSet
         },
       );
   }
+}
+
+/** The API refused the job: its credentials (401), or its tenancy or rights (403). */
+function judgeRefused(
+  answer: Extract<HyperFleetAnswer, { kind: 'refused' }>,
+  setting: HyperFleetSetting,
+  token: string,
+): CheckResult {
+  return answer.status === 401
+    ? fail(NAME, `401 ${answer.code ?? ''}: the API does not accept the job's credentials`.trim(), {
+        problem:
+          'The HyperFleet API refused the token (401): missing, expired or not valid for this API.',
+        resource: token,
+        action:
+          'Put a valid token in hyperfleet_api.auth_token_secret (a new secret version) or set hyperfleet_api.audience; README, Troubleshooting, "HyperFleetUnauthorized / 401 HYPERFLEET-AUT-001".',
+      })
+    : fail(NAME, `403 ${answer.code ?? ''}: the API refused the job's tenancy or rights`.trim(), {
+        problem: `The HyperFleet API authenticated the job but refused it (403) as ${setting.caller}.`,
+        resource:
+          'HYPERFLEET_API_SYSTEM_HEADER / HYPERFLEET_API_ORG_HEADER / HYPERFLEET_API_ORG (Terraform hyperfleet_api.system_header, org_header, org)',
+        action:
+          'Set hyperfleet_api.system_header to the API\'s server.tenant.system_header and terraform apply; README, Troubleshooting, "403 HYPERFLEET-AUZ-001".',
+      });
 }
 
 /** What the API's failure says, as a HyperFleetAnswer (every error the client throws). */

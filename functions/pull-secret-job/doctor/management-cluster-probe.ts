@@ -4,7 +4,7 @@ import {
   createKubernetesApis,
   type AccessTokenSource,
   type KubernetesAccess,
-} from '../kubernetes-access';
+} from '../kubernetes/kubernetes-access';
 import { skip, type CheckResult } from './check';
 import { judgeReach, type ReachAnswer } from './cluster-reach';
 import {
@@ -68,35 +68,7 @@ export async function probeManagementCluster(request: {
       ...unreached('no client'),
     ];
   }
-  const review = async (q: AccessQuestion): Promise<AccessAnswer> => {
-    const answer = await withTimeout(
-      apis.authorization.createSelfSubjectAccessReview({
-        body: {
-          apiVersion: 'authorization.k8s.io/v1',
-          kind: 'SelfSubjectAccessReview',
-          spec: {
-            resourceAttributes: {
-              verb: q.verb,
-              group: q.group,
-              resource: q.resource,
-              ...(q.subresource ? { subresource: q.subresource } : {}),
-              ...(q.namespace !== undefined ? { namespace: q.namespace } : {}),
-            },
-          },
-        },
-      }),
-      timeoutMs,
-      'SelfSubjectAccessReview',
-    );
-    const parsed = reviewSchema.safeParse(answer);
-    if (!parsed.success || !parsed.data.status)
-      return { kind: 'failed', detail: 'an answer that is not a SelfSubjectAccessReview' };
-    return {
-      kind: 'answered',
-      allowed: parsed.data.status.allowed,
-      ...(parsed.data.status.reason ? { reason: parsed.data.status.reason } : {}),
-    };
-  };
+  const review = (q: AccessQuestion) => askReview(apis, q, timeoutMs);
 
   const expectations = expectedRights(request.namespace);
   let first: AccessAnswer;
@@ -113,8 +85,59 @@ export async function probeManagementCluster(request: {
       ...unreached('the cluster was not reached'),
     ];
   }
-  const answers: AccessAnswer[] = [first];
-  for (const batch of chunks(expectations.slice(1), 6))
+  const answers = [first, ...(await askInBatches(expectations.slice(1), review))];
+
+  const probes = fenceProbes();
+  const fenceAnswers = await askFence(apis, probes, timeoutMs);
+  return [
+    judgeReach(name, endpoint, { kind: 'answered' }, request.identity),
+    judgeClusterRights(name, request.identity, expectations, answers),
+    judgeFence(name, probes, fenceAnswers),
+  ];
+}
+
+/** One SelfSubjectAccessReview, answered or not an answer. */
+async function askReview(
+  apis: KubernetesApis,
+  q: AccessQuestion,
+  timeoutMs: number,
+): Promise<AccessAnswer> {
+  const answer = await withTimeout(
+    apis.authorization.createSelfSubjectAccessReview({
+      body: {
+        apiVersion: 'authorization.k8s.io/v1',
+        kind: 'SelfSubjectAccessReview',
+        spec: {
+          resourceAttributes: {
+            verb: q.verb,
+            group: q.group,
+            resource: q.resource,
+            ...(q.subresource ? { subresource: q.subresource } : {}),
+            ...(q.namespace !== undefined ? { namespace: q.namespace } : {}),
+          },
+        },
+      },
+    }),
+    timeoutMs,
+    'SelfSubjectAccessReview',
+  );
+  const parsed = reviewSchema.safeParse(answer);
+  if (!parsed.success || !parsed.data.status)
+    return { kind: 'failed', detail: 'an answer that is not a SelfSubjectAccessReview' };
+  return {
+    kind: 'answered',
+    allowed: parsed.data.status.allowed,
+    ...(parsed.data.status.reason ? { reason: parsed.data.status.reason } : {}),
+  };
+}
+
+/** The other questions, six at a time; a question that fails is a failed answer. */
+async function askInBatches(
+  questions: readonly AccessQuestion[],
+  review: (q: AccessQuestion) => Promise<AccessAnswer>,
+): Promise<AccessAnswer[]> {
+  const answers: AccessAnswer[] = [];
+  for (const batch of chunks(questions, 6))
     answers.push(
       ...(await Promise.all(
         batch.map((q) =>
@@ -129,9 +152,16 @@ export async function probeManagementCluster(request: {
         ),
       )),
     );
+  return answers;
+}
 
-  const probes = fenceProbes();
-  const fenceAnswers = await Promise.all(
+/** The fence's probes, each a dry-run create it must refuse. */
+function askFence(
+  apis: KubernetesApis,
+  probes: ReturnType<typeof fenceProbes>,
+  timeoutMs: number,
+): Promise<FenceAnswer[]> {
+  return Promise.all(
     probes.map(async (probe): Promise<FenceAnswer> => {
       try {
         await withTimeout(
@@ -152,12 +182,9 @@ export async function probeManagementCluster(request: {
       }
     }),
   );
-  return [
-    judgeReach(name, endpoint, { kind: 'answered' }, request.identity),
-    judgeClusterRights(name, request.identity, expectations, answers),
-    judgeFence(name, probes, fenceAnswers),
-  ];
 }
+
+type KubernetesApis = Awaited<ReturnType<typeof createKubernetesApis>>;
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];

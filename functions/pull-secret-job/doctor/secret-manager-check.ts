@@ -1,4 +1,4 @@
-import { ONBOARDING_SECTION } from '../permission-fix';
+import { ONBOARDING_SECTION } from '../run/permission-fix';
 import { DOCTOR_SECTION, fail, ok, skip, type CheckResult } from './check';
 
 // What the job needs in a customer project, from the calls it makes (google-secret-store.ts,

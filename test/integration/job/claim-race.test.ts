@@ -8,8 +8,8 @@ import {
   type SecretManagerEmulator,
 } from '../../../emulators/secret-manager/server';
 import { EXIT_CODES } from '../../../shared/job-result';
-import { fenceClaim } from '../../../functions/pull-secret-job/claim-work';
-import { GoogleSecretStore } from '../../../functions/pull-secret-job/google-secret-store';
+import { recheckClaim } from '../../../functions/pull-secret-job/claim/claim-work';
+import { GoogleSecretStore } from '../../../functions/pull-secret-job/secret-manager/google-secret-store';
 import { nullLogger } from '../../../shared/logging/null-logger';
 import {
   CLAIM_ANNOTATIONS,
@@ -192,7 +192,7 @@ describe('pull secret job, two executions racing for the same work (claim in Sec
     expect(await versions()).toEqual(['1:ENABLED']);
   }, 60_000);
 
-  it('the fence before the Kubernetes write stops an execution whose claim was taken over meanwhile', async () => {
+  it('the claim re-check before the Kubernetes write stops an execution whose claim was taken over meanwhile', async () => {
     const store = new GoogleSecretStore(client, {
       timeoutMs: 5000,
       retry: { attempts: 1, baseDelayMs: 10, maxDelayMs: 10 },
@@ -212,17 +212,17 @@ describe('pull secret job, two executions racing for the same work (claim in Sec
       secret: { replication: { automatic: {} }, labels: { 'managed-by': 'hyperfleet' } },
     });
     await setClaim(mine);
-    expect(await fenceClaim(store, SECRET, mine, nullLogger)).toBeUndefined();
+    expect(await recheckClaim(store, SECRET, mine, nullLogger)).toBeUndefined();
 
     const relaunch = { ...mine, attempt: 2, execution: 'exec-b' };
     await setClaim(relaunch);
-    expect(await fenceClaim(store, SECRET, mine, nullLogger)).toEqual({
+    expect(await recheckClaim(store, SECRET, mine, nullLogger)).toEqual({
       kind: 'superseded',
       holder: relaunch,
     });
 
     await client.deleteSecret({ name: SECRET });
-    expect(await fenceClaim(store, SECRET, mine, nullLogger)).toEqual({ kind: 'superseded' });
+    expect(await recheckClaim(store, SECRET, mine, nullLogger)).toEqual({ kind: 'superseded' });
   });
 
   it('a claim write whose answer is lost is not retried blindly: the claim is read again and the run goes on', async () => {

@@ -11,7 +11,7 @@ import {
   startSecretManagerEmulator,
   type SecretManagerEmulator,
 } from '../../../emulators/secret-manager/server';
-import { placementKey } from '../../../functions/pull-secret-job/placements';
+import { placeKey } from '../../../functions/pull-secret-job/places/places';
 import { EXIT_CODES } from '../../../shared/job-result';
 import { runJob, samplePullSecret } from '../../helpers/job';
 import { coreApi, dockerConfig } from '../../helpers/kubernetes';
@@ -102,7 +102,7 @@ describe('a forged placement or place record cannot steer the job (issue 26, ite
         name: SECRET_A,
         annotations: {
           ...(secret.annotations ?? {}),
-          [placementKey(forged)]: `${forged.cluster}/${forged.namespace}/${forged.name}`,
+          [placeKey(forged)]: `${forged.cluster}/${forged.namespace}/${forged.name}`,
         },
       },
       updateMask: { paths: ['annotations'] },

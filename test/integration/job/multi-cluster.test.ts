@@ -14,7 +14,7 @@ import {
   startSecretManagerEmulator,
   type SecretManagerEmulator,
 } from '../../../emulators/secret-manager/server';
-import { placementsFromAnnotations } from '../../../functions/pull-secret-job/placements';
+import { placesFromAnnotations } from '../../../functions/pull-secret-job/places/places';
 import { googleClientOptions } from '../../../shared/gcp/client-options';
 import { EXIT_CODES } from '../../../shared/job-result';
 import { runJob, samplePullSecret } from '../../helpers/job';
@@ -101,7 +101,7 @@ describe('pull secret job across management clusters (two Kubernetes emulators)'
       .catch(() => undefined);
   const places = async () => {
     const [secret] = await secretManager.getSecret({ name: SECRET });
-    return placementsFromAnnotations(secret.annotations ?? {});
+    return placesFromAnnotations(secret.annotations ?? {});
   };
   const everywhere = async () => {
     const found: string[] = [];

@@ -13,8 +13,8 @@ import {
   type SecretManagerEmulator,
 } from '../../../emulators/secret-manager/server';
 import { planFromJobResult } from '../../../functions/reporter/report/report-outcomes';
-import { secretManagerLabels } from '../../../functions/pull-secret-job/labels';
 import { buildStatus } from '../../../shared/status/status-builder';
+import { secretManagerLabels } from '../../../functions/pull-secret-job/config/labels';
 import { EXIT_CODES, type JobResult } from '../../../shared/job-result';
 import { CLAIM_ANNOTATIONS } from '../../../shared/pull-secret/claim';
 import { runJob, samplePullSecret } from '../../helpers/job';
@@ -173,13 +173,19 @@ describe('pull secret job: the platform default pull secret stays out of the ten
       },
     });
 
-    // An unchanged re-run writes nothing anywhere.
+    // A re-run of the same generation (a relaunch) writes nothing anywhere.
     kube.requests.clear();
     sm.requests.clear();
     const again = await runJob(
-      env('cls-d2', { GENERATION: '2', CLOUD_RUN_EXECUTION: 'pullsecret-job-cls-d2-b' }),
+      env('cls-d2', { LAUNCH_ATTEMPT: '2', CLOUD_RUN_EXECUTION: 'pullsecret-job-cls-d2-b' }),
     );
     expect(again.result.kubernetes?.outcome).toBe('unchanged');
+    expect(sm.requests.list().map((r) => r.method)).not.toContain('AddSecretVersion');
+    // A newer generation with the same bytes only stamps the Secret with its generation.
+    const newer = await runJob(
+      env('cls-d2', { GENERATION: '2', CLOUD_RUN_EXECUTION: 'pullsecret-job-cls-d2-c' }),
+    );
+    expect(newer.result.kubernetes?.outcome).toBe('updated');
     expect(sm.requests.list().map((r) => r.method)).not.toContain('AddSecretVersion');
   });
 

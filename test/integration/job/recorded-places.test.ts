@@ -12,7 +12,7 @@ import {
   startSecretManagerEmulator,
   type SecretManagerEmulator,
 } from '../../../emulators/secret-manager/server';
-import { placementKey, type Placement } from '../../../functions/pull-secret-job/placements';
+import { placeKey, type Place } from '../../../functions/pull-secret-job/places/places';
 import { EXIT_CODES } from '../../../shared/job-result';
 import { runJob, samplePullSecret } from '../../helpers/job';
 import { coreApi } from '../../helpers/kubernetes';
@@ -25,7 +25,7 @@ const SECRET = `projects/demo-project/secrets/hyperfleet-${ID}-pull-secret`;
 const TARGET = `/api/v1/namespaces/${NS}/secrets/${NAME}`;
 
 /** Forged by the tenant, each with the key the job computes, so today's reader accepts them. */
-const FORGED: Placement[] = [
+const FORGED: Place[] = [
   { cluster: 'default', namespace: 'victim', name: '..' },
   { cluster: 'default', namespace: '..', name: 'victim' },
   { cluster: 'default', namespace: '..', name: '..' },
@@ -33,7 +33,7 @@ const FORGED: Placement[] = [
   { cluster: 'default', namespace: 'kube-system.', name: NAME },
   { cluster: '..', namespace: NS, name: NAME },
 ];
-const value = (p: Placement) => `${p.cluster}/${p.namespace}/${p.name}`;
+const value = (p: Place) => `${p.cluster}/${p.namespace}/${p.name}`;
 
 describe('pull secret job: recorded places are validated when read', () => {
   let sm: SecretManagerEmulator;
@@ -65,7 +65,7 @@ describe('pull secret job: recorded places are validated when read', () => {
   };
   const forge = async () => {
     const [secret] = await client.getSecret({ name: SECRET });
-    const forged = Object.fromEntries(FORGED.map((p) => [placementKey(p), value(p)]));
+    const forged = Object.fromEntries(FORGED.map((p) => [placeKey(p), value(p)]));
     await client.updateSecret({
       secret: {
         name: SECRET,
@@ -79,7 +79,7 @@ describe('pull secret job: recorded places are validated when read', () => {
     lines.filter(
       (l) =>
         l.severity === 'WARNING' &&
-        (l.metadata as { reason?: string } | undefined)?.reason === 'InvalidRecordedPlacement',
+        (l.metadata as { reason?: string } | undefined)?.reason === 'InvalidRecordedPlace',
     ) as { message: string }[];
 
   it('an apply neither reads, writes nor removes anything at a forged place', async () => {

@@ -7,7 +7,7 @@ import {
   startSecretManagerEmulator,
   type SecretManagerEmulator,
 } from '../../../emulators/secret-manager/server';
-import { secretManagerLabels } from '../../../functions/pull-secret-job/labels';
+import { secretManagerLabels } from '../../../functions/pull-secret-job/config/labels';
 import { EXIT_CODES } from '../../../shared/job-result';
 import { runJob, samplePullSecret } from '../../helpers/job';
 import { secretManagerClient } from '../../helpers/secret-manager';

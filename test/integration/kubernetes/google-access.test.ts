@@ -1,4 +1,4 @@
-import { createCoreV1Api } from '../../../functions/pull-secret-job/kubernetes-access';
+import { createCoreV1Api } from '../../../functions/pull-secret-job/kubernetes/kubernetes-access';
 import { CLUSTER_ADMIN_RULES } from '../../../emulators/kube-apiserver/rbac';
 import {
   startKubeApiServerEmulator,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createCoreV1Api } from '../../../functions/pull-secret-job/kubernetes-access';
+import { createCoreV1Api } from '../../../functions/pull-secret-job/kubernetes/kubernetes-access';
 import { CLUSTER_ADMIN_RULES } from '../../../emulators/kube-apiserver/rbac';
 import {
   startKubeApiServerEmulator,

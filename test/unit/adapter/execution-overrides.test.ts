@@ -13,8 +13,8 @@ import {
   executionEnv,
   type LaunchRequest,
 } from '../../../functions/adapter/cloud-run/job-launcher';
-import { jobEnvSchema } from '../../../functions/pull-secret-job/config';
-import { redirectingVariables } from '../../../functions/pull-secret-job/redirect-guard';
+import { jobEnvSchema } from '../../../functions/pull-secret-job/config/config';
+import { redirectingVariables } from '../../../functions/pull-secret-job/config/redirect-guard';
 import { RecordingLogger } from '../../helpers/recording-logger';
 import { TERRAFORM_ROOT } from '../../helpers/terraform';
 

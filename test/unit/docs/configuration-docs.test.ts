@@ -10,12 +10,12 @@ import {
   compilePreconditions,
   evaluatePreconditions,
 } from '../../../functions/adapter/decision/preconditions';
-import { jobEnvSchema } from '../../../functions/pull-secret-job/config';
-import { doctorEnvSchema } from '../../../functions/pull-secret-job/doctor/doctor-config';
 import { reporterEnvSchema } from '../../../functions/reporter/config/config';
 import { localStackEnvSchema } from '../../../emulators/pullsecret/stack/config';
 import { hyperFleetApiEnvShape } from '../../../shared/hyperfleet/config';
 import { EXIT_CODES } from '../../../shared/job-result';
+import { jobEnvSchema } from '../../../functions/pull-secret-job/config/config';
+import { doctorEnvSchema } from '../../../functions/pull-secret-job/doctor/doctor-config';
 import YAML from 'yaml';
 import { readDoc, tableAfter } from '../../helpers/docs';
 

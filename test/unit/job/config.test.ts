@@ -1,5 +1,5 @@
 import { ConfigError } from '../../../shared/errors';
-import { loadJobConfig } from '../../../functions/pull-secret-job/config';
+import { loadJobConfig } from '../../../functions/pull-secret-job/config/config';
 
 const base = {
   CLUSTER_ID: 'cls-123',

@@ -4,7 +4,7 @@ import {
   stampFor,
   stampedGeneration,
   writtenByNewer,
-} from '../../../functions/pull-secret-job/generation-stamp';
+} from '../../../functions/pull-secret-job/kubernetes/generation-stamp';
 
 const stamped = (value: string) => ({ [GENERATION_ANNOTATION]: value, other: 'x' });
 
@@ -26,17 +26,18 @@ describe('the generation stamp on the Kubernetes Secret', () => {
     expect(writtenByNewer(stamped('4'), undefined)).toBe(false);
   });
 
-  it('unchanged bytes are stamped only when an overtaken execution could still undo them', () => {
-    // The previous generation wrote (stamp = the claim overtaken): every older one is stopped.
-    expect(needsStamp(stamped('2'), 3, 2)).toBe(false);
-    // It only confirmed an older write: it may still write other bytes, or remove this as old.
-    expect(needsStamp(stamped('1'), 3, 2)).toBe(true);
-    expect(needsStamp({}, 3, 2)).toBe(true);
-    // A relaunch of the same generation overtakes attempt 1, which may not have written yet.
-    expect(needsStamp(stamped('2'), 3, 3)).toBe(true);
-    // Nothing overtaken (first run, task retry) or no generation (direct run): nothing to stop.
-    expect(needsStamp({}, 3, undefined)).toBe(false);
-    expect(needsStamp({}, undefined, 2)).toBe(false);
+  it('unchanged bytes are stamped whenever the stored stamp is older than mine', () => {
+    // An older stamp (or none) stops no execution between it and mine: stamp ours.
+    expect(needsStamp(stamped('2'), 3)).toBe(true);
+    expect(needsStamp(stamped('1'), 3)).toBe(true);
+    expect(needsStamp({}, 3)).toBe(true);
+    // Already ours (a task retry, a relaunch of the same generation): nothing to write.
+    expect(needsStamp(stamped('3'), 3)).toBe(false);
+    // A newer stamp is never overwritten (writtenByNewer refuses before this is asked).
+    expect(needsStamp(stamped('4'), 3)).toBe(false);
+    // No generation (direct run): outside the order, never stamps.
+    expect(needsStamp({}, undefined)).toBe(false);
+    expect(needsStamp(stamped('1'), undefined)).toBe(false);
   });
 
   it('writes the stamp only for executions with a generation', () => {

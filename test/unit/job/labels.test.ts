@@ -7,7 +7,7 @@ import {
   kubernetesLabels,
   ownershipMismatch,
   secretManagerLabels,
-} from '../../../functions/pull-secret-job/labels';
+} from '../../../functions/pull-secret-job/config/labels';
 
 const ours = { 'managed-by': 'hyperfleet', adapter: 'pullsecret', 'cluster-id': 'cls-1' };
 

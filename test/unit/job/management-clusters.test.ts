@@ -1,4 +1,4 @@
-import { loadJobConfig } from '../../../functions/pull-secret-job/config';
+import { loadJobConfig } from '../../../functions/pull-secret-job/config/config';
 import { ConfigError } from '../../../shared/errors';
 
 const base = {

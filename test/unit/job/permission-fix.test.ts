@@ -1,4 +1,4 @@
-import { customerProjectPermissionFix } from '../../../functions/pull-secret-job/permission-fix';
+import { customerProjectPermissionFix } from '../../../functions/pull-secret-job/run/permission-fix';
 
 describe("the job's fix for PERMISSION_DENIED from Secret Manager", () => {
   it('in the customer project: onboard it, naming the README section and the doctor', () => {

@@ -1,14 +1,14 @@
 // The recorded places are read from annotations the tenant can edit (issue 26, item 7): only names
 // Kubernetes itself accepts are used; the exploit test is test/integration/job/recorded-places.test.ts.
-import { placeNameProblem } from '../../../functions/pull-secret-job/place-names';
+import { placeNameProblem } from '../../../functions/pull-secret-job/places/place-names';
 import {
   PLACED_PREFIX,
-  placementKey,
-  recordedPlacements,
-  type Placement,
-} from '../../../functions/pull-secret-job/placements';
+  placeKey,
+  recordedPlaces,
+  type Place,
+} from '../../../functions/pull-secret-job/places/places';
 
-const place = (cluster: string, namespace: string, name: string): Placement => ({
+const place = (cluster: string, namespace: string, name: string): Place => ({
   cluster,
   namespace,
   name,
@@ -42,10 +42,10 @@ describe('recorded places: names a Kubernetes API path can be built from', () =>
   it('ignores invalid entries, says why, and keeps the valid ones', () => {
     const good = place('mgmt-1', 'ns-a', 'cls-1-pull-secret');
     const dots = place('mgmt-1', 'victim', '..');
-    const entry = (p: Placement) => ({
-      [placementKey(p)]: `${p.cluster}/${p.namespace}/${p.name}`,
+    const entry = (p: Place) => ({
+      [placeKey(p)]: `${p.cluster}/${p.namespace}/${p.name}`,
     });
-    const read = recordedPlacements({
+    const read = recordedPlaces({
       ...entry(good),
       ...entry(dots),
       [`${PLACED_PREFIX}0000000000000000`]: 'mgmt-1/ns-b/cls-1-pull-secret',
@@ -55,7 +55,7 @@ describe('recorded places: names a Kubernetes API path can be built from', () =>
     expect(read.places).toEqual([good]);
     expect(read.ignored).toEqual([
       {
-        key: placementKey(dots),
+        key: placeKey(dots),
         value: 'mgmt-1/victim/..',
         problem: 'the Secret name is not a DNS subdomain',
       },

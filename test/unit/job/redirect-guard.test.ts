@@ -5,7 +5,7 @@ import {
   onCloudRun,
   redirectingVariables,
   refuseRedirects,
-} from '../../../functions/pull-secret-job/redirect-guard';
+} from '../../../functions/pull-secret-job/config/redirect-guard';
 import { ConfigError } from '../../../shared/errors';
 import { CLOUD_RUN_EMULATOR_ARGV0 } from '../../../shared/gcp/cloud-run-emulator-mark';
 

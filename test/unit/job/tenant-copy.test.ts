@@ -1,13 +1,13 @@
 // The platform default pull secret stays out of the tenant project (issue 26, item 5); the
 // exploit test is test/integration/job/platform-default.test.ts.
-import { loadJobConfig } from '../../../functions/pull-secret-job/config';
+import { loadJobConfig } from '../../../functions/pull-secret-job/config/config';
 import {
   copiesToTenant,
   holdsCredentialsOf,
   pullSecretOrigin,
   sourceVersionPath,
-} from '../../../functions/pull-secret-job/tenant-copy';
-import type { SecretManagerOutcome } from '../../../functions/pull-secret-job/sync-secret-manager';
+} from '../../../functions/pull-secret-job/run/tenant-copy';
+import type { SecretManagerOutcome } from '../../../functions/pull-secret-job/secret-manager/sync-secret-manager';
 import { parsePullSecret } from '../../../shared/pull-secret/validate';
 import { samplePullSecret } from '../../helpers/job';
 

@@ -3,8 +3,8 @@
 // cleartext. Only a loopback host may be reached over http: the local stack's emulator listens on
 // 127.0.0.1, and a loopback connection never leaves the machine.
 import { loadAdapterConfig } from '../../../functions/adapter/config/config';
-import { loadJobConfig } from '../../../functions/pull-secret-job/config';
 import { loadReporterConfig } from '../../../functions/reporter/config/config';
+import { loadJobConfig } from '../../../functions/pull-secret-job/config/config';
 
 const PULL_SECRET_JOB = 'projects/p/locations/us-central1/jobs/pullsecret-job';
 const JOB_BASE = {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { parse } from '@cdktf/hcl2json';
 import YAML from 'yaml';
 import { renderFencePolicy } from '../../../emulators/pullsecret/management-cluster/fence-policy';
-import { loadJobConfig } from '../../../functions/pull-secret-job/config';
+import { loadJobConfig } from '../../../functions/pull-secret-job/config/config';
 import { TERRAFORM_ROOT } from '../../helpers/terraform';
 import { TerraformModuleHarness, type TerraformResult } from '../../helpers/terraform-run';
 import { describeWithTool } from '../../helpers/required-tools';

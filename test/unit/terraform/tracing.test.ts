@@ -3,8 +3,8 @@
 // evaluates it offline, validation included. How the main module applies it (grants per identity,
 // APIs, each component's environment) is checked on the parsed HCL.
 import path from 'node:path';
-import { loadJobConfig } from '../../../functions/pull-secret-job/config';
 import { loadReporterConfig } from '../../../functions/reporter/config/config';
+import { loadJobConfig } from '../../../functions/pull-secret-job/config/config';
 import { loadTracingConfig } from '../../../shared/tracing/config';
 import { loadModules, moduleAt, resourceBody, TERRAFORM_ROOT, type TfModule } from '../../helpers/terraform';
 import { TerraformModuleHarness } from '../../helpers/terraform-run';

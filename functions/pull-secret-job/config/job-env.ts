@@ -1,0 +1,179 @@
+import * as z from 'zod';
+import {
+  booleanFlag,
+  duration,
+  positiveInt,
+  positiveIntWithDefault,
+} from '../../../shared/config/durations';
+import {
+  clusterId,
+  gcpProjectId,
+  hostPort,
+  namespaceName,
+  objectName,
+  secretId,
+} from '../../../shared/config/gcp-names';
+import { hyperFleetApiEnvShape } from '../../../shared/hyperfleet/config';
+import { LOG_FORMATS, LOG_LEVELS } from '../../../shared/logging/logger';
+import { tracingEnvShape } from '../../../shared/tracing/config';
+import { OBJECT_PATH } from '../../../shared/object-path';
+import { managementClusterProblems } from './management-cluster-config';
+import {
+  managementClusterName,
+  managementClustersJson,
+  managementEndpoint,
+  pemCertificate,
+} from './management-clusters';
+import { clusterNameLabel, kmsKeyProblem } from './secret-manager-rules';
+
+const replication = z
+  .string()
+  .default('automatic')
+  .transform((text, ctx): { kind: 'automatic' } | { kind: 'user-managed'; locations: string[] } => {
+    if (text === 'automatic') return { kind: 'automatic' };
+    const match = /^user-managed:([a-z0-9-]+(?:,[a-z0-9-]+)*)$/.exec(text);
+    if (match) return { kind: 'user-managed', locations: match[1]!.split(',') };
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'must be "automatic" or "user-managed:LOCATION[,LOCATION...]" (e.g. user-managed:us-east1,us-central1)',
+    });
+    return z.NEVER;
+  });
+
+/** Environment of the pull secret job; keys are the variable names. */
+export const jobEnvSchema = z
+  .object({
+    CLUSTER_ID: clusterId,
+    CLUSTER_NAME: clusterNameLabel.optional(),
+    GCP_PROJECT_ID: gcpProjectId,
+    GENERATION: positiveInt(),
+    OPERATION: z.enum(['apply', 'delete'], { message: 'must be apply or delete' }).default('apply'),
+    SECRET_NAME: secretId.optional(),
+    REPLICATION_POLICY: replication,
+    KMS_KEY_NAME: z
+      .string()
+      .regex(
+        /^projects\/[^/]+\/locations\/[^/]+\/keyRings\/[^/]+\/cryptoKeys\/[^/]+$/,
+        'must be projects/P/locations/L/keyRings/R/cryptoKeys/K ({location} may stand for the replica location)',
+      )
+      .optional(),
+    SECRET_VERSION_RETENTION: positiveInt(),
+    ON_DELETE: z
+      .enum(['delete', 'retain'], { message: 'must be delete or retain' })
+      .default('delete'),
+    PULL_SECRET_DATA: z.string().optional(),
+    PULL_SECRET_SOURCE: z
+      .enum(['env', 'cluster-spec', 'secret-manager'], {
+        message: 'must be env, cluster-spec or secret-manager',
+      })
+      .optional(),
+    PULL_SECRET_SPEC_PATH: z
+      .string()
+      .regex(OBJECT_PATH, 'must be a dot path such as spec.pullSecret.data')
+      .default('spec.pullSecret.data'),
+    PULL_SECRET_ADDITIONAL_SPEC_PATH: z
+      .string()
+      .regex(OBJECT_PATH, 'must be a dot path such as spec.pullSecret.additional')
+      .default('spec.pullSecret.additional'),
+    PULL_SECRET_SECRET_VERSION: z
+      .string()
+      .regex(
+        /^projects\/[^/]+\/secrets\/[^/]+\/versions\/[^/]+$/,
+        'must be projects/P/secrets/S/versions/V',
+      )
+      .optional(),
+    /**
+     * Opt-in: also store the platform default (PULL_SECRET_SOURCE=secret-manager) in the tenant
+     * project's secret, where the customer can read it. Off: tenant-copy.ts.
+     */
+    COPY_PLATFORM_DEFAULT_TO_TENANT: booleanFlag(false),
+    ...hyperFleetApiEnvShape,
+    HYPERFLEET_API_BASE_URL: hyperFleetApiEnvShape.HYPERFLEET_API_BASE_URL.optional(),
+    LAUNCH_ATTEMPT: positiveInt(),
+    /** The adapter's launch id: how the adapter finds this execution again after a lost answer. */
+    LAUNCH_ID: z.string().max(64).optional(),
+    MANAGEMENT_NAMESPACE: namespaceName.optional(),
+    K8S_SECRET_NAME: objectName.optional(),
+    SKIP_KUBERNETES: booleanFlag(false),
+    KUBECONFIG: z.string().optional(),
+    MANAGEMENT_CLUSTER_ENDPOINT: managementEndpoint.optional(),
+    MANAGEMENT_CLUSTER_CA_CERT: pemCertificate.optional(),
+    MANAGEMENT_CLUSTERS: managementClustersJson.optional(),
+    DEFAULT_MANAGEMENT_CLUSTER: managementClusterName.optional(),
+    /** Per execution: the management cluster placement chose (the adapter passes it). */
+    MANAGEMENT_CLUSTER: managementClusterName.optional(),
+    KUBERNETES_NAMESPACE_WAIT: duration('60s'),
+    KUBERNETES_API_TIMEOUT: duration('15s'),
+    LOG_LEVEL: z
+      .enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
+      .default('info'),
+    LOG_FORMAT: z.enum(LOG_FORMATS, { message: 'must be json or text' }).default('json'),
+    GCP_API_TIMEOUT: duration('30s'),
+    RETRY_ATTEMPTS: positiveIntWithDefault(4),
+    RETRY_BASE_DELAY: duration('1s'),
+    SECRET_MANAGER_EMULATOR_HOST: hostPort.optional(),
+    CLOUD_RUN_EXECUTION: z.string().optional(),
+    RESULTS_TOPIC: z
+      .string()
+      .regex(
+        /^projects\/[a-z][a-z0-9-]{4,28}[a-z0-9]\/topics\/[A-Za-z][\w.~+%-]{2,254}$/,
+        'must be a topic name projects/PROJECT/topics/TOPIC',
+      )
+      .optional(),
+    PUBSUB_EMULATOR_HOST: hostPort.optional(),
+    /** The platform project the job runs in: where its logs and spans are filed (not GCP_PROJECT_ID). */
+    GOOGLE_CLOUD_PROJECT: gcpProjectId.optional(),
+    /**
+     * Per execution: the adapter's launch span (W3C traceparent), the parent of job.run. Any text
+     * is accepted here: a bad one must not fail the execution, it only starts a new trace.
+     */
+    TRACEPARENT: z.string().optional(),
+    TRACESTATE: z.string().optional(),
+    ...tracingEnvShape,
+  })
+  .superRefine((env, ctx) => {
+    const pushes = env.MANAGEMENT_NAMESPACE !== undefined && env.SKIP_KUBERNETES !== true;
+    if (pushes && !env.MANAGEMENT_CLUSTERS && !env.KUBECONFIG && !env.MANAGEMENT_CLUSTER_ENDPOINT) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['MANAGEMENT_CLUSTERS'],
+        message:
+          '(or the single-cluster KUBECONFIG or MANAGEMENT_CLUSTER_ENDPOINT) is required to push the Secret to MANAGEMENT_NAMESPACE (or set SKIP_KUBERNETES=true)',
+      });
+    }
+    managementClusterProblems(env).forEach((issue) => ctx.addIssue({ code: 'custom', ...issue }));
+    const source =
+      env.PULL_SECRET_SOURCE ?? (env.PULL_SECRET_DATA !== undefined ? 'env' : undefined);
+    if (env.OPERATION !== 'delete') {
+      if (source === undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['PULL_SECRET_SOURCE'],
+          message: 'or PULL_SECRET_DATA is required: say where the pull secret comes from',
+        });
+      if (source === 'env' && env.PULL_SECRET_DATA === undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['PULL_SECRET_DATA'],
+          message: 'is required when PULL_SECRET_SOURCE=env',
+        });
+      if (source === 'cluster-spec' && !env.HYPERFLEET_API_BASE_URL)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['HYPERFLEET_API_BASE_URL'],
+          message:
+            'is required to read the pull secret from the cluster spec (PULL_SECRET_SOURCE=cluster-spec)',
+        });
+      if (source === 'secret-manager' && !env.PULL_SECRET_SECRET_VERSION)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['PULL_SECRET_SECRET_VERSION'],
+          message: 'is required when PULL_SECRET_SOURCE=secret-manager',
+        });
+    }
+    const kmsProblem = env.KMS_KEY_NAME
+      ? kmsKeyProblem(env.KMS_KEY_NAME, env.REPLICATION_POLICY)
+      : undefined;
+    if (kmsProblem) ctx.addIssue({ code: 'custom', path: ['KMS_KEY_NAME'], message: kmsProblem });
+  });

@@ -1,0 +1,193 @@
+import type { Logger } from '../../../shared/logging/logger';
+import { pullSecretFingerprint } from '../../../shared/pull-secret/fingerprint';
+import { pullSecretBytes } from '../../../shared/pull-secret/merge';
+import { parsePullSecret, type DockerConfigJson } from '../../../shared/pull-secret/validate';
+import { claimFor, isLost, type LostClaim } from '../claim/job-claim';
+import type { ClaimOutcome } from '../claim/claim-work';
+import type { JobConfig, PullSecretSource } from '../config/config';
+import { kubernetesLabels, secretManagerLabels } from '../config/labels';
+import { targetPlace } from '../places/place-context';
+import { recordingPlaces } from '../places/places';
+import { placeSecret } from '../places/place-secret';
+import {
+  syncSecretManager,
+  type SecretManagerOutcome,
+} from '../secret-manager/sync-secret-manager';
+import { kubernetesPhaseAttributes } from '../telemetry/job-trace';
+import { withPhaseSpan } from '../telemetry/open-spans';
+import { runPhase } from '../telemetry/phase';
+import { placeContext, type JobDependencies, type Progress } from './job-run';
+import { resolvePullSecret } from './resolve-pull-secret';
+import { summarise } from './result-summary';
+import {
+  copiesToTenant,
+  keepDefaultOutOfTenant,
+  pullSecretOrigin,
+  sourceVersionPath,
+} from './tenant-copy';
+
+/** One apply run's context, as every phase of it needs it. */
+interface ApplyRun {
+  readonly config: JobConfig;
+  readonly deps: JobDependencies;
+  readonly options: { dryRun: boolean };
+  readonly log: Logger;
+  readonly progress: Progress;
+}
+
+/** The pull secret as resolved, validated and merged: what the writing phases store. */
+interface ValidPullSecret {
+  readonly from: Parameters<typeof pullSecretOrigin>[0];
+  readonly source: PullSecretSource;
+  readonly parsed: DockerConfigJson;
+  readonly bytes: Buffer;
+}
+
+/**
+ * An apply: resolve and validate the pull secret, claim the work (recording the Kubernetes target
+ * with it), store it in Secret Manager, then write it to the management cluster.
+ */
+export async function applyPullSecret(run: ApplyRun): Promise<string | LostClaim> {
+  const { config, deps, options, log, progress } = run;
+  const secret = await validPullSecret(run);
+  const labels = secretManagerLabels(config);
+  const claim = await runPhase(progress, { name: 'claim' }, log, () =>
+    claimFor(
+      config,
+      deps.secretStore,
+      { dryRun: options.dryRun, logger: log },
+      {
+        labels,
+        replication: config.replication,
+        ...(config.kubernetes ? { alongWith: recordingTarget(config, config.kubernetes) } : {}),
+      },
+    ),
+  );
+  if (isLost(claim)) return claim;
+  const stored = await storeInSecretManager(run, secret, labels, claim);
+  progress.stored = stored;
+  if (config.kubernetes) {
+    const lost = await writeToKubernetes(run, secret, stored, claim);
+    if (lost) return lost;
+  }
+  return summarise(stored, progress, config, options.dryRun);
+}
+
+/** The place record with the Kubernetes target added: it rides along with the claim's write. */
+function recordingTarget(config: JobConfig, kubernetes: NonNullable<JobConfig['kubernetes']>) {
+  const secretPath = `projects/${config.projectId}/secrets/${config.secretId}`;
+  return (annotations: Readonly<Record<string, string>>) =>
+    recordingPlaces(annotations, { add: [targetPlace(kubernetes)] }, secretPath);
+}
+
+async function validPullSecret({
+  config,
+  deps,
+  log,
+  progress,
+}: ApplyRun): Promise<ValidPullSecret> {
+  if (!config.pullSecretSource) throw new Error('no pull secret source is configured');
+  const source = config.pullSecretSource;
+  const resolved = await withPhaseSpan('job.resolve', {}, () =>
+    resolvePullSecret(config.clusterId, source, config.additionalSpecPath, {
+      secretStore: deps.secretStore,
+      ...(deps.hyperfleet ? { hyperfleet: deps.hyperfleet } : {}),
+    }),
+  );
+  deps.redactor?.registerPullSecret(resolved.original);
+  if (resolved.additional !== undefined) deps.redactor?.registerPullSecret(resolved.additional);
+  const parsed = parsePullSecret(resolved.original, 'pull secret');
+  const additional =
+    resolved.additional === undefined
+      ? undefined
+      : parsePullSecret(resolved.additional, 'additional pull secret');
+  const bytes = pullSecretBytes(resolved.original, parsed, additional);
+  deps.redactor?.registerPullSecret(bytes.toString('utf8'));
+  progress.fingerprint = pullSecretFingerprint(bytes);
+  progress.source = pullSecretOrigin(resolved.from);
+  log.info('Pull secret validated', {
+    phase: 'validate',
+    operation: 'validate-pull-secret',
+    pull_secret_source: resolved.from,
+    additional_pull_secret: additional !== undefined,
+    pull_secret_sha256_prefix: progress.fingerprint,
+    bytes: bytes.length,
+  });
+  return { from: resolved.from, source, parsed, bytes };
+}
+
+function storeInSecretManager(
+  { config, deps, options, log, progress }: ApplyRun,
+  secret: ValidPullSecret,
+  labels: Record<string, string>,
+  claim: ClaimOutcome | undefined,
+): Promise<SecretManagerOutcome> {
+  const target = {
+    projectId: config.projectId,
+    secretId: config.secretId,
+    clusterId: config.clusterId,
+    labels,
+    replication: config.replication,
+    ...(config.retention ? { retention: config.retention } : {}),
+  };
+  const syncOptions = {
+    logger: log,
+    retry: config.retry,
+    dryRun: options.dryRun,
+    ...(claim?.kind === 'claimed' ? { claimed: claim.secret } : {}),
+  };
+  const phase = {
+    name: 'secret_manager',
+    span: 'secretmanager.sync',
+    listed: 'secret-manager',
+  } as const;
+  // The platform default goes to the management cluster only, unless copying is opted in.
+  return runPhase(progress, phase, log, () =>
+    copiesToTenant(config, secret.from)
+      ? syncSecretManager(deps.secretStore, target, secret.bytes, syncOptions)
+      : keepDefaultOutOfTenant(deps.secretStore, target, secret, syncOptions),
+  );
+}
+
+/** The Kubernetes phase; the lost claim when the run must stand aside, a failure thrown. */
+async function writeToKubernetes(
+  { config, deps, options, log, progress }: ApplyRun,
+  secret: ValidPullSecret,
+  stored: SecretManagerOutcome,
+  claim: ClaimOutcome | undefined,
+): Promise<LostClaim | undefined> {
+  const kubernetes = config.kubernetes;
+  if (!kubernetes) return undefined;
+  // No claim re-check before the write: the generation stamp keeps it from undoing newer work,
+  // and the one read after it (after-write.ts) re-checks the claim and withdraws if need be.
+  const placed = await runPhase(
+    progress,
+    {
+      name: 'kubernetes',
+      span: 'kubernetes.sync',
+      attributes: kubernetesPhaseAttributes(kubernetes),
+      listed: 'kubernetes',
+      failureOf: (outcome) =>
+        outcome !== 'gone' && 'failure' in outcome ? outcome.failure : undefined,
+    },
+    log,
+    () =>
+      placeSecret(placeContext(config, kubernetes, deps, log, options), {
+        labels: kubernetesLabels(config),
+        dockerConfigJson: secret.bytes,
+        gcpSecretPath: sourceVersionPath(stored, secret.source),
+        claimed: claim?.kind === 'claimed',
+      }),
+  );
+  if (placed === 'gone') return { kind: 'superseded' };
+  progress.pushed = placed.pushed;
+  if ('lost' in placed) {
+    // The Secret just written, removed again because a delete took the work over meanwhile.
+    if (placed.withdrawn) progress.cleaned = [placed.withdrawn];
+    return placed.lost;
+  }
+  progress.cleaned = placed.cleaned;
+  progress.kept = placed.kept;
+  if (placed.failure) throw placed.failure;
+  return undefined;
+}

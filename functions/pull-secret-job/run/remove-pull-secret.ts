@@ -1,0 +1,106 @@
+import type { Logger } from '../../../shared/logging/logger';
+import { claimFor, isLost, type LostClaim } from '../claim/job-claim';
+import type { JobConfig } from '../config/config';
+import { cleanPlaces } from '../places/clean-places';
+import {
+  deleteSecretManagerSecret,
+  type DeleteOutcome,
+} from '../secret-manager/delete-pull-secret';
+import { kubernetesPhaseAttributes } from '../telemetry/job-trace';
+import { runPhase } from '../telemetry/phase';
+import { placeContext, type JobDependencies, type Progress } from './job-run';
+import { cleanedSentence } from './result-summary';
+import { retainedSecretWarning, secretManagerDisposal } from '../places/unknown-cluster';
+
+/** One delete run's context, as every phase of it needs it. */
+interface RemoveRun {
+  readonly config: JobConfig;
+  readonly deps: JobDependencies;
+  readonly options: { dryRun: boolean };
+  readonly log: Logger;
+  readonly progress: Progress;
+}
+
+/** Deletion: the Kubernetes Secret first (its consumer goes first), then Secret Manager. */
+export async function removePullSecret(run: RemoveRun): Promise<string | LostClaim> {
+  const { config, deps, options, log, progress } = run;
+  const claim = await runPhase(progress, { name: 'claim' }, log, () =>
+    claimFor(config, deps.secretStore, { dryRun: options.dryRun, logger: log }),
+  );
+  if (isLost(claim)) return claim;
+  const removed = await removeFromKubernetes(run);
+  if (removed && 'kind' in removed) return removed;
+  const kubernetes = removed?.target;
+  const secretManager = await removeFromSecretManager(run);
+  progress.removed = { ...(kubernetes ? { kubernetes } : {}), secretManager };
+  const k8s = kubernetes
+    ? `Kubernetes Secret ${kubernetes.namespace}/${kubernetes.name} on management cluster ${config.kubernetes?.cluster ?? ''}: ${kubernetes.outcome}; ${cleanedSentence(progress.cleaned, progress.kept)}`
+    : cleanedSentence(progress.cleaned, progress.kept);
+  return `${options.dryRun ? 'Dry run: ' : ''}Pull secret cleanup: ${k8s}Secret Manager secret ${secretManager.secretPath}: ${secretManager.outcome}${secretManager.outcome === 'retained' ? ` (${secretManager.disabledVersions.length} versions disabled)` : ''}.`;
+}
+
+/** The Kubernetes phase of a delete: every recorded place and the target cleaned. */
+async function removeFromKubernetes({
+  config,
+  deps,
+  options,
+  log,
+  progress,
+}: RemoveRun): Promise<LostClaim | { target?: DeleteOutcome['kubernetes'] } | undefined> {
+  const kubernetesConfig = config.kubernetes;
+  if (!kubernetesConfig) return undefined;
+  const cleaned = await runPhase(
+    progress,
+    {
+      name: 'kubernetes',
+      span: 'kubernetes.sync',
+      attributes: kubernetesPhaseAttributes(kubernetesConfig),
+      listed: 'kubernetes',
+      failureOf: (outcome) => outcome.failure,
+    },
+    log,
+    () => cleanPlaces(placeContext(config, kubernetesConfig, deps, log, options)),
+  );
+  if (cleaned.lost) return cleaned.lost;
+  progress.cleaned = cleaned.cleaned;
+  progress.kept = cleaned.kept;
+  // The Secret Manager secret holds the record of the places left: it stays until they are clean.
+  if (cleaned.failure) throw cleaned.failure;
+  if (!cleaned.target) return {};
+  const { place, outcome } = cleaned.target;
+  return { target: { namespace: place.namespace, name: place.name, outcome } };
+}
+
+/** The Secret Manager phase of a delete: deleted, or kept as a tombstone while places are left. */
+function removeFromSecretManager({
+  config,
+  deps,
+  options,
+  log,
+  progress,
+}: RemoveRun): Promise<DeleteOutcome['secretManager']> {
+  // Places kept on unconfigured clusters are recorded only on this secret: it stays (a tombstone).
+  const disposal = secretManagerDisposal(config.onDelete, progress.kept);
+  const retained = retainedSecretWarning(config.onDelete, progress.kept);
+  if (retained)
+    log.warn(retained, {
+      phase: 'secret-manager',
+      operation: 'delete-secret',
+      reason: 'PlacesStillRecorded',
+    });
+  const phase = {
+    name: 'secret_manager',
+    span: 'secretmanager.sync',
+    listed: 'secret-manager',
+  } as const;
+  return runPhase(progress, phase, log, () =>
+    deleteSecretManagerSecret(
+      deps.secretStore,
+      `projects/${config.projectId}/secrets/${config.secretId}`,
+      disposal,
+      log,
+      options.dryRun,
+      config.clusterId,
+    ),
+  );
+}

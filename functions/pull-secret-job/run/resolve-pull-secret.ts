@@ -1,0 +1,73 @@
+import { PermanentError } from '../../../shared/errors';
+import type { HyperFleetApi } from '../../../shared/hyperfleet/port';
+import type { Cluster } from '../../../shared/hyperfleet/schemas';
+import { readPath } from '../../../shared/object-path';
+import { InvalidPullSecretError } from '../../../shared/pull-secret/validate';
+import type { PullSecretSource } from '../config/config';
+import type { SecretStore } from '../secret-manager/secret-store';
+
+/** The raw texts to validate: the cluster's pull secret and, if any, an additional one. */
+export interface ResolvedPullSecret {
+  readonly original: string;
+  readonly additional?: string;
+  /** Where it came from, for logs: `env`, `cluster-spec`, `secret-manager`. */
+  readonly from: PullSecretSource['kind'];
+}
+
+/**
+ * Resolves the reference the adapter passed (never the bytes): the cluster spec via the HyperFleet
+ * API, a Secret Manager version such as the platform's default pull secret, or PULL_SECRET_DATA for
+ * direct runs. The additional pull secret is read from the cluster spec when the API is configured.
+ */
+export async function resolvePullSecret(
+  clusterId: string,
+  source: PullSecretSource,
+  additionalSpecPath: string,
+  ports: { hyperfleet?: HyperFleetApi; secretStore: SecretStore },
+): Promise<ResolvedPullSecret> {
+  let cluster: Cluster | undefined;
+  const loadCluster = async () => {
+    if (!ports.hyperfleet) return undefined;
+    cluster ??= await ports.hyperfleet.findCluster(clusterId);
+    if (!cluster)
+      throw new PermanentError(
+        `Cluster ${clusterId} no longer exists in the HyperFleet API; nothing to provision.`,
+        'ClusterNotFound',
+      );
+    return cluster;
+  };
+  let original: string;
+  if (source.kind === 'env') original = source.data;
+  else if (source.kind === 'cluster-spec') {
+    const value = readPath(await loadCluster(), source.specPath);
+    if (value === undefined || value === null || value === '') {
+      throw new InvalidPullSecretError(
+        `The cluster has no pull secret at ${source.specPath}. Set it in the cluster spec, or configure a default pull secret.`,
+      );
+    }
+    original = asDockerConfigText(value, source.specPath);
+  } else {
+    const payload = await ports.secretStore.accessVersion(source.version);
+    if (!payload)
+      throw new PermanentError(
+        `The default pull secret ${source.version} does not exist or is not enabled.`,
+        'DefaultPullSecretNotFound',
+      );
+    original = payload.data.toString('utf8');
+  }
+  const extra = ports.hyperfleet ? readPath(await loadCluster(), additionalSpecPath) : undefined;
+  const additional =
+    extra === undefined || extra === null || extra === ''
+      ? undefined
+      : asDockerConfigText(extra, additionalSpecPath);
+  return { original, ...(additional !== undefined ? { additional } : {}), from: source.kind };
+}
+
+/** The spec may hold the dockerconfigjson as a JSON string or as an object. */
+function asDockerConfigText(value: unknown, path: string): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'object') return JSON.stringify(value);
+  throw new InvalidPullSecretError(
+    `The pull secret at ${path} must be a dockerconfigjson string or object, not a ${typeof value}.`,
+  );
+}

@@ -1,0 +1,219 @@
+import { GrpcStatus as status } from '../../../shared/gcp/grpc-status';
+import type { SecretManagerServiceClient } from '@google-cloud/secret-manager';
+import { grpcCode } from '../../../shared/gcp/grpc-failure';
+import {
+  callSecretManager,
+  toProtoReplication,
+  type GoogleSecretStoreOptions,
+} from './google-calls';
+import type {
+  Replication,
+  SecretMetadata,
+  SecretStore,
+  VersionPayload,
+  VersionSummary,
+} from './secret-store';
+
+export type { GoogleSecretStoreOptions };
+
+const toNumber = (value: unknown): number | undefined =>
+  value === null || value === undefined || value === '' ? undefined : Number(String(value));
+
+/** SecretStore over the real @google-cloud/secret-manager client (service or emulator). */
+export class GoogleSecretStore implements SecretStore {
+  constructor(
+    private readonly client: SecretManagerServiceClient,
+    private readonly options: GoogleSecretStoreOptions,
+  ) {}
+
+  async getSecret(name: string): Promise<SecretMetadata | undefined> {
+    const secret = await this.call(
+      'GetSecret',
+      name,
+      true,
+      async (callOptions) => {
+        const [found] = await this.client.getSecret({ name }, callOptions);
+        return found;
+      },
+      [status.NOT_FOUND],
+    );
+    return secret
+      ? {
+          labels: { ...(secret.labels ?? {}) },
+          annotations: { ...(secret.annotations ?? {}) },
+          etag: secret.etag ?? '',
+        }
+      : undefined;
+  }
+
+  async createSecret(
+    projectId: string,
+    secretId: string,
+    spec: {
+      labels: Record<string, string>;
+      annotations?: Record<string, string>;
+      replication: Replication;
+    },
+  ): Promise<'created' | 'exists'> {
+    const parent = `projects/${projectId}`;
+    const created = await this.call(
+      'CreateSecret',
+      `${parent}/secrets/${secretId}`,
+      true,
+      async (callOptions) => {
+        await this.client.createSecret(
+          {
+            parent,
+            secretId,
+            secret: {
+              labels: spec.labels,
+              ...(spec.annotations ? { annotations: spec.annotations } : {}),
+              replication: toProtoReplication(spec.replication),
+            },
+          },
+          callOptions,
+        );
+        return true;
+      },
+      [status.ALREADY_EXISTS],
+    );
+    return created ? 'created' : 'exists';
+  }
+
+  async updateAnnotations(
+    name: string,
+    annotations: Record<string, string>,
+    etag: string,
+  ): Promise<'updated' | 'conflict' | 'gone'> {
+    // Not retried blindly: a lost answer may have applied the update, and a second try with the
+    // old etag would then look like a conflict. The caller re-reads and decides again instead.
+    let outcome: 'conflict' | 'gone' | undefined;
+    const updated = await this.call(
+      'UpdateSecret',
+      name,
+      false,
+      async (callOptions) => {
+        try {
+          await this.client.updateSecret(
+            { secret: { name, annotations, etag }, updateMask: { paths: ['annotations'] } },
+            callOptions,
+          );
+          return true;
+        } catch (error) {
+          const code = grpcCode(error);
+          // The service answers FAILED_PRECONDITION for a stale etag (AIP-154 says ABORTED: accept both).
+          if (code === status.FAILED_PRECONDITION || code === status.ABORTED) outcome = 'conflict';
+          if (code === status.NOT_FOUND) outcome = 'gone';
+          throw error;
+        }
+      },
+      [status.FAILED_PRECONDITION, status.ABORTED, status.NOT_FOUND],
+    );
+    return updated ? 'updated' : (outcome ?? 'conflict');
+  }
+
+  async accessVersion(name: string): Promise<VersionPayload | undefined> {
+    const response = await this.call(
+      'AccessSecretVersion',
+      name,
+      true,
+      async (callOptions) => {
+        const [version] = await this.client.accessSecretVersion({ name }, callOptions);
+        return version;
+      },
+      [status.NOT_FOUND, status.FAILED_PRECONDITION],
+    );
+    if (!response?.name) return undefined;
+    const data = response.payload?.data;
+    return {
+      name: response.name,
+      data: data === null || data === undefined ? Buffer.alloc(0) : Buffer.from(data as Uint8Array),
+      crc32c: toNumber(response.payload?.dataCrc32c),
+    };
+  }
+
+  async addVersion(secretName: string, data: Buffer, crc32c: number): Promise<{ name: string }> {
+    const version = await this.call('AddSecretVersion', secretName, false, async (callOptions) => {
+      const [added] = await this.client.addSecretVersion(
+        { parent: secretName, payload: { data, dataCrc32c: crc32c } },
+        callOptions,
+      );
+      return added;
+    });
+    if (!version?.name)
+      throw new Error(`AddSecretVersion on ${secretName} returned no version name`);
+    return { name: version.name };
+  }
+
+  async listVersions(secretName: string): Promise<VersionSummary[]> {
+    const versions = await this.call(
+      'ListSecretVersions',
+      secretName,
+      true,
+      async (callOptions) => {
+        const [list] = await this.client.listSecretVersions(
+          { parent: secretName },
+          { ...callOptions, autoPaginate: true },
+        );
+        return list;
+      },
+    );
+    return (versions ?? []).flatMap((version) => {
+      const number = Number(/\/versions\/(\d+)$/.exec(version.name ?? '')?.[1]);
+      const state = String(version.state);
+      if (!Number.isInteger(number) || !['ENABLED', 'DISABLED', 'DESTROYED'].includes(state))
+        return [];
+      return [{ name: version.name as string, number, state: state as VersionSummary['state'] }];
+    });
+  }
+
+  async destroyVersion(name: string): Promise<void> {
+    await this.call(
+      'DestroySecretVersion',
+      name,
+      true,
+      async (callOptions) => {
+        await this.client.destroySecretVersion({ name }, callOptions);
+        return true;
+      },
+      [status.FAILED_PRECONDITION],
+    );
+  }
+
+  async disableVersion(name: string): Promise<void> {
+    await this.call(
+      'DisableSecretVersion',
+      name,
+      true,
+      async (callOptions) => {
+        await this.client.disableSecretVersion({ name }, callOptions);
+        return true;
+      },
+      [status.FAILED_PRECONDITION],
+    );
+  }
+
+  async deleteSecret(name: string): Promise<boolean> {
+    const deleted = await this.call(
+      'DeleteSecret',
+      name,
+      true,
+      async (callOptions) => {
+        await this.client.deleteSecret({ name }, callOptions);
+        return true;
+      },
+      [status.NOT_FOUND],
+    );
+    return deleted === true;
+  }
+
+  private call<T>(
+    operation: string,
+    resource: string,
+    retryable: boolean,
+    attempt: (callOptions: { timeout: number; retry: null }) => Promise<T>,
+    expected: readonly number[] = [],
+  ): Promise<T | undefined> {
+    return callSecretManager(this.options, operation, resource, retryable, attempt, expected);
+  }
+}
