@@ -16,7 +16,7 @@ const USAGE = `Usage:
                                                 check the deployment end to end, as the job
   pull-secret version                           print the version
   pull-secret --help                            print this help
-See README.md, section "Pull secret job", for the environment variables and exit codes, and section "pull-secret doctor" for the doctor.`;
+See docs/configuration.md, "Pull secret job", for the environment variables and exit codes, and docs/operations.md, "pull-secret doctor", for the doctor.`;
 
 /** Every secret the run learns; stdout, stderr, the log and the published result all pass through it. */
 const redactor = new SecretRedactor();

@@ -105,7 +105,7 @@ describe('pull-secret doctor on the local stack', () => {
       ]);
       const project = run.check(`secret-manager ${CUSTOMER_PROJECT} project`);
       expect(project.detail).toContain('missing secretmanager.secrets.create');
-      expect(project.fix?.action).toContain('README\'s section "Onboarding a customer project"');
+      expect(project.fix?.action).toContain('docs/deployment.md, "Onboarding a customer project"');
       expect(project.fix?.resource).toContain(`projects/${CUSTOMER_PROJECT}`);
       expect(run.check(`secret-manager ${CUSTOMER_PROJECT} secrets`).detail).toContain(
         "Permission 'secretmanager.secrets.get' denied",

@@ -7,7 +7,7 @@ export interface Fix {
   readonly problem: string;
   /** The resource it is about (a project, a cluster's ClusterRole, a variable, a trigger...). */
   readonly resource: string;
-  /** The command or README section that fixes it. */
+  /** The command or documentation section that fixes it. */
   readonly action: string;
 }
 
@@ -38,5 +38,5 @@ export const skip = (name: string, detail: string, fix?: Fix): CheckResult => ({
   ...(fix ? { fix } : {}),
 });
 
-/** README's section for the doctor, named in fixes about the doctor's own read rights. */
-export const DOCTOR_SECTION = 'README, "pull-secret doctor"';
+/** The doctor's section of the docs, named in fixes about the doctor's own read rights. */
+export const DOCTOR_SECTION = 'docs/operations.md, "pull-secret doctor"';

@@ -27,7 +27,7 @@ export function judgeReach(
         problem: `The job cannot build a client for ${cluster}.`,
         resource: where,
         action:
-          'Fix the entry in Terraform management_clusters and terraform apply (README, "Management clusters").',
+          'Fix the entry in Terraform management_clusters and terraform apply (docs/management-clusters.md).',
       });
     case 'tls':
       return fail(name, `TLS: ${answer.detail}`, {
@@ -46,7 +46,7 @@ export function judgeReach(
         return fail(name, `401: ${answer.message}`, {
           problem: `${cluster} does not accept the job's Google access token (GKE knows the job by email only with the userinfo.email scope, and only with container.clusters.get).`,
           resource: `${identity}: roles/container.clusterViewer on the cluster's project (IAM per kind)`,
-          action: `terraform apply grants it (README, "Management clusters", "IAM per kind"); ${DOC}, "The token the job sends".`,
+          action: `terraform apply grants it (docs/management-clusters.md, "Reaching a management cluster"); ${DOC}, "The token the job sends".`,
         });
       if (answer.status === 403 || answer.status === 404)
         return fail(name, `${answer.status}: ${answer.message}`, {
@@ -55,7 +55,7 @@ export function judgeReach(
               ? `${cluster} refused the job before Kubernetes RBAC (Connect Gateway without roles/gkehub.gatewayEditor, or GKE without container.clusters.connect at a DNS endpoint).`
               : `${cluster}'s endpoint names no cluster (a Connect Gateway membership that does not exist?).`,
           resource: where,
-          action: `terraform apply grants the IAM per kind (README, "Management clusters"); ${DOC}, "Reaching a management cluster".`,
+          action: `terraform apply grants the IAM per kind (docs/management-clusters.md); ${DOC}, "Reaching a management cluster".`,
         });
       return fail(name, `${answer.status}: ${answer.message}`, {
         problem: `${cluster} answered ${answer.status}.`,

@@ -104,7 +104,7 @@ export function describeQuestion(q: AccessQuestion): string {
 
 /** How to put the job's RBAC back as Terraform renders it. */
 export const reapplyRbac = (cluster: string) =>
-  `terraform output -json management_cluster_rbac | jq -r '.["${cluster}"]' | kubectl apply -f - (with kubectl pointed at the cluster; README, "Management clusters")`;
+  `terraform output -json management_cluster_rbac | jq -r '.["${cluster}"]' | kubectl apply -f - (with kubectl pointed at the cluster; docs/management-clusters.md)`;
 
 /** The job's RBAC in one cluster is exactly what the template gives (pure). */
 export function judgeClusterRights(

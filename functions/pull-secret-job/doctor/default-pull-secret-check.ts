@@ -55,7 +55,7 @@ export function judgeDefaultPullSecret(
           'The job may not read the default pull secret: clusters using it fail PermissionDenied.',
         resource: `${where}: roles/secretmanager.secretAccessor of ${identity} on that secret`,
         action:
-          'terraform apply grants it (secret-manager-iam.tf, job_reads_default_pull_secret); README, Deployment.',
+          'terraform apply grants it (secret-manager-iam.tf, job_reads_default_pull_secret); docs/deployment.md.',
       });
     case 'failed':
       return skip(NAME, `could not read ${version}: ${answer.detail}`);

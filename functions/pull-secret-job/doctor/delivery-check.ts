@@ -41,7 +41,7 @@ export function judgeSentinelTopic(
         problem: "Sentinel's topic does not exist: no reconcile event reaches the adapter.",
         resource: topic,
         action:
-          'Point Terraform\'s sentinel_topic at the topic Sentinel publishes to (it must exist: the module only subscribes), or create it; README, Deployment, "Wiring Sentinel\'s topic".',
+          'Point Terraform\'s sentinel_topic at the topic Sentinel publishes to (it must exist: the module only subscribes), or create it; docs/deployment.md, "Wiring Sentinel\'s topic".',
       });
     case 'denied':
       return skip(
@@ -105,7 +105,7 @@ export function judgeDelivery(input: {
         "No delivery wiring: Sentinel's events, the job's results and Cloud Run's execution-finished events reach nothing.",
       resource: `the triggers ${ROUTES.map(input.triggerName).join(', ')} (delivery.mode = "eventarc") or the subscriptions ${ROUTES.map(input.subscriptionName).join(', ')} (delivery.mode = "push-subscription")`,
       action:
-        'terraform apply (eventarc.tf or pubsub.tf creates them); README, Deployment, "Delivery modes".',
+        'terraform apply (eventarc.tf or pubsub.tf creates them); docs/deployment.md, "Delivery modes".',
     });
   return judgeWiring(
     'push-subscription',
@@ -128,7 +128,7 @@ function judgeWiring(
     return fail(DELIVERY, `${mode}: ${missing.map(nameOf).join(', ')} missing`, {
       problem: `The ${kind}${missing.length > 1 ? 's' : ''} ${missing.map(nameOf).join(', ')} of delivery.mode = "${mode}" ${missing.length > 1 ? 'do' : 'does'} not exist: ${missing.map(describeRoute).join('; ')} are not delivered.`,
       resource: missing.map(nameOf).join(', '),
-      action: `terraform apply recreates ${missing.length > 1 ? 'them' : 'it'} (${mode === 'eventarc' ? 'eventarc.tf' : 'pubsub.tf'}); README, Deployment, "Delivery modes".`,
+      action: `terraform apply recreates ${missing.length > 1 ? 'them' : 'it'} (${mode === 'eventarc' ? 'eventarc.tf' : 'pubsub.tf'}); docs/deployment.md, "Delivery modes".`,
     });
   const problems = ROUTES.flatMap((route) => {
     const answer = answers[route];
@@ -146,7 +146,7 @@ function judgeWiring(
       problem: `The delivery wiring does not match the deployment: ${problems.join('; ')}.`,
       resource: ROUTES.map(nameOf).join(', '),
       action:
-        'terraform apply restores them as the module declares (sentinel_topic, the results and execution-finished topics); README, Deployment, "Delivery modes".',
+        'terraform apply restores them as the module declares (sentinel_topic, the results and execution-finished topics); docs/deployment.md, "Delivery modes".',
     });
   return ok(DELIVERY, `${mode}: ${ROUTES.map(nameOf).join(', ')} exist and read their topics`);
 }

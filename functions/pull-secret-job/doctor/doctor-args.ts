@@ -14,7 +14,7 @@ export const DOCTOR_USAGE = `Usage: pull-secret doctor [--project P]... [--all-p
   --namespace NS      where the job's Secret rights are checked (default clusters-hyperfleet-doctor;
                       with per-namespace RBAC give one of the bound namespaces)
 Prints a table of checks (OK, FAIL, SKIP) with a fix for each failure; exit 0 when none failed,
-1 when one did, 2 for bad arguments or configuration. See README, "pull-secret doctor".`;
+1 when one did, 2 for bad arguments or configuration. See docs/operations.md, "pull-secret doctor".`;
 
 /** What the operator asked the doctor to check. */
 export interface DoctorArgs {

@@ -60,7 +60,7 @@ export type FenceAnswer =
   | { readonly kind: 'failed'; readonly detail: string };
 
 const apply = (cluster: string) =>
-  `Apply the fence alone, then re-apply the RBAC: terraform output -raw management_cluster_fence | kubectl apply -f - (kubectl pointed at ${cluster}; Kubernetes 1.30+), README, "Management clusters"`;
+  `Apply the fence alone, then re-apply the RBAC: terraform output -raw management_cluster_fence | kubectl apply -f - (kubectl pointed at ${cluster}; Kubernetes 1.30+), docs/management-clusters.md`;
 
 /** The fence is installed and bound: each probe refused by its policy (pure). */
 export function judgeFence(

@@ -56,7 +56,7 @@ export function judgeHyperFleet(answer: HyperFleetAnswer, setting: HyperFleetSet
         problem: 'The job has no HyperFleet API to read cluster specs from.',
         resource: 'the job variable HYPERFLEET_API_BASE_URL (Terraform hyperfleet_api.base_url)',
         action:
-          'Set hyperfleet_api.base_url and terraform apply (README, Configuration reference, "HyperFleet API").',
+          'Set hyperfleet_api.base_url and terraform apply (docs/configuration.md, "HyperFleet API (adapter, reporter and job)").',
       });
     case 'token-unreadable':
       return fail(NAME, `the API token could not be read: ${answer.detail}`, {
@@ -76,7 +76,7 @@ export function judgeHyperFleet(answer: HyperFleetAnswer, setting: HyperFleetSet
             'The base URL or API version names no HyperFleet API (wrong host, port, path or version).',
           resource: `HYPERFLEET_API_BASE_URL=${url} and HYPERFLEET_API_VERSION`,
           action:
-            'Set hyperfleet_api.base_url to scheme, host and port only (no path) and hyperfleet_api.version (e.g. v1), then terraform apply; README, Troubleshooting, "hyperfleet-api-misconfigured".',
+            'Set hyperfleet_api.base_url to scheme, host and port only (no path) and hyperfleet_api.version (e.g. v1), then terraform apply; docs/operations.md, "Troubleshooting", "hyperfleet-api-misconfigured".',
         },
       );
     case 'unreachable':
@@ -84,7 +84,7 @@ export function judgeHyperFleet(answer: HyperFleetAnswer, setting: HyperFleetSet
         problem: 'The job cannot reach the HyperFleet API (DNS, connection, TLS or timeout).',
         resource: `HYPERFLEET_API_BASE_URL=${url}, and the job's network egress`,
         action:
-          'Check the URL resolves and answers from the job (a private API needs the network variable: Direct VPC or a connector; README, Deployment, "Private endpoints").',
+          'Check the URL resolves and answers from the job (a private API needs the network variable: Direct VPC or a connector; docs/deployment.md, "Terraform variables").',
       });
     case 'failing':
       return fail(
@@ -112,14 +112,14 @@ function judgeRefused(
           'The HyperFleet API refused the token (401): missing, expired or not valid for this API.',
         resource: token,
         action:
-          'Put a valid token in hyperfleet_api.auth_token_secret (a new secret version) or set hyperfleet_api.audience; README, Troubleshooting, "HyperFleetUnauthorized / 401 HYPERFLEET-AUT-001".',
+          'Put a valid token in hyperfleet_api.auth_token_secret (a new secret version) or set hyperfleet_api.audience; docs/operations.md, "Troubleshooting", "HyperFleetUnauthorized / 401 HYPERFLEET-AUT-001".',
       })
     : fail(NAME, `403 ${answer.code ?? ''}: the API refused the job's tenancy or rights`.trim(), {
         problem: `The HyperFleet API authenticated the job but refused it (403) as ${setting.caller}.`,
         resource:
           'HYPERFLEET_API_SYSTEM_HEADER / HYPERFLEET_API_ORG_HEADER / HYPERFLEET_API_ORG (Terraform hyperfleet_api.system_header, org_header, org)',
         action:
-          'Set hyperfleet_api.system_header to the API\'s server.tenant.system_header and terraform apply; README, Troubleshooting, "403 HYPERFLEET-AUZ-001".',
+          'Set hyperfleet_api.system_header to the API\'s server.tenant.system_header and terraform apply; docs/operations.md, "Troubleshooting", "403 HYPERFLEET-AUZ-001".',
       });
 }
 

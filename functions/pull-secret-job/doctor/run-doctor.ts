@@ -38,7 +38,7 @@ export async function runDoctor(context: DoctorContext): Promise<CheckResult[]> 
           'The job has no Google credentials: it can reach neither Secret Manager nor its management clusters.',
         resource: "the job's service account (Cloud Run's metadata server)",
         action:
-          'Run the doctor as an execution of the job (gcloud run jobs execute JOB --args=doctor); README, "pull-secret doctor".',
+          'Run the doctor as an execution of the job (gcloud run jobs execute JOB --args=doctor); docs/operations.md, "pull-secret doctor".',
       },
     );
   }

@@ -3,7 +3,7 @@ import { DOCTOR_SECTION, fail, ok, skip, type CheckResult } from './check';
 
 // What the job needs in a customer project, from the calls it makes (google-secret-store.ts,
 // claim-work.ts) and Terraform's custom role (modules/pullsecret-tenant-role), and what it must not hold
-// (README: "never secrets.list or any IAM permission").
+// (docs/deployment.md, "Onboarding a customer project": never secrets.list or any IAM permission).
 
 /** Checked on the project (Resource Manager projects.testIamPermissions): CreateSecret's permission. */
 export const PROJECT_REQUIRED = ['secretmanager.secrets.create'] as const;
@@ -50,7 +50,7 @@ export type SecretRightsAnswer =
   | { readonly kind: 'failed'; readonly detail: string };
 
 const onboard = (project: string) =>
-  `Onboard the project as README's section "${ONBOARDING_SECTION}" says: add ${project} to target_project_ids and terraform apply (it grants the job's custom role with the hyperfleet-* condition there); a grant edited by hand is restored the same way.`;
+  `Onboard the project as docs/deployment.md, "${ONBOARDING_SECTION}" says: apply the module pullsecret-tenant-project for ${project} or its folder (it grants the job's custom role with the hyperfleet-* condition there); a grant edited by hand is restored the same way.`;
 
 const list = (permissions: readonly string[]) => permissions.join(', ');
 
@@ -78,7 +78,7 @@ export function judgeProjectRights(
           {
             problem: `The job's identity holds ${list(excess)} in ${project}: it could list or re-grant every secret of the customer, beyond its own.`,
             resource: `projects/${project}: a role binding of ${identity} other than the custom role (gcloud projects get-iam-policy ${project} --flatten=bindings --filter="bindings.members:${identity}")`,
-            action: `Remove that binding; the job needs only Terraform's custom role (README, Deployment, "Secret Manager role and its condition").`,
+            action: `Remove that binding; the job needs only Terraform's custom role (docs/deployment.md, "Onboarding a customer project").`,
           },
         );
       return ok(
@@ -125,7 +125,7 @@ export function judgeSecretRights(
         return fail(name, `holds ${list(excess)} on ${answer.secret}`, {
           problem: `The job's identity may read or change who may access its secrets in ${project} (${list(excess)}).`,
           resource: `${answer.secret} and projects/${project}: a binding of ${identity} beyond the custom role`,
-          action: `Remove that binding (gcloud secrets get-iam-policy and gcloud projects get-iam-policy ${project}); README, Deployment, "Secret Manager role and its condition".`,
+          action: `Remove that binding (gcloud secrets get-iam-policy and gcloud projects get-iam-policy ${project}); docs/deployment.md, "Onboarding a customer project".`,
         });
       return ok(
         name,

@@ -50,7 +50,7 @@ export function translateKubeError(
       `Could not ${where}: 403 Forbidden: ${detail}. ${
         detail.includes('ValidatingAdmissionPolicy')
           ? "The admission fence admits only this cluster's own pull secret in its own namespace (docs/management-clusters.md)."
-          : `Grant that identity the "${verb === 'read' ? 'patch' : verb}" verb on secrets in namespace "${namespace}" (see README, Deployment).`
+          : `Grant that identity the "${verb === 'read' ? 'patch' : verb}" verb on secrets in namespace "${namespace}" (see docs/deployment.md).`
       }`,
       'PermissionDenied',
       { cause: error },

@@ -15,8 +15,8 @@ import {
 // DEFAULT_PULL_SECRET_VERSION) is a platform credential. The tenant project is the customer's: they
 // read every secret in it. So when the default is in use, its bytes go to the management cluster
 // only. The tenant project's secret still exists, without versions: it carries the claim and the
-// place records, which stay in one place whatever the source (README, "The platform default pull
-// secret"). Copying stays possible as an explicit opt-in, COPY_PLATFORM_DEFAULT_TO_TENANT=true.
+// place records, which stay in one place whatever the source (docs/design/job-protocol.md,
+// "What the job writes"). Copying stays possible as an explicit opt-in, COPY_PLATFORM_DEFAULT_TO_TENANT=true.
 
 /** Where the pull secret came from, as the result and the status data say it. */
 export type PullSecretOrigin = NonNullable<JobResult['pull_secret_source']>;

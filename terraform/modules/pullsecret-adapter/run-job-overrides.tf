@@ -3,7 +3,7 @@
 # of ours, MANAGEMENT_CLUSTERS or HYPERFLEET_API_BASE_URL would send the job's token elsewhere. The
 # code sends only the names in run-job-overrides.json (functions/adapter/cloud-run/execution-overrides.ts
 # reads the same file) and the job refuses redirecting variables on Cloud Run
-# (functions/pull-secret-job/redirect-guard.ts); what neither can stop is counted here from Cloud
+# (functions/pull-secret-job/config/redirect-guard.ts); what neither can stop is counted here from Cloud
 # Run's audit log and alerted on (SECURITY.md, "Execution overrides").
 module "run_job_overrides" {
   source = "./modules/run-job-overrides"

@@ -4,7 +4,7 @@
 # can only be granted in its own project; an organization-level one in any project or folder under
 # it (https://cloud.google.com/iam/docs/understanding-custom-roles#custom_role_levels).
 #
-# Exactly the calls the job makes (functions/pull-secret-job/google-secret-store.ts, claim-work.ts):
+# Exactly the calls the job makes (functions/pull-secret-job/secret-manager/google-secret-store.ts, annotation-cas.ts):
 #   GetSecret (read the claim and labels)      secrets.get     UpdateSecret (claim annotations)  secrets.update
 #   CreateSecret                               secrets.create  DeleteSecret (on_delete = delete)  secrets.delete
 #   AccessSecretVersion (compare payload)      versions.access AddSecretVersion                   versions.add

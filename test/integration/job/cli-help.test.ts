@@ -11,18 +11,18 @@ describe('pull-secret CLI help', () => {
 
   it('names a documentation section that exists under that title', async () => {
     const run = await runNode(JOB_CLI, ['--help'], {});
-    const section = /section "([^"]+)"/.exec(run.stdout)?.[1];
-    expect(section).toBeDefined();
-    expect(pagesWithHeading(section!)).toHaveLength(1);
+    const cited = /(docs\/[\w/-]+\.md), "([^"]+)"/.exec(run.stdout);
+    expect(cited).not.toBeNull();
+    expect(pagesWithHeading(cited![2]!)).toEqual([cited![1]]);
   });
 
   it('doctor --help prints its usage, naming its documentation section, which exists', async () => {
     const run = await runNode(JOB_CLI, ['doctor', '--help'], {});
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Usage: pull-secret doctor');
-    const section = /README, "([^"]+)"/.exec(run.stdout)?.[1];
-    expect(section).toBe('pull-secret doctor');
-    expect(pagesWithHeading(section!)).toEqual(['docs/operations.md']);
+    const cited = /(docs\/[\w/-]+\.md), "([^"]+)"/.exec(run.stdout);
+    expect(cited?.[2]).toBe('pull-secret doctor');
+    expect(pagesWithHeading(cited![2]!)).toEqual([cited![1]]);
   });
 
   it('doctor with a flag it does not know is a usage error (exit 2, on stderr)', async () => {

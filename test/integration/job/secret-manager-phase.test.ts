@@ -184,9 +184,9 @@ describe('pull secret job, Secret Manager phase (CLI process against the emulato
     expect(run.code).toBe(EXIT_CODES.permanent);
     expect(run.result.reason).toBe('PermissionDenied');
     expect(emulator.requests.list()).toHaveLength(1);
-    // In the customer project, the fix is onboarding it (README names the section by this title).
+    // In the customer project, the fix is onboarding it (docs/deployment.md names the section by this title).
     expect(run.result.message).toContain(
-      `GetSecret on ${SECRET} failed: PERMISSION_DENIED: Permission secretmanager.secrets.get denied. The job's service account lacks this right in the customer project demo-project: onboard the project as README's section "Onboarding a customer project" says`,
+      `GetSecret on ${SECRET} failed: PERMISSION_DENIED: Permission secretmanager.secrets.get denied. The job's service account lacks this right in the customer project demo-project: onboard the project as docs/deployment.md, "Onboarding a customer project" says`,
     );
   });
 

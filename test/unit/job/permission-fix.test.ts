@@ -1,13 +1,13 @@
 import { customerProjectPermissionFix } from '../../../functions/pull-secret-job/run/permission-fix';
 
 describe("the job's fix for PERMISSION_DENIED from Secret Manager", () => {
-  it('in the customer project: onboard it, naming the README section and the doctor', () => {
+  it('in the customer project: onboard it, naming the docs section and the doctor', () => {
     const fix = customerProjectPermissionFix(
       'projects/cust-1/secrets/hyperfleet-a-pull-secret',
       'cust-1',
     );
-    expect(fix).toContain('README\'s section "Onboarding a customer project"');
-    expect(fix).toContain('target_project_ids');
+    expect(fix).toContain('docs/deployment.md, "Onboarding a customer project"');
+    expect(fix).toContain('pullsecret-tenant-project');
     expect(fix).toContain('pull-secret doctor --project cust-1');
   });
 

@@ -38,7 +38,7 @@ locals {
     : length(var.management_clusters) == 1 ? one(keys(var.management_clusters))
   : null)
 
-  # The job's configuration (functions/pull-secret-job/config.ts): the deprecated variable keeps
+  # The job's configuration (functions/pull-secret-job/config/config.ts): the deprecated variable keeps
   # today's single-cluster variables, so upgrading plans no change to the job; the map becomes
   # MANAGEMENT_CLUSTERS in the job's form (gke: endpoint + caCert; connect-gateway: endpoint only).
   job_env = local.legacy ? merge(
