@@ -15,6 +15,11 @@ export interface Situation {
   readonly lastReportAge: number;
   /** The attempt a launch now would be: the next one at this generation, else 1. */
   readonly attempt: number;
+  /**
+   * Another adapter reports our pull secret missing or invalid (DRIFT_REPORTED_CONDITION) while
+   * our status says it is provisioned at this generation: a repair is due, not a resync.
+   */
+  readonly driftReported: boolean;
 }
 
 /** One step of the decision: a decision when it applies, undefined to let the next rule decide. */
@@ -23,6 +28,7 @@ export type DecisionRule = (situation: Situation) => Decision | undefined;
 export function situationOf(input: DecisionInput, cluster: ClusterFacts): Situation {
   const { own, now } = input;
   const sameGeneration = own?.observedGeneration === cluster.generation;
+  const provisioned = !cluster.deleting && sameGeneration && own?.available === 'True';
   return {
     input,
     cluster,
@@ -33,6 +39,7 @@ export function situationOf(input: DecisionInput, cluster: ClusterFacts): Situat
       ? now.getTime() - Date.parse(own.lastReportTime)
       : Number.POSITIVE_INFINITY,
     attempt: sameGeneration ? (own?.data.attempt ?? 0) + 1 : 1,
+    driftReported: provisioned && input.drift?.kind === 'reported',
   };
 }
 
