@@ -37,6 +37,11 @@ export type StatusOutcome =
       readonly execution: string;
       readonly provisioned: Provisioned;
       readonly timing: ExecutionTiming;
+      /**
+       * The launch attempt that succeeded (it holds the claim): a later run at the same generation
+       * (resync, drift repair) launches with a higher one, or the job stands aside as a duplicate.
+       */
+      readonly attempt?: number;
     }
   | {
       readonly kind: 'failed';

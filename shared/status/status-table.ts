@@ -109,7 +109,10 @@ export const STATUS_TABLE: StatusTable = {
     applied: (o) => ['True', 'JobSucceeded', `Execution ${o.execution} completed`],
     available: (o) => ['True', 'PullSecretProvisioned', provisionedMessage(o.provisioned)],
     health: () => HEALTHY,
-    data: (o) => provisionedData(o.execution, o.provisioned),
+    data: (o) => ({
+      ...provisionedData(o.execution, o.provisioned),
+      ...(o.attempt ? { attempt: o.attempt } : {}),
+    }),
     metadata: (o) => executionMetadata(o.execution, o.timing),
   },
   failed: {

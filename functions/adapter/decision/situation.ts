@@ -13,7 +13,12 @@ export interface Situation {
   readonly sameGeneration: boolean;
   /** Milliseconds since our last report; infinite without one. */
   readonly lastReportAge: number;
-  /** The attempt a launch now would be: the next one at this generation, else 1. */
+  /**
+   * The attempt a launch now would be: the next one at this generation, else 1. A success at this
+   * generation holds the job's claim with its attempt (1 when a report from before attempts were
+   * recorded on success does not say), so a resync or drift repair must launch a higher one: with
+   * the same attempt the job would stand aside as a duplicate and write nothing.
+   */
   readonly attempt: number;
   /**
    * Another adapter reports our pull secret missing or invalid (DRIFT_REPORTED_CONDITION) while
@@ -38,7 +43,7 @@ export function situationOf(input: DecisionInput, cluster: ClusterFacts): Situat
     lastReportAge: own?.lastReportTime
       ? now.getTime() - Date.parse(own.lastReportTime)
       : Number.POSITIVE_INFINITY,
-    attempt: sameGeneration ? (own?.data.attempt ?? 0) + 1 : 1,
+    attempt: sameGeneration ? (own?.data.attempt ?? (provisioned ? 1 : 0)) + 1 : 1,
     driftReported: provisioned && input.drift?.kind === 'reported',
   };
 }

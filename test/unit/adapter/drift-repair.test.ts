@@ -67,10 +67,12 @@ const input = (overrides: Partial<DecisionInput> = {}): DecisionInput => ({
 describe('the drift-reported rule', () => {
   it('launches a repair at once when drift is reported for a cluster provisioned at this generation', () => {
     const decision = decide(input());
+    // With an attempt above the success's (which holds the job's claim), so the job writes.
     expect(decision).toMatchObject({
       kind: 'launch',
       operation: 'apply',
       reason: 'drift-reported',
+      attempt: 2,
     });
     expect(decision.message).toContain('drift');
   });
