@@ -22,7 +22,8 @@ export interface Situation {
   readonly attempt: number;
   /**
    * Another adapter reports our pull secret missing or invalid (DRIFT_REPORTED_CONDITION) while
-   * our status says it is provisioned at this generation: a repair is due, not a resync.
+   * our status says it is provisioned at this generation, and a launch could go ahead
+   * (preconditions met, namespace, management cluster and project known): a repair is due.
    */
   readonly driftReported: boolean;
 }
@@ -34,6 +35,13 @@ export function situationOf(input: DecisionInput, cluster: ClusterFacts): Situat
   const { own, now } = input;
   const sameGeneration = own?.observedGeneration === cluster.generation;
   const provisioned = !cluster.deleting && sameGeneration && own?.available === 'True';
+  // A repair needs what any launch needs; without it the converged status is left as it is (a
+  // flapping precondition must not turn a provisioned cluster into a not-met report).
+  const launchable =
+    input.preconditions.kind === 'met' &&
+    cluster.namespace.ok &&
+    cluster.managementCluster.ok &&
+    Boolean(cluster.gcpProjectId);
   return {
     input,
     cluster,
@@ -44,7 +52,7 @@ export function situationOf(input: DecisionInput, cluster: ClusterFacts): Situat
       ? now.getTime() - Date.parse(own.lastReportTime)
       : Number.POSITIVE_INFINITY,
     attempt: sameGeneration ? (own?.data.attempt ?? (provisioned ? 1 : 0)) + 1 : 1,
-    driftReported: provisioned && input.drift?.kind === 'reported',
+    driftReported: provisioned && launchable && input.drift?.kind === 'reported',
   };
 }
 

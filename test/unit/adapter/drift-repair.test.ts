@@ -134,14 +134,14 @@ describe('the drift-reported rule', () => {
     });
   });
 
-  it('does not launch when the facts a launch needs are gone (the usual rules report them)', () => {
-    expect(decide(input({ cluster: { ...cluster, gcpProjectId: undefined } }))).toMatchObject({
-      kind: 'report',
-      outcome: { reason: 'InvalidClusterSpec' },
-    });
-    expect(
-      decide(input({ preconditions: { kind: 'not-met', name: 'dnsAvailable', message: 'm' } })),
-    ).toMatchObject({ kind: 'report', outcome: { kind: 'not-met' } });
+  it('leaves the converged status alone when a launch could not go ahead (no not-met report over it)', () => {
+    const unmet = { kind: 'not-met', name: 'dnsAvailable', message: 'm' } as const;
+    for (const overrides of [
+      { cluster: { ...cluster, gcpProjectId: undefined } },
+      { cluster: { ...cluster, namespace: { ok: false, problem: 'p' } as const } },
+      { preconditions: unmet },
+    ] as Partial<DecisionInput>[])
+      expect(decide(input(overrides))).toMatchObject({ kind: 'skip', reason: 'up-to-date' });
   });
 });
 
