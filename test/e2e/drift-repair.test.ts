@@ -52,7 +52,6 @@ describe('end to end on the local stack: drift repaired when it is reported', ()
     (await stack.api.listStatuses(id))
       .find((s) => s.adapter === HYPERSHIFT_ADAPTER)
       ?.conditions.find((c) => c.type === 'Available');
-  const secretPath = (id: string) => `/api/v1/namespaces/clusters-${id}/secrets/${id}-pull-secret`;
   /** Waits until our last report is older than the window, so a drift is repaired at once. */
   const pastWindow = async (id: string) =>
     stack.waitFor('our last report to be older than DRIFT_REPAIR_BACKOFF', async () => {
@@ -69,7 +68,11 @@ describe('end to end on the local stack: drift repaired when it is reported', ()
     await pastWindow(id);
 
     const deletedAt = Date.now();
-    const answer = await stack.kube.request('DELETE', secretPath(id));
+    // On the management cluster placement chose (the stack has two).
+    const place = (await stack.placeOf(id))!;
+    const answer = await stack.kubes
+      .get(place.managementCluster)!
+      .request('DELETE', `/api/v1/namespaces/${place.namespace}/secrets/${id}-pull-secret`);
     expect(answer.status).toBe(200);
     const reported = await stack.waitFor('HyperShift to report PullSecretNotFound', async () => {
       const available = await hypershiftAvailable(id);
