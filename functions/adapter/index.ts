@@ -25,6 +25,7 @@ import { createAdapterHandler } from './flows/handle-event';
 import type { ExecutionLookup } from './cloud-run/execution-lookup';
 import type { JobLauncher } from './cloud-run/job-launcher';
 import { compilePreconditions } from './decision/preconditions';
+import { compileDriftCondition } from './decision/drift-condition';
 
 // A crash prints one line without any secret or credential-shaped string and exits 16, as
 // functions-framework would; neither Node's printer nor the framework's prints the raw error.
@@ -36,10 +37,18 @@ installCrashHandlers({
 });
 
 // Bad configuration prints one block naming each variable and exits 2 (no framework stack trace).
-const { config, preconditions } = loadConfigOrExit('pullsecret-adapter', 'Adapter function', () => {
-  const loaded = loadAdapterConfig(process.env);
-  return { config: loaded, preconditions: compilePreconditions(loaded.preconditions) };
-});
+const { config, preconditions, driftCondition } = loadConfigOrExit(
+  'pullsecret-adapter',
+  'Adapter function',
+  () => {
+    const loaded = loadAdapterConfig(process.env);
+    return {
+      config: loaded,
+      preconditions: compilePreconditions(loaded.preconditions),
+      driftCondition: compileDriftCondition(loaded.driftReportedCondition),
+    };
+  },
+);
 // The export headers may carry an API key: a crash never prints one.
 for (const value of Object.values(config.tracing.headers)) redactor.register(value);
 const logger = createLogger({
@@ -100,6 +109,7 @@ function instanceHandler(): ReturnType<typeof createAdapterHandler> {
     launchRetry: config.cloudRunRetry,
     launchSettleMs: config.launchSettleMs,
     preconditions,
+    driftCondition,
     settings: config.decision,
     namespaceTemplate: config.namespaceTemplate,
     pullSecret: {

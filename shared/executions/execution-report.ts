@@ -63,6 +63,7 @@ export function planFromExecution(summary: ExecutionSummary): PlannedReport | { 
   return plan({
     kind: 'succeeded',
     execution: summary.name,
+    attempt: Number(summary.env.LAUNCH_ATTEMPT) || 1,
     provisioned: {
       secretPath: `projects/${project}/secrets/${secretId}`,
       ...(source === 'platform-default' ? {} : { secretVersion: 'latest' }),

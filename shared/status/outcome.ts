@@ -12,6 +12,8 @@ export type StatusOutcome =
       readonly launchId: string;
       readonly attempt: number;
       readonly since: string;
+      /** Why the adapter launched (its launch reason, e.g. `drift-reported`), recorded as `launch_reason`. */
+      readonly launchReason?: string;
       /** Set when the launching instance gave up (Cloud Run kept failing, no execution found). */
       readonly abandoned?: { readonly reason: string; readonly message: string };
     }
@@ -22,6 +24,7 @@ export type StatusOutcome =
       readonly launchedAt: string;
       readonly attempt: number;
       readonly launchId?: string;
+      readonly launchReason?: string;
     }
   | {
       readonly kind: 'launch-failed';
@@ -34,6 +37,11 @@ export type StatusOutcome =
       readonly execution: string;
       readonly provisioned: Provisioned;
       readonly timing: ExecutionTiming;
+      /**
+       * The launch attempt that succeeded (it holds the claim): a later run at the same generation
+       * (resync, drift repair) launches with a higher one, or the job stands aside as a duplicate.
+       */
+      readonly attempt?: number;
     }
   | {
       readonly kind: 'failed';

@@ -11,6 +11,8 @@ export const pullSecretStatusDataSchema = z.looseObject({
   launch_abandoned: z.boolean().optional(),
   operation: z.enum(['apply', 'delete']).optional(),
   launched_at: z.string().optional(),
+  /** Why the running launch was made (first-event, new-generation, resync, retry, drift-reported). */
+  launch_reason: z.string().optional(),
   attempt: z.number().int().optional(),
   failure_kind: z.enum(['permanent', 'transient']).optional(),
   reason: z.string().optional(),

@@ -67,6 +67,7 @@ export const STATUS_TABLE: StatusTable = {
       generation,
       attempt: o.attempt,
       launched_at: o.since,
+      ...(o.launchReason ? { launch_reason: o.launchReason } : {}),
       ...(o.abandoned ? { launch_abandoned: true } : {}),
     }),
   },
@@ -89,6 +90,7 @@ export const STATUS_TABLE: StatusTable = {
       launched_at: o.launchedAt,
       attempt: o.attempt,
       ...(o.launchId ? { launch_id: o.launchId } : {}),
+      ...(o.launchReason ? { launch_reason: o.launchReason } : {}),
     }),
     metadata: (o) => ({
       job_name: shortName(o.execution),
@@ -107,7 +109,10 @@ export const STATUS_TABLE: StatusTable = {
     applied: (o) => ['True', 'JobSucceeded', `Execution ${o.execution} completed`],
     available: (o) => ['True', 'PullSecretProvisioned', provisionedMessage(o.provisioned)],
     health: () => HEALTHY,
-    data: (o) => provisionedData(o.execution, o.provisioned),
+    data: (o) => ({
+      ...provisionedData(o.execution, o.provisioned),
+      ...(o.attempt ? { attempt: o.attempt } : {}),
+    }),
     metadata: (o) => executionMetadata(o.execution, o.timing),
   },
   failed: {

@@ -4,6 +4,7 @@ import * as z from 'zod';
 import {
   boundedDuration,
   duration,
+  parseDurationMs,
   positiveIntWithDefault,
 } from '../../../shared/config/durations';
 import { hostPort } from '../../../shared/config/gcp-names';
@@ -29,7 +30,9 @@ import {
   type TracingConfig,
 } from '../../../shared/tracing/config';
 import type { DecisionSettings } from '../decision/decision';
+import { DEFAULT_DRIFT_REPORTED_CONDITION } from '../decision/drift-condition';
 import { namespaceTemplate } from '../decision/namespace-template';
+import { defaultResyncSpreadMs } from '../decision/resync-spread';
 import {
   DEFAULT_PRECONDITIONS,
   preconditionSpecSchema,
@@ -53,7 +56,7 @@ export const adapterEnvSchema = z.object({
     ),
   CLOUD_RUN_EMULATOR_HOST: hostPort.optional(),
   CLOUD_RUN_API_TIMEOUT: duration('30s'),
-  RESYNC_INTERVAL: duration('6h'),
+  RESYNC_INTERVAL: duration('24h'),
   EXECUTION_TIMEOUT: duration('25m'),
   EXECUTION_CHECK_AFTER: duration('3m'),
   RETRY_BACKOFF_BASE: duration('30s'),
@@ -69,6 +72,10 @@ export const adapterEnvSchema = z.object({
   // Eventarc gives a delivery 10 s (shared/events/delivery-deadline.ts): the work of one delivery
   // ends within this, leaving time to answer and flush spans.
   DELIVERY_BUDGET: duration('8s'),
+  // Drift and resync (issue 31): a reported drift is repaired at once, so the resync is a rare backstop.
+  RESYNC_SPREAD: z.string().optional(),
+  DRIFT_REPORTED_CONDITION: z.string().min(1).default(DEFAULT_DRIFT_REPORTED_CONDITION),
+  DRIFT_REPAIR_BACKOFF: duration('5m'),
   PRECONDITIONS_FILE: z.string().optional(),
   PRECONDITIONS: z.string().optional(),
   PULL_SECRET_SPEC_PATH: objectPath('spec.pullSecret.data'),
@@ -108,6 +115,8 @@ export interface AdapterConfig {
   /** When a failing event stops being retried (Eventarc's subscription has no dead-letter policy). */
   readonly retryBounds: RetryBoundSettings;
   readonly preconditions: readonly PreconditionSpec[];
+  /** DRIFT_REPORTED_CONDITION: compiled at start, like the preconditions. */
+  readonly driftReportedCondition: string;
   readonly pullSecretSpecPath: string;
   readonly pullSecretAdditionalSpecPath: string;
   readonly defaultPullSecretVersion?: string;
@@ -149,11 +158,14 @@ export function loadAdapterConfig(env: Env): AdapterConfig {
       heartbeatMs: e.STATUS_HEARTBEAT_INTERVAL,
       executionCheckAfterMs: e.EXECUTION_CHECK_AFTER,
       launchGraceMs: launchGraceMs(e.CLOUD_RUN_API_TIMEOUT, CLOUD_RUN_RETRY),
+      resyncSpreadMs: resyncSpread(e.RESYNC_SPREAD, e.RESYNC_INTERVAL),
+      driftRepairBackoffMs: e.DRIFT_REPAIR_BACKOFF,
     },
     launchSettleMs: e.LAUNCH_SETTLE_INTERVAL,
     deliveryBudgetMs: e.DELIVERY_BUDGET,
     retryBounds: { maxAgeMs: e.EVENT_MAX_AGE, maxFailures: e.EVENT_MAX_FAILURES },
     preconditions: loadPreconditions(e.PRECONDITIONS_FILE, e.PRECONDITIONS),
+    driftReportedCondition: e.DRIFT_REPORTED_CONDITION,
     pullSecretSpecPath: e.PULL_SECRET_SPEC_PATH,
     pullSecretAdditionalSpecPath: e.PULL_SECRET_ADDITIONAL_SPEC_PATH,
     ...(e.DEFAULT_PULL_SECRET_VERSION
@@ -165,6 +177,17 @@ export function loadAdapterConfig(env: Env): AdapterConfig {
     ...(e.GOOGLE_CLOUD_PROJECT ? { projectId: e.GOOGLE_CLOUD_PROJECT } : {}),
     tracing: toTracingConfig(e, ADAPTER_SERVICE_NAME),
   };
+}
+
+/** RESYNC_SPREAD: a duration (0 turns the spread off); unset: a quarter of RESYNC_INTERVAL. */
+function resyncSpread(text: string | undefined, intervalMs: number): number {
+  if (text === undefined) return defaultResyncSpreadMs(intervalMs);
+  const ms = parseDurationMs(text);
+  if (ms === undefined)
+    throw new ConfigError(
+      'Invalid adapter function configuration: RESYNC_SPREAD: must be a duration such as 0s, 30m or 6h.',
+    );
+  return ms;
 }
 
 /**

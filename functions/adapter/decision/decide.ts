@@ -2,6 +2,7 @@ import type { Decision, DecisionInput, LaunchReason } from './decision';
 import {
   alreadyFinalized,
   backingOff,
+  driftRepairBackoff,
   failedPermanently,
   inFlight,
   invalidIdentity,
@@ -19,13 +20,16 @@ import { situationOf, skip, type DecisionRule, type Situation } from './situatio
 /**
  * The rules in the order they are asked; the first that applies decides. The order matters: a
  * converged or running cluster is left alone even when another adapter flaps (up-to-date and
- * in-flight come before the preconditions), and a deletion never waits for preconditions.
+ * in-flight come before the preconditions), and a deletion never waits for preconditions. A
+ * reported drift makes up-to-date yield (after its back-off window), so its repair passes every
+ * rule after it, exactly as any other launch does.
  */
 const RULES: readonly DecisionRule[] = [
   staleEvent,
   invalidIdentity,
   alreadyFinalized,
   nothingToCleanUp,
+  driftRepairBackoff,
   upToDate,
   inFlight,
   preconditionsNotMet,
@@ -55,9 +59,10 @@ export function decide(input: DecisionInput): Decision {
 }
 
 /** Why a launch happens, in words for the log. */
-function launchReason({ own, sameGeneration }: Situation): LaunchReason {
+function launchReason({ own, sameGeneration, driftReported }: Situation): LaunchReason {
   if (!own) return 'first-event';
   if (!sameGeneration) return 'new-generation';
+  if (driftReported) return 'drift-reported';
   return own.available === 'True' ? 'resync' : 'retry';
 }
 
@@ -73,6 +78,7 @@ function launch(situation: Situation): Decision {
     'new-generation': `generation ${cluster.generation} is new`,
     resync: 'periodic resync',
     retry: `attempt ${attempt}`,
+    'drift-reported': 'another adapter reports the pull secret missing or invalid (drift)',
   }[reason];
   return {
     kind: 'launch',

@@ -1,6 +1,7 @@
 import type { ClusterEvent } from '../../../shared/events/sentinel-event';
 import type { Operation, StatusOutcome } from '../../../shared/status/outcome';
 import type { OwnStatus } from '../../../shared/status/own-status';
+import type { DriftResult } from './drift-condition';
 import type { PreconditionResult } from './preconditions';
 
 /** Timing rules of the decision (from configuration). */
@@ -22,6 +23,17 @@ export interface DecisionSettings {
    * younger intent without an execution is waited for, an older one is launched again.
    */
   readonly launchGraceMs: number;
+  /**
+   * Resyncs of clusters provisioned together are spread over this window (a per-cluster offset,
+   * resync-spread.ts); absent or 0: no spread.
+   */
+  readonly resyncSpreadMs?: number;
+  /**
+   * A drift report is acted on only when our last report is at least this old: a report made
+   * before our last write is not repaired again at once, and a drift nobody can repair costs at
+   * most one execution per window. Absent: 0.
+   */
+  readonly driftRepairBackoffMs?: number;
 }
 
 /** What the cluster provides that the decision and the launch need; computed by the handler. */
@@ -48,6 +60,8 @@ export interface DecisionInput {
   readonly own: OwnStatus | undefined;
   /** Evaluated only for clusters that are not being deleted. */
   readonly preconditions: PreconditionResult;
+  /** DRIFT_REPORTED_CONDITION, evaluated for clusters that are not being deleted; absent: none. */
+  readonly drift?: DriftResult;
   readonly settings: DecisionSettings;
   readonly now: Date;
   /**
@@ -65,10 +79,14 @@ export type SkipReason =
   | 'in-flight'
   | 'failed-permanently'
   | 'backing-off'
+  | 'drift-repair-backoff'
   | 'already-reported';
 
-/** Why a launch happens: no status yet, a new generation, the resync interval, or a retry. */
-export type LaunchReason = 'first-event' | 'new-generation' | 'resync' | 'retry';
+/**
+ * Why a launch happens: no status yet, a new generation, the resync interval, a retry, or another
+ * adapter reporting our pull secret missing or invalid (DRIFT_REPORTED_CONDITION).
+ */
+export type LaunchReason = 'first-event' | 'new-generation' | 'resync' | 'retry' | 'drift-reported';
 
 /** What to do, always with a reason that is logged. */
 export type Decision =

@@ -85,13 +85,14 @@ export type PreconditionResult =
   | { readonly kind: 'error'; readonly name: string; readonly message: string };
 
 /**
- * The context as CEL input, converted once however many expressions read it: converting the whole
+ * The context as CEL input, converted once however many expressions read it (the drift condition,
+ * drift-condition.ts, reads the same context and shares the conversion): converting the whole
  * cluster and its statuses for each expression (six by default) was the adapter's largest per-event
  * cost after HTTP. CEL does not change its input, so the expressions can share it.
  */
 const celInputs = new WeakMap<PreconditionContext, Record<string, CelInput>>();
 
-function celInputOf(context: PreconditionContext): Record<string, CelInput> {
+export function celInputOf(context: PreconditionContext): Record<string, CelInput> {
   let input = celInputs.get(context);
   if (!input) {
     input = {

@@ -2,6 +2,7 @@
 // undefined otherwise. Their order is in decide.ts.
 import type { Decision } from './decision';
 import { inFlightCheck } from './in-flight-check';
+import { resyncDueAfterMs } from './resync-spread';
 import { reportOnce, skip, type Situation } from './situation';
 
 const LABEL_SAFE = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -62,11 +63,33 @@ export function nothingToCleanUp({ cluster, input }: Situation): Decision | unde
   };
 }
 
-/** Provisioned at this generation and verified within the resync interval. */
+/**
+ * Drift reported on a provisioned cluster, but our last report (the end of our last run, which
+ * rewrote the Secret) is younger than DRIFT_REPAIR_BACKOFF: the report may predate our write (the
+ * consumer has not checked again yet), or a repair did not help. At most one drift repair per
+ * window and generation; once the window has passed, up-to-date yields and the repair launches.
+ */
+export function driftRepairBackoff(situation: Situation): Decision | undefined {
+  const { driftReported, lastReportAge, input, cluster } = situation;
+  const window = input.settings.driftRepairBackoffMs ?? 0;
+  if (!driftReported || lastReportAge >= window) return undefined;
+  return skip(
+    'drift-repair-backoff',
+    `Drift reported for generation ${cluster.generation}, but our last run ended ${Math.round(lastReportAge / 1000)} s ago; repaired in ${Math.round((window - lastReportAge) / 1000)} s if it is still reported`,
+  );
+}
+
+/**
+ * Provisioned at this generation and verified within the resync interval (plus the cluster's
+ * offset in the spread window), and no drift reported.
+ */
 export function upToDate(situation: Situation): Decision | undefined {
-  const { cluster, own, sameGeneration, lastReportAge, input } = situation;
-  if (cluster.deleting || !sameGeneration || own?.available !== 'True') return undefined;
-  if (lastReportAge >= input.settings.resyncIntervalMs) return undefined;
+  const { cluster, own, sameGeneration, lastReportAge, input, driftReported } = situation;
+  if (cluster.deleting || !sameGeneration || own?.available !== 'True' || driftReported)
+    return undefined;
+  const { resyncIntervalMs, resyncSpreadMs } = input.settings;
+  if (lastReportAge >= resyncDueAfterMs(cluster.clusterId, resyncIntervalMs, resyncSpreadMs ?? 0))
+    return undefined;
   return skip(
     'up-to-date',
     `Pull secret provisioned at generation ${cluster.generation}, verified ${Math.round(lastReportAge / 1000)} s ago`,

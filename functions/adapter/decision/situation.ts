@@ -13,8 +13,19 @@ export interface Situation {
   readonly sameGeneration: boolean;
   /** Milliseconds since our last report; infinite without one. */
   readonly lastReportAge: number;
-  /** The attempt a launch now would be: the next one at this generation, else 1. */
+  /**
+   * The attempt a launch now would be: the next one at this generation, else 1. A success at this
+   * generation holds the job's claim with its attempt (1 when a report from before attempts were
+   * recorded on success does not say), so a resync or drift repair must launch a higher one: with
+   * the same attempt the job would stand aside as a duplicate and write nothing.
+   */
   readonly attempt: number;
+  /**
+   * Another adapter reports our pull secret missing or invalid (DRIFT_REPORTED_CONDITION) while
+   * our status says it is provisioned at this generation, and a launch could go ahead
+   * (preconditions met, namespace, management cluster and project known): a repair is due.
+   */
+  readonly driftReported: boolean;
 }
 
 /** One step of the decision: a decision when it applies, undefined to let the next rule decide. */
@@ -23,6 +34,14 @@ export type DecisionRule = (situation: Situation) => Decision | undefined;
 export function situationOf(input: DecisionInput, cluster: ClusterFacts): Situation {
   const { own, now } = input;
   const sameGeneration = own?.observedGeneration === cluster.generation;
+  const provisioned = !cluster.deleting && sameGeneration && own?.available === 'True';
+  // A repair needs what any launch needs; without it the converged status is left as it is (a
+  // flapping precondition must not turn a provisioned cluster into a not-met report).
+  const launchable =
+    input.preconditions.kind === 'met' &&
+    cluster.namespace.ok &&
+    cluster.managementCluster.ok &&
+    Boolean(cluster.gcpProjectId);
   return {
     input,
     cluster,
@@ -32,7 +51,8 @@ export function situationOf(input: DecisionInput, cluster: ClusterFacts): Situat
     lastReportAge: own?.lastReportTime
       ? now.getTime() - Date.parse(own.lastReportTime)
       : Number.POSITIVE_INFINITY,
-    attempt: sameGeneration ? (own?.data.attempt ?? 0) + 1 : 1,
+    attempt: sameGeneration ? (own?.data.attempt ?? (provisioned ? 1 : 0)) + 1 : 1,
+    driftReported: provisioned && launchable && input.drift?.kind === 'reported',
   };
 }
 

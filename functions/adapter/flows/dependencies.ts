@@ -6,6 +6,7 @@ import type { JobLauncher } from '../cloud-run/job-launcher';
 import type { DecisionSettings } from '../decision/decision';
 import type { PullSecretSettings } from '../decision/pull-secret-reference';
 import type { CompiledPrecondition } from '../decision/preconditions';
+import type { CompiledDriftCondition } from '../decision/drift-condition';
 
 /** What the handler needs; the entry file builds it once per instance. */
 export interface AdapterDependencies {
@@ -16,6 +17,8 @@ export interface AdapterDependencies {
   /** In-process attempts of RunJob, each failure followed by a search for the execution. */
   readonly launchRetry: RetryPolicy;
   readonly preconditions: readonly CompiledPrecondition[];
+  /** DRIFT_REPORTED_CONDITION; absent: drift reports are not acted on (only the resync repairs). */
+  readonly driftCondition?: CompiledDriftCondition;
   readonly settings: DecisionSettings;
   readonly pullSecret: PullSecretSettings;
   /** MANAGEMENT_NAMESPACE_TEMPLATE; `clusters-{id}` when absent. */

@@ -40,7 +40,8 @@ export async function launchWithIntent(
   const launchId = deps.newLaunchId?.() ?? randomUUID();
   const since = at.toISOString();
   const { operation, attempt } = decision;
-  const intent = { kind: 'launching', operation, launchId, attempt, since } as const;
+  const launchReason = decision.reason;
+  const intent = { kind: 'launching', operation, launchId, attempt, since, launchReason } as const;
   const write: StatusWriter = (outcome) =>
     reportStatus(deps.hyperfleet, log, cluster.id, buildStatus(outcome, cluster.generation, at));
   if (!(await intentHolds(intent, write, cluster, deps, log))) return;
@@ -62,6 +63,7 @@ export async function launchWithIntent(
     operation,
     attempt,
     launch_id: launchId,
+    launch_reason: launchReason,
     namespace: decision.namespace,
     ...(decision.managementCluster ? { management_cluster: decision.managementCluster } : {}),
     pull_secret_source: reference.source,
@@ -73,6 +75,7 @@ export async function launchWithIntent(
     launchedAt: since,
     attempt,
     launchId,
+    launchReason,
   });
 }
 

@@ -37,14 +37,16 @@ export async function reconcileCluster(
   const facts = cluster ? clusterFacts(cluster, statuses, deps.namespaceTemplate) : undefined;
   // The generation being reconciled is the cluster's (the event's may be older or absent).
   if (facts) root.setAttribute(TRACE_ATTRIBUTES.generation, facts.generation);
-  const preconditions: PreconditionResult = await withSpan('adapter.preconditions', {}, async () =>
+  // One context for the preconditions and the drift condition: converted to CEL once.
+  const context =
     cluster && !facts?.deleting
-      ? evaluatePreconditions(
-          deps.preconditions,
-          preconditionContext(cluster, statuses, event, deps.pullSecret),
-        )
-      : { kind: 'met' as const },
+      ? preconditionContext(cluster, statuses, event, deps.pullSecret)
+      : undefined;
+  const preconditions: PreconditionResult = await withSpan('adapter.preconditions', {}, async () =>
+    context ? evaluatePreconditions(deps.preconditions, context) : { kind: 'met' as const },
   );
+  const drift = context && deps.driftCondition?.evaluate(context);
+  if (drift?.kind === 'error') log.warn(drift.message, { decision: 'drift-not-evaluated' });
   const at = now();
   const decideNow = async (lost?: string) => {
     const decided = await withSpan('adapter.decide', {}, async () =>
@@ -53,6 +55,7 @@ export async function reconcileCluster(
         cluster: facts,
         own: readOwnStatus(statuses),
         preconditions,
+        ...(drift ? { drift } : {}),
         settings: deps.settings,
         now: at,
         ...(lost !== undefined ? { lost } : {}),

@@ -59,6 +59,7 @@ export function planFromJobResult(
   return plan({
     kind: 'succeeded',
     execution: execution ?? 'unknown',
+    ...(result.attempt ? { attempt: result.attempt } : {}),
     provisioned: {
       secretPath: sm.secret_path,
       ...(version ? { secretVersion: version } : {}),

@@ -58,6 +58,7 @@ locals {
   adapter_env = merge(local.hyperfleet_env, local.delivery_env, module.tracing.adapter_env, {
     PULL_SECRET_JOB                  = local.job_id
     RESYNC_INTERVAL                  = var.adapter.resync_interval
+    DRIFT_REPAIR_BACKOFF             = var.adapter.drift_repair_backoff
     EXECUTION_TIMEOUT                = "${var.job.timeout_seconds * (var.job.max_retries + 1) + 300}s"
     RETRY_BACKOFF_BASE               = var.adapter.retry_backoff_base
     RETRY_BACKOFF_MAX                = var.adapter.retry_backoff_max
@@ -71,6 +72,8 @@ locals {
     GOOGLE_CLOUD_PROJECT             = var.project_id
     },
     var.adapter.preconditions_yaml == null ? {} : { PRECONDITIONS = var.adapter.preconditions_yaml },
+    var.adapter.resync_spread == null ? {} : { RESYNC_SPREAD = var.adapter.resync_spread },
+    var.adapter.drift_reported_condition == null ? {} : { DRIFT_REPORTED_CONDITION = var.adapter.drift_reported_condition },
     var.default_pull_secret_version == null ? {} : { DEFAULT_PULL_SECRET_VERSION = var.default_pull_secret_version },
   )
 

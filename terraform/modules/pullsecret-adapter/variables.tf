@@ -1,7 +1,10 @@
 variable "adapter" {
-  description = "Adapter function settings: decision timings (durations like 30s, 6h), scaling and optional CEL preconditions (YAML list of {name, expression, message}). launch_settle_interval: how long a launch intent settles before it is read back, so that of several instances handling duplicates of one event at once only one launches (0s to 5s; LAUNCH_SETTLE_INTERVAL)."
+  description = "Adapter function settings: decision timings (durations like 30s, 6h), scaling and optional CEL preconditions (YAML list of {name, expression, message}). launch_settle_interval: how long a launch intent settles before it is read back, so that of several instances handling duplicates of one event at once only one launches (0s to 5s; LAUNCH_SETTLE_INTERVAL). resync_interval (RESYNC_INTERVAL, 24h: the backstop for drift nobody reports) and resync_spread (RESYNC_SPREAD, unset: a quarter of it); drift_reported_condition (DRIFT_REPORTED_CONDITION, unset: the adapter's default CEL) and drift_repair_backoff (DRIFT_REPAIR_BACKOFF): see docs/configuration.md."
   type = object({
-    resync_interval                  = optional(string, "6h")
+    resync_interval                  = optional(string, "24h")
+    resync_spread                    = optional(string)
+    drift_reported_condition         = optional(string)
+    drift_repair_backoff             = optional(string, "5m")
     retry_backoff_base               = optional(string, "30s")
     retry_backoff_max                = optional(string, "30m")
     permanent_failure_retry_interval = optional(string, "1h")

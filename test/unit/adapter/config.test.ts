@@ -13,7 +13,10 @@ describe('loadAdapterConfig', () => {
   it('has documented defaults', () => {
     const config = loadAdapterConfig(base);
     expect(config.decision).toEqual({
-      resyncIntervalMs: 6 * 3600_000,
+      resyncIntervalMs: 24 * 3600_000,
+      // A quarter of the interval unless RESYNC_SPREAD says otherwise.
+      resyncSpreadMs: 6 * 3600_000,
+      driftRepairBackoffMs: 5 * 60_000,
       executionTimeoutMs: 25 * 60_000,
       executionCheckAfterMs: 3 * 60_000,
       // 3 attempts, each a RunJob and a ListExecutions of up to 30 s, and 2 waits of up to 5 s.

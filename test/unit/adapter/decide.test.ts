@@ -185,9 +185,15 @@ describe('decide', () => {
       'skip:up-to-date',
     ],
     [
+      // The success holds the job's claim with attempt 1: the resync must take it with attempt 2.
       'Available=True but older than RESYNC_INTERVAL: resync',
       { own: own({ available: 'True', lastReportTime: ago(7 * 3600) }) },
-      'launch:apply#1',
+      'launch:apply#2',
+    ],
+    [
+      'Available=True at attempt 3, older than RESYNC_INTERVAL: resync with attempt 4',
+      { own: own({ available: 'True', lastReportTime: ago(7 * 3600), data: { attempt: 3 } }) },
+      'launch:apply#4',
     ],
     [
       'Available=True at an older generation: new generation',

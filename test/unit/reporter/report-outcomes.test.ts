@@ -85,6 +85,8 @@ describe('planFromJobResult', () => {
     if ('skip' in plan) return;
     expect(buildStatus(plan.outcome, 2, new Date()).data).toMatchObject({
       execution: EXEC,
+      // The attempt that holds the claim: a resync or drift repair launches the next one.
+      attempt: 1,
       secret_version: '4',
       pull_secret_name: 'cls-1-pull-secret',
       kubernetes_secret: { namespace: 'clusters-cls-1', name: 'cls-1-pull-secret' },

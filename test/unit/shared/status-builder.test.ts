@@ -105,6 +105,34 @@ describe('buildStatus', () => {
     });
   });
 
+  it('records why a launch was made, and the attempt a success holds the claim with', () => {
+    const intent: StatusOutcome = {
+      kind: 'launching',
+      operation: 'apply',
+      launchId: 'launch-2',
+      attempt: 2,
+      since: timing.startedAt!,
+      launchReason: 'drift-reported',
+    };
+    const body = buildStatus(intent, 3, now);
+    expect(body.data).toMatchObject({ launch_reason: 'drift-reported' });
+    const success = {
+      ...(ALL_OUTCOMES.succeeded as Extract<StatusOutcome, { kind: 'succeeded' }>),
+      attempt: 2,
+    };
+    expect(buildStatus(success, 3, now).data).toMatchObject({ attempt: 2 });
+    const own = readOwnStatus([
+      {
+        ...body,
+        conditions: body.conditions.map((c) => ({ ...c })),
+        data: { ...body.data },
+        created_time: now.toISOString(),
+        last_report_time: now.toISOString(),
+      },
+    ]);
+    expect(own?.data.launch_reason).toBe('drift-reported');
+  });
+
   it('puts what HyperShift and the adapter need in data and metadata', () => {
     const body = buildStatus(ALL_OUTCOMES.succeeded!, 3, now);
     expect(body.data).toEqual({

@@ -21,7 +21,10 @@ const SAMPLE_VALUES: Record<string, string> = {
   HYPERFLEET_API_ORG_HEADER: 'X-HyperFleet-Org',
   HYPERFLEET_API_ORG: 'acme',
   PULL_SECRET_JOB: 'projects/platform-project/locations/us-central1/jobs/pullsecret-job',
-  RESYNC_INTERVAL: '6h',
+  RESYNC_INTERVAL: '24h',
+  DRIFT_REPAIR_BACKOFF: '5m',
+  RESYNC_SPREAD: '6h',
+  DRIFT_REPORTED_CONDITION: '"hypershift" in statuses',
   EXECUTION_TIMEOUT: '900s',
   RETRY_BACKOFF_BASE: '30s',
   RETRY_BACKOFF_MAX: '30m',
@@ -231,7 +234,7 @@ describe('terraform/, checked offline', () => {
     expect(keys).toEqual(expect.arrayContaining(RETRY_BOUND_VARIABLES));
     expect(keys.filter((k) => !(k in shape) && !RETRY_BOUND_VARIABLES.includes(k))).toEqual([]);
     const withAllOptional = sample(keys);
-    const minimal = sample(keys.filter((k) => !['HYPERFLEET_API_AUTH_TOKEN_PATH', 'HYPERFLEET_API_AUDIENCE', 'PRECONDITIONS', 'DEFAULT_PULL_SECRET_VERSION', 'HYPERFLEET_API_ORG'].includes(k)));
+    const minimal = sample(keys.filter((k) => !['HYPERFLEET_API_AUTH_TOKEN_PATH', 'HYPERFLEET_API_AUDIENCE', 'PRECONDITIONS', 'DEFAULT_PULL_SECRET_VERSION', 'HYPERFLEET_API_ORG', 'RESYNC_SPREAD', 'DRIFT_REPORTED_CONDITION'].includes(k)));
     expect(() => load(minimal)).not.toThrow();
     expect(() => load({ ...withAllOptional, HYPERFLEET_API_AUDIENCE: '' })).not.toThrow();
   });
