@@ -28,6 +28,7 @@ import {
   tracingEnvShape,
   type TracingConfig,
 } from '../../../shared/tracing/config';
+import type { LaunchRateSettings } from '../cloud-run/launch-rate';
 import type { DecisionSettings } from '../decision/decision';
 import { namespaceTemplate } from '../decision/namespace-template';
 import {
@@ -69,6 +70,16 @@ export const adapterEnvSchema = z.object({
   // Eventarc gives a delivery 10 s (shared/events/delivery-deadline.ts): the work of one delivery
   // ends within this, leaving time to answer and flush spans.
   DELIVERY_BUDGET: duration('8s'),
+  // The launch rate (cloud-run/launch-rate.ts): the region's RunJob budget a minute (0: none) and
+  // how many instances share it (Terraform: the function's max_instance_count), and how long a
+  // launch may wait for its token inside a delivery (capped well under Eventarc's 10 s).
+  LAUNCH_RATE_PER_MINUTE: z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number of RunJob calls a minute (0: no launch rate)')
+    .default('0')
+    .transform(Number),
+  LAUNCH_RATE_INSTANCES: positiveIntWithDefault(1),
+  LAUNCH_RATE_MAX_WAIT: boundedDuration('2s', 5_000),
   PRECONDITIONS_FILE: z.string().optional(),
   PRECONDITIONS: z.string().optional(),
   PULL_SECRET_SPEC_PATH: objectPath('spec.pullSecret.data'),
@@ -103,6 +114,8 @@ export interface AdapterConfig {
   readonly decision: DecisionSettings;
   /** The wait between writing a launch intent and reading it back before launching. */
   readonly launchSettleMs: number;
+  /** The region's RunJob budget and its share per instance (LAUNCH_RATE_*). */
+  readonly launchRate: LaunchRateSettings & { readonly maxWaitMs: number };
   /** How long one delivery may work before it answers (DELIVERY_BUDGET). */
   readonly deliveryBudgetMs: number;
   /** When a failing event stops being retried (Eventarc's subscription has no dead-letter policy). */
@@ -151,6 +164,11 @@ export function loadAdapterConfig(env: Env): AdapterConfig {
       launchGraceMs: launchGraceMs(e.CLOUD_RUN_API_TIMEOUT, CLOUD_RUN_RETRY),
     },
     launchSettleMs: e.LAUNCH_SETTLE_INTERVAL,
+    launchRate: launchRateSettings(
+      e.LAUNCH_RATE_PER_MINUTE,
+      e.LAUNCH_RATE_INSTANCES,
+      e.LAUNCH_RATE_MAX_WAIT,
+    ),
     deliveryBudgetMs: e.DELIVERY_BUDGET,
     retryBounds: { maxAgeMs: e.EVENT_MAX_AGE, maxFailures: e.EVENT_MAX_FAILURES },
     preconditions: loadPreconditions(e.PRECONDITIONS_FILE, e.PRECONDITIONS),
@@ -165,6 +183,15 @@ export function loadAdapterConfig(env: Env): AdapterConfig {
     ...(e.GOOGLE_CLOUD_PROJECT ? { projectId: e.GOOGLE_CLOUD_PROJECT } : {}),
     tracing: toTracingConfig(e, ADAPTER_SERVICE_NAME),
   };
+}
+
+/** The launch rate's settings; a share of one launch a minute or less leaves the bucket no refill. */
+function launchRateSettings(perMinute: number, instances: number, maxWaitMs: number) {
+  if (perMinute > 0 && perMinute <= instances)
+    throw new ConfigError(
+      `Invalid adapter function configuration: LAUNCH_RATE_PER_MINUTE (${perMinute}) must be more than LAUNCH_RATE_INSTANCES (${instances}): each instance's share must exceed one launch a minute (or set 0 for no launch rate).`,
+    );
+  return { perMinute, instances, maxWaitMs };
 }
 
 /**
