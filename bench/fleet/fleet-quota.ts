@@ -41,6 +41,7 @@ export async function simulateBurst(
   const maxMs = (options.maxMinutes ?? 120) * 60_000;
   let converged = 0;
   let minutesToConverge: number | null = null;
+  let reported = 0;
   try {
     while (fleet.clock.ms() - start < maxMs) {
       await fleet.step();
@@ -50,8 +51,11 @@ export async function simulateBurst(
         minutesToConverge = round(minutes, 2);
         break;
       }
-      if (Number.isInteger(minutes))
-        onProgress(minutes, converged, round((Date.now() - started) / 1000));
+      // Reads move the virtual clock within a step: report each whole minute once.
+      if (Math.floor(minutes) > reported) {
+        reported = Math.floor(minutes);
+        onProgress(reported, converged, round((Date.now() - started) / 1000));
+      }
     }
     const counters = fleet.counters();
     return {
