@@ -1,4 +1,3 @@
-import { TransientError } from '../../../shared/errors';
 import { retryFitsDelivery } from '../../../shared/events/delivery-deadline';
 import type { Logger } from '../../../shared/logging/logger';
 import { sleep as realSleep } from '../../../shared/sleep';
@@ -10,16 +9,6 @@ import type { AdapterDependencies } from './dependencies';
  * settle wait, its read-back and RunJob. A wait for a token that leaves less is not started.
  */
 const AFTER_TOKEN_MS = 2_000;
-
-/** New work found no launch budget in time: the event goes back to Pub/Sub, which redelivers. */
-export class LaunchDeferred extends TransientError {
-  constructor(waitMs: number) {
-    super(
-      `No launch budget for ${Math.ceil(waitMs / 1000)} s (LAUNCH_RATE_PER_MINUTE, or a RESOURCE_EXHAUSTED pause); the launch is left to the event's redelivery`,
-      'LaunchRateLimited',
-    );
-  }
-}
 
 /** Takes a token, waiting for one only while the wait fits LAUNCH_RATE_MAX_WAIT and the delivery. */
 export async function takeToken(
@@ -40,10 +29,12 @@ export async function takeToken(
 }
 
 /**
- * Whether this launch goes ahead now, before anything is written: true with a token taken. A
- * background launch (resync, drift-reported) without budget returns false: the event is
- * acknowledged quietly and the cluster's next event tries again. New work without budget throws
- * LaunchDeferred, so Pub/Sub redelivers it with its backoff.
+ * Whether this launch goes ahead now, before anything is written: true with a token taken. A launch
+ * without budget returns false and the event is acknowledged with one info line: Sentinel re-sends
+ * a cluster that is not reconciled every few seconds (a reconciled one every 30 min), so the next
+ * event launches it, new work first (launch-rate.ts). Not a failure answered for redelivery: every
+ * Sentinel re-send would then be redelivered by Pub/Sub as well, several deliveries (each two
+ * HyperFleet reads) per re-send for as long as the backlog lasts (measured in the fleet burst).
  */
 export async function admitLaunch(
   reason: string,
@@ -51,16 +42,14 @@ export async function admitLaunch(
   log: Logger,
 ): Promise<boolean> {
   if (!deps.launchRate) return true;
-  const priority = launchPriority(reason);
-  const taken = await takeToken(deps.launchRate, priority, {
+  const taken = await takeToken(deps.launchRate, launchPriority(reason), {
     maxWaitMs: deps.launchRateMaxWaitMs ?? 0,
     reserveMs: (deps.launchSettleMs ?? 0) + AFTER_TOKEN_MS,
     sleep: deps.sleep ?? realSleep,
   });
   if (taken.kind === 'granted') return true;
-  if (priority === 'new-work') throw new LaunchDeferred(taken.waitMs);
   log.info(
-    `Launch (${reason}) deferred: new work has the launch budget for the next ${Math.ceil(taken.waitMs / 1000)} s; the next event for this cluster tries again`,
+    `Launch (${reason}) deferred: no launch budget for ${Math.ceil(taken.waitMs / 1000)} s (LAUNCH_RATE_PER_MINUTE); the cluster's next event launches it`,
     { decision: 'launch-deferred', reason, wait_ms: taken.waitMs },
   );
   return false;
