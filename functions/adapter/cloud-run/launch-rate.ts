@@ -5,9 +5,12 @@
  * - The share is LAUNCH_RATE_PER_MINUTE / LAUNCH_RATE_INSTANCES. Terraform sets the instances to
  *   the function's max_instance_count, and Cloud Run never runs more instances than that, so the
  *   shares add up to at most the region's budget whatever the traffic.
- * - The bucket holds a tenth of the share (at least 1 token) and refills with the rest, evenly, so
+ * - The bucket holds a sixth of the share (at least 1 token) and refills with the rest, evenly, so
  *   that in ANY 60 s window the instance calls RunJob at most `burst + refill` = its share times:
- *   under a quota counted over a rolling minute as well as one refilled by the minute.
+ *   under a quota counted over a rolling minute as well as one refilled by the minute. A sixth is
+ *   what refills in 10 s, Sentinel's re-send interval for a cluster not yet reconciled: a backlog's
+ *   re-sends come in waves 10 s apart (clusters created together are re-sent together), and a
+ *   smaller bucket would overflow between two waves and lose that budget.
  * - Background launches (a periodic resync, a reported drift) take a token only from a full bucket;
  *   launches for new work (a first event, a new generation, a retry) from any token. While new work
  *   keeps the bucket from filling, background launches wait: they yield.
@@ -44,7 +47,7 @@ export function bucketShape(
 ): { readonly burst: number; readonly refillPerMinute: number } | undefined {
   if (settings.perMinute <= 0) return undefined;
   const share = settings.perMinute / settings.instances;
-  const burst = Math.max(1, Math.floor(share / 10));
+  const burst = Math.max(1, Math.floor(share / 6));
   return { burst, refillPerMinute: share - burst };
 }
 

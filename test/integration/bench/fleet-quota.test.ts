@@ -7,7 +7,7 @@ describe('fleet simulation: a burst of new clusters under the RunJob quota', () 
     expect(burst.executions).toBe(200);
     expect(burst.busiestMinute).toBeLessThanOrEqual(30);
     expect(burst.runJobRefused).toBe(0);
-    // 200 launches at 30 a minute (27 refill after a burst of 3) take about 7 minutes.
+    // 200 launches at 30 a minute (a burst of 5, then 25 a minute) take about 8 minutes.
     expect(burst.minutesToConverge).toBeGreaterThanOrEqual(6);
     expect(burst.minutesToConverge).toBeLessThan(10);
   }, 300_000);

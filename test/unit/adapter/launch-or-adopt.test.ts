@@ -74,7 +74,7 @@ describe('launchOrAdopt and the RunJob quota', () => {
 
   it('takes a token for every in-process retry: none left, the error goes to the redelivery', async () => {
     const cloudRun = new ScriptedCloudRun(['unavailable', 'ok']);
-    const rate = new LaunchRate({ perMinute: 20, instances: 1 }, () => 0); // burst 2
+    const rate = new LaunchRate({ perMinute: 12, instances: 1 }, () => 0); // burst 2
     rate.take('new-work');
     rate.take('new-work');
     await expect(run(cloudRun, rate)).rejects.toMatchObject({ reason: 'CloudRunUnavailable' });

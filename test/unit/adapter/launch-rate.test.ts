@@ -32,14 +32,14 @@ function busiestWindow(grants: readonly number[], windowMs = 60_000): number {
 }
 
 describe('launch rate: a token bucket per instance', () => {
-  it("divides the region's budget by the instances: a tenth as burst, the rest as refill", () => {
+  it("divides the region's budget by the instances: a sixth as burst, the rest as refill", () => {
     expect(bucketShape({ perMinute: 180, instances: 1 })).toEqual({
-      burst: 18,
-      refillPerMinute: 162,
+      burst: 30,
+      refillPerMinute: 150,
     });
     expect(bucketShape({ perMinute: 180, instances: 10 })).toEqual({
-      burst: 1,
-      refillPerMinute: 17,
+      burst: 3,
+      refillPerMinute: 15,
     });
     expect(bucketShape({ perMinute: 0, instances: 10 })).toBeUndefined();
     expect(() => new LaunchRate({ perMinute: 10, instances: 10 })).toThrow(/no refill/);
@@ -67,11 +67,11 @@ describe('launch rate: a token bucket per instance', () => {
 
   it('says how long until the next token', () => {
     const time = clock();
-    const rate = new LaunchRate({ perMinute: 30, instances: 1 }, time.now); // burst 3, 27/min
-    for (let i = 0; i < 3; i++) expect(rate.take('new-work')).toEqual({ kind: 'granted' });
+    const rate = new LaunchRate({ perMinute: 30, instances: 1 }, time.now); // burst 5, 25/min
+    for (let i = 0; i < 5; i++) expect(rate.take('new-work')).toEqual({ kind: 'granted' });
     const wait = rate.take('new-work');
-    expect(wait).toEqual({ kind: 'wait', ms: Math.ceil(60_000 / 27) });
-    time.advance(Math.ceil(60_000 / 27));
+    expect(wait).toEqual({ kind: 'wait', ms: Math.ceil(60_000 / 25) });
+    time.advance(Math.ceil(60_000 / 25));
     expect(rate.take('new-work')).toEqual({ kind: 'granted' });
   });
 
@@ -81,13 +81,13 @@ describe('launch rate: a token bucket per instance', () => {
     for (const reason of ['first-event', 'new-generation', 'retry'])
       expect(launchPriority(reason)).toBe('new-work');
     const time = clock();
-    const rate = new LaunchRate({ perMinute: 60, instances: 1 }, time.now); // burst 6, 54/min
+    const rate = new LaunchRate({ perMinute: 60, instances: 1 }, time.now); // burst 10, 50/min
     expect(rate.take('new-work')).toEqual({ kind: 'granted' });
-    // Five tokens left: new work may launch, a resync waits for the sixth to come back.
+    // Nine tokens left: new work may launch, a resync waits for the tenth to come back.
     const background = rate.take('background');
     expect(background.kind).toBe('wait');
     expect(rate.take('new-work')).toEqual({ kind: 'granted' });
-    time.advance(3 * Math.ceil(60_000 / 54));
+    time.advance(3 * Math.ceil(60_000 / 50));
     expect(rate.take('background')).toEqual({ kind: 'granted' });
   });
 
@@ -111,8 +111,8 @@ describe('launch rate: a token bucket per instance', () => {
     const rate = new LaunchRate({ perMinute: 120, instances: 1 }, time.now);
     rate.exhausted();
     time.advance(10_000);
-    // Ten seconds of refill at 108/min: 18 tokens' worth, capped at the burst of 12.
+    // Ten seconds of refill at 100/min: 16.7 tokens' worth, of a burst of 20.
     const granted = drain(rate, time, 0);
-    expect(granted).toHaveLength(12);
+    expect(granted).toHaveLength(16);
   });
 });
