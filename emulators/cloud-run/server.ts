@@ -21,6 +21,7 @@ import {
   type JobDefinitionInput,
 } from './job-definitions';
 import { argumentsFor, environmentFor, type RunJobOverrides } from './run-job-rules';
+import { RunJobQuota } from './run-quota';
 import { TaskRunner, type InProcessTask } from './task-runner';
 import { taskHandlers } from './tasks-service';
 
@@ -38,6 +39,13 @@ export interface CloudRunEmulatorOptions {
   readonly baseEnv?: Readonly<Record<string, string>>;
   /** Per job name: run tasks in this process instead of the declared command (fleet benchmarks). */
   readonly inProcessTasks?: Readonly<Record<string, InProcessTask>>;
+  /**
+   * "Job run requests per minute per region" (run-quota.ts): RunJob calls beyond it in any 60 s are
+   * refused with RESOURCE_EXHAUSTED. Absent: no quota (also settable with `POST /quota`).
+   */
+  readonly runJobQuotaPerMinute?: number;
+  /** The quota's clock (the fleet simulation's virtual one); Date.now otherwise. */
+  readonly now?: () => number;
 }
 
 export interface CloudRunEmulator extends RunningEmulator {
@@ -45,6 +53,8 @@ export interface CloudRunEmulator extends RunningEmulator {
   readonly requests: RequestLog;
   readonly adminUrl: string;
   readonly executions: ReadonlyMap<string, ExecutionState>;
+  /** The RunJob quota: its setting, what the current window counted, and how many were refused. */
+  readonly quota: RunJobQuota;
   /** Resolves when the execution has ended. */
   waitForExecution(name: string, timeoutMs?: number): Promise<ExecutionState>;
   /** Sends a signal to the running task of an execution (simulates a crash). */
@@ -83,6 +93,7 @@ export async function startCloudRunEmulator(
   const pack = createExecutionPacker();
   const baseEnv = options.baseEnv ?? { PATH: process.env.PATH ?? '/usr/bin:/bin' };
   const pendingKills: { afterMs: number; signal: NodeJS.Signals }[] = [];
+  const quota = new RunJobQuota(options.runJobQuotaPerMinute, options.now);
 
   const requireJob = (name: unknown) => {
     const job = typeof name === 'string' ? jobs.get(name) : undefined;
@@ -137,6 +148,8 @@ export async function startCloudRunEmulator(
   };
 
   const runJob = (request: Request) => {
+    // The quota is checked before the request is looked at, as Google's front end does.
+    quota.admit(String(request.name ?? ''));
     const job = requireJob(request.name);
     const overrides = (request.overrides ?? {}) as RunJobOverrides;
     const env = environmentFor(job, overrides);
@@ -271,7 +284,14 @@ export async function startCloudRunEmulator(
     count: z.number().int().min(1).default(1),
     afterMs: z.number().int().min(0).default(0),
   });
+  const quotaSchema = z.object({ runJobsPerMinute: z.number().int().min(1).nullable() });
   const admin: AdminRoute = async (req, res, path) => {
+    if (path === '/quota' && (req.method === 'GET' || req.method === 'POST')) {
+      if (req.method === 'POST')
+        quota.set(quotaSchema.parse(await readJson(req)).runJobsPerMinute ?? undefined);
+      sendJson(res, 200, quota.state());
+      return true;
+    }
     if (req.method === 'GET' && path === '/executions') {
       sendJson(res, 200, {
         executions: [...executions.values()].map((e) => ({
@@ -315,6 +335,7 @@ export async function startCloudRunEmulator(
     faults,
     requests,
     executions,
+    quota,
     info: () => ({
       name: 'cloud-run',
       endpoint,

@@ -20,6 +20,7 @@ import { startTracing } from '../../shared/tracing/start';
 import { CloudRunExecutionReader } from '../../shared/executions/cloud-run-execution-reader';
 import { CloudRunExecutionLookup } from './cloud-run/cloud-run-execution-lookup';
 import { CloudRunJobLauncher } from './cloud-run/cloud-run-job-launcher';
+import { LaunchRate } from './cloud-run/launch-rate';
 import { loadAdapterConfig } from './config/config';
 import { createAdapterHandler } from './flows/handle-event';
 import type { ExecutionLookup } from './cloud-run/execution-lookup';
@@ -108,6 +109,9 @@ function instanceHandler(): ReturnType<typeof createAdapterHandler> {
     lookup,
     launchRetry: config.cloudRunRetry,
     launchSettleMs: config.launchSettleMs,
+    // One bucket per instance: its share of the region's RunJob budget.
+    launchRate: new LaunchRate(config.launchRate),
+    launchRateMaxWaitMs: config.launchRate.maxWaitMs,
     preconditions,
     driftCondition,
     settings: config.decision,

@@ -70,7 +70,7 @@ export function toAdapterError(
       return new PermanentError(`${what}.`, 'NotFound', { cause: error });
     case status.RESOURCE_EXHAUSTED:
       return new TransientError(
-        `${what}. The quota is exhausted; it was retried with backoff.`,
+        `${what}. The quota is exhausted; it is tried again later, with backoff.`,
         'QuotaExceeded',
         { cause: error },
       );

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import YAML from 'yaml';
 import * as z from 'zod';
 import {
   boundedDuration,
@@ -24,20 +22,18 @@ import {
 import type { RetryBoundSettings } from '../../../shared/events/retry-bound';
 import { OBJECT_PATH } from '../../../shared/object-path';
 import type { RetryPolicy } from '../../../shared/retry/backoff';
+import { loadPreconditions } from './preconditions-source';
 import {
   toTracingConfig,
   tracingEnvShape,
   type TracingConfig,
 } from '../../../shared/tracing/config';
+import type { LaunchRateSettings } from '../cloud-run/launch-rate';
 import type { DecisionSettings } from '../decision/decision';
 import { DEFAULT_DRIFT_REPORTED_CONDITION } from '../decision/drift-condition';
 import { namespaceTemplate } from '../decision/namespace-template';
 import { defaultResyncSpreadMs } from '../decision/resync-spread';
-import {
-  DEFAULT_PRECONDITIONS,
-  preconditionSpecSchema,
-  type PreconditionSpec,
-} from '../decision/preconditions';
+import { type PreconditionSpec } from '../decision/preconditions';
 
 const objectPath = (fallback: string) =>
   z
@@ -76,6 +72,16 @@ export const adapterEnvSchema = z.object({
   RESYNC_SPREAD: z.string().optional(),
   DRIFT_REPORTED_CONDITION: z.string().min(1).default(DEFAULT_DRIFT_REPORTED_CONDITION),
   DRIFT_REPAIR_BACKOFF: duration('5m'),
+  // The launch rate (cloud-run/launch-rate.ts): the region's RunJob budget a minute (0: none) and
+  // how many instances share it (Terraform: the function's max_instance_count), and how long a
+  // launch may wait for its token inside a delivery (capped well under Eventarc's 10 s).
+  LAUNCH_RATE_PER_MINUTE: z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number of RunJob calls a minute (0: no launch rate)')
+    .default('0')
+    .transform(Number),
+  LAUNCH_RATE_INSTANCES: positiveIntWithDefault(1),
+  LAUNCH_RATE_MAX_WAIT: boundedDuration('2s', 5_000),
   PRECONDITIONS_FILE: z.string().optional(),
   PRECONDITIONS: z.string().optional(),
   PULL_SECRET_SPEC_PATH: objectPath('spec.pullSecret.data'),
@@ -110,6 +116,8 @@ export interface AdapterConfig {
   readonly decision: DecisionSettings;
   /** The wait between writing a launch intent and reading it back before launching. */
   readonly launchSettleMs: number;
+  /** The region's RunJob budget and its share per instance (LAUNCH_RATE_*). */
+  readonly launchRate: LaunchRateSettings & { readonly maxWaitMs: number };
   /** How long one delivery may work before it answers (DELIVERY_BUDGET). */
   readonly deliveryBudgetMs: number;
   /** When a failing event stops being retried (Eventarc's subscription has no dead-letter policy). */
@@ -162,6 +170,11 @@ export function loadAdapterConfig(env: Env): AdapterConfig {
       driftRepairBackoffMs: e.DRIFT_REPAIR_BACKOFF,
     },
     launchSettleMs: e.LAUNCH_SETTLE_INTERVAL,
+    launchRate: launchRateSettings(
+      e.LAUNCH_RATE_PER_MINUTE,
+      e.LAUNCH_RATE_INSTANCES,
+      e.LAUNCH_RATE_MAX_WAIT,
+    ),
     deliveryBudgetMs: e.DELIVERY_BUDGET,
     retryBounds: { maxAgeMs: e.EVENT_MAX_AGE, maxFailures: e.EVENT_MAX_FAILURES },
     preconditions: loadPreconditions(e.PRECONDITIONS_FILE, e.PRECONDITIONS),
@@ -190,44 +203,11 @@ function resyncSpread(text: string | undefined, intervalMs: number): number {
   return ms;
 }
 
-/**
- * Preconditions come from PRECONDITIONS_FILE (YAML or JSON list), PRECONDITIONS (the same, inline),
- * or the defaults. Each item: {name, expression, message?}.
- */
-function loadPreconditions(
-  file: string | undefined,
-  inline: string | undefined,
-): readonly PreconditionSpec[] {
-  if (file && inline)
+/** The launch rate's settings; a share of one launch a minute or less leaves the bucket no refill. */
+function launchRateSettings(perMinute: number, instances: number, maxWaitMs: number) {
+  if (perMinute > 0 && perMinute <= instances)
     throw new ConfigError(
-      'Invalid adapter function configuration: set PRECONDITIONS_FILE or PRECONDITIONS, not both.',
+      `Invalid adapter function configuration: LAUNCH_RATE_PER_MINUTE (${perMinute}) must be more than LAUNCH_RATE_INSTANCES (${instances}): each instance's share must exceed one launch a minute (or set 0 for no launch rate).`,
     );
-  const variable = file ? 'PRECONDITIONS_FILE' : 'PRECONDITIONS';
-  let text = inline;
-  if (file) {
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch {
-      throw new ConfigError(
-        `Invalid adapter function configuration: PRECONDITIONS_FILE: cannot read ${file}.`,
-      );
-    }
-  }
-  if (text === undefined) return DEFAULT_PRECONDITIONS;
-  let parsed: unknown;
-  try {
-    parsed = YAML.parse(text);
-  } catch (error) {
-    throw new ConfigError(
-      `Invalid adapter function configuration: ${variable}: not valid YAML or JSON (${error instanceof Error ? error.message.split('\n')[0] : 'parse error'}).`,
-    );
-  }
-  const specs = z.array(preconditionSpecSchema).safeParse(parsed);
-  if (!specs.success) {
-    const issue = specs.error.issues[0];
-    throw new ConfigError(
-      `Invalid adapter function configuration: ${variable}: item ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}. Expected a list of {name, expression, message}.`,
-    );
-  }
-  return specs.data;
+  return { perMinute, instances, maxWaitMs };
 }

@@ -3,6 +3,7 @@ import type { Logger } from '../../../shared/logging/logger';
 import type { RetryPolicy } from '../../../shared/retry/backoff';
 import type { ExecutionLookup } from '../cloud-run/execution-lookup';
 import type { JobLauncher } from '../cloud-run/job-launcher';
+import type { LaunchRate } from '../cloud-run/launch-rate';
 import type { DecisionSettings } from '../decision/decision';
 import type { PullSecretSettings } from '../decision/pull-secret-reference';
 import type { CompiledPrecondition } from '../decision/preconditions';
@@ -32,6 +33,10 @@ export interface AdapterDependencies {
    * instance launches only if its intent is still the stored one after it. 0 reads back at once.
    */
   readonly launchSettleMs?: number;
+  /** This instance's share of the region's RunJob quota (launch-rate.ts); absent: no limit. */
+  readonly launchRate?: LaunchRate;
+  /** How long a launch may wait for a token within a delivery (LAUNCH_RATE_MAX_WAIT); 0: none. */
+  readonly launchRateMaxWaitMs?: number;
   /** Injectable for tests (the settle wait); a timer otherwise. */
   readonly sleep?: (ms: number) => Promise<void>;
 }

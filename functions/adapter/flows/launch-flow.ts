@@ -9,7 +9,9 @@ import type { AdapterDependencies } from './dependencies';
 import type { LaunchRequest, PullSecretReference } from '../cloud-run/job-launcher';
 import type { PutStatusOutcome } from '../../../shared/hyperfleet/client';
 import type { StatusOutcome } from '../../../shared/status/outcome';
-import { launchOrAdopt } from './launch-or-adopt';
+import { admitLaunch } from './launch-admission';
+import { isQuotaExceeded, launchOrAdopt } from './launch-or-adopt';
+import { launchPriority } from '../cloud-run/launch-rate';
 import { reportStatus } from './report-status';
 import { pullSecretReference } from '../decision/pull-secret-reference';
 import { sleep } from '../../../shared/sleep';
@@ -37,6 +39,8 @@ export async function launchWithIntent(
   log: Logger,
   at: Date,
 ): Promise<void> {
+  // The launch budget first: a launch without one leaves no trace (no intent to resolve later).
+  if (!(await admitLaunch(decision.reason, deps, log))) return;
   const launchId = deps.newLaunchId?.() ?? randomUUID();
   const since = at.toISOString();
   const { operation, attempt } = decision;
@@ -53,9 +57,10 @@ export async function launchWithIntent(
       lookup: deps.lookup,
       retry: deps.launchRetry,
       logger: log,
+      ...(deps.launchRate ? { rate: deps.launchRate } : {}),
     });
   } catch (error) {
-    await recordLaunchFailure(error, intent, write, log);
+    await recordLaunchFailure(error, intent, write, log, decision.reason);
     return;
   }
   log.info(`${result.adopted ? 'Adopted' : 'Launched'} execution ${result.execution}`, {
@@ -135,13 +140,16 @@ function launchRequest(
 
 /**
  * A launch that failed: a permanent failure is reported (and the event acknowledged); any other
- * marks the intent abandoned and is thrown again, so the redelivery relaunches at once.
+ * marks the intent abandoned and is thrown again, so the redelivery relaunches at once. A quota
+ * refusal of a background launch (resync, drift-reported) is acknowledged instead: it yields to new
+ * work, and the cluster's next event launches it (without noise: one info line).
  */
 async function recordLaunchFailure(
   error: unknown,
   intent: Intent,
   write: StatusWriter,
   log: Logger,
+  launchReason: string,
 ): Promise<void> {
   if (error instanceof AdapterError && error.kind === 'permanent') {
     log.error(`Could not launch the pull secret job: ${error.message}`, {
@@ -166,6 +174,13 @@ async function recordLaunchFailure(
       error: writeError instanceof Error ? writeError.message : String(writeError),
     }),
   );
+  if (isQuotaExceeded(error) && launchPriority(launchReason) === 'background') {
+    log.info(`Launch (${launchReason}) refused for quota; left to the cluster's next event`, {
+      decision: 'launch-deferred',
+      reason: launchReason,
+    });
+    return;
+  }
   throw error;
 }
 

@@ -3,6 +3,7 @@ import type { Logger } from '../../../shared/logging/logger';
 import { backoffDelayMs, type RetryPolicy } from '../../../shared/retry/backoff';
 import type { ExecutionLookup, LaunchQuery } from '../cloud-run/execution-lookup';
 import type { JobLauncher, LaunchedExecution, LaunchRequest } from '../cloud-run/job-launcher';
+import type { LaunchRate } from '../cloud-run/launch-rate';
 import { sleep as realSleep } from '../../../shared/sleep';
 
 /** What launchOrAdopt needs. */
@@ -12,6 +13,13 @@ export interface LaunchDependencies {
   readonly retry: RetryPolicy;
   readonly logger: Logger;
   readonly sleep?: (ms: number) => Promise<void>;
+  /** Told of quota refusals and successes; every in-process retry takes a token from it too. */
+  readonly rate?: LaunchRate;
+}
+
+/** RunJob refused for quota (RESOURCE_EXHAUSTED, HTTP 429): see toAdapterError. */
+export function isQuotaExceeded(error: unknown): boolean {
+  return error instanceof AdapterError && error.reason === 'QuotaExceeded';
 }
 
 /** The launch's execution, and whether it was found rather than started by our call. */
@@ -40,6 +48,11 @@ export function launchQuery(
  * answer of a RunJob that created the execution), so before every retry the job's executions are
  * searched for this launch and a found one is adopted. Permanent failures and the last transient
  * one are rethrown.
+ *
+ * A quota refusal (RESOURCE_EXHAUSTED) is rethrown at once: the quota is checked before the request
+ * is handled, so nothing was created and there is nothing to search for, and a retry within the
+ * same minute would only be refused again and spend quota others need. The instance's launch rate
+ * pauses instead; the caller leaves the launch to the event's redelivery (launch-flow.ts).
  */
 export async function launchOrAdopt(
   request: LaunchRequest,
@@ -49,9 +62,20 @@ export async function launchOrAdopt(
   const sleep = deps.sleep ?? realSleep;
   for (let attempt = 1; ; attempt++) {
     try {
-      return { ...(await deps.launcher.launch(request)), adopted: false };
+      const launched = await deps.launcher.launch(request);
+      deps.rate?.succeeded();
+      return { ...launched, adopted: false };
     } catch (error) {
       if (error instanceof AdapterError && error.kind === 'permanent') throw error;
+      if (isQuotaExceeded(error)) {
+        const pauseMs = deps.rate?.exhausted();
+        deps.logger.warn('Cloud Run refused RunJob for quota; launches pause', {
+          cluster_id: request.clusterId,
+          decision: 'quota-exceeded',
+          ...(pauseMs !== undefined ? { pause_ms: pauseMs } : {}),
+        });
+        throw error;
+      }
       const found = await deps.lookup.findLaunched(launchQuery(request, since));
       if (found) {
         deps.logger.warn(
@@ -61,6 +85,8 @@ export async function launchOrAdopt(
         return { ...found, adopted: true };
       }
       if (attempt >= deps.retry.attempts) throw error;
+      // Another RunJob spends quota like the first: without a token the redelivery retries.
+      if (deps.rate && deps.rate.take('new-work').kind !== 'granted') throw error;
       const delayMs = backoffDelayMs(attempt, deps.retry);
       deps.logger.warn('Cloud Run RunJob failed and no execution of this launch exists; retrying', {
         cluster_id: request.clusterId,

@@ -65,6 +65,10 @@ locals {
     PERMANENT_FAILURE_RETRY_INTERVAL = var.adapter.permanent_failure_retry_interval
     STATUS_HEARTBEAT_INTERVAL        = var.adapter.status_heartbeat_interval
     LAUNCH_SETTLE_INTERVAL           = var.adapter.launch_settle_interval
+    # The region's RunJob budget, shared by at most max_instances instances (Cloud Run's cap on the
+    # function), so each keeps to budget / max_instances and together they stay within it.
+    LAUNCH_RATE_PER_MINUTE           = tostring(var.adapter.launch_rate_per_minute)
+    LAUNCH_RATE_INSTANCES            = tostring(var.adapter.max_instances)
     PULL_SECRET_SPEC_PATH            = var.adapter.pull_secret_spec_path
     PULL_SECRET_ADDITIONAL_SPEC_PATH = var.adapter.additional_pull_secret_spec_path
     LOG_LEVEL                        = var.adapter.log_level

@@ -1,5 +1,5 @@
 variable "adapter" {
-  description = "Adapter function settings: decision timings (durations like 30s, 6h), scaling and optional CEL preconditions (YAML list of {name, expression, message}). launch_settle_interval: how long a launch intent settles before it is read back, so that of several instances handling duplicates of one event at once only one launches (0s to 5s; LAUNCH_SETTLE_INTERVAL). resync_interval (RESYNC_INTERVAL, 24h: the backstop for drift nobody reports) and resync_spread (RESYNC_SPREAD, unset: a quarter of it); drift_reported_condition (DRIFT_REPORTED_CONDITION, unset: the adapter's default CEL) and drift_repair_backoff (DRIFT_REPAIR_BACKOFF): see docs/configuration.md."
+  description = "Adapter function settings: decision timings (durations like 30s, 6h), scaling and optional CEL preconditions (YAML list of {name, expression, message}). launch_settle_interval: how long a launch intent settles before it is read back, so that of several instances handling duplicates of one event at once only one launches (0s to 5s; LAUNCH_SETTLE_INTERVAL). resync_interval (RESYNC_INTERVAL, 24h: the backstop for drift nobody reports) and resync_spread (RESYNC_SPREAD, unset: a quarter of it); drift_reported_condition (DRIFT_REPORTED_CONDITION, unset: the adapter's default CEL) and drift_repair_backoff (DRIFT_REPAIR_BACKOFF): see docs/configuration.md. launch_rate_per_minute: the region's budget of RunJob calls a minute, kept under Cloud Run's 'Job run requests per minute per region' quota (default not published: check the project's quota page); each instance keeps to it divided by max_instances (LAUNCH_RATE_PER_MINUTE; 0: no rate)."
   type = object({
     resync_interval                  = optional(string, "24h")
     resync_spread                    = optional(string)
@@ -10,6 +10,7 @@ variable "adapter" {
     permanent_failure_retry_interval = optional(string, "1h")
     status_heartbeat_interval        = optional(string, "5m")
     launch_settle_interval           = optional(string, "1s")
+    launch_rate_per_minute           = optional(number, 120)
     preconditions_yaml               = optional(string)
     pull_secret_spec_path            = optional(string, "spec.pullSecret.data")
     additional_pull_secret_spec_path = optional(string, "spec.pullSecret.additional")
@@ -31,6 +32,10 @@ variable "adapter" {
   validation {
     condition     = var.adapter.concurrency >= 1 && var.adapter.concurrency <= 1000
     error_message = "adapter.concurrency must be between 1 and 1000 requests per instance."
+  }
+  validation {
+    condition     = var.adapter.launch_rate_per_minute == 0 || (floor(var.adapter.launch_rate_per_minute) == var.adapter.launch_rate_per_minute && var.adapter.launch_rate_per_minute > var.adapter.max_instances)
+    error_message = "adapter.launch_rate_per_minute must be 0 (no rate) or a whole number above adapter.max_instances: each instance keeps to the budget divided by max_instances, and that share must exceed one launch a minute."
   }
   validation {
     condition     = var.adapter.max_instances >= 1 && var.adapter.max_instances <= 1000

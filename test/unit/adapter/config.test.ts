@@ -29,6 +29,27 @@ describe('loadAdapterConfig', () => {
     expect(config.preconditions).toBe(DEFAULT_PRECONDITIONS);
     expect(config.pullSecretSpecPath).toBe('spec.pullSecret.data');
     expect(config.launchSettleMs).toBe(1000);
+    expect(config.launchRate).toEqual({ perMinute: 0, instances: 1, maxWaitMs: 2000 });
+  });
+
+  it('reads the launch rate and refuses a share of one launch a minute or less', () => {
+    expect(
+      loadAdapterConfig({
+        ...base,
+        LAUNCH_RATE_PER_MINUTE: '120',
+        LAUNCH_RATE_INSTANCES: '10',
+        LAUNCH_RATE_MAX_WAIT: '500ms',
+      }).launchRate,
+    ).toEqual({ perMinute: 120, instances: 10, maxWaitMs: 500 });
+    expect(() =>
+      loadAdapterConfig({ ...base, LAUNCH_RATE_PER_MINUTE: '10', LAUNCH_RATE_INSTANCES: '10' }),
+    ).toThrow(/LAUNCH_RATE_PER_MINUTE \(10\) must be more than LAUNCH_RATE_INSTANCES \(10\)/);
+    expect(() => loadAdapterConfig({ ...base, LAUNCH_RATE_MAX_WAIT: '6s' })).toThrow(
+      /LAUNCH_RATE_MAX_WAIT/,
+    );
+    expect(() => loadAdapterConfig({ ...base, LAUNCH_RATE_PER_MINUTE: '-1' })).toThrow(
+      /LAUNCH_RATE_PER_MINUTE/,
+    );
   });
 
   it('takes a launch settle interval from 0s (off) to 5s', () => {

@@ -8,6 +8,7 @@ import type {
   LaunchRequest,
 } from '../../../functions/adapter/cloud-run/job-launcher';
 import { launchOrAdopt } from '../../../functions/adapter/flows/launch-or-adopt';
+import { LaunchRate } from '../../../functions/adapter/cloud-run/launch-rate';
 import { PermanentError, TransientError } from '../../../shared/errors';
 import { RecordingLogger } from '../../helpers/recording-logger';
 
@@ -27,12 +28,15 @@ const request: LaunchRequest = {
 class ScriptedCloudRun implements JobLauncher, ExecutionLookup {
   readonly calls: string[] = [];
   private readonly created: LaunchedExecution[] = [];
-  constructor(private readonly script: ('ok' | 'lost-answer' | 'unavailable' | 'denied')[]) {}
+  constructor(
+    private readonly script: ('ok' | 'lost-answer' | 'unavailable' | 'denied' | 'quota')[],
+  ) {}
 
   async launch(): Promise<LaunchedExecution> {
     this.calls.push('RunJob');
     const step = this.script.shift() ?? 'ok';
     if (step === 'denied') throw new PermanentError('denied', 'PermissionDenied');
+    if (step === 'quota') throw new TransientError('quota', 'QuotaExceeded');
     if (step === 'unavailable') throw new TransientError('unavailable', 'CloudRunUnavailable');
     const execution = { execution: `e-${this.created.length + 1}` };
     this.created.push(execution);
@@ -49,14 +53,34 @@ class ScriptedCloudRun implements JobLauncher, ExecutionLookup {
   }
 }
 
-const run = (cloudRun: ScriptedCloudRun) =>
+const run = (cloudRun: ScriptedCloudRun, rate?: LaunchRate) =>
   launchOrAdopt(request, '2026-11-22T12:00:00.000Z', {
     launcher: cloudRun,
     lookup: cloudRun,
     retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 1 },
     logger: new RecordingLogger(),
     sleep: async () => undefined,
+    ...(rate ? { rate } : {}),
   });
+
+describe('launchOrAdopt and the RunJob quota', () => {
+  it('rethrows RESOURCE_EXHAUSTED at once: no search (nothing was created), no retry, the rate pauses', async () => {
+    const cloudRun = new ScriptedCloudRun(['quota', 'ok']);
+    const rate = new LaunchRate({ perMinute: 0, instances: 1 }, () => 0);
+    await expect(run(cloudRun, rate)).rejects.toMatchObject({ reason: 'QuotaExceeded' });
+    expect(cloudRun.calls).toEqual(['RunJob']);
+    expect(rate.take('new-work')).toEqual({ kind: 'wait', ms: 10_000 });
+  });
+
+  it('takes a token for every in-process retry: none left, the error goes to the redelivery', async () => {
+    const cloudRun = new ScriptedCloudRun(['unavailable', 'ok']);
+    const rate = new LaunchRate({ perMinute: 12, instances: 1 }, () => 0); // burst 2
+    rate.take('new-work');
+    rate.take('new-work');
+    await expect(run(cloudRun, rate)).rejects.toMatchObject({ reason: 'CloudRunUnavailable' });
+    expect(cloudRun.calls).toEqual(['RunJob', 'ListExecutions:launch-1']);
+  });
+});
 
 describe('launchOrAdopt', () => {
   it('a clean launch is exactly one Cloud Run call', async () => {

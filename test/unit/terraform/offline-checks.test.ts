@@ -31,6 +31,8 @@ const SAMPLE_VALUES: Record<string, string> = {
   PERMANENT_FAILURE_RETRY_INTERVAL: '1h',
   STATUS_HEARTBEAT_INTERVAL: '5m',
   LAUNCH_SETTLE_INTERVAL: '1s',
+  LAUNCH_RATE_PER_MINUTE: '120',
+  LAUNCH_RATE_INSTANCES: '10',
   PULL_SECRET_SPEC_PATH: 'spec.pullSecret.data',
   PULL_SECRET_ADDITIONAL_SPEC_PATH: 'spec.pullSecret.additional',
   PRECONDITIONS: '[{"name":"always","expression":"true"}]',
