@@ -62,9 +62,7 @@ async function main(): Promise<void> {
   if (fleetSizes.some((n) => !Number.isInteger(n) || n < 1))
     throw new Error('--clusters takes positive whole numbers, e.g. --clusters 1000,10000');
   const defaultSections =
-    clustersFlag > 0
-      ? 'fleet'
-      : 'floor,bundles,job,adapter,cold,e2e,fleet,fleet-burst,timing';
+    clustersFlag > 0 ? 'fleet' : 'floor,bundles,job,adapter,cold,e2e,fleet,fleet-burst,timing';
   const sections = new Set((process.env.BENCH_SECTIONS ?? defaultSections).split(','));
   const machine = {
     cpus: os.cpus().length,
