@@ -152,34 +152,66 @@ const RENDERERS = {
 };
 
 /**
+ * The adapter's default RESYNC_INTERVAL in minutes (functions/adapter/config/config.ts; kept equal by
+ * test/unit/docs/bench-figures.test.ts): each converged cluster gets one unchanged run per interval.
+ */
+const RESYNC_INTERVAL_MINUTES = 24 * 60;
+/** Cloud Run's "Job run requests per minute per region": not published; what third parties record. */
+const RUN_JOB_QUOTA_PER_MINUTE = 180;
+/** Cloud Run keeps at most this many completed executions per job (Cloud Run quotas page). */
+const EXECUTIONS_KEPT = 1000;
+
+/**
  * Steady state per minute: Sentinel re-sends a reconciled cluster every 30 min (N/30 events, two
- * HyperFleet reads each) and the adapter resyncs it every 6 h (N/360 unchanged runs, each about 8
- * HyperFleet calls over adapter, job and reporter). Secret Manager requests are the unchanged run's
- * measured calls plus the reporter's one claim read; the limit counts them all against one of the
- * 600-a-minute quotas, the conservative bound whatever their split between reads and writes.
+ * HyperFleet reads each) and the adapter resyncs it every RESYNC_INTERVAL (N/1440 unchanged runs a
+ * minute at 24 h, each about 8 HyperFleet calls over adapter, job and reporter). Secret Manager
+ * requests are the unchanged run's measured calls plus the reporter's one claim read; the limit
+ * counts them all against one of the 600-a-minute quotas, the conservative bound whatever their
+ * split between reads and writes.
  */
 function capacityTable(ref) {
   const smPerExecution = jobRun(ref, 'unchanged').secretManagerCalls + 1;
+  const perRun = (n) => n / RESYNC_INTERVAL_MINUTES;
   const round = (n) => thousands(Math.round(n * 10) / 10);
   const rows = [
     ['Sentinel events (Pub/Sub messages to the adapter)', (n) => n / 30],
-    ['HyperFleet API calls (adapter, job, reporter)', (n) => (2 * n) / 30 + (8 * n) / 360],
-    ['job executions (RunJob)', (n) => n / 360],
+    ['HyperFleet API calls (adapter, job, reporter)', (n) => (2 * n) / 30 + 8 * perRun(n)],
+    ['job executions (RunJob)', perRun],
     [
       `Secret Manager requests (${smPerExecution} per execution)`,
-      (n) => (smPerExecution * n) / 360,
+      (n) => smPerExecution * perRun(n),
+    ],
+    [
+      `minutes of history in Cloud Run's ${thousands(EXECUTIONS_KEPT)} kept executions`,
+      (n) => EXECUTIONS_KEPT / perRun(n),
     ],
   ];
-  const limit = Math.floor((SECRET_MANAGER_QUOTA_PER_MINUTE * 360) / smPerExecution / 1000) * 1000;
+  const thousandsDown = (n) => Math.floor(n / 1000) * 1000;
+  const smLimit = thousandsDown(
+    (SECRET_MANAGER_QUOTA_PER_MINUTE * RESYNC_INTERVAL_MINUTES) / smPerExecution,
+  );
+  const runLimit = thousandsDown(RUN_JOB_QUOTA_PER_MINUTE * RESYNC_INTERVAL_MINUTES);
+  const [first, second] =
+    smLimit <= runLimit
+      ? [
+          `Secret Manager's request quota (${SECRET_MANAGER_QUOTA_PER_MINUTE} a minute per project) at about ${thousands(smLimit)} clusters`,
+          `Cloud Run's job run quota (${RUN_JOB_QUOTA_PER_MINUTE} a minute per region, if that is your project's figure) at about ${thousands(runLimit)}`,
+        ]
+      : [
+          `Cloud Run's job run quota (${RUN_JOB_QUOTA_PER_MINUTE} a minute per region, if that is your project's figure) at about ${thousands(runLimit)} clusters`,
+          `Secret Manager's request quota (${SECRET_MANAGER_QUOTA_PER_MINUTE} a minute per project) at about ${thousands(smLimit)}`,
+        ];
   return [
     table(
       ['per minute', ...FLEET_SIZES.map((n) => `${thousands(n)} clusters`)],
       rows.map(([what, perMinute]) => [what, ...FLEET_SIZES.map((n) => round(perMinute(n)))]),
     ),
     '',
-    `**The first limit is Secret Manager's request quota (${SECRET_MANAGER_QUOTA_PER_MINUTE} a minute per project), at about ${thousands(limit)} clusters** when all ${smPerExecution} requests of an execution count against one quota; reads and writes have separate quotas, so the real limit is higher.`,
+    `At the default ${RESYNC_INTERVAL_MINUTES / 60} h resync, **the first steady-state limit is ${first}**, then ${second}; all ${smPerExecution} Secret Manager requests of an execution are counted against one quota (reads and writes have separate ones, so the real limit is higher). A burst of new clusters meets the job run quota much sooner: \`LAUNCH_RATE_PER_MINUTE\` keeps launches under it.`,
   ].join('\n');
 }
+
+module.exports.RESYNC_INTERVAL_MINUTES = RESYNC_INTERVAL_MINUTES;
 
 // ---- pages ----------------------------------------------------------------------------------------
 
@@ -251,7 +283,8 @@ async function main(args) {
   }
 }
 
-main(process.argv.slice(2)).catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exitCode = 1;
-});
+if (require.main === module)
+  main(process.argv.slice(2)).catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  });
