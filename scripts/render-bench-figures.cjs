@@ -239,7 +239,7 @@ async function rendered(root, file, reference) {
 }
 
 /** Copies a bench run's sections into the reference, each with the run's date and machine. */
-function merge(root, resultsFile) {
+async function merge(root, resultsFile) {
   const results = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
   const reference = readReference(root);
   const merged = SECTIONS.filter((key) => results[key] !== undefined);
@@ -250,9 +250,12 @@ function merge(root, resultsFile) {
       machine: results.machine,
       figures: results[key],
     };
+  // Formatted as `prettier --check` (run by npm run lint) wants it.
+  const file = path.join(root, 'bench', 'reference.json');
+  const options = await prettier.resolveConfig(path.join(__dirname, '..', 'README.md'));
   fs.writeFileSync(
-    path.join(root, 'bench', 'reference.json'),
-    `${JSON.stringify(reference, null, 2)}\n`,
+    file,
+    await prettier.format(JSON.stringify(reference), { ...options, parser: 'json' }),
   );
   console.log(`bench/reference.json: ${merged.join(', ')} from ${resultsFile}`);
 }
@@ -265,7 +268,7 @@ function argument(args, flag) {
 async function main(args) {
   const root = path.resolve(argument(args, '--root') ?? path.join(__dirname, '..'));
   const mergeFile = argument(args, '--merge');
-  if (mergeFile) merge(root, path.resolve(mergeFile));
+  if (mergeFile) await merge(root, path.resolve(mergeFile));
   const reference = readReference(root);
   const stale = [];
   for (const file of pages(root)) {
