@@ -1,6 +1,6 @@
 /**
  * The names of a cluster's pull secret, in one place: the adapter names them in the execution's
- * overrides, the job writes them, the reporter reports them (ARCHITECTURE.md, "What it does").
+ * overrides, the job writes them, the reporter reports them (docs/design/job-protocol.md, "What the job writes").
  */
 export function secretManagerSecretId(clusterId: string): string {
   return `hyperfleet-${clusterId}-pull-secret`;

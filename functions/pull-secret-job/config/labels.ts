@@ -7,7 +7,7 @@ export interface ClusterIdentity {
 /** Label that marks resources this adapter owns; nothing without it is ever modified. */
 export const MANAGED_BY = { key: 'managed-by', value: 'hyperfleet' } as const;
 
-/** Labels of the Secret Manager secret (ARCHITECTURE.md). */
+/** Labels of the Secret Manager secret (docs/design/job-protocol.md, "What the job writes"). */
 export function secretManagerLabels(cluster: ClusterIdentity): Record<string, string> {
   return {
     ...ownershipLabels(cluster.clusterId),
