@@ -144,13 +144,21 @@ describe('end to end on the local stack: preconditions, invalid input, faults', 
     // system_event entries counts it. The entry the stack's emulator routed to the
     // execution-finished topic (tapped) matches the metric's filter; the successful one's does not.
     const filter = await executionsEndedAbnormallyFilter(stack.d.job);
-    const entries = stack
-      .tappedMessages()
-      .filter((m) => m.includes('"methodName":"/Jobs.RunJob"'))
-      .map((m) => JSON.parse(m.slice(0, m.lastIndexOf('}{') + 1)) as Record<string, unknown>);
     const names = (await stack.executionsFor(id)).map((e) => e.name.split('/').pop()!);
-    const ofCluster = entries.filter((e) =>
-      names.some((n) => JSON.stringify(e).includes(`"${n}"`)),
+    const entriesOfCluster = () =>
+      stack
+        .tappedMessages()
+        .filter((m) => m.includes('"methodName":"/Jobs.RunJob"'))
+        .map((m) => JSON.parse(m.slice(0, m.lastIndexOf('}{') + 1)) as Record<string, unknown>)
+        .filter((e) => names.some((n) => JSON.stringify(e).includes(`"${n}"`)));
+    // Convergence comes from the successful execution's result message; its execution-finished
+    // entry is published when the execution ends and reaches the tap on its own, possibly later.
+    const ofCluster = await stack.waitFor(
+      "both executions' execution-finished entries",
+      async () => {
+        const entries = entriesOfCluster();
+        return entries.length >= 2 ? entries : undefined;
+      },
     );
     expect(ofCluster.length).toBeGreaterThanOrEqual(2);
     expect(ofCluster.map((e) => matchesLoggingFilter(filter, e)).sort()).toEqual(
