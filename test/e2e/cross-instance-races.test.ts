@@ -94,7 +94,7 @@ describe('end to end on the local stack: the same event on several adapter insta
     await stack.converged(id, 2, 45_000);
     await allDone();
     await logExecutions('update', 'apply', 2);
-    expect(await stack.versions(id)).toEqual(['2:ENABLED', '1:ENABLED']);
+    expect(await stack.versions(id)).toEqual(['2:ENABLED', '1:DESTROYED']);
     expect((await smCalls('AddSecretVersion')).filter((r) => r.outcome === 'OK')).toHaveLength(2);
     expect((await stack.kubeWrites(id)).map((w) => w.method)).toHaveLength(2);
   }, 90_000);

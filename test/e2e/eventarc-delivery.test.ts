@@ -94,7 +94,7 @@ describe('end to end on the local stack: Eventarc-style delivery', () => {
   it('update: a pull secret PATCH adds exactly one version and one Kubernetes write', async () => {
     await stack.api.patchCluster(id, { spec: { pullSecret: { data: canary('eventarc-2') } } });
     await stack.converged(id, 2);
-    expect(await stack.versions(id)).toEqual(['2:ENABLED', '1:ENABLED']);
+    expect(await stack.versions(id)).toEqual(['2:ENABLED', '1:DESTROYED']);
     expect((await stack.kubeWrites(id)).map((w) => w.method)).toEqual(['POST', 'PATCH']);
   });
 

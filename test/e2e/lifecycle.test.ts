@@ -137,14 +137,14 @@ describe('end to end on the local stack: lifecycle', () => {
     const second = canary('lifecycle-2');
     await stack.api.patchCluster(id, { spec: { pullSecret: { data: second.text } } });
     await stack.converged(id, 2);
-    expect(await stack.versions(id)).toEqual(['2:ENABLED', '1:ENABLED']);
+    expect(await stack.versions(id)).toEqual(['2:ENABLED', '1:DESTROYED']);
     expect(await k8sData(id)).toBe(second.text);
 
     const writesBefore = (await stack.kubeWrites(id)).length;
     const addsBefore = (await smAdds()).length;
     await stack.api.patchCluster(id, { labels: { team: 'platform' } });
     await stack.converged(id, 3);
-    expect(await stack.versions(id)).toEqual(['2:ENABLED', '1:ENABLED']);
+    expect(await stack.versions(id)).toEqual(['2:ENABLED', '1:DESTROYED']);
     // The bytes are unchanged: no version; the one Kubernetes write stamps generation 3 on the
     // Secret (stamped whenever the stored stamp is older), its data as it was.
     expect((await stack.kubeWrites(id)).length).toBe(writesBefore + 1);

@@ -27,6 +27,7 @@ export interface JobConfig {
   readonly operation: 'apply' | 'delete';
   readonly secretId: string;
   readonly replication: Replication;
+  /** Keep the newest N versions of the secret (SECRET_VERSION_RETENTION); absent keeps all. */
   readonly retention?: number;
   readonly onDelete: 'delete' | 'retain';
   /** Absent for deletions, which need no pull secret. */
@@ -102,7 +103,7 @@ export function loadJobConfig(env: Env): JobConfig {
       ...e.REPLICATION_POLICY,
       ...(e.KMS_KEY_NAME ? { kmsKeyName: e.KMS_KEY_NAME } : {}),
     } as Replication,
-    ...(e.SECRET_VERSION_RETENTION ? { retention: e.SECRET_VERSION_RETENTION } : {}),
+    ...(e.SECRET_VERSION_RETENTION > 0 ? { retention: e.SECRET_VERSION_RETENTION } : {}),
     onDelete: e.ON_DELETE,
     ...(source ? { pullSecretSource: source } : {}),
     ...(e.COPY_PLATFORM_DEFAULT_TO_TENANT ? { copyPlatformDefaultToTenant: true as const } : {}),

@@ -58,7 +58,15 @@ export const jobEnvSchema = z
         'must be projects/P/locations/L/keyRings/R/cryptoKeys/K ({location} may stand for the replica location)',
       )
       .optional(),
-    SECRET_VERSION_RETENTION: positiveInt(),
+    // Default 1: the cluster spec is the source of truth, so an older version has no reader, and a
+    // rotated credential should not outlive its rotation; each kept version is billed monthly
+    // (docs/configuration.md, "Secret Manager versions"). 0 keeps every version.
+    SECRET_VERSION_RETENTION: z
+      .string()
+      .regex(/^\d+$/, 'must be a whole number (0 keeps every version)')
+      .transform(Number)
+      .refine(Number.isSafeInteger, 'must be a whole number (0 keeps every version)')
+      .default(1),
     ON_DELETE: z
       .enum(['delete', 'retain'], { message: 'must be delete or retain' })
       .default('delete'),

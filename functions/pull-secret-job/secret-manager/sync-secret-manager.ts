@@ -107,7 +107,7 @@ export async function syncSecretManager(
     bytes: data.length,
   });
 
-  const destroyedVersions = target.retention
+  const destroyedVersions = needsRetention(target.retention, secretState, added)
     ? await applyRetention(store, secretPath, target.retention, log)
     : [];
   return {
@@ -211,6 +211,21 @@ async function verifyVersion(
       'VerificationFailed',
     );
   }
+}
+
+/**
+ * Whether adding `added` can have left more than `keep` live versions: not in a secret this run
+ * created (it holds only that version), nor while the version number is at most `keep`. Saves
+ * the ListSecretVersions call on first runs and early changes.
+ */
+function needsRetention(
+  keep: number | undefined,
+  secretState: 'created' | 'reused',
+  added: string,
+): keep is number {
+  if (keep === undefined || secretState === 'created') return false;
+  const number = Number(/\/versions\/(\d+)$/.exec(added)?.[1] ?? Number.NaN);
+  return !(number <= keep);
 }
 
 /** Destroys enabled or disabled versions older than the newest `keep`, since each kept version is billed. */

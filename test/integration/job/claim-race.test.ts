@@ -125,7 +125,7 @@ describe('pull secret job, two executions racing for the same work (claim in Sec
       }),
     );
 
-    expect(await versions()).toEqual(['2:ENABLED', '1:ENABLED']);
+    expect(await versions()).toEqual(['2:ENABLED', '1:DESTROYED']);
     expect(kubeWrites()).toEqual(['PATCH 200']);
     expect(winner.result.secret_manager).toMatchObject({ version: 'added' });
     expect(duplicate.result).toMatchObject({
@@ -242,7 +242,7 @@ describe('pull secret job, two executions racing for the same work (claim in Sec
       expect.stringMatching(/Writing the claim failed without an answer/),
     );
     expect(run.result.secret_manager).toMatchObject({ version: 'added' });
-    expect(await versions()).toEqual(['2:ENABLED', '1:ENABLED']);
+    expect(await versions()).toEqual(['2:ENABLED', '1:DESTROYED']);
     const [secret] = await client.getSecret({ name: SECRET });
     expect(secret.annotations?.[CLAIM_ANNOTATIONS.execution]).toBe('pull-secret-gen-2');
     expect(secret.annotations?.[CLAIM_ANNOTATIONS.generation]).toBe('2');

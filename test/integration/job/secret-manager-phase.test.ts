@@ -90,13 +90,17 @@ describe('pull secret job, Secret Manager phase (CLI process against the emulato
       version: 'added',
       version_name: `${SECRET}/versions/2`,
     });
+    // SECRET_VERSION_RETENTION defaults to 1: the replaced version is destroyed, not billed on.
     expect(calls()).toEqual([
       'GetSecret',
       'AccessSecretVersion',
       'AddSecretVersion',
       'AccessSecretVersion',
+      'ListSecretVersions',
+      'DestroySecretVersion',
     ]);
-    expect(await versionStates()).toEqual(['2:ENABLED', '1:ENABLED']);
+    expect(changed.result.secret_manager?.destroyed_versions).toEqual([`${SECRET}/versions/1`]);
+    expect(await versionStates()).toEqual(['2:ENABLED', '1:DESTROYED']);
   });
 
   it('refuses a secret it does not own and touches nothing', async () => {
@@ -158,7 +162,7 @@ describe('pull secret job, Secret Manager phase (CLI process against the emulato
     });
     expect(run.code).toBe(EXIT_CODES.success);
     expect(run.result.secret_manager?.version_name).toBe(`${SECRET}/versions/2`);
-    expect(await versionStates()).toEqual(['2:ENABLED', '1:ENABLED']);
+    expect(await versionStates()).toEqual(['2:ENABLED', '1:DESTROYED']);
   });
 
   it('reports a transient failure with exit 4 when retries run out', async () => {
@@ -190,9 +194,12 @@ describe('pull secret job, Secret Manager phase (CLI process against the emulato
     );
   });
 
-  it('destroys versions beyond SECRET_VERSION_RETENTION', async () => {
+  it('destroys versions beyond SECRET_VERSION_RETENTION; 0 keeps every version', async () => {
+    const keepAll = { ...env, SECRET_VERSION_RETENTION: '0' };
     for (const n of [1, 2, 3])
-      await runJob({ ...env, PULL_SECRET_DATA: samplePullSecret(`user${n}`, `password${n}`) });
+      await runJob({ ...keepAll, PULL_SECRET_DATA: samplePullSecret(`user${n}`, `password${n}`) });
+    expect(calls()).not.toContain('ListSecretVersions');
+    expect(await versionStates()).toEqual(['3:ENABLED', '2:ENABLED', '1:ENABLED']);
     const run = await runJob({
       ...env,
       PULL_SECRET_DATA: samplePullSecret('user4', 'password4'),
@@ -203,6 +210,15 @@ describe('pull secret job, Secret Manager phase (CLI process against the emulato
       `${SECRET}/versions/1`,
     ]);
     expect(await versionStates()).toEqual(['4:ENABLED', '3:ENABLED', '2:DESTROYED', '1:DESTROYED']);
+
+    // Version 5 under a retention of 5: nothing can be over it, so no list.
+    emulator.requests.clear();
+    await runJob({
+      ...env,
+      PULL_SECRET_DATA: samplePullSecret('user5', 'password5'),
+      SECRET_VERSION_RETENTION: '5',
+    });
+    expect(calls()).not.toContain('ListSecretVersions');
   });
 
   it('--dry-run reads but never writes', async () => {

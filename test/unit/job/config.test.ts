@@ -33,7 +33,12 @@ describe('loadJobConfig', () => {
       retry: { attempts: 4, baseDelayMs: 1000, maxDelayMs: 30_000 },
     });
     expect(config.kubernetes).toBeUndefined();
-    expect(config.retention).toBeUndefined();
+    // One version by default: each kept version is billed, and nothing reads an older one.
+    expect(config.retention).toBe(1);
+  });
+
+  it('SECRET_VERSION_RETENTION=0 keeps every version', () => {
+    expect(loadJobConfig({ ...base, SECRET_VERSION_RETENTION: '0' }).retention).toBeUndefined();
   });
 
   it('parses durations, replication, CMEK, retention and the Kubernetes target', () => {
@@ -181,8 +186,8 @@ describe('loadJobConfig', () => {
     ],
     [{ GCP_API_TIMEOUT: 'soon' }, /GCP_API_TIMEOUT: must be a positive duration/],
     [
-      { SECRET_VERSION_RETENTION: '0' },
-      /SECRET_VERSION_RETENTION: must be a whole number of at least 1/,
+      { SECRET_VERSION_RETENTION: '-1' },
+      /SECRET_VERSION_RETENTION: must be a whole number \(0 keeps every version\)/,
     ],
     [{ LOG_FORMAT: 'xml' }, /LOG_FORMAT: must be json or text/],
     [{ OPERATION: 'upsert' }, /OPERATION: must be apply or delete/],
