@@ -13,14 +13,22 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const prettier = require('prettier');
+const { capacityTable, costTable } = require('./cost-tables.cjs');
 
 const SCRIPT = 'node scripts/render-bench-figures.cjs';
 const REGION = /<!-- bench:([a-z0-9-]+) -->([\s\S]*?)<!-- \/bench -->/g;
 /** The sections of a bench run the reference keeps (the keys of bench/results/latest.json). */
-const SECTIONS = ['floor', 'bundles', 'job', 'adapter', 'coldStart', 'endToEnd', 'timingClaims'];
-const FLEET_SIZES = [1000, 10000, 100000];
-/** Secret Manager's default request quotas per project and minute (read, write). */
-const SECRET_MANAGER_QUOTA_PER_MINUTE = 600;
+const SECTIONS = [
+  'floor',
+  'bundles',
+  'job',
+  'adapter',
+  'coldStart',
+  'endToEnd',
+  'timingClaims',
+  'fleetDays',
+  'telemetryVolume',
+];
 
 // ---- formatting -------------------------------------------------------------------------------
 
@@ -148,70 +156,40 @@ const RENDERERS = {
         ]),
       ),
   },
-  capacity: { render: capacityTable },
+  'fleet-days-table': {
+    render: (ref) => {
+      const d = sectionOf(ref, 'fleetDays').figures;
+      return table(
+        [
+          'clusters',
+          'simulated days',
+          'RESYNC_INTERVAL',
+          'converged',
+          'executions',
+          'executions/cluster/day',
+          'after day 1',
+          'events/cluster/day',
+          'busiest minute (RunJob)',
+        ],
+        [
+          [
+            figure(d.clusters),
+            figure(d.days),
+            figure(d.resyncInterval),
+            figure(d.converged),
+            figure(d.executions),
+            figure(d.executionsPerClusterPerDay),
+            figure(d.steadyExecutionsPerClusterPerDay),
+            figure(d.eventsPerClusterPerDay),
+            figure(d.busiestMinute),
+          ],
+        ],
+      );
+    },
+  },
+  capacity: { render: (ref, root) => capacityTable(root, ref) },
+  cost: { render: (ref, root) => costTable(root, ref) },
 };
-
-/**
- * The adapter's default RESYNC_INTERVAL in minutes (functions/adapter/config/config.ts; kept equal by
- * test/unit/docs/bench-figures.test.ts): each converged cluster gets one unchanged run per interval.
- */
-const RESYNC_INTERVAL_MINUTES = 24 * 60;
-/** Cloud Run's "Job run requests per minute per region": not published; what third parties record. */
-const RUN_JOB_QUOTA_PER_MINUTE = 180;
-/** Cloud Run keeps at most this many completed executions per job (Cloud Run quotas page). */
-const EXECUTIONS_KEPT = 1000;
-
-/**
- * Steady state per minute: Sentinel re-sends a reconciled cluster every 30 min (N/30 events, two
- * HyperFleet reads each) and the adapter resyncs it every RESYNC_INTERVAL (N/1440 unchanged runs a
- * minute at 24 h, each about 8 HyperFleet calls over adapter, job and reporter). Secret Manager
- * requests are the unchanged run's measured calls plus the reporter's one claim read; the limit
- * counts them all against one of the 600-a-minute quotas, the conservative bound whatever their
- * split between reads and writes.
- */
-function capacityTable(ref) {
-  const smPerExecution = jobRun(ref, 'unchanged').secretManagerCalls + 1;
-  const perRun = (n) => n / RESYNC_INTERVAL_MINUTES;
-  const round = (n) => thousands(Math.round(n * 10) / 10);
-  const rows = [
-    ['Sentinel events (Pub/Sub messages to the adapter)', (n) => n / 30],
-    ['HyperFleet API calls (adapter, job, reporter)', (n) => (2 * n) / 30 + 8 * perRun(n)],
-    ['job executions (RunJob)', perRun],
-    [
-      `Secret Manager requests (${smPerExecution} per execution)`,
-      (n) => smPerExecution * perRun(n),
-    ],
-    [
-      `minutes of history in Cloud Run's ${thousands(EXECUTIONS_KEPT)} kept executions`,
-      (n) => EXECUTIONS_KEPT / perRun(n),
-    ],
-  ];
-  const thousandsDown = (n) => Math.floor(n / 1000) * 1000;
-  const smLimit = thousandsDown(
-    (SECRET_MANAGER_QUOTA_PER_MINUTE * RESYNC_INTERVAL_MINUTES) / smPerExecution,
-  );
-  const runLimit = thousandsDown(RUN_JOB_QUOTA_PER_MINUTE * RESYNC_INTERVAL_MINUTES);
-  const [first, second] =
-    smLimit <= runLimit
-      ? [
-          `Secret Manager's request quota (${SECRET_MANAGER_QUOTA_PER_MINUTE} a minute per project) at about ${thousands(smLimit)} clusters`,
-          `Cloud Run's job run quota (${RUN_JOB_QUOTA_PER_MINUTE} a minute per region, if that is your project's figure) at about ${thousands(runLimit)}`,
-        ]
-      : [
-          `Cloud Run's job run quota (${RUN_JOB_QUOTA_PER_MINUTE} a minute per region, if that is your project's figure) at about ${thousands(runLimit)} clusters`,
-          `Secret Manager's request quota (${SECRET_MANAGER_QUOTA_PER_MINUTE} a minute per project) at about ${thousands(smLimit)}`,
-        ];
-  return [
-    table(
-      ['per minute', ...FLEET_SIZES.map((n) => `${thousands(n)} clusters`)],
-      rows.map(([what, perMinute]) => [what, ...FLEET_SIZES.map((n) => round(perMinute(n)))]),
-    ),
-    '',
-    `At the default ${RESYNC_INTERVAL_MINUTES / 60} h resync, **the first steady-state limit is ${first}**, then ${second}; all ${smPerExecution} Secret Manager requests of an execution are counted against one quota (reads and writes have separate ones, so the real limit is higher). A burst of new clusters meets the job run quota much sooner: \`LAUNCH_RATE_PER_MINUTE\` keeps launches under it.`,
-  ].join('\n');
-}
-
-module.exports.RESYNC_INTERVAL_MINUTES = RESYNC_INTERVAL_MINUTES;
 
 // ---- pages ----------------------------------------------------------------------------------------
 
@@ -230,7 +208,7 @@ async function rendered(root, file, reference) {
   const replaced = text.replace(REGION, (_, name) => {
     const renderer = RENDERERS[name];
     if (!renderer) throw new Error(`${file}: unknown bench region "${name}"`);
-    const body = renderer.render(reference);
+    const body = renderer.render(reference, root);
     return `<!-- bench:${name} -->${renderer.inline ? body : `\n\n${body}\n\n`}<!-- /bench -->`;
   });
   // The repository's settings wherever the copy is, so that a test's copy renders as the real one.

@@ -92,16 +92,16 @@ locals {
   # The management clusters: MANAGEMENT_CLUSTERS and DEFAULT_MANAGEMENT_CLUSTER (or, with the
   # deprecated management_cluster, MANAGEMENT_CLUSTER_ENDPOINT and _CA_CERT as before).
   job_env = merge(local.hyperfleet_env, module.management_clusters.job_env, module.tracing.job_env, {
-    RESULTS_TOPIC      = google_pubsub_topic.results.id
-    ON_DELETE          = var.job.on_delete
-    REPLICATION_POLICY = var.job.replication_policy
-    LOG_LEVEL          = var.job.log_level
-    LOG_FORMAT         = "json"
+    RESULTS_TOPIC            = google_pubsub_topic.results.id
+    ON_DELETE                = var.job.on_delete
+    REPLICATION_POLICY       = var.job.replication_policy
+    SECRET_VERSION_RETENTION = tostring(var.job.secret_version_retention)
+    LOG_LEVEL                = var.job.log_level
+    LOG_FORMAT               = "json"
     # Where the job runs: its logs' trace field and its spans name this project (GCP_PROJECT_ID,
     # set per execution, is the customer project it writes to).
     GOOGLE_CLOUD_PROJECT = var.project_id
     },
-    var.job.secret_version_retention == null ? {} : { SECRET_VERSION_RETENTION = tostring(var.job.secret_version_retention) },
     var.job.kms_key_name == null ? {} : { KMS_KEY_NAME = var.job.kms_key_name },
     var.job.copy_platform_default_to_tenant ? { COPY_PLATFORM_DEFAULT_TO_TENANT = "true" } : {},
     # Read by pull-secret doctor only (a run ignores them): Sentinel's topic and the default pull

@@ -158,7 +158,7 @@ variable "hyperfleet_api" {
 }
 
 variable "job" {
-  description = "The pull secret Cloud Run Job: image (built from functions/pull-secret-job/Dockerfile, pinned by digest: REPOSITORY/pull-secret-job[:TAG]@sha256:DIGEST), resources, task timeout and retries, and Secret Manager behaviour. copy_platform_default_to_tenant: also store default_pull_secret_version's bytes in each tenant project's secret, where the customer can read them (off: they go to the management cluster only; see docs/design/job-protocol.md, \"What the job writes\")."
+  description = "The pull secret Cloud Run Job: image (built from functions/pull-secret-job/Dockerfile, pinned by digest: REPOSITORY/pull-secret-job[:TAG]@sha256:DIGEST), resources, task timeout and retries, and Secret Manager behaviour. secret_version_retention (1): versions kept per secret, older ones destroyed when one is added; 0 keeps every version, each billed (docs/configuration.md, \"Secret Manager versions\"). copy_platform_default_to_tenant: also store default_pull_secret_version's bytes in each tenant project's secret, where the customer can read them (off: they go to the management cluster only; see docs/design/job-protocol.md, \"What the job writes\")."
   type = object({
     image                    = string
     cpu                      = optional(string, "1")
@@ -166,7 +166,7 @@ variable "job" {
     timeout_seconds          = optional(number, 600)
     max_retries              = optional(number, 0)
     on_delete                = optional(string, "delete")
-    secret_version_retention = optional(number)
+    secret_version_retention = optional(number, 1)
     replication_policy       = optional(string, "automatic")
     kms_key_name             = optional(string)
     log_level                = optional(string, "info")
@@ -187,6 +187,11 @@ variable "job" {
   validation {
     condition     = contains(["delete", "retain"], var.job.on_delete)
     error_message = "job.on_delete must be delete or retain."
+  }
+  validation {
+    # 1 by default: each kept version is billed monthly (docs/configuration.md, "Secret Manager versions").
+    condition     = var.job.secret_version_retention >= 0 && floor(var.job.secret_version_retention) == var.job.secret_version_retention
+    error_message = "job.secret_version_retention must be a whole number: the versions kept per secret (0 keeps every version, each billed)."
   }
   validation {
     condition     = can(regex("^[0-9]+(Mi|Gi)$", var.job.memory)) && can(regex("^([1248]|[0-9]+m)$", var.job.cpu))

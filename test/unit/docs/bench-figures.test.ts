@@ -22,7 +22,13 @@ const copies: string[] = [];
 function copyOfRepository(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-figures-'));
   copies.push(dir);
-  for (const entry of ['README.md', 'docs', REFERENCE])
+  for (const entry of [
+    'README.md',
+    'docs',
+    REFERENCE,
+    'bench/prices.json',
+    'terraform/modules/pullsecret-adapter',
+  ])
     fs.cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
   return dir;
 }
@@ -122,19 +128,15 @@ describe('bench figures in the documentation', () => {
   });
 });
 
-describe('the capacity table', () => {
-  it("assumes the adapter's default RESYNC_INTERVAL", () => {
-    // In a process of its own: the renderer loads Prettier (ESM) as it starts.
-    const printed = spawnSync(
-      process.execPath,
-      ['-e', `console.log(require(${JSON.stringify(RENDERER)}).RESYNC_INTERVAL_MINUTES)`],
-      { encoding: 'utf8' },
-    );
-    const renderer = { RESYNC_INTERVAL_MINUTES: Number(printed.stdout.trim()) };
+describe('the cost and capacity tables', () => {
+  it("come from a fleet-days run at the adapter's default RESYNC_INTERVAL", () => {
+    const days = readJson<Reference>(path.join(ROOT, REFERENCE)).sections.fleetDays!.figures as {
+      resyncInterval: string;
+    };
     const defaults = adapterEnvSchema.parse({
       HYPERFLEET_API_BASE_URL: 'https://api.example',
       PULL_SECRET_JOB: 'projects/p/locations/r/jobs/j',
     });
-    expect(renderer.RESYNC_INTERVAL_MINUTES * 60_000).toBe(defaults.RESYNC_INTERVAL);
+    expect(Number.parseFloat(days.resyncInterval) * 3_600_000).toBe(defaults.RESYNC_INTERVAL);
   });
 });

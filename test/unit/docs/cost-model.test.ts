@@ -1,0 +1,164 @@
+// The cost model (scripts/cost-model.cjs) behind docs/performance.md's cost and capacity tables:
+// its inputs follow the code's defaults and the reference run, each price and quota names its
+// source, and the bill moves with what it is built from.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadJobConfig } from '../../../functions/pull-secret-job/config/config';
+import { ROOT } from '../../helpers/run-process';
+
+interface Line {
+  line: string;
+  billedTo: string;
+  perCluster: number;
+  fixed?: number;
+}
+interface PriceEntry {
+  usd?: number;
+  value?: number;
+  unit: string;
+  source: string;
+  checked: string;
+  verified: boolean;
+}
+interface Prices {
+  prices: Record<string, PriceEntry>;
+  quotas: Record<string, PriceEntry>;
+}
+interface Inputs {
+  executionsPerClusterPerDay: number;
+  eventsPerClusterPerDay: number;
+  jobSecretManagerCalls: number;
+}
+interface Terraform {
+  jobCpu: number;
+  jobMemoryGib: number;
+  adapterMemoryGib: number;
+  alertConditions: number;
+}
+interface CostModel {
+  DEFAULT_SECRET_VERSION_RETENTION: number;
+  SIZES: number[];
+  UNCHANGED_RUN_REQUESTS: Record<'read' | 'write' | 'access', number>;
+  costModel(
+    root: string,
+    reference: unknown,
+  ): {
+    prices: Prices;
+    inputs: Inputs;
+    terraform: Terraform;
+    lines: Line[];
+    original: Line[];
+    originalMonth12: Line[];
+  };
+  monthlyLines(inputs: Inputs, prices: Prices, tf: Terraform, design?: object): Line[];
+  terraformDefaults(root: string): Terraform;
+  total(lines: Line[], clusters: number): number;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const model = require(path.join(ROOT, 'scripts/cost-model.cjs')) as CostModel;
+const reference = JSON.parse(fs.readFileSync(path.join(ROOT, 'bench/reference.json'), 'utf8')) as {
+  sections: Record<string, { figures: unknown }>;
+};
+const atDefaults = model.costModel(ROOT, reference);
+const line = (lines: Line[], name: string) => lines.find((l) => l.line.startsWith(name))!;
+
+describe('the cost model', () => {
+  it("keeps the job's SECRET_VERSION_RETENTION default", () => {
+    const config = loadJobConfig({
+      CLUSTER_ID: 'cls-1',
+      GCP_PROJECT_ID: 'demo-project',
+      PULL_SECRET_SOURCE: 'cluster-spec',
+      HYPERFLEET_API_BASE_URL: 'https://api.example',
+    });
+    expect(config.retention).toBe(model.DEFAULT_SECRET_VERSION_RETENTION);
+    expect(line(atDefaults.lines, 'Secret Manager active versions').perCluster).toBeCloseTo(
+      model.DEFAULT_SECRET_VERSION_RETENTION *
+        atDefaults.prices.prices.secretManagerActiveVersion!.usd!,
+    );
+  });
+
+  it("splits an unchanged run's Secret Manager calls into the reference run's count", () => {
+    const split = model.UNCHANGED_RUN_REQUESTS;
+    expect(split.read + split.write + split.access).toBe(atDefaults.inputs.jobSecretManagerCalls);
+  });
+
+  it('names the page and date of every price and quota', () => {
+    const entries = [
+      ...Object.values(atDefaults.prices.prices),
+      ...Object.values(atDefaults.prices.quotas),
+    ];
+    expect(entries.length).toBeGreaterThan(10);
+    for (const entry of entries) {
+      expect(entry.checked).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(entry.source).toMatch(
+        /^(https:\/\/cloud\.google\.com\/\S+|not published: check your project's quota page.*)$/,
+      );
+      expect(entry.usd ?? entry.value).toBeGreaterThan(0);
+      // An unpublished default is never presented as verified.
+      if (entry.source.startsWith('not published')) expect(entry.verified).toBe(false);
+    }
+  });
+
+  it('reads its sizes and alert conditions from Terraform, so a changed default changes the bill', () => {
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-model-'));
+    try {
+      const module = 'terraform/modules/pullsecret-adapter';
+      fs.cpSync(path.join(ROOT, module), path.join(copy, module), { recursive: true });
+      fs.cpSync(path.join(ROOT, 'bench/prices.json'), path.join(copy, 'bench/prices.json'));
+      const variables = path.join(copy, module, 'variables.tf');
+      const text = fs.readFileSync(variables, 'utf8');
+      expect(text).toContain('memory                   = optional(string, "512Mi")');
+      fs.writeFileSync(
+        variables,
+        text.replace(
+          'memory                   = optional(string, "512Mi")',
+          'memory                   = optional(string, "2Gi")',
+        ),
+      );
+      const bigger = model.costModel(copy, reference);
+      expect(atDefaults.terraform.jobMemoryGib).toBe(0.5);
+      expect(bigger.terraform.jobMemoryGib).toBe(2);
+      expect(line(bigger.lines, 'job executions').perCluster).toBeGreaterThan(
+        line(atDefaults.lines, 'job executions').perCluster,
+      );
+      expect(atDefaults.terraform.alertConditions).toBeGreaterThan(0);
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
+  it('scales the per-execution lines with executions and leaves the versions alone', () => {
+    const doubled = model.monthlyLines(
+      {
+        ...atDefaults.inputs,
+        executionsPerClusterPerDay: atDefaults.inputs.executionsPerClusterPerDay * 2,
+      },
+      atDefaults.prices,
+      atDefaults.terraform,
+    );
+    for (const name of ['job executions', 'Secret Manager access', 'reporter'])
+      expect(line(doubled, name).perCluster).toBeCloseTo(
+        2 * line(atDefaults.lines, name).perCluster,
+      );
+    expect(line(doubled, 'Secret Manager active versions').perCluster).toBe(
+      line(atDefaults.lines, 'Secret Manager active versions').perCluster,
+    );
+  });
+
+  it("spreads the fixed lines over the fleet and prices the original design's job per event and version per run", () => {
+    const [small, , large] = model.SIZES as [number, number, number];
+    expect(model.total(atDefaults.lines, small)).toBeGreaterThan(
+      model.total(atDefaults.lines, large),
+    );
+    const ours = line(atDefaults.lines, 'job executions').perCluster;
+    const theirs = line(atDefaults.original, 'job executions').perCluster;
+    expect(theirs / ours).toBeCloseTo(
+      atDefaults.inputs.eventsPerClusterPerDay / atDefaults.inputs.executionsPerClusterPerDay,
+    );
+    const versions = (lines: Line[]) => line(lines, 'Secret Manager active versions').perCluster;
+    expect(versions(atDefaults.original)).toBeGreaterThan(100 * versions(atDefaults.lines));
+    expect(versions(atDefaults.originalMonth12)).toBeCloseTo(23 * versions(atDefaults.original));
+  });
+});
