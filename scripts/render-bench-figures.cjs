@@ -17,7 +17,16 @@ const prettier = require('prettier');
 const SCRIPT = 'node scripts/render-bench-figures.cjs';
 const REGION = /<!-- bench:([a-z0-9-]+) -->([\s\S]*?)<!-- \/bench -->/g;
 /** The sections of a bench run the reference keeps (the keys of bench/results/latest.json). */
-const SECTIONS = ['floor', 'bundles', 'job', 'adapter', 'coldStart', 'endToEnd', 'timingClaims'];
+const SECTIONS = [
+  'floor',
+  'bundles',
+  'job',
+  'adapter',
+  'coldStart',
+  'endToEnd',
+  'timingClaims',
+  'telemetryVolume',
+];
 const FLEET_SIZES = [1000, 10000, 100000];
 /** Secret Manager's default request quotas per project and minute (read, write). */
 const SECRET_MANAGER_QUOTA_PER_MINUTE = 600;
