@@ -328,7 +328,7 @@ async function measureJobAndReporter(runs: number, e: Emulators, output: string[
         output.push(run.out);
         job[kind].push(run);
         const message = await publishedResult(pubsub);
-        // Generation 2 is ahead of the cluster's (the reporter would only hold it back).
+        // Reported: generation 1's results only, the clusters' generation in the HyperFleet store.
         if (kind !== 'changed') results.push(message);
       }
     }
