@@ -11,11 +11,11 @@ import { buildStatus } from '../shared/status/status-builder';
 import { measureNodeProcess } from './measure-process';
 import { round } from './stats';
 
-const JOB = 'projects/demo-bench/locations/local/jobs/pullsecret-job';
+export const JOB = 'projects/demo-bench/locations/local/jobs/pullsecret-job';
 /** The adapter's LAUNCH_SETTLE_INTERVAL default (functions/adapter/config/config.ts). */
 const DEFAULT_SETTLE = '1s';
 const WORKER = path.join(__dirname, 'adapter-worker.js');
-const SPEC = {
+export const SPEC = {
   platform: { type: 'gcp', gcp: { projectID: 'demo-customer-project' } },
   pullSecret: {
     data: JSON.stringify({
@@ -42,7 +42,11 @@ export interface AdapterFigures {
 
 let seeded = 0;
 /** Clusters in the state a scenario needs, seeded straight into the emulator's store. */
-function seed(api: HyperFleetApiEmulator, scenario: AdapterScenario, count: number): string[] {
+export function seed(
+  api: HyperFleetApiEmulator,
+  scenario: AdapterScenario,
+  count: number,
+): string[] {
   return Array.from({ length: count }, () => {
     const name = `bench-${scenario}-${seeded++}`;
     if (scenario === 'not-met') api.store.holdForNewCluster(name, 'dns', 'False');

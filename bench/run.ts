@@ -3,7 +3,9 @@
 // at 10,000 clusters on 2 vCPUs: ask for it by name): floor, bundles, job,
 // adapter, cold, e2e, fleet, fleet-burst (BENCH_BURST_CLUSTERS new clusters under a RunJob quota of
 // BENCH_BURST_QUOTA a minute), fleet-days (BENCH_DAYS_CLUSTERS clusters, BENCH_DAYS simulated days
-// at the adapter's defaults), timing (wall-clock claims the tests no longer bound). `--clusters 1000,10000` runs only the fleet simulation, once per size,
+// at the adapter's defaults), timing (wall-clock claims the tests no longer bound), telemetry (log
+// bytes and spans per event, execution and result at the deployed settings; BENCH_TELEMETRY_RUNS
+// of each, about 40 s at 10). `--clusters 1000,10000` runs only the fleet simulation, once per size,
 // and prints the per-cluster costs side by side (they must stay flat as the fleet grows).
 // `--save-reference` also copies the sections measured into bench/reference.json, the run the
 // documentation quotes, and renders the figures in README.md and docs/ from it.
@@ -19,6 +21,7 @@ import { simulateFleet, type FleetFigures } from './fleet/fleet-sim';
 import { simulateBurst, simulateDays } from './fleet/fleet-quota';
 import { benchFloor, nodeBinaryVersion, ratio, type FloorFigures } from './floor';
 import { benchJobRuns } from './job-bench';
+import { benchTelemetryVolume } from './telemetry-volume';
 import { targetRows } from './targets';
 import { benchTimingClaims } from './timing-claims';
 
@@ -62,7 +65,9 @@ async function main(): Promise<void> {
   if (fleetSizes.some((n) => !Number.isInteger(n) || n < 1))
     throw new Error('--clusters takes positive whole numbers, e.g. --clusters 1000,10000');
   const defaultSections =
-    clustersFlag > 0 ? 'fleet' : 'floor,bundles,job,adapter,cold,e2e,fleet,fleet-burst,timing';
+    clustersFlag > 0
+      ? 'fleet'
+      : 'floor,bundles,job,adapter,cold,e2e,fleet,fleet-burst,timing,telemetry';
   const sections = new Set((process.env.BENCH_SECTIONS ?? defaultSections).split(','));
   const machine = {
     cpus: os.cpus().length,
@@ -177,6 +182,21 @@ async function main(): Promise<void> {
       rows: (e2e) => [
         { clusters: e2e.clusters, 'p50 ms': e2e.p50Ms, 'p90 ms': e2e.p90Ms, 'max ms': e2e.maxMs },
       ],
+    }),
+    section({
+      name: 'telemetry',
+      key: 'telemetryVolume',
+      measure: () => benchTelemetryVolume(Number(process.env.BENCH_TELEMETRY_RUNS ?? 10)),
+      title: () =>
+        'Telemetry per unit of work at the deployed settings (LOG_LEVEL=info, LOG_FORMAT=json, every trace sampled): stdout+stderr bytes and lines (a lower bound of the billed LogEntry volume), spans exported',
+      rows: (rows) =>
+        rows.map((r) => ({
+          unit: r.unit,
+          runs: r.runs,
+          'log bytes p50': r.logBytesP50,
+          'log lines p50': r.logLinesP50,
+          'spans p50': r.spansP50,
+        })),
     }),
     section({
       name: 'fleet',

@@ -90,7 +90,7 @@ function measuredInputs(reference) {
       upToDateEvent: volume('adapter event, up to date'),
       launchEvent: volume('adapter event, launch'),
       execution: volume('job run, unchanged'),
-      result: volume('reporter result'),
+      result: volume('reporter result message'),
     },
   };
 }
