@@ -64,7 +64,7 @@ function costTable(root, reference) {
       rows,
     ),
     '',
-    `Dollars per 1,000 clusters a month at list prices before free tiers. Measured in the reference run: ${i.executionsPerClusterPerDay} executions and ${i.eventsPerClusterPerDay} events per cluster and day (fleet-days, ${thousands(i.clustersSimulated)} clusters, after the first day), an unchanged run's wall (${thousands(i.jobWallSeconds, 2)} s) and Secret Manager calls, the adapter's walls per event and per launch, and log bytes and spans per event, execution and result. \`SECRET_VERSION_RETENTION\` keeps ${DEFAULT_SECRET_VERSION_RETENTION} version. Of the total, the platform project pays ${SIZES.map((n) => `${dollars(platform(n))} at ${thousands(n)}`).join(', ')}; the rest is the customers' own Secret Manager bill. Assumed, not measured:`,
+    `Dollars per 1,000 clusters a month at list prices before free tiers. Measured in the reference run: ${i.executionsPerClusterPerDay} execution${i.executionsPerClusterPerDay === 1 ? '' : 's'} and ${i.eventsPerClusterPerDay} events per cluster and day (fleet-days, ${thousands(i.clustersSimulated)} clusters, after the first day), an unchanged run's wall (${thousands(i.jobWallSeconds, 2)} s) and Secret Manager calls, the adapter's walls per event and per launch, and log bytes and spans per event, execution and result. \`SECRET_VERSION_RETENTION\` keeps ${DEFAULT_SECRET_VERSION_RETENTION} version. Of the total, the platform project pays ${SIZES.map((n) => `${dollars(platform(n))} at ${thousands(n)}`).join(', ')}; the rest is the customers' own Secret Manager bill. Assumed, not measured:`,
     '',
     ...assumed,
     '',
