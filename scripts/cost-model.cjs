@@ -116,6 +116,11 @@ function terraformDefaults(root) {
     if (!m) throw new Error(`variables.tf: no default for ${attribute}`);
     return m[1];
   };
+  const defaultOf = (text) => {
+    const m = /\n\s*default\s*=\s*(\S+)/.exec(text);
+    if (!m) throw new Error('variables.tf: a variable without a default');
+    return m[1];
+  };
   const tf = fs
     .readdirSync(dir)
     .filter((f) => f.endsWith('.tf'))
@@ -127,6 +132,9 @@ function terraformDefaults(root) {
     adapterCpu: 1,
     adapterMemoryGib: gib(optional(block('adapter'), 'memory')),
     alertConditions: (tf.match(/^\s*conditions \{/gm) ?? []).length,
+    traceSampleRatio: /true/.test(defaultOf(block('tracing_enabled')))
+      ? Number(defaultOf(block('tracing_sampler_ratio')))
+      : 0,
   };
 }
 
@@ -137,7 +145,7 @@ const billed = (seconds) => Math.max(0.1, Math.ceil(seconds * 10 - 1e-9) / 10);
 /**
  * The monthly bill as lines: `perCluster` dollars per cluster and month, `fixed` dollars a month
  * whatever the fleet. `design` overrides what differs in another design (executions per cluster and
- * day, active versions per cluster).
+ * day, active versions per cluster, the wall of an event that launches).
  */
 function monthlyLines(inputs, prices, tf, design = {}) {
   const p = (key) => prices.prices[key].usd;
@@ -151,7 +159,8 @@ function monthlyLines(inputs, prices, tf, design = {}) {
     billed(seconds) *
     (cpu * p('cloudRunRequestVcpuSecond') + memory * p('cloudRunRequestGibSecond'));
   const upToDate = fn(inputs.upToDateEventSeconds, tf.adapterCpu, tf.adapterMemoryGib);
-  const launchExtra = fn(inputs.launchEventSeconds, tf.adapterCpu, tf.adapterMemoryGib) - upToDate;
+  const launchSeconds = design.launchEventSeconds ?? inputs.launchEventSeconds;
+  const launchExtra = fn(launchSeconds, tf.adapterCpu, tf.adapterMemoryGib) - upToDate;
   const request = p('cloudRunRequests') / 1e6;
   const jobSeconds = billed(inputs.jobWallSeconds + a('jobStartSeconds'));
   const logBytes =
@@ -187,7 +196,7 @@ function monthlyLines(inputs, prices, tf, design = {}) {
     {
       line: 'adapter function',
       billedTo: 'platform project',
-      how: `${round(events, 0)} events a month, ${billed(inputs.upToDateEventSeconds)} s each; a launch ${billed(inputs.launchEventSeconds)} s`,
+      how: `${count(events)} events a month, ${billed(inputs.upToDateEventSeconds)} s each; a launch ${billed(launchSeconds)} s`,
       perCluster: events * (upToDate + request) + executions * launchExtra,
     },
     {
@@ -212,8 +221,8 @@ function monthlyLines(inputs, prices, tf, design = {}) {
     {
       line: 'Cloud Trace',
       billedTo: 'platform project',
-      how: `${round(spans, 0)} spans a month (sampler ratio 1)`,
-      perCluster: (spans / 1e6) * p('traceSpans'),
+      how: `${count(spans * tf.traceSampleRatio)} spans a month (sampler ratio ${tf.traceSampleRatio})`,
+      perCluster: ((spans * tf.traceSampleRatio) / 1e6) * p('traceSpans'),
     },
     {
       line: 'alert conditions (fixed)',
@@ -241,8 +250,12 @@ function originalDesign(inputs, prices, tf, month = 1) {
   return monthlyLines(inputs, prices, tf, {
     executionsPerClusterPerDay: inputs.eventsPerClusterPerDay,
     versionsPerCluster: runsPerMonth * (month - 0.5),
+    // No launch settle: creating the Job is billed like an up-to-date event.
+    launchEventSeconds: inputs.upToDateEventSeconds,
   });
 }
+
+const count = (n) => Math.round(n).toLocaleString('en-US');
 
 function round(n, digits) {
   const f = 10 ** digits;

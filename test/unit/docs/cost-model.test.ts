@@ -35,6 +35,7 @@ interface Terraform {
   jobMemoryGib: number;
   adapterMemoryGib: number;
   alertConditions: number;
+  traceSampleRatio: number;
 }
 interface CostModel {
   DEFAULT_SECRET_VERSION_RETENTION: number;
@@ -127,6 +128,17 @@ describe('the cost model', () => {
     } finally {
       fs.rmSync(copy, { recursive: true, force: true });
     }
+  });
+
+  it("prices the spans Terraform's sampler keeps", () => {
+    expect(atDefaults.terraform.traceSampleRatio).toBe(1);
+    const sampled = model.monthlyLines(atDefaults.inputs, atDefaults.prices, {
+      ...atDefaults.terraform,
+      traceSampleRatio: 0.1,
+    });
+    expect(line(sampled, 'Cloud Trace').perCluster).toBeCloseTo(
+      0.1 * line(atDefaults.lines, 'Cloud Trace').perCluster,
+    );
   });
 
   it('scales the per-execution lines with executions and leaves the versions alone', () => {
