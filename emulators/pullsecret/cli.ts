@@ -36,6 +36,8 @@ const OPTIONS = {
   'spec-schema': { type: 'string' },
   config: { type: 'string' },
   'finished-topic': { type: 'string' },
+  // Cloud Run's "Job run requests per minute per region" (RunJob beyond it: RESOURCE_EXHAUSTED).
+  'run-quota': { type: 'string' },
   hyperfleet: { type: 'string' },
   'hyperfleet-token-file': { type: 'string' },
   topic: { type: 'string' },

@@ -131,11 +131,17 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
       );
     const publisher =
       topic && emulatorHost ? createFinishedPublisher(topic, emulatorHost) : undefined;
+    const quota = args.options['run-quota'];
+    if (quota !== undefined && !/^[1-9]\d*$/.test(quota))
+      throw new Error(
+        `--run-quota takes RunJob calls a minute, a whole number of at least 1 (got "${quota}")`,
+      );
     const emulator = await startCloudRunEmulator({
       host: args.host,
       port: args.port,
       adminPort: args.adminPort,
       jobs,
+      ...(quota ? { runJobQuotaPerMinute: Number(quota) } : {}),
       ...(publisher
         ? { onExecutionFinished: (entry: Record<string, unknown>) => publisher.publish(entry) }
         : {}),

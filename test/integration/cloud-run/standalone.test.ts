@@ -39,3 +39,27 @@ describe('npm run emulators -- cloud-run', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });
+
+describe('npm run emulators -- cloud-run --run-quota', () => {
+  it("refuses RunJob over the quota with RESOURCE_EXHAUSTED, as Google's front end does", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'run-cli-quota-'));
+    const config = path.join(dir, 'jobs.json');
+    fs.writeFileSync(
+      config,
+      JSON.stringify([{ name: TEST_JOB, command: [process.execPath, SCRIPTED_TASK], logDir: dir }]),
+    );
+    const cli = path.join(ROOT, 'dist/emulators/pullsecret/cli.js');
+    const emulator = await startTracked({
+      command: process.execPath,
+      args: [cli, 'cloud-run', '--config', config, '--run-quota', '1'],
+    });
+    const clients = cloudRunClients(emulator.info.endpoint as string);
+    await clients.jobs.runJob({ name: TEST_JOB });
+    await expect(clients.jobs.runJob({ name: TEST_JOB })).rejects.toMatchObject({ code: 8 });
+    const [executions] = await clients.executions.listExecutions({ parent: TEST_JOB });
+    expect(executions).toHaveLength(1);
+    await clients.jobs.close();
+    await clients.executions.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
