@@ -102,7 +102,7 @@ describe('fault matrix: Secret Manager, Kubernetes, the job', () => {
     });
     await stack.api.patchCluster(id, { spec: { pullSecret: { data: rotated.text } } });
     await stack.converged(id, 2);
-    expect(await stack.versions(id)).toEqual(['2:ENABLED', '1:ENABLED']);
+    expect(await stack.versions(id)).toEqual(['2:ENABLED', '1:DESTROYED']);
     expect((await stack.kubeWrites(id)).map((w) => w.method)).toEqual(['POST', 'PATCH']);
   });
 
