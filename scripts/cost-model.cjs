@@ -33,10 +33,10 @@ const ASSUMPTIONS = {
     why: 'Cloud Run logs every request to a function; not measurable locally',
   },
   reporterSeconds: {
-    label: 'reporter per result',
+    label: 'reporter per message',
     value: 0.1,
     unit: 's',
-    why: 'a GetExecution, a GetSecret and a status write, within the 100 ms minimum',
+    why: 'a GetExecution or a result, a GetSecret and a status write, within the 100 ms minimum',
   },
   pubsubRequestBytes: {
     label: 'Pub/Sub request',
@@ -54,6 +54,8 @@ const ASSUMPTIONS = {
  */
 const UNCHANGED_RUN_REQUESTS = { read: 2, write: 1, access: 1 };
 const REPORTER_REQUESTS = { read: 1, write: 0, access: 0 };
+/** Messages the reporter handles per execution: the job's result and the execution-finished entry. */
+const REPORTS_PER_EXECUTION = 2;
 
 // ---- inputs -------------------------------------------------------------------------------------
 
@@ -116,6 +118,11 @@ function terraformDefaults(root) {
     if (!m) throw new Error(`variables.tf: no default for ${attribute}`);
     return m[1];
   };
+  const optionalNumber = (text, attribute) => {
+    const m = new RegExp(`\\n\\s*${attribute}\\s*=\\s*optional\\(number, ([\\d.]+)\\)`).exec(text);
+    if (!m) throw new Error(`variables.tf: no default for ${attribute}`);
+    return m[1];
+  };
   const defaultOf = (text) => {
     const m = /\n\s*default\s*=\s*(\S+)/.exec(text);
     if (!m) throw new Error('variables.tf: a variable without a default');
@@ -131,6 +138,8 @@ function terraformDefaults(root) {
     jobMemoryGib: gib(optional(block('job'), 'memory')),
     adapterCpu: 1,
     adapterMemoryGib: gib(optional(block('adapter'), 'memory')),
+    launchRatePerMinute: Number(optionalNumber(block('adapter'), 'launch_rate_per_minute')),
+    adapterMaxInstances: Number(optionalNumber(block('adapter'), 'max_instances')),
     alertConditions: (tf.match(/^\s*conditions \{/gm) ?? []).length,
     traceSampleRatio: /true/.test(defaultOf(block('tracing_enabled')))
       ? Number(defaultOf(block('tracing_sampler_ratio')))
@@ -163,13 +172,18 @@ function monthlyLines(inputs, prices, tf, design = {}) {
   const launchExtra = fn(launchSeconds, tf.adapterCpu, tf.adapterMemoryGib) - upToDate;
   const request = p('cloudRunRequests') / 1e6;
   const jobSeconds = billed(inputs.jobWallSeconds + a('jobStartSeconds'));
+  // The reporter gets two messages an execution: the job's result and Cloud Run's
+  // execution-finished entry (terraform/modules/pullsecret-adapter/pubsub.tf); both priced as the
+  // measured result message.
+  const reports = executions * REPORTS_PER_EXECUTION;
   const logBytes =
     events * (t.upToDateEvent.logBytes + a('requestLogBytes')) +
     executions * (t.launchEvent.logBytes - t.upToDateEvent.logBytes + t.execution.logBytes) +
-    executions * (t.result.logBytes + a('requestLogBytes'));
+    reports * (t.result.logBytes + a('requestLogBytes'));
   const spans =
     events * t.upToDateEvent.spans +
-    executions * (t.launchEvent.spans - t.upToDateEvent.spans + t.execution.spans + t.result.spans);
+    executions * (t.launchEvent.spans - t.upToDateEvent.spans + t.execution.spans) +
+    reports * t.result.spans;
   return [
     {
       line: 'Secret Manager active versions',
@@ -180,9 +194,9 @@ function monthlyLines(inputs, prices, tf, design = {}) {
     {
       line: 'Secret Manager access operations',
       billedTo: 'customer projects',
-      how: `${inputs.jobSecretManagerCalls} calls an execution, all counted as access`,
+      how: `${UNCHANGED_RUN_REQUESTS.access} AccessSecretVersion an execution (reads and writes are free)`,
       perCluster:
-        (executions * inputs.jobSecretManagerCalls * p('secretManagerAccessOperations')) / 1e4,
+        (executions * UNCHANGED_RUN_REQUESTS.access * p('secretManagerAccessOperations')) / 1e4,
     },
     {
       line: 'job executions (Cloud Run jobs)',
@@ -202,15 +216,14 @@ function monthlyLines(inputs, prices, tf, design = {}) {
     {
       line: 'reporter function',
       billedTo: 'platform project',
-      how: `one result an execution, ${a('reporterSeconds')} s`,
-      perCluster: executions * (fn(a('reporterSeconds'), 1, tf.adapterMemoryGib) + request),
+      how: `${REPORTS_PER_EXECUTION} messages an execution, ${a('reporterSeconds')} s each`,
+      perCluster: reports * (fn(a('reporterSeconds'), 1, tf.adapterMemoryGib) + request),
     },
     {
       line: 'Pub/Sub (events and results)',
       billedTo: 'platform project',
       how: 'publish and push, 1,000 bytes each',
-      perCluster:
-        ((events + executions) * 2 * a('pubsubRequestBytes') * p('pubsubThroughput')) / TIB,
+      perCluster: ((events + reports) * 2 * a('pubsubRequestBytes') * p('pubsubThroughput')) / TIB,
     },
     {
       line: 'Cloud Logging',
@@ -281,6 +294,7 @@ module.exports = {
   DAYS_PER_MONTH,
   DEFAULT_SECRET_VERSION_RETENTION,
   REPORTER_REQUESTS,
+  REPORTS_PER_EXECUTION,
   SIZES,
   UNCHANGED_RUN_REQUESTS,
   costModel,

@@ -77,19 +77,22 @@ function costTable(root, reference) {
 /** The issue's target, $70 per 1,000 clusters a month, at each size: met, or which lines keep it above. */
 const TARGET_PER_THOUSAND = 70;
 function targetVerdict(model) {
+  const pastFloor = (n) =>
+    model.lines
+      .filter((l) => l.line !== 'Secret Manager active versions')
+      .sort((a, b) => perThousand(b, n) - perThousand(a, n))
+      .slice(0, 2)
+      .map((l) => `${l.line} ${dollars(perThousand(l, n))}`)
+      .join(' and ');
   const verdicts = SIZES.map((n) => {
     const sum = total(model.lines, n);
     return sum <= TARGET_PER_THOUSAND
       ? `within it at ${thousands(n)} clusters (${dollars(sum)})`
-      : `over it by ${dollars(sum - TARGET_PER_THOUSAND)} at ${thousands(n)} clusters`;
+      : `over it by ${dollars(sum - TARGET_PER_THOUSAND)} at ${thousands(n)} clusters, where the largest lines past the Secret Manager floor are ${pastFloor(n)}`;
   });
-  const largest = SIZES[SIZES.length - 1];
-  const [first, second] = model.lines
-    .filter((l) => l.line !== 'Secret Manager active versions')
-    .sort((a, b) => perThousand(b, largest) - perThousand(a, largest));
   const start = ASSUMPTIONS.jobStartSeconds.value;
   const startShare = start / (start + model.inputs.jobWallSeconds);
-  return `**Against a target of ${dollars(TARGET_PER_THOUSAND)} per 1,000 clusters a month**: ${verdicts.join(', ')}. Past the Secret Manager floor the largest lines are ${first.line} (${dollars(perThousand(first, largest))}) and ${second.line} (${dollars(perThousand(second, largest))}); ${thousands(100 * startShare)} % of the job's billed seconds is the assumed container start, not measured work.`;
+  return `**Against a target of ${dollars(TARGET_PER_THOUSAND)} per 1,000 clusters a month**: ${verdicts.join('; ')}. ${thousands(100 * startShare)} % of the job's billed seconds is the assumed container start, not measured work.`;
 }
 
 /** Steady-state load on each quota per fleet size, and the size at which each binds. */
@@ -101,7 +104,18 @@ function capacityTable(root, reference) {
   const jobSeconds = model.inputs.jobWallSeconds + ASSUMPTIONS.jobStartSeconds.value;
   const reads = UNCHANGED_RUN_REQUESTS.read + REPORTER_REQUESTS.read;
   const writes = UNCHANGED_RUN_REQUESTS.write + REPORTER_REQUESTS.write;
+  const tf = model.terraform;
+  const budget = {
+    value: tf.launchRatePerMinute,
+    source: 'ours: Terraform `adapter.launch_rate_per_minute`',
+  };
   const limits = [
+    [
+      'launches a minute the adapter allows itself (`LAUNCH_RATE_PER_MINUTE`)',
+      budget,
+      perMinute,
+      "raise `adapter.launch_rate_per_minute` toward your project's RunJob quota",
+    ],
     [
       'RunJob calls a minute',
       q.runJobPerMinute,
@@ -149,6 +163,7 @@ function capacityTable(root, reference) {
     .map(([what, quota, use, fix]) => ({ what, at: quota.value / use, fix }))
     .sort((a, b) => a.at - b.at);
   const [first, second] = binding;
+  const share = tf.launchRatePerMinute / tf.adapterMaxInstances;
   const largest = SIZES[SIZES.length - 1];
   const closest = (n) => {
     const [what, quota, use] = limits.reduce((a, b) =>
@@ -165,7 +180,7 @@ function capacityTable(root, reference) {
   return [
     table(['per minute, steady state', 'default quota: source', ...SIZES.map(sizeHeader)], rows),
     '',
-    `${verdict} **The first to bind is ${shortName(first.what)}, at about ${round(first.at)} clusters**: ${first.fix}. Next, ${shortName(second.what)} at about ${round(second.at)}: ${second.fix}. Secret Manager counts a request against the project that holds the secret (a resource-based API), so its quotas are each customer project's, not the platform's. A burst of new clusters meets the RunJob quota first: over ${thousands(q.runJobPerMinute.value)} new clusters a minute, \`LAUNCH_RATE_PER_MINUTE\` keeps launches under it.`,
+    `${verdict} Each adapter instance launches at most ${thousands(share, 1)} a minute (${thousands(tf.launchRatePerMinute)} ÷ \`adapter.max_instances\` ${tf.adapterMaxInstances}), so the steady launches at ${thousands(largest)} clusters (${thousands(largest * perMinute, 1)} a minute) need ${Math.ceil((largest * perMinute) / share)} instances receiving events; with fewer, resyncs wait for a later event (they yield to new work, and a later resync is still a backstop): lower \`max_instances\` or raise the budget. **The first to bind is ${shortName(first.what)}, at about ${round(first.at)} clusters**: ${first.fix}. Next, ${shortName(second.what)} at about ${round(second.at)}: ${second.fix}. Secret Manager counts a request against the project that holds the secret (a resource-based API), so its quotas are each customer project's, not the platform's. A burst of new clusters meets the RunJob quota first: over ${thousands(q.runJobPerMinute.value)} new clusters a minute, \`LAUNCH_RATE_PER_MINUTE\` keeps launches under it.`,
   ].join('\n');
 }
 

@@ -5,6 +5,7 @@ import type { RetryPolicy } from '../../../shared/retry/backoff';
 import { withRetry } from '../../../shared/retry/with-retry';
 import { ownershipMismatch } from '../config/labels';
 import type { Replication, SecretStore, VersionPayload } from './secret-store';
+import { pruneAfterAdd } from './version-retention';
 
 /** Where and how the pull secret is stored. */
 export interface SecretManagerTarget {
@@ -107,9 +108,12 @@ export async function syncSecretManager(
     bytes: data.length,
   });
 
-  const destroyedVersions = needsRetention(target.retention, secretState, added)
-    ? await applyRetention(store, secretPath, target.retention, log)
-    : [];
+  const destroyedVersions = await pruneAfterAdd(store, secretPath, {
+    keep: target.retention,
+    secretState,
+    added,
+    log,
+  });
   return {
     secretPath,
     secret: secretState,
@@ -211,39 +215,4 @@ async function verifyVersion(
       'VerificationFailed',
     );
   }
-}
-
-/**
- * Whether adding `added` can have left more than `keep` live versions: not in a secret this run
- * created (it holds only that version), nor while the version number is at most `keep`. Saves
- * the ListSecretVersions call on first runs and early changes.
- */
-function needsRetention(
-  keep: number | undefined,
-  secretState: 'created' | 'reused',
-  added: string,
-): keep is number {
-  if (keep === undefined || secretState === 'created') return false;
-  const number = Number(/\/versions\/(\d+)$/.exec(added)?.[1] ?? Number.NaN);
-  return !(number <= keep);
-}
-
-/** Destroys enabled or disabled versions older than the newest `keep`, since each kept version is billed. */
-async function applyRetention(
-  store: SecretStore,
-  secretPath: string,
-  keep: number,
-  log: Logger,
-): Promise<string[]> {
-  const versions = await store.listVersions(secretPath);
-  const live = versions.filter((v) => v.state !== 'DESTROYED').sort((a, b) => b.number - a.number);
-  const doomed = live.slice(keep);
-  for (const version of doomed) {
-    await store.destroyVersion(version.name);
-    log.info('Destroyed old secret version (SECRET_VERSION_RETENTION)', {
-      operation: 'destroy-version',
-      version: version.name,
-    });
-  }
-  return doomed.map((v) => v.name);
 }

@@ -221,6 +221,23 @@ describe('pull secret job, Secret Manager phase (CLI process against the emulato
     expect(calls()).not.toContain('ListSecretVersions');
   });
 
+  it('a failed DestroySecretVersion is logged and the run still delivers', async () => {
+    await runJob(env);
+    emulator.faults.add({ match: 'DestroySecretVersion', count: 5, status: 'PERMISSION_DENIED' });
+    const run = await runJob({
+      ...env,
+      PULL_SECRET_DATA: samplePullSecret('rotated-user', 'rotated-password'),
+    });
+    expect(run.code).toBe(EXIT_CODES.success);
+    expect(run.result.secret_manager).toMatchObject({
+      version: 'added',
+      version_name: `${SECRET}/versions/2`,
+      destroyed_versions: [],
+    });
+    expect(run.stdout).toContain('"reason":"RetentionFailed"');
+    expect(await versionStates()).toEqual(['2:ENABLED', '1:ENABLED']);
+  });
+
   it('--dry-run reads but never writes', async () => {
     const run = await runJob(env, ['--dry-run']);
     expect(run.code).toBe(EXIT_CODES.success);

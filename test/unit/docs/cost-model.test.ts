@@ -130,6 +130,30 @@ describe('the cost model', () => {
     }
   });
 
+  it('gets the units right: lines recomputed by hand from list prices', () => {
+    // One execution and 48 events a cluster and day, 30.44 days, 1,000 clusters.
+    const inputs = {
+      ...atDefaults.inputs,
+      executionsPerClusterPerDay: 1,
+      eventsPerClusterPerDay: 48,
+      jobWallSeconds: 0.5,
+    };
+    const lines = model.monthlyLines(inputs, atDefaults.prices, atDefaults.terraform);
+    const days = 365.25 / 12;
+    const perThousand = (name: string) => 1000 * line(lines, name).perCluster;
+    // 10.5 s billed (0.5 s wall + 10 s start) × (1 vCPU × $0.000018 + 0.5 GiB × $0.000002).
+    expect(perThousand('job executions')).toBeCloseTo(1000 * days * 10.5 * 0.000019, 6);
+    // $0.03 per 10,000 AccessSecretVersion, one a run.
+    expect(perThousand('Secret Manager access')).toBeCloseTo((1000 * days * 0.03) / 10_000, 6);
+    // 1,000 bytes a publish and a push, $40 a TiB (2^40 bytes); the reporter gets 2 messages a run.
+    expect(perThousand('Pub/Sub')).toBeCloseTo(
+      (1000 * days * (48 + 2) * 2 * 1000 * 40) / 2 ** 40,
+      6,
+    );
+    // $0.06 a version and month.
+    expect(perThousand('Secret Manager active versions')).toBeCloseTo(60, 6);
+  });
+
   it("prices the spans Terraform's sampler keeps", () => {
     expect(atDefaults.terraform.traceSampleRatio).toBe(1);
     const sampled = model.monthlyLines(atDefaults.inputs, atDefaults.prices, {
