@@ -72,12 +72,8 @@ export function seed(
   });
 }
 
-/**
- * Events per second and p50/p99 latency of the real adapter handler for up-to-date clusters,
- * clusters whose preconditions are not met, and launches, at concurrency 1 and 50, with the calls
- * each event costs at the HyperFleet and Cloud Run emulators.
- */
-export async function benchAdapter(eventsPerRun: number): Promise<AdapterFigures[]> {
+/** The HyperFleet and Cloud Run emulators an adapter is measured against (also bench/telemetry-volume.ts). */
+export async function startAdapterEmulators() {
   const hyperfleet = await startHyperFleetApiEmulator({
     simulatedAdapters: LOCAL_SIMULATED_ADAPTERS,
     requiredAdapters: ['validation', 'dns', 'placement', 'pullsecret'],
@@ -89,6 +85,16 @@ export async function benchAdapter(eventsPerRun: number): Promise<AdapterFigures
     // launch scenario at about 170 events/s, measuring the emulator rather than the adapter.
     inProcessTasks: { [JOB]: () => Promise.resolve(0) },
   });
+  return { hyperfleet, cloudRun };
+}
+
+/**
+ * Events per second and p50/p99 latency of the real adapter handler for up-to-date clusters,
+ * clusters whose preconditions are not met, and launches, at concurrency 1 and 50, with the calls
+ * each event costs at the HyperFleet and Cloud Run emulators.
+ */
+export async function benchAdapter(eventsPerRun: number): Promise<AdapterFigures[]> {
+  const { hyperfleet, cloudRun } = await startAdapterEmulators();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'adapter-bench-'));
   const figures: AdapterFigures[] = [];
   try {

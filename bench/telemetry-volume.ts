@@ -11,22 +11,17 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startCloudRunEmulator } from '../emulators/cloud-run/server';
 import type { ReadyProcess } from '../emulators/common/child-process';
 import { freePort } from '../emulators/common/free-port';
-import {
-  startHyperFleetApiEmulator,
-  type HyperFleetApiEmulator,
-} from '../emulators/hyperfleet-api/server';
+import type { HyperFleetApiEmulator } from '../emulators/hyperfleet-api/server';
 import { startKubeApiServerEmulator } from '../emulators/kube-apiserver/server';
 import { startPubSubEmulator, type PubSubEmulator } from '../emulators/pubsub/pubsub-emulator';
-import { LOCAL_SIMULATED_ADAPTERS } from '../emulators/pullsecret/hyperfleet/simulated-adapters';
 import { readJobImageNode } from '../emulators/pullsecret/job-image';
 import { reconcileEvent } from '../emulators/pullsecret/sentinel/sentinel';
 import { startFunctionProcess } from '../emulators/pullsecret/stack/function-process';
 import { startSecretManagerEmulator } from '../emulators/secret-manager/server';
 import { startTraceReceiver, type TraceReceiver } from '../emulators/traces/receiver';
-import { JOB, seed } from './adapter-bench';
+import { JOB, seed, startAdapterEmulators } from './adapter-bench';
 import { percentile, round } from './stats';
 
 /** The repository (this file runs from bench/ under ts-jest and from dist/bench/ when built). */
@@ -366,15 +361,8 @@ async function measureJobAndReporter(runs: number, e: Emulators, output: string[
 export async function measureTelemetryVolume(runs: number): Promise<TelemetryVolume> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'telemetry-volume-'));
   const traces = await startTraceReceiver({ dir: path.join(dir, 'traces') });
-  const hyperfleet = await startHyperFleetApiEmulator({
-    simulatedAdapters: LOCAL_SIMULATED_ADAPTERS,
-    requiredAdapters: ['validation', 'dns', 'placement', 'pullsecret'],
-  });
   // As in adapter-bench: RunJob answers at once and the execution does nothing, in this process.
-  const cloudRun = await startCloudRunEmulator({
-    jobs: [{ name: JOB, command: ['/bin/true'], maxRetries: 0 }],
-    inProcessTasks: { [JOB]: () => Promise.resolve(0) },
-  });
+  const { hyperfleet, cloudRun } = await startAdapterEmulators();
   const output: string[] = [];
   try {
     const e = { traces, hyperfleet, cloudRunEndpoint: cloudRun.endpoint, dir };
