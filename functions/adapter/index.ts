@@ -1,6 +1,6 @@
 // Entry point of the adapter Cloud Run function (CloudEvent signature, Eventarc/Pub/Sub trigger).
 // Wiring only: configuration is validated when the module loads; clients are built on first use,
-// and the Cloud Run clients only when an event needs Cloud Run.
+// the Cloud Tasks client only when an event launches, the Cloud Run one when it reads an execution.
 import * as functions from '@google-cloud/functions-framework';
 import { withDeliveryDeadline } from '../../shared/events/delivery-deadline';
 import type { CloudEventV1 } from 'cloudevents';
@@ -18,13 +18,11 @@ import { createLogger } from '../../shared/logging/logger';
 import { SecretRedactor } from '../../shared/logging/secret-redactor';
 import { startTracing } from '../../shared/tracing/start';
 import { CloudRunExecutionReader } from '../../shared/executions/cloud-run-execution-reader';
-import { CloudRunExecutionLookup } from './cloud-run/cloud-run-execution-lookup';
-import { CloudRunJobLauncher } from './cloud-run/cloud-run-job-launcher';
-import { LaunchRate } from './cloud-run/launch-rate';
+import type { ExecutionReader } from '../../shared/executions/execution-reader';
+import { CloudTasksLaunchQueue } from './launch-queue/cloud-tasks-launch-queue';
+import type { LaunchQueue } from './launch-queue/launch-queue';
 import { loadAdapterConfig } from './config/config';
 import { createAdapterHandler } from './flows/handle-event';
-import type { ExecutionLookup } from './cloud-run/execution-lookup';
-import type { JobLauncher } from './cloud-run/job-launcher';
 import { compilePreconditions } from './decision/preconditions';
 import { compileDriftCondition } from './decision/drift-condition';
 
@@ -64,37 +62,44 @@ const tracing = startTracing(config.tracing, {
   ...(config.projectId ? { projectId: config.projectId } : {}),
 });
 
-// Cloud Run clients are built on first use: most events need none (up to date, in flight).
-const cloudRun = lazily(async () => {
+// Clients are built on first use: most events need none (up to date, in flight).
+const executions = lazily(async () => {
   const { v2, googleClientOptions } = await import('../../shared/gcp/lazy/cloud-run.js');
   const options = googleClientOptions(config.cloudRunEmulatorHost);
-  const executions = new v2.ExecutionsClient(options);
-  const timeouts = { timeoutMs: config.cloudRunTimeoutMs };
-  return {
-    launcher: new CloudRunJobLauncher(new v2.JobsClient(options), config.cloudRunJob, {
-      ...timeouts,
-      logger,
-    }),
-    lookup: new CloudRunExecutionLookup(
-      executions,
-      new CloudRunExecutionReader(executions, {
-        ...timeouts,
-        retry: config.cloudRunRetry,
-        // The same failure reasons as the reporter's (exit code, timeout, OOM) for silent executions.
-        tasks: new v2.TasksClient(options),
-        logger,
-      }),
-      config.cloudRunJob,
-      timeouts,
-    ),
-  };
+  return new CloudRunExecutionReader(new v2.ExecutionsClient(options), {
+    timeoutMs: config.cloudRunTimeoutMs,
+    retry: config.cloudRunRetry,
+    // The same failure reasons as the reporter's (exit code, timeout, OOM) for silent executions.
+    tasks: new v2.TasksClient(options),
+    logger,
+  });
 });
-const launcher: JobLauncher = {
-  launch: async (request) => (await cloudRun()).launcher.launch(request),
+const launchQueue = lazily(async () => {
+  const { CloudTasksClient, googleClientOptions } = await import(
+    '../../shared/gcp/lazy/cloud-tasks.js'
+  );
+  return new CloudTasksLaunchQueue(
+    new CloudTasksClient(googleClientOptions(config.launchQueue.emulatorHost)),
+    {
+      queue: config.launchQueue.name,
+      target: {
+        jobName: config.cloudRunJob,
+        endpoint: config.launchQueue.cloudRunEndpoint,
+        serviceAccountEmail: config.launchQueue.launcherServiceAccount,
+      },
+      timeoutMs: config.cloudRunTimeoutMs,
+      retry: config.cloudRunRetry,
+      logger,
+    },
+  );
+});
+const queue: LaunchQueue = {
+  enqueue: async (task, request) => (await launchQueue()).enqueue(task, request),
+  inspect: async (task) => (await launchQueue()).inspect(task),
+  cancel: async (task) => (await launchQueue()).cancel(task),
 };
-const lookup: ExecutionLookup = {
-  findLaunched: async (query) => (await cloudRun()).lookup.findLaunched(query),
-  read: async (execution) => (await cloudRun()).lookup.read(execution),
+const lookup: ExecutionReader = {
+  read: async (execution) => (await executions()).read(execution),
 };
 
 let handler: ReturnType<typeof createAdapterHandler> | undefined;
@@ -105,13 +110,8 @@ function instanceHandler(): ReturnType<typeof createAdapterHandler> {
       logger,
       userAgent: 'pullsecret-adapter',
     }),
-    launcher,
+    launchQueue: { queue, name: config.launchQueue.name, jobName: config.cloudRunJob },
     lookup,
-    launchRetry: config.cloudRunRetry,
-    launchSettleMs: config.launchSettleMs,
-    // One bucket per instance: its share of the region's RunJob budget.
-    launchRate: new LaunchRate(config.launchRate),
-    launchRateMaxWaitMs: config.launchRate.maxWaitMs,
     preconditions,
     driftCondition,
     settings: config.decision,

@@ -3,6 +3,7 @@ import type { HyperFleetApiConfig } from './config';
 import { HyperFleetNotFoundError } from './errors';
 import {
   adapterStatusListSchema,
+  adapterStatusSchema,
   clusterListSchema,
   clusterSchema,
   type AdapterStatus,
@@ -13,8 +14,16 @@ import {
 
 export type { HyperFleetClientDependencies } from './api-call';
 
-/** What a status write did: stored (201) or silently discarded by the API (204); both succeed. */
-export type PutStatusOutcome = 'stored' | 'discarded';
+/**
+ * What a status write did; all three are successes of the call. `stored`: the API answered 201
+ * with our row. `discarded`: 204, an older generation or time than the stored one. `unchanged`: 201
+ * with the stored row, not ours: upstream answers an equal observed_time so (hyperfleet-api,
+ * pkg/dao/adapter_status.go `Upsert`), and only comparing the returned row tells it from a store.
+ */
+export type PutStatusOutcome = 'stored' | 'discarded' | 'unchanged';
+
+/** Whether the API kept the write: only `stored` did. */
+export const wasStored = (outcome: PutStatusOutcome): boolean => outcome === 'stored';
 
 const MAX_PAGE_SIZE = 100;
 
@@ -111,7 +120,8 @@ export class HyperFleetClient {
 
   /**
    * PUT a status report. A 204 discard is success too; it is logged at debug with its likely
-   * causes (the API says nothing more, so nothing is read from the response but its status).
+   * causes. A 201 is read: the row it returns is ours only when it carries our generation and
+   * observed_time (as last_report_time); otherwise the API kept the stored row (`unchanged`).
    */
   async putStatus(clusterId: string, body: AdapterStatusRequest): Promise<PutStatusOutcome> {
     const response = await this.calls.send(
@@ -119,15 +129,35 @@ export class HyperFleetClient {
       `/clusters/${encodeURIComponent(clusterId)}/statuses`,
       body,
     );
-    if (response.status === 204) {
-      this.deps.logger.debug('HyperFleet API discarded the status report', {
+    if (response.status !== 204) {
+      const returned = adapterStatusSchema.safeParse(await response.json().catch(() => undefined));
+      // A body that is not a status row cannot be compared: the 201 is taken at its word.
+      if (!returned.success) return 'stored';
+      if (isOurRow(returned.data, body)) return 'stored';
+      this.deps.logger.debug('HyperFleet API kept the stored status; ours was not stored', {
         cluster_id: clusterId,
         observed_generation: body.observed_generation,
-        likely_cause:
-          'a newer report is already stored, the generation is newer than the cluster, or Available=Unknown after a first report',
+        likely_cause: 'a report with the same observed_time is already stored',
       });
-      return 'discarded';
+      return 'unchanged';
     }
-    return 'stored';
+    this.deps.logger.debug('HyperFleet API discarded the status report', {
+      cluster_id: clusterId,
+      observed_generation: body.observed_generation,
+      likely_cause:
+        'a newer report is already stored, the generation is newer than the cluster, or Available=Unknown after a first report',
+    });
+    return 'discarded';
   }
+}
+
+/** The returned row is the one we sent: same adapter, generation and moment. */
+function isOurRow(row: AdapterStatus, sent: AdapterStatusRequest): boolean {
+  return (
+    row.adapter === sent.adapter &&
+    row.observed_generation === sent.observed_generation &&
+    row.last_report_time !== null &&
+    row.last_report_time !== undefined &&
+    Date.parse(row.last_report_time) === Date.parse(sent.observed_time)
+  );
 }

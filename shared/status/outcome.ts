@@ -1,36 +1,49 @@
 /** What `pullsecret` reports, before it becomes conditions. One per situation of the contract. */
 export type StatusOutcome =
-  | { readonly kind: 'not-met'; readonly precondition: string; readonly message: string }
-  | { readonly kind: 'precondition-error'; readonly message: string }
+  | {
+      readonly kind: 'not-met';
+      readonly precondition: string;
+      readonly message: string;
+      /** The generation's last launch attempt, kept so a later launch takes a higher one. */
+      readonly attempt?: number;
+    }
+  | { readonly kind: 'precondition-error'; readonly message: string; readonly attempt?: number }
   | {
       /**
-       * The intent, written before RunJob: a redelivery that finds it without an execution knows
-       * the launch is ambiguous (the execution may exist) and looks for it before launching again.
+       * The launch is in the queue (Cloud Tasks holds it until it dispatches RunJob): written after
+       * CreateTask answered, or after ALREADY_EXISTS said another delivery queued the same task.
        */
-      readonly kind: 'launching';
+      readonly kind: 'queued';
       readonly operation: Operation;
-      readonly launchId: string;
+      /** The Cloud Tasks task's full name: the launch's identity, the same for every duplicate. */
+      readonly task: string;
       readonly attempt: number;
       readonly since: string;
       /** Why the adapter launched (its launch reason, e.g. `drift-reported`), recorded as `launch_reason`. */
       readonly launchReason?: string;
-      /** Set when the launching instance gave up (Cloud Run kept failing, no execution found). */
-      readonly abandoned?: { readonly reason: string; readonly message: string };
+      /** A background run of a converged cluster keeps its Available cell and place data. */
+      readonly kept?: KeptConvergence;
     }
   | {
+      /** The execution reported its own start (the job's `started` message, via the reporter). */
       readonly kind: 'launched';
       readonly operation: Operation;
       readonly execution: string;
       readonly launchedAt: string;
       readonly attempt: number;
-      readonly launchId?: string;
+      readonly task?: string;
       readonly launchReason?: string;
+      readonly kept?: KeptConvergence;
     }
   | {
       readonly kind: 'launch-failed';
       readonly operation: Operation;
       readonly reason: string;
       readonly message: string;
+      /** The attempt that was refused (kept so the next launch takes a higher one). */
+      readonly attempt?: number;
+      /** A refused background run leaves the converged cluster Available (Health says the refusal). */
+      readonly kept?: KeptConvergence;
     }
   | {
       readonly kind: 'succeeded';
@@ -85,4 +98,15 @@ export interface Provisioned {
 export interface ExecutionTiming {
   readonly startedAt?: string;
   readonly completedAt: string;
+}
+
+/**
+ * What a background run (resync, drift repair, a placement move) keeps of the converged status it
+ * started from, until it fails or succeeds: Available=True with its reason and message, and the
+ * place data HyperShift reads (`management_cluster`, `namespace`, `pull_secret_name`, ...).
+ */
+export interface KeptConvergence {
+  readonly reason: string;
+  readonly message: string;
+  readonly data: Readonly<Record<string, unknown>>;
 }

@@ -1,7 +1,13 @@
 // The status contract's pattern table as data: one row per outcome, one column per condition
 // (Applied, Available, Health, and Finalized while deleting), then what `data` and `metadata`
 // carry. Every condition has a non-empty reason and message.
-import type { ExecutionTiming, Operation, Provisioned, StatusOutcome } from './outcome';
+import type {
+  ExecutionTiming,
+  KeptConvergence,
+  Operation,
+  Provisioned,
+  StatusOutcome,
+} from './outcome';
 
 /** One condition's cell: status, reason, message. */
 export type ConditionCell = readonly [status: 'True' | 'False', reason: string, message: string];
@@ -30,45 +36,38 @@ const whileDeleting = (operation: Operation, cell: ConditionCell) =>
   operation === 'delete' ? cell : undefined;
 const purpose = (operation: Operation) => (operation === 'delete' ? 'remove' : 'provision');
 
-/** The launching row's message: the intent, or why its instance gave it up. */
-function launchingMessage(outcome: OutcomeOf['launching']): string {
-  return outcome.abandoned
-    ? `Launch ${outcome.launchId} did not start an execution: ${outcome.abandoned.message}`
-    : `Launching a Cloud Run Job execution (launch ${outcome.launchId}) to ${purpose(outcome.operation)} the pull secret`;
-}
+/** A background run's Available cell: the converged one it keeps, else `fallback`. */
+const availableUnlessKept = (kept: KeptConvergence | undefined, fallback: ConditionCell) =>
+  kept ? (['True', kept.reason, kept.message] as const) : fallback;
+
+/** The generation's last attempt, in every row that knows it (the next launch takes a higher one). */
+const attemptData = (attempt: number | undefined) => (attempt !== undefined ? { attempt } : {});
 
 export const STATUS_TABLE: StatusTable = {
   'not-met': {
     applied: (o) => failing('PreconditionsNotMet', o.message),
     available: (o) => failing('PreconditionsNotMet', o.message),
     health: () => ['True', 'NoErrors', 'Preconditions were evaluated without errors'],
-    data: (o) => ({ precondition: o.precondition }),
+    data: (o) => ({ precondition: o.precondition, ...attemptData(o.attempt) }),
   },
   'precondition-error': {
     applied: (o) => failing('PreconditionsNotEvaluated', o.message),
     available: (o) => failing('PreconditionsNotEvaluated', o.message),
     health: (o) => failing('ExecutionFailed:preconditions', o.message),
+    data: (o) => attemptData(o.attempt),
   },
-  launching: {
-    applied: (o) =>
-      o.abandoned
-        ? failing(o.abandoned.reason, launchingMessage(o))
-        : ['True', 'JobLaunching', launchingMessage(o)],
-    available: (o) => failing(o.abandoned?.reason ?? 'JobLaunching', launchingMessage(o)),
-    health: (o) => (o.abandoned ? failing(o.abandoned.reason, launchingMessage(o)) : HEALTHY),
-    finalized: (o) =>
-      whileDeleting(
-        o.operation,
-        failing(o.abandoned?.reason ?? 'CleanupInProgress', launchingMessage(o)),
-      ),
-    data: (o, generation) => ({
-      launch_id: o.launchId,
+  queued: {
+    applied: (o) => ['True', 'JobQueued', queuedMessage(o)],
+    available: (o) => availableUnlessKept(o.kept, failing('JobQueued', queuedMessage(o))),
+    health: () => HEALTHY,
+    finalized: (o) => whileDeleting(o.operation, failing('CleanupInProgress', queuedMessage(o))),
+    data: (o) => ({
+      ...o.kept?.data,
+      task: o.task,
       operation: o.operation,
-      generation,
       attempt: o.attempt,
       launched_at: o.since,
       ...(o.launchReason ? { launch_reason: o.launchReason } : {}),
-      ...(o.abandoned ? { launch_abandoned: true } : {}),
     }),
   },
   launched: {
@@ -77,7 +76,8 @@ export const STATUS_TABLE: StatusTable = {
       'JobLaunched',
       `Cloud Run Job execution ${o.execution} launched to ${purpose(o.operation)} the pull secret`,
     ],
-    available: (o) => failing('JobRunning', `Execution ${o.execution} is running`),
+    available: (o) =>
+      availableUnlessKept(o.kept, failing('JobRunning', `Execution ${o.execution} is running`)),
     health: () => HEALTHY,
     finalized: (o) =>
       whileDeleting(
@@ -85,11 +85,12 @@ export const STATUS_TABLE: StatusTable = {
         failing('CleanupInProgress', `Execution ${o.execution} is removing the pull secret`),
       ),
     data: (o) => ({
+      ...o.kept?.data,
       execution: o.execution,
       operation: o.operation,
       launched_at: o.launchedAt,
       attempt: o.attempt,
-      ...(o.launchId ? { launch_id: o.launchId } : {}),
+      ...(o.task ? { task: o.task } : {}),
       ...(o.launchReason ? { launch_reason: o.launchReason } : {}),
     }),
     metadata: (o) => ({
@@ -100,10 +101,16 @@ export const STATUS_TABLE: StatusTable = {
   },
   'launch-failed': {
     applied: (o) => failing(o.reason, o.message),
-    available: (o) => failing(o.reason, o.message),
+    available: (o) => availableUnlessKept(o.kept, failing(o.reason, o.message)),
     health: (o) => failing(o.reason, o.message),
     finalized: (o) => whileDeleting(o.operation, failing(o.reason, o.message)),
-    data: (o) => ({ operation: o.operation, failure_kind: 'permanent', reason: o.reason }),
+    data: (o) => ({
+      ...o.kept?.data,
+      operation: o.operation,
+      failure_kind: 'permanent',
+      reason: o.reason,
+      ...attemptData(o.attempt),
+    }),
   },
   succeeded: {
     applied: (o) => ['True', 'JobSucceeded', `Execution ${o.execution} completed`],
@@ -144,6 +151,12 @@ export const STATUS_TABLE: StatusTable = {
     metadata: (o) => executionMetadata(o.execution, o.timing),
   },
 };
+
+/** The queued row's message. */
+function queuedMessage(o: OutcomeOf['queued']): string {
+  const background = o.kept ? ' (the pull secret stays in place meanwhile)' : '';
+  return `Launch queued as task ${shortName(o.task)} to ${purpose(o.operation)} the pull secret${background}`;
+}
 
 /** The Available message: where the pull secret is; the platform default is said as such. */
 function provisionedMessage(p: Provisioned): string {
@@ -187,6 +200,21 @@ function kubernetesSecretData(
     kubernetes_secret: { ...cluster, namespace: k.namespace, name: k.name },
   };
 }
+
+/**
+ * The keys of a success's `data` that say where the pull secret is: what a background run keeps
+ * (KeptConvergence) so HyperShift never reads a converged cluster without its place.
+ */
+export const PLACE_DATA_KEYS = [
+  'secret_path',
+  'secret_version',
+  'pull_secret_source',
+  'management_cluster',
+  'namespace',
+  'pull_secret_name',
+  'kubernetes_secret',
+  'pull_secret_sha256_prefix',
+] as const;
 
 /** `projects/p/locations/l/jobs/j/executions/e` -> `e`. */
 export function shortName(resource: string): string {

@@ -28,7 +28,6 @@ import {
   tracingEnvShape,
   type TracingConfig,
 } from '../../../shared/tracing/config';
-import type { LaunchRateSettings } from '../cloud-run/launch-rate';
 import type { DecisionSettings } from '../decision/decision';
 import { DEFAULT_DRIFT_REPORTED_CONDITION } from '../decision/drift-condition';
 import { namespaceTemplate } from '../decision/namespace-template';
@@ -51,6 +50,27 @@ export const adapterEnvSchema = z.object({
       'must be the job resource name projects/PROJECT/locations/REGION/jobs/JOB',
     ),
   CLOUD_RUN_EMULATOR_HOST: hostPort.optional(),
+  // The launch queue (launch-queue/): Cloud Tasks dispatches RunJob as the launcher identity.
+  LAUNCH_QUEUE: z
+    .string()
+    .regex(
+      /^projects\/[^/]+\/locations\/[^/]+\/queues\/[A-Za-z0-9-]{1,100}$/,
+      'must be the queue resource name projects/PROJECT/locations/REGION/queues/QUEUE',
+    ),
+  LAUNCHER_SERVICE_ACCOUNT: z
+    .string()
+    .regex(
+      /^[^@\s]+@[^@\s]+\.iam\.gserviceaccount\.com$/,
+      'must be the launcher service account email NAME@PROJECT.iam.gserviceaccount.com',
+    ),
+  CLOUD_TASKS_EMULATOR_HOST: hostPort.optional(),
+  // The Cloud Run Admin API the queue's tasks call; only the local stack points it elsewhere.
+  CLOUD_RUN_API_ENDPOINT: z
+    .string()
+    .regex(/^https?:\/\/[^/\s]+$/, 'must be a URL root such as https://run.googleapis.com')
+    .default('https://run.googleapis.com'),
+  LAUNCH_CHECK_AFTER: duration('30s'),
+  LAUNCH_START_GRACE: duration('5m'),
   CLOUD_RUN_API_TIMEOUT: duration('30s'),
   RESYNC_INTERVAL: duration('24h'),
   EXECUTION_TIMEOUT: duration('25m'),
@@ -59,9 +79,6 @@ export const adapterEnvSchema = z.object({
   RETRY_BACKOFF_MAX: duration('30m'),
   PERMANENT_FAILURE_RETRY_INTERVAL: duration('1h'),
   STATUS_HEARTBEAT_INTERVAL: duration('5m'),
-  // How long a launch intent settles before it is read back (launch-flow.ts): the longest expected
-  // gap between two instances' competing intent writes. Capped well under Eventarc's 10 s deadline.
-  LAUNCH_SETTLE_INTERVAL: boundedDuration('1s', 5_000),
   // Sentinel re-sends a cluster's event every few seconds until it is reconciled: an old one is worthless.
   EVENT_MAX_AGE: duration('30m'),
   EVENT_MAX_FAILURES: positiveIntWithDefault(10),
@@ -72,16 +89,6 @@ export const adapterEnvSchema = z.object({
   RESYNC_SPREAD: z.string().optional(),
   DRIFT_REPORTED_CONDITION: z.string().min(1).default(DEFAULT_DRIFT_REPORTED_CONDITION),
   DRIFT_REPAIR_BACKOFF: duration('5m'),
-  // The launch rate (cloud-run/launch-rate.ts): the region's RunJob budget a minute (0: none) and
-  // how many instances share it (Terraform: the function's max_instance_count), and how long a
-  // launch may wait for its token inside a delivery (capped well under Eventarc's 10 s).
-  LAUNCH_RATE_PER_MINUTE: z
-    .string()
-    .regex(/^\d+$/, 'must be a whole number of RunJob calls a minute (0: no launch rate)')
-    .default('0')
-    .transform(Number),
-  LAUNCH_RATE_INSTANCES: positiveIntWithDefault(1),
-  LAUNCH_RATE_MAX_WAIT: boundedDuration('2s', 5_000),
   PRECONDITIONS_FILE: z.string().optional(),
   PRECONDITIONS: z.string().optional(),
   PULL_SECRET_SPEC_PATH: objectPath('spec.pullSecret.data'),
@@ -111,13 +118,16 @@ export interface AdapterConfig {
   readonly cloudRunJob: string;
   readonly cloudRunEmulatorHost?: string;
   readonly cloudRunTimeoutMs: number;
-  /** RunJob is retried a little in-process (after looking for the execution); Pub/Sub does the rest. */
+  /** Cloud Run reads (GetExecution) are retried a little in-process; Pub/Sub does the rest. */
   readonly cloudRunRetry: RetryPolicy;
+  /** The launch queue and what its tasks call, as whom. */
+  readonly launchQueue: {
+    readonly name: string;
+    readonly launcherServiceAccount: string;
+    readonly cloudRunEndpoint: string;
+    readonly emulatorHost?: string;
+  };
   readonly decision: DecisionSettings;
-  /** The wait between writing a launch intent and reading it back before launching. */
-  readonly launchSettleMs: number;
-  /** The region's RunJob budget and its share per instance (LAUNCH_RATE_*). */
-  readonly launchRate: LaunchRateSettings & { readonly maxWaitMs: number };
   /** How long one delivery may work before it answers (DELIVERY_BUDGET). */
   readonly deliveryBudgetMs: number;
   /** When a failing event stops being retried (Eventarc's subscription has no dead-letter policy). */
@@ -138,16 +148,6 @@ export interface AdapterConfig {
 
 const CLOUD_RUN_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 500, maxDelayMs: 5000 };
 
-/**
- * The longest another instance can still be inside launchOrAdopt for an intent: every RunJob and
- * every search after a failure taking the whole API timeout, plus the waits between attempts.
- * Until then an intent without an execution is waited for, not launched again.
- */
-export function launchGraceMs(apiTimeoutMs: number, retry: RetryPolicy): number {
-  const calls = retry.attempts * 2; // a RunJob and a ListExecutions per attempt
-  return calls * apiTimeoutMs + (retry.attempts - 1) * retry.maxDelayMs;
-}
-
 /** Reads and validates the adapter's environment (and its preconditions file); throws ConfigError. */
 export function loadAdapterConfig(env: Env): AdapterConfig {
   const e = parseEnv(adapterEnvSchema, env, 'adapter function');
@@ -165,16 +165,17 @@ export function loadAdapterConfig(env: Env): AdapterConfig {
       permanentFailureRetryMs: e.PERMANENT_FAILURE_RETRY_INTERVAL,
       heartbeatMs: e.STATUS_HEARTBEAT_INTERVAL,
       executionCheckAfterMs: e.EXECUTION_CHECK_AFTER,
-      launchGraceMs: launchGraceMs(e.CLOUD_RUN_API_TIMEOUT, CLOUD_RUN_RETRY),
+      launchCheckAfterMs: e.LAUNCH_CHECK_AFTER,
+      launchStartGraceMs: e.LAUNCH_START_GRACE,
       resyncSpreadMs: resyncSpread(e.RESYNC_SPREAD, e.RESYNC_INTERVAL),
       driftRepairBackoffMs: e.DRIFT_REPAIR_BACKOFF,
     },
-    launchSettleMs: e.LAUNCH_SETTLE_INTERVAL,
-    launchRate: launchRateSettings(
-      e.LAUNCH_RATE_PER_MINUTE,
-      e.LAUNCH_RATE_INSTANCES,
-      e.LAUNCH_RATE_MAX_WAIT,
-    ),
+    launchQueue: {
+      name: e.LAUNCH_QUEUE,
+      launcherServiceAccount: e.LAUNCHER_SERVICE_ACCOUNT,
+      cloudRunEndpoint: e.CLOUD_RUN_API_ENDPOINT,
+      ...(e.CLOUD_TASKS_EMULATOR_HOST ? { emulatorHost: e.CLOUD_TASKS_EMULATOR_HOST } : {}),
+    },
     deliveryBudgetMs: e.DELIVERY_BUDGET,
     retryBounds: { maxAgeMs: e.EVENT_MAX_AGE, maxFailures: e.EVENT_MAX_FAILURES },
     preconditions: loadPreconditions(e.PRECONDITIONS_FILE, e.PRECONDITIONS),
@@ -201,13 +202,4 @@ function resyncSpread(text: string | undefined, intervalMs: number): number {
       'Invalid adapter function configuration: RESYNC_SPREAD: must be a duration such as 0s, 30m or 6h.',
     );
   return ms;
-}
-
-/** The launch rate's settings; a share of one launch a minute or less leaves the bucket no refill. */
-function launchRateSettings(perMinute: number, instances: number, maxWaitMs: number) {
-  if (perMinute > 0 && perMinute <= instances)
-    throw new ConfigError(
-      `Invalid adapter function configuration: LAUNCH_RATE_PER_MINUTE (${perMinute}) must be more than LAUNCH_RATE_INSTANCES (${instances}): each instance's share must exceed one launch a minute (or set 0 for no launch rate).`,
-    );
-  return { perMinute, instances, maxWaitMs };
 }

@@ -2,6 +2,7 @@ import type { Decision, DecisionInput, LaunchReason } from './decision';
 import {
   alreadyFinalized,
   backingOff,
+  convergedAwaitingLaunch,
   driftRepairBackoff,
   failedPermanently,
   inFlight,
@@ -19,19 +20,21 @@ import { situationOf, skip, type DecisionRule, type Situation } from './situatio
 
 /**
  * The rules in the order they are asked; the first that applies decides. The order matters: a
- * converged or running cluster is left alone even when another adapter flaps (up-to-date and
- * in-flight come before the preconditions), and a deletion never waits for preconditions. A
- * reported drift makes up-to-date yield (after its back-off window), so its repair passes every
- * rule after it, exactly as any other launch does.
+ * run under way is watched first (in-flight), also a converged cluster's background run; a
+ * converged cluster is left alone even when another adapter flaps (up-to-date, then
+ * converged-awaiting-launch, before the preconditions), and a deletion never waits for
+ * preconditions. A reported drift or a placement move makes up-to-date yield, so its repair
+ * passes every rule after it, exactly as any other launch does.
  */
 const RULES: readonly DecisionRule[] = [
   staleEvent,
   invalidIdentity,
   alreadyFinalized,
   nothingToCleanUp,
+  inFlight,
   driftRepairBackoff,
   upToDate,
-  inFlight,
+  convergedAwaitingLaunch,
   preconditionsNotMet,
   preconditionsNotEvaluated,
   invalidNamespace,
@@ -59,16 +62,22 @@ export function decide(input: DecisionInput): Decision {
 }
 
 /** Why a launch happens, in words for the log. */
-function launchReason({ own, sameGeneration, driftReported }: Situation): LaunchReason {
+function launchReason({
+  own,
+  sameGeneration,
+  driftReported,
+  placementMoved,
+}: Situation): LaunchReason {
   if (!own) return 'first-event';
   if (!sameGeneration) return 'new-generation';
   if (driftReported) return 'drift-reported';
+  if (placementMoved) return 'placement-changed';
   return own.available === 'True' ? 'resync' : 'retry';
 }
 
 /** No rule stood in the way: launch the job (the rules above guarantee the facts it needs). */
 function launch(situation: Situation): Decision {
-  const { cluster, operation, attempt } = situation;
+  const { cluster, operation, attempt, kept } = situation;
   const { namespace, managementCluster, gcpProjectId } = cluster;
   if (!namespace.ok || !managementCluster.ok || !gcpProjectId)
     throw new Error('decide: launch reached without a namespace, management cluster or project');
@@ -79,6 +88,7 @@ function launch(situation: Situation): Decision {
     resync: 'periodic resync',
     retry: `attempt ${attempt}`,
     'drift-reported': 'another adapter reports the pull secret missing or invalid (drift)',
+    'placement-changed': situation.placementMoved ?? 'placement changed',
   }[reason];
   return {
     kind: 'launch',
@@ -88,6 +98,7 @@ function launch(situation: Situation): Decision {
     namespace: namespace.value,
     ...(managementCluster.value ? { managementCluster: managementCluster.value } : {}),
     gcpProjectId,
+    ...(kept ? { kept } : {}),
     message: `Launching ${operation} for generation ${cluster.generation}: ${why}`,
   };
 }

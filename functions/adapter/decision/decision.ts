@@ -1,5 +1,9 @@
 import type { ClusterEvent } from '../../../shared/events/sentinel-event';
-import type { Operation, StatusOutcome } from '../../../shared/status/outcome';
+import type {
+  KeptConvergence,
+  Operation,
+  StatusOutcome,
+} from '../../../shared/status/outcome';
 import type { OwnStatus } from '../../../shared/status/own-status';
 import type { DriftResult } from './drift-condition';
 import type { PreconditionResult } from './preconditions';
@@ -18,11 +22,13 @@ export interface DecisionSettings {
   readonly heartbeatMs: number;
   /** A running execution this old is looked up in Cloud Run (GetExecution) instead of waited for. */
   readonly executionCheckAfterMs: number;
+  /** A queued launch this old is looked up in Cloud Tasks (GetTask): refused, waiting, or dispatched. */
+  readonly launchCheckAfterMs: number;
   /**
-   * How long another instance may still be inside its RunJob for a recorded launch intent: a
-   * younger intent without an execution is waited for, an older one is launched again.
+   * A launch task dispatched this long ago whose execution never reported its start is presumed
+   * lost (RunJob refused until the queue gave up, or the start report lost) and launched again.
    */
-  readonly launchGraceMs: number;
+  readonly launchStartGraceMs: number;
   /**
    * Resyncs of clusters provisioned together are spread over this window (a per-cluster offset,
    * resync-spread.ts); absent or 0: no spread.
@@ -65,8 +71,8 @@ export interface DecisionInput {
   readonly settings: DecisionSettings;
   readonly now: Date;
   /**
-   * A launch id or execution that Cloud Run confirmed is not running (no execution for the
-   * intent, or the execution is gone): the in-flight record naming it no longer holds the cluster.
+   * A launch task or execution that Cloud Tasks or Cloud Run confirmed is not running: the
+   * in-flight record naming it no longer holds the cluster.
    */
   readonly lost?: string;
 }
@@ -80,26 +86,33 @@ export type SkipReason =
   | 'failed-permanently'
   | 'backing-off'
   | 'drift-repair-backoff'
+  | 'background-deferred'
   | 'already-reported';
 
 /**
  * Why a launch happens: no status yet, a new generation, the resync interval, a retry, or another
  * adapter reporting our pull secret missing or invalid (DRIFT_REPORTED_CONDITION).
  */
-export type LaunchReason = 'first-event' | 'new-generation' | 'resync' | 'retry' | 'drift-reported';
+export type LaunchReason =
+  | 'first-event'
+  | 'new-generation'
+  | 'resync'
+  | 'retry'
+  | 'drift-reported'
+  | 'placement-changed';
 
 /** What to do, always with a reason that is logged. */
 export type Decision =
   | { readonly kind: 'skip'; readonly reason: SkipReason; readonly message: string }
   | { readonly kind: 'report'; readonly outcome: StatusOutcome; readonly message: string }
   | {
-      /** Our intent has no execution: find it (ListExecutions) before launching again. */
-      readonly kind: 'resolve-launch';
-      readonly launchId: string;
+      /** Our launch has been queued longer than the check threshold: ask Cloud Tasks. */
+      readonly kind: 'check-task';
+      readonly task: string;
       readonly operation: Operation;
       readonly attempt: number;
-      readonly since: string;
-      readonly abandoned: boolean;
+      readonly queuedAt: string;
+      readonly kept?: KeptConvergence;
       readonly message: string;
     }
   | {
@@ -109,7 +122,6 @@ export type Decision =
       readonly operation: Operation;
       readonly attempt: number;
       readonly launchedAt: string;
-      readonly launchId?: string;
       readonly message: string;
     }
   | {
@@ -122,5 +134,10 @@ export type Decision =
       /** Placement's choice; absent: the job's DEFAULT_MANAGEMENT_CLUSTER. */
       readonly managementCluster?: string;
       readonly gcpProjectId: string;
+      /**
+       * A background run of a converged cluster (resync, drift repair, placement move): its rows
+       * keep Available=True and the place data until it fails or succeeds.
+       */
+      readonly kept?: KeptConvergence;
       readonly message: string;
     };

@@ -1,11 +1,11 @@
 import type { Operation } from '../../../shared/status/outcome';
-import type { OwnStatus } from '../../../shared/status/own-status';
+import { keptConvergence, type OwnStatus } from '../../../shared/status/own-status';
 import type { Decision, DecisionInput } from './decision';
 
 /**
- * While our status at this generation and operation says a launch is under way (an intent, or a
- * running execution), the cluster is left alone, checked with Cloud Run when it has been too long,
- * or resolved when the intent has no execution yet. Undefined when nothing is in flight.
+ * While our status at this generation and operation says a run is under way (queued in Cloud
+ * Tasks, or an execution that reported its start), the cluster is left alone, and checked with
+ * Cloud Tasks or Cloud Run when it has been too long. Undefined when nothing is in flight.
  */
 export function inFlightCheck(
   own: OwnStatus,
@@ -14,37 +14,37 @@ export function inFlightCheck(
 ): Decision | undefined {
   const { data } = own;
   if (data.operation !== operation) return undefined;
-  if (input.lost !== undefined && (input.lost === data.launch_id || input.lost === data.execution))
+  if (input.lost !== undefined && (input.lost === data.task || input.lost === data.execution))
     return undefined;
   const since = data.launched_at ?? own.lastReportTime;
   const age = since ? input.now.getTime() - Date.parse(since) : Number.POSITIVE_INFINITY;
   const seconds = Math.round(age / 1000);
-  const intent = own.availableReason === 'JobLaunching' || data.launch_abandoned === true;
-  if (intent && data.launch_id && !data.execution) {
+  const at = since ?? input.now.toISOString();
+  if (own.appliedReason === 'JobQueued' && data.task) {
+    if (age < input.settings.launchCheckAfterMs)
+      return skipInFlight(`Launch task ${data.task} queued ${seconds} s ago`);
+    const kept = keptConvergence(own);
     return {
-      kind: 'resolve-launch',
-      launchId: data.launch_id,
+      kind: 'check-task',
+      task: data.task,
       operation,
       attempt: data.attempt ?? 1,
-      since: since ?? input.now.toISOString(),
-      abandoned: data.launch_abandoned === true,
-      message: `Launch ${data.launch_id} recorded ${seconds} s ago has no execution on record; looking for it before launching again`,
+      queuedAt: at,
+      ...(kept ? { kept } : {}),
+      message: `Launch task ${data.task} queued ${seconds} s ago has no execution on record; asking Cloud Tasks`,
     };
   }
-  if (own.availableReason !== 'JobRunning' || !data.execution) return undefined;
+  if (own.appliedReason !== 'JobLaunched' || !data.execution) return undefined;
   if (age < input.settings.executionCheckAfterMs)
-    return {
-      kind: 'skip',
-      reason: 'in-flight',
-      message: `Execution ${data.execution} launched ${seconds} s ago is still running`,
-    };
+    return skipInFlight(`Execution ${data.execution} launched ${seconds} s ago is still running`);
   return {
     kind: 'check-execution',
     execution: data.execution,
     operation,
     attempt: data.attempt ?? 1,
-    launchedAt: since ?? input.now.toISOString(),
-    ...(data.launch_id ? { launchId: data.launch_id } : {}),
+    launchedAt: at,
     message: `Execution ${data.execution} launched ${seconds} s ago has not reported; asking Cloud Run for its state`,
   };
 }
+
+const skipInFlight = (message: string): Decision => ({ kind: 'skip', reason: 'in-flight', message });

@@ -1,6 +1,6 @@
 import type { Cluster } from '../../../shared/hyperfleet/schemas';
 import { hasPullSecretInSpec } from './cluster-facts';
-import type { PullSecretReference } from '../cloud-run/job-launcher';
+import type { PullSecretReference } from '../cloud-run/execution-env';
 
 /** Where the adapter finds pull secrets: the cluster spec, or a default Secret Manager version. */
 export interface PullSecretSettings {

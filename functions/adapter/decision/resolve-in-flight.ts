@@ -1,12 +1,12 @@
 import type { StatusOutcome } from '../../../shared/status/outcome';
 import type { ExecutionSummary } from '../../../shared/executions/execution-reader';
 import { planFromExecution } from '../../../shared/executions/execution-report';
+import { GrpcStatus as status, grpcStatusName } from '../../../shared/gcp/grpc-status';
+import type { QueuedTask, TaskAttempt } from '../launch-queue/launch-queue';
 import type { Decision, DecisionSettings } from './decision';
-import type { LaunchedExecution } from '../cloud-run/job-launcher';
 
-/** What to do once Cloud Run has been asked about an in-flight launch or execution. */
+/** What to do once Cloud Tasks or Cloud Run has been asked about an in-flight launch or execution. */
 export type Resolution =
-  | { readonly kind: 'adopt'; readonly found: LaunchedExecution; readonly message: string }
   | { readonly kind: 'wait'; readonly message: string; readonly overdue: boolean }
   | {
       readonly kind: 'report';
@@ -16,36 +16,70 @@ export type Resolution =
       readonly observedAt: string;
       readonly message: string;
     }
+  | {
+      /** Cloud Run refused the task's RunJob for good: stop the queue's retries and report it. */
+      readonly kind: 'refused';
+      readonly attempt: TaskAttempt;
+      readonly message: string;
+    }
   | { readonly kind: 'relaunch'; readonly lost: string; readonly message: string };
 
 /**
- * An intent without an execution, after searching the job's executions: a found execution is
- * adopted; none found is launched again once nobody can still be launching it (the intent was
- * abandoned by its instance, or is older than the launch grace). Pure.
+ * RunJob answers that no retry can fix (the launcher lacks a right, the job is missing, the
+ * overrides are refused): Cloud Tasks would retry them until max_attempts all the same, since it
+ * retries every non-2xx answer (https://cloud.google.com/tasks/docs/creating-http-target-tasks,
+ * "Handler response": a task is retried unless it answers 2xx). Quota (429) and 5xx are not here.
  */
-export function resolveIntent(
-  decision: Extract<Decision, { kind: 'resolve-launch' }>,
-  found: LaunchedExecution | undefined,
+const REFUSALS: ReadonlySet<number> = new Set([
+  status.INVALID_ARGUMENT,
+  status.NOT_FOUND,
+  status.PERMISSION_DENIED,
+  status.UNAUTHENTICATED,
+  status.FAILED_PRECONDITION,
+]);
+
+/**
+ * A queued launch, after GetTask. Still in the queue with a refusal as its last answer: refused.
+ * Still in the queue otherwise (not dispatched yet: rate, backlog, a paused queue; or retrying a
+ * 429/5xx): wait, the queue does the rest. Gone: Cloud Tasks deletes a task once RunJob answered
+ * 2xx, so its execution should report its start; after LAUNCH_START_GRACE without that report the
+ * launch is presumed lost (the queue gave up, or the report was lost) and launched again. Pure.
+ */
+export function resolveTask(
+  decision: Extract<Decision, { kind: 'check-task' }>,
+  task: QueuedTask | undefined,
   settings: DecisionSettings,
   now: Date,
 ): Resolution {
-  if (found)
+  const age = now.getTime() - Date.parse(decision.queuedAt);
+  const seconds = Math.round(age / 1000);
+  if (task) {
+    const last = task.lastAttempt;
+    if (last && REFUSALS.has(last.code))
+      return {
+        kind: 'refused',
+        attempt: last,
+        message: `Launch task ${decision.task} was refused by Cloud Run (${grpcStatusName(last.code) ?? last.code}: ${last.message}); not retrying it`,
+      };
+    const why = last
+      ? `${task.dispatchCount} dispatch(es), the last answered ${grpcStatusName(last.code) ?? last.code}`
+      : 'not dispatched yet (launch rate, backlog, or a paused queue)';
     return {
-      kind: 'adopt',
-      found,
-      message: `Adopting execution ${found.execution} of launch ${decision.launchId}`,
+      kind: 'wait',
+      overdue: age >= settings.executionTimeoutMs,
+      message: `Launch task ${decision.task} queued ${seconds} s ago is still in the queue: ${why}`,
     };
-  const age = now.getTime() - Date.parse(decision.since);
-  if (!decision.abandoned && age < settings.launchGraceMs)
+  }
+  if (age < settings.launchStartGraceMs)
     return {
       kind: 'wait',
       overdue: false,
-      message: `Launch ${decision.launchId} has no execution yet; another instance may still be starting it (${Math.round(age / 1000)} s ago)`,
+      message: `Launch task ${decision.task} was dispatched; waiting for its execution to report its start (${seconds} s)`,
     };
   return {
     kind: 'relaunch',
-    lost: decision.launchId,
-    message: `Launch ${decision.launchId} ${decision.abandoned ? 'was abandoned' : `is ${Math.round(age / 1000)} s old`} and started no execution; launching again`,
+    lost: decision.task,
+    message: `Launch task ${decision.task} left the queue ${seconds} s ago and no execution reported its start; launching again`,
   };
 }
 

@@ -3,6 +3,7 @@
 import type { Decision } from './decision';
 import { inFlightCheck } from './in-flight-check';
 import { resyncDueAfterMs } from './resync-spread';
+import { IN_FLIGHT_REASONS } from '../../../shared/status/own-status';
 import { reportOnce, skip, type Situation } from './situation';
 
 const LABEL_SAFE = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -87,12 +88,42 @@ export function upToDate(situation: Situation): Decision | undefined {
   const { cluster, own, sameGeneration, lastReportAge, input, driftReported } = situation;
   if (cluster.deleting || !sameGeneration || own?.available !== 'True' || driftReported)
     return undefined;
+  // A refused background run (Health=False) waits for the permanent-failure interval, a lost one
+  // (still marked in flight) is launched again, a placement move at once.
+  if (own.health === 'False' || IN_FLIGHT_REASONS.has(own.appliedReason ?? ''))
+    return undefined;
+  if (situation.placementMoved) return undefined;
   const { resyncIntervalMs, resyncSpreadMs } = input.settings;
   if (lastReportAge >= resyncDueAfterMs(cluster.clusterId, resyncIntervalMs, resyncSpreadMs ?? 0))
     return undefined;
   return skip(
     'up-to-date',
     `Pull secret provisioned at generation ${cluster.generation}, verified ${Math.round(lastReportAge / 1000)} s ago`,
+  );
+}
+
+/**
+ * A converged cluster whose background run (resync, drift repair) cannot launch now: a precondition
+ * is briefly false, placement's data is unusable. The converged status stays as it is; the run
+ * goes ahead at the first event that allows it. A precondition flapping at resync must never
+ * unconverge a cluster whose pull secret is in place.
+ */
+export function convergedAwaitingLaunch(situation: Situation): Decision | undefined {
+  const { kept, launchable, input, cluster } = situation;
+  if (!kept || launchable) return undefined;
+  const why =
+    input.preconditions.kind === 'not-met'
+      ? `precondition ${input.preconditions.name} is not met`
+      : input.preconditions.kind === 'error'
+        ? 'the preconditions could not be evaluated'
+        : !cluster.namespace.ok
+          ? cluster.namespace.problem
+          : !cluster.managementCluster.ok
+            ? cluster.managementCluster.problem
+            : 'the cluster spec has no GCP project id';
+  return skip(
+    'background-deferred',
+    `Provisioned at generation ${cluster.generation}; its background run waits because ${why}`,
   );
 }
 

@@ -1,5 +1,9 @@
-import type { Operation, StatusOutcome } from '../../../shared/status/outcome';
-import type { OwnStatus } from '../../../shared/status/own-status';
+import type {
+  KeptConvergence,
+  Operation,
+  StatusOutcome,
+} from '../../../shared/status/outcome';
+import { keptConvergence, type OwnStatus } from '../../../shared/status/own-status';
 import type { ClusterFacts, Decision, DecisionInput, SkipReason } from './decision';
 
 /** What every decision rule reads: the input, and the few facts derived from it once. */
@@ -26,6 +30,18 @@ export interface Situation {
    * (preconditions met, namespace, management cluster and project known): a repair is due.
    */
   readonly driftReported: boolean;
+  /**
+   * Converged at this generation (Available=True, apply): a launch now is a background run that
+   * keeps Available=True and the place data until it fails or succeeds.
+   */
+  readonly kept: KeptConvergence | undefined;
+  /**
+   * Placement now names another management cluster or namespace than the one our converged status
+   * says the pull secret is on: the move is due at once, not at the next resync.
+   */
+  readonly placementMoved: string | undefined;
+  /** Everything a launch needs is there: preconditions met, namespace, management cluster, project. */
+  readonly launchable: boolean;
 }
 
 /** One step of the decision: a decision when it applies, undefined to let the next rule decide. */
@@ -53,7 +69,23 @@ export function situationOf(input: DecisionInput, cluster: ClusterFacts): Situat
       : Number.POSITIVE_INFINITY,
     attempt: sameGeneration ? (own?.data.attempt ?? (provisioned ? 1 : 0)) + 1 : 1,
     driftReported: provisioned && launchable && input.drift?.kind === 'reported',
+    kept: provisioned ? keptConvergence(own) : undefined,
+    launchable,
+    placementMoved: provisioned && launchable && own ? placementMove(cluster, own) : undefined,
   };
+}
+
+/** Where placement now puts the pull secret, when that is not where our status says it is. */
+function placementMove(cluster: ClusterFacts, own: OwnStatus): string | undefined {
+  const { management_cluster: onCluster, namespace: inNamespace } = own.data;
+  const wanted = cluster.managementCluster.ok ? cluster.managementCluster.value : undefined;
+  // No placement choice: the job's default cluster, whose name only the job knows.
+  if (wanted !== undefined && typeof onCluster === 'string' && wanted !== onCluster)
+    return `placement moved the cluster from management cluster ${onCluster} to ${wanted}`;
+  const namespace = cluster.namespace.ok ? cluster.namespace.value : undefined;
+  if (namespace !== undefined && typeof inNamespace === 'string' && namespace !== inNamespace)
+    return `the management namespace changed from ${inNamespace} to ${namespace}`;
+  return undefined;
 }
 
 export const skip = (reason: SkipReason, message: string): Decision => ({
@@ -74,6 +106,15 @@ export function reportOnce(situation: Situation, outcome: StatusOutcome): Decisi
           ? outcome.reason
           : undefined;
   const message = 'message' in outcome ? outcome.message : '';
+  // The generation's last attempt stays on record, so the next launch takes a higher one.
+  const attempt = situation.sameGeneration ? own?.data.attempt : undefined;
+  const recorded =
+    attempt !== undefined &&
+    (outcome.kind === 'not-met' ||
+      outcome.kind === 'precondition-error' ||
+      outcome.kind === 'launch-failed')
+      ? { ...outcome, attempt }
+      : outcome;
   const sameFacts =
     own?.observedGeneration === cluster.generation &&
     own?.availableReason === reason &&
@@ -85,5 +126,5 @@ export function reportOnce(situation: Situation, outcome: StatusOutcome): Decisi
   ) {
     return skip('already-reported', `Already reported: ${message}`);
   }
-  return { kind: 'report', outcome, message };
+  return { kind: 'report', outcome: recorded, message };
 }

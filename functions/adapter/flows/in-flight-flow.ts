@@ -1,40 +1,27 @@
-import type { Cluster } from '../../../shared/hyperfleet/schemas';
-import { buildStatus } from '../../../shared/status/status-builder';
+import { toAdapterError } from '../../../shared/gcp/grpc-failure';
 import type { Logger } from '../../../shared/logging/logger';
 import type { Decision } from '../decision/decision';
+import { resolveExecution, resolveTask, type Resolution } from '../decision/resolve-in-flight';
 import type { AdapterDependencies } from './dependencies';
-import { launchQuery } from './launch-or-adopt';
-import { observedAt, reportStatus } from './report-status';
-import { resolveExecution, resolveIntent, type Resolution } from '../decision/resolve-in-flight';
+import { observedAt, type StatusWriter } from './report-status';
 
 /**
- * Asks Cloud Run about an in-flight launch (off the happy path only): an intent without an
- * execution is searched with ListExecutions, a long-silent execution read with GetExecution. Returns
- * the launch id or execution to treat as lost when the caller should decide again and relaunch.
+ * Asks Cloud Tasks or Cloud Run about a run under way (off the happy path only): a launch queued
+ * too long is looked up with GetTask, a long-silent execution read with GetExecution. Returns the
+ * task or execution to treat as lost when the caller should decide again and relaunch.
  */
 export async function resolveInFlight(
-  decision: Extract<Decision, { kind: 'resolve-launch' | 'check-execution' }>,
-  cluster: Cluster,
+  decision: Extract<Decision, { kind: 'check-task' | 'check-execution' }>,
   deps: AdapterDependencies,
   log: Logger,
+  writer: StatusWriter,
   now: Date,
 ): Promise<{ lost: string } | undefined> {
   const resolution: Resolution =
-    decision.kind === 'resolve-launch'
-      ? resolveIntent(
+    decision.kind === 'check-task'
+      ? resolveTask(
           decision,
-          await deps.lookup.findLaunched(
-            launchQuery(
-              {
-                launchId: decision.launchId,
-                clusterId: cluster.id,
-                generation: cluster.generation,
-                operation: decision.operation,
-                attempt: decision.attempt,
-              },
-              decision.since,
-            ),
-          ),
+          await deps.launchQueue.queue.inspect(decision.task),
           deps.settings,
           now,
         )
@@ -48,43 +35,38 @@ export async function resolveInFlight(
     case 'relaunch':
       log.warn(resolution.message, fields);
       return { lost: resolution.lost };
-    case 'adopt': {
-      if (decision.kind !== 'resolve-launch') return undefined;
-      log.warn(resolution.message, { ...fields, execution: resolution.found.execution });
-      // Observed when Cloud Run created it: never later than the execution's own reports.
-      const created = resolution.found.createTime ?? decision.since;
-      const moment = Date.parse(created) < Date.parse(decision.since) ? decision.since : created;
-      await reportStatus(
-        deps.hyperfleet,
-        log,
-        cluster.id,
-        buildStatus(
-          {
-            kind: 'launched',
-            operation: decision.operation,
-            execution: resolution.found.execution,
-            launchedAt: decision.since,
-            attempt: decision.attempt,
-            launchId: decision.launchId,
-          },
-          cluster.generation,
-          observedAt(moment, now),
-        ),
+    case 'refused': {
+      if (decision.kind !== 'check-task') return undefined;
+      // Stop the queue's retries first: a refusal is reported once, and relaunched (with a higher
+      // attempt, so a new task) only after PERMANENT_FAILURE_RETRY_INTERVAL.
+      await deps.launchQueue.queue.cancel(decision.task);
+      const refusal = toAdapterError(
+        { code: resolution.attempt.code, details: resolution.attempt.message },
+        {
+          service: 'Cloud Run',
+          operation: 'RunJob (dispatched by the launch queue)',
+          resource: deps.launchQueue.jobName,
+          identityHint:
+            'the launcher service account (roles/run.jobsExecutorWithOverrides on the job)',
+        },
       );
+      log.error(resolution.message, { ...fields, reason: refusal.reason, task: decision.task });
+      await writer.write({
+        kind: 'launch-failed',
+        operation: decision.operation,
+        reason: refusal.reason,
+        message: refusal.message,
+        attempt: decision.attempt,
+        ...(decision.kept ? { kept: decision.kept } : {}),
+      });
       return undefined;
     }
     case 'report':
       log.warn(resolution.message, fields);
-      await reportStatus(
-        deps.hyperfleet,
-        log,
-        cluster.id,
-        buildStatus(
-          resolution.outcome,
-          resolution.generation,
-          observedAt(resolution.observedAt, now),
-        ),
-      );
+      await writer.write(resolution.outcome, {
+        at: observedAt(resolution.observedAt, now),
+        generation: resolution.generation,
+      });
       return undefined;
   }
 }

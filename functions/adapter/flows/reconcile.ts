@@ -4,7 +4,6 @@ import type { HyperFleetApi } from '../../../shared/hyperfleet/port';
 import type { AdapterStatus } from '../../../shared/hyperfleet/schemas';
 import type { Logger } from '../../../shared/logging/logger';
 import { readOwnStatus } from '../../../shared/status/own-status';
-import { buildStatus } from '../../../shared/status/status-builder';
 import { TRACE_ATTRIBUTES } from '../../../shared/tracing/attributes';
 import { withSpan, type Span } from '../../../shared/tracing/spans';
 import { clusterFacts } from '../decision/cluster-facts';
@@ -15,8 +14,8 @@ import { preconditionContext } from '../decision/precondition-context';
 import { evaluatePreconditions, type PreconditionResult } from '../decision/preconditions';
 import type { AdapterDependencies } from './dependencies';
 import { resolveInFlight } from './in-flight-flow';
-import { launchWithIntent } from './launch-flow';
-import { reportStatus } from './report-status';
+import { launchThroughQueue } from './launch-flow';
+import { StatusWriter } from './report-status';
 
 /**
  * One event's reconcile, under the cluster's lock: read the cluster and its statuses, evaluate the
@@ -67,24 +66,28 @@ export async function reconcileCluster(
   let decision = await decideNow();
   logDecision(log, decision, facts?.generation);
   if (!cluster || !facts) return;
-  if (decision.kind === 'resolve-launch' || decision.kind === 'check-execution') {
-    const settled = await resolveInFlight(decision, cluster, deps, log, at);
+  // Every write below takes its own moment, after our last stored report (report-status.ts).
+  const writer = new StatusWriter(
+    deps.hyperfleet,
+    log,
+    cluster.id,
+    facts.generation,
+    readOwnStatus(statuses)?.lastReportTime,
+    now,
+  );
+  if (decision.kind === 'check-task' || decision.kind === 'check-execution') {
+    const settled = await resolveInFlight(decision, deps, log, writer, at);
     if (!settled) return;
-    // Cloud Run says nothing runs for the in-flight record: decide again without it, once.
+    // Cloud Tasks or Cloud Run says nothing runs for the in-flight record: decide again without it.
     decision = await decideNow(settled.lost);
     logDecision(log, decision, facts.generation);
   }
   switch (decision.kind) {
     case 'report':
-      await reportStatus(
-        deps.hyperfleet,
-        log,
-        cluster.id,
-        buildStatus(decision.outcome, facts.generation, at),
-      );
+      await writer.write(decision.outcome);
       return;
     case 'launch':
-      await launchWithIntent(decision, cluster, deps, log, at);
+      await launchThroughQueue(decision, cluster, deps, log, writer);
       return;
     default:
       return;

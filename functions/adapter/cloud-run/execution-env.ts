@@ -26,26 +26,9 @@ export interface LaunchRequest {
   readonly managementCluster?: string;
   readonly operation: Operation;
   readonly attempt: number;
-  /** Unique per launch; recorded in our status first and passed to the execution (LAUNCH_ID). */
+  /** The launch task's id (launch-queue/task-name.ts), passed to the execution as LAUNCH_ID. */
   readonly launchId: string;
   readonly pullSecret: PullSecretReference;
-}
-
-/** An execution started (or found) for a launch. */
-export interface LaunchedExecution {
-  /** Full resource name projects/P/locations/L/jobs/J/executions/E. */
-  readonly execution: string;
-  /** When Cloud Run created it (RFC 3339), when known. */
-  readonly createTime?: string;
-}
-
-/**
- * Starts the pull secret job for a cluster with one RunJob call and returns at once. Throws an
- * AdapterError; a transient one means the launch is ambiguous: the execution may exist although
- * the answer was lost, so the caller looks for it before launching again.
- */
-export interface JobLauncher {
-  launch(request: LaunchRequest): Promise<LaunchedExecution>;
 }
 
 /** W3C trace context the execution continues (its `job.run` span is the launch span's child). */
@@ -54,7 +37,7 @@ export interface ExecutionTraceContext {
   readonly tracestate?: string;
 }
 
-/** The active span's trace context (the launcher calls executionEnv inside its RunJob span). */
+/** The active span's trace context (the queue calls executionEnv inside its CreateTask span). */
 const activeTraceContext = (): ExecutionTraceContext => ({
   traceparent: currentTraceparent(),
   tracestate: currentTracestate(),
