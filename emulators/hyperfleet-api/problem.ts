@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 /** A field-level validation error inside a problem (RFC 9457 extension used by HyperFleet). */
 export interface FieldError {
   field: string;
+  /** The refused value, as the API's list-parameter errors carry it. */
+  value?: unknown;
   constraint?:
     | 'required'
     | 'min'
@@ -79,6 +81,17 @@ export const invalid = (detail: string, errors?: FieldError[]) => new Problem(40
 export const notFound = (what: string, id: string) =>
   new Problem(404, `${what} with id='${id}' not found`);
 export const conflict = (detail: string) => new Problem(409, detail);
+
+/**
+ * A body that is empty or not JSON the API can decode (`HYPERFLEET-VAL-006`, hyperfleet-api
+ * pkg/handlers/helpers.go decodeAndValidate -> errors.MalformedRequest).
+ */
+export const malformed = (detail: string) =>
+  new Problem(400, detail, undefined, {
+    type: 'malformed-request',
+    title: 'Malformed Request',
+    code: 'HYPERFLEET-VAL-006',
+  });
 
 /** The router's answer for a path no route matches (wrong base path or version), before auth. */
 export const endpointNotFound = (path: string) =>

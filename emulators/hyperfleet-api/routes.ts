@@ -5,9 +5,10 @@ import { applyHttpFault, type HttpFailure } from '../common/http-faults';
 import { BodyError, JsonText, readJson, sendJson } from '../common/http';
 import type { RequestLog } from '../common/request-log';
 import { authenticate, matchRoute, resolveTenant, type TenancyRules } from './access-rules';
-import { Problem } from './problem';
+import { parseListParams } from './list-params';
+import { malformed, Problem } from './problem';
 import { startServerSpan } from './server-span';
-import type { HyperFleetStore } from './store';
+import { renderStatus, type HyperFleetStore } from './store';
 
 /** One exchange, kept only when the emulator records bodies (contract tests). */
 export interface RecordedExchange {
@@ -33,16 +34,8 @@ export interface RoutesContext {
 
 const PROBLEM = 'application/problem+json';
 
-function pagination(url: URL): { page: number; size: number } {
-  const page = Number(url.searchParams.get('page') ?? 1);
-  const size = Number(url.searchParams.get('size') ?? 20);
-  if (!Number.isInteger(page) || page < 1 || !Number.isInteger(size) || size < 1) {
-    throw new Problem(400, 'page and size must be integers >= 1', [
-      { field: 'page', constraint: 'min', message: 'must be >= 1' },
-    ]);
-  }
-  return { page, size };
-}
+/** The API's default cluster order when `order` is absent or empty (list_params.go defaultOrder). */
+const DEFAULT_ORDER = 'created_time desc';
 
 /** Serves the HyperFleet API under /api/hyperfleet/v1 with its access rules, faults and the request log. */
 export async function serveApi(
@@ -118,7 +111,7 @@ export async function serveApi(
 
     if (route.name === 'clusters') {
       if (method === 'GET') {
-        const { page, size } = pagination(url);
+        const { page, size } = parseListParams(url.searchParams);
         return answer(
           200,
           new JsonText(
@@ -126,7 +119,7 @@ export async function serveApi(
               page,
               size,
               search: url.searchParams.get('search'),
-              order: url.searchParams.get('order'),
+              order: url.searchParams.get('order')?.trim() || DEFAULT_ORDER,
             }),
           ),
         );
@@ -140,14 +133,16 @@ export async function serveApi(
     }
     if (route.name === 'statuses') {
       if (method === 'GET') {
-        const { page, size } = pagination(url);
+        // Parameters first: a bad size on a missing cluster is 400 (ResourceStatusHandler.List).
+        const { page, size } = parseListParams(url.searchParams);
         return answer(200, store.listStatuses(id, page, size));
       }
       const result = store.putStatus(id, await body());
+      if (result.stored) return answer(201, renderStatus(result.status));
+      // An equal observed_time: not stored, yet 201 with the row already stored (dao Upsert).
+      if (result.unchanged) return answer(201, renderStatus(result.unchanged));
       // A discard is a bare 204, as the API answers: no header or body says why.
-      if (!result.stored) return answer(204);
-      const { observed_time: _observed, ...status } = result.status;
-      return answer(201, status);
+      return answer(204);
     }
     const request = (await body()) as { reason?: unknown } | undefined;
     store.forceDelete(id, request?.reason);
@@ -157,7 +152,7 @@ export async function serveApi(
       error instanceof Problem
         ? error
         : error instanceof BodyError
-          ? new Problem(error.status === 413 ? 400 : 400, error.message)
+          ? malformed(`Invalid request format: ${error.message}`)
           : new Problem(500, error instanceof Error ? error.message : String(error));
     answer(problem.status, problem.body(url.pathname, span.traceId), PROBLEM);
   }

@@ -1,127 +1,77 @@
-import * as z from 'zod';
+// What the API does with a valid PUT /statuses body once the cluster is found, in its order:
+// 1. the discard rules (hyperfleet-api pkg/services/adapter_status_validation.go
+//    validateAndClassifyAdapterStatus): a generation above the cluster's, a generation below the
+//    stored one, or the stored generation with an EARLIER observed_time -> 204, nothing stored;
+// 2. the mandatory conditions (same function, after the discards) -> 400;
+// 3. Available=Unknown when a row exists -> 204;
+// 4. the conditional upsert (pkg/dao/adapter_status.go Upsert): the row is updated only where
+//    `observed_generation < new OR (observed_generation = new AND last_report_time < new)`; when
+//    no row matches (the same generation and an EQUAL time) the stored row is answered, 201,
+//    unchanged.
 import type { StoredAdapterStatus, StoredCluster } from './model';
-import { invalid, type FieldError } from './problem';
+import { invalid } from './problem';
+import type { StatusRequest } from './status-request';
 
 const MANDATORY = ['Available', 'Applied', 'Health'] as const;
-const PAST_WINDOW_MS = 30 * 60_000;
-const FUTURE_WINDOW_MS = 5 * 60_000;
 
-const conditionSchema = z.object({
-  type: z.string().min(1),
-  status: z.enum(['True', 'False', 'Unknown']),
-  reason: z.string().optional(),
-  message: z.string().optional(),
-});
-
-const requestSchema = z.object({
-  adapter: z.string().min(1),
-  observed_generation: z.number().int().min(1),
-  observed_time: z.iso.datetime({ offset: true }),
-  conditions: z.array(conditionSchema),
-  data: z.record(z.string(), z.unknown()).optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-});
-export type StatusRequest = z.infer<typeof requestSchema>;
-
-/** Validates a PUT /statuses body by the API's rules; throws a 400 Problem listing each field. */
-export function validateStatusRequest(body: unknown, now: Date): StatusRequest {
-  const parsed = requestSchema.safeParse(body);
-  if (!parsed.success) {
-    const errors: FieldError[] = parsed.error.issues.map((issue) => ({
-      field: issue.path.join('.') || 'body',
-      constraint:
-        issue.code === 'invalid_type' && issue.input === undefined
-          ? 'required'
-          : issue.code === 'too_small'
-            ? 'min'
-            : 'format',
-      message: issue.message,
-    }));
-    throw invalid(
-      `Invalid adapter status: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`,
-      errors,
-    );
-  }
-  const request = parsed.data;
-  const errors: FieldError[] = [];
-  const conditions = (body as { conditions?: unknown[] }).conditions ?? [];
-  conditions.forEach((condition, index) => {
-    if (condition && typeof condition === 'object' && 'last_transition_time' in condition) {
-      errors.push({
-        field: `conditions.${index}.last_transition_time`,
-        message: 'last_transition_time is managed by the API and must not be sent',
-      });
-    }
-  });
-  const types = request.conditions.map((c) => c.type);
-  for (const type of MANDATORY) {
-    if (!types.includes(type))
-      errors.push({
-        field: 'conditions',
-        constraint: 'required',
-        message: `condition ${type} is mandatory`,
-      });
-  }
-  const duplicates = types.filter((type, i) => types.indexOf(type) !== i);
-  if (duplicates.length > 0)
-    errors.push({
-      field: 'conditions',
-      constraint: 'unique',
-      message: `duplicate condition types: ${[...new Set(duplicates)].join(', ')}`,
-    });
-  const observed = Date.parse(request.observed_time);
-  if (observed < now.getTime() - PAST_WINDOW_MS || observed > now.getTime() + FUTURE_WINDOW_MS) {
-    errors.push({
-      field: 'observed_time',
-      constraint: 'format',
-      message: 'observed_time must be within 30 minutes in the past and 5 minutes in the future',
-    });
-  }
-  if (errors.length > 0)
-    throw invalid(
-      `Invalid adapter status: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`,
-      errors,
-    );
-  return request;
-}
-
-/** What the API does with a valid report. */
+/** What the API does with a valid report: store it (201), answer the stored row (201), or drop it (204). */
 export type StatusWrite =
-  { kind: 'store'; status: StoredAdapterStatus } | { kind: 'discard'; cause: string };
+  | { kind: 'store'; status: StoredAdapterStatus }
+  | { kind: 'unchanged'; status: StoredAdapterStatus; cause: string }
+  | { kind: 'discard'; cause: string };
 
-/**
- * Decides whether a report is stored (201) or silently discarded (204), and computes what is stored:
- * `last_transition_time` survives while a condition's status is unchanged.
- */
-export function decideStatusWrite(
+/** The discard rules that run before anything else looks at the conditions, or undefined. */
+function staleness(
   cluster: StoredCluster,
   request: StatusRequest,
-  now: Date,
-): StatusWrite {
-  const existing = cluster.statuses.get(request.adapter);
-  if (request.observed_generation > cluster.generation) {
-    return {
-      kind: 'discard',
-      cause: `observed_generation ${request.observed_generation} is newer than the cluster's generation ${cluster.generation}`,
-    };
-  }
-  if (existing && request.observed_generation < existing.observed_generation) {
-    return {
-      kind: 'discard',
-      cause: `observed_generation ${request.observed_generation} is older than the stored ${existing.observed_generation}`,
-    };
-  }
+  existing: StoredAdapterStatus | undefined,
+): string | undefined {
+  if (request.observed_generation > cluster.generation)
+    return `observed_generation ${request.observed_generation} is newer than the cluster's generation ${cluster.generation}`;
+  if (!existing) return undefined;
+  if (request.observed_generation < existing.observed_generation)
+    return `observed_generation ${request.observed_generation} is older than the stored ${existing.observed_generation}`;
   if (
-    existing &&
     request.observed_generation === existing.observed_generation &&
-    Date.parse(request.observed_time) < Date.parse(existing.observed_time)
-  ) {
-    return { kind: 'discard', cause: 'observed_time is older than the stored report' };
-  }
-  if (existing && request.conditions.find((c) => c.type === 'Available')?.status === 'Unknown') {
+    Date.parse(request.observed_time) < Date.parse(existing.last_report_time)
+  )
+    return 'observed_time is older than the stored report';
+  return undefined;
+}
+
+/** The upsert's WHERE clause: a higher generation, or the same one with a strictly later time. */
+function supersedes(request: StatusRequest, existing: StoredAdapterStatus): boolean {
+  return (
+    request.observed_generation > existing.observed_generation ||
+    (request.observed_generation === existing.observed_generation &&
+      Date.parse(request.observed_time) > Date.parse(existing.last_report_time))
+  );
+}
+
+/**
+ * Decides a report's fate and computes what is stored: `last_transition_time` survives while a
+ * condition's status is unchanged (services/adapter_status.go setConditionTransitionTimes), and
+ * `created_time` is the first report's observed_time (presenters ConvertAdapterStatus).
+ */
+export function decideStatusWrite(cluster: StoredCluster, request: StatusRequest): StatusWrite {
+  const existing = cluster.statuses.get(request.adapter);
+  const stale = staleness(cluster, request, existing);
+  if (stale) return { kind: 'discard', cause: stale };
+  const types = new Set(request.conditions.map((c) => c.type));
+  const missing = MANDATORY.find((type) => !types.has(type));
+  if (missing)
+    throw invalid(
+      `missing mandatory condition '${missing}': all adapters must report Available, Applied, and Health`,
+    );
+  if (existing && request.conditions.find((c) => c.type === 'Available')?.status === 'Unknown')
     return { kind: 'discard', cause: 'Available=Unknown after a first report' };
-  }
-  const reportTime = new Date(request.observed_time).toISOString();
+  if (existing && !supersedes(request, existing))
+    return {
+      kind: 'unchanged',
+      status: existing,
+      cause: 'observed_time equals the stored report: not stored, the stored row is answered',
+    };
+  const reportTime = request.observed_time;
   const conditions = request.conditions.map((condition) => {
     const previous = existing?.conditions.find((c) => c.type === condition.type);
     return {
@@ -139,9 +89,9 @@ export function decideStatusWrite(
       observed_generation: request.observed_generation,
       observed_time: reportTime,
       conditions,
-      ...(request.data ? { data: request.data } : {}),
+      data: request.data,
       ...(request.metadata ? { metadata: request.metadata } : {}),
-      created_time: existing?.created_time ?? now.toISOString(),
+      created_time: existing?.created_time ?? reportTime,
       last_report_time: reportTime,
     },
   };

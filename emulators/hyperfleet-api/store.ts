@@ -4,7 +4,8 @@ import { validateClusterSpec, type ClusterSpecSchema } from './cluster-spec-sche
 import type { StoredAdapterStatus, StoredCluster } from './model';
 import { conflict, invalid, notFound, type FieldError } from './problem';
 import { parseSearch } from './search';
-import { decideStatusWrite, validateStatusRequest, type StatusWrite } from './status-rules';
+import { parseStatusRequest } from './status-request';
+import { decideStatusWrite } from './status-rules';
 import { uuid7 } from '../common/uuid7';
 
 const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -53,9 +54,13 @@ export interface ListQuery {
   readonly order: string | null;
 }
 
-/** The outcome of a PUT /statuses: stored (201) or discarded (204). */
+/**
+ * The outcome of a PUT /statuses: stored (201 with the new row), not stored yet answered 201 with
+ * the row already stored (`unchanged`: an equal observed_time), or discarded (bare 204).
+ */
 export type PutStatusResult =
-  { stored: true; status: StoredAdapterStatus } | { stored: false; cause: string };
+  | { stored: true; status: StoredAdapterStatus }
+  | { stored: false; cause: string; unchanged?: StoredAdapterStatus };
 
 function zodProblem(error: z.ZodError, what: string) {
   const errors: FieldError[] = error.issues.map((issue) => ({
@@ -265,12 +270,15 @@ export class HyperFleetStore {
     return { page, size: items.length, total: all.length, items };
   }
 
+  /** The API's order: the body is validated (400) before the cluster is looked up (404). */
   putStatus(id: string, body: unknown): PutStatusResult {
-    const cluster = this.require(id);
     const now = this.now();
-    const request = validateStatusRequest(body, now);
-    const write: StatusWrite = decideStatusWrite(cluster, request, now);
+    const request = parseStatusRequest(body, now);
+    const cluster = this.require(id);
+    const write = decideStatusWrite(cluster, request);
     if (write.kind === 'discard') return { stored: false, cause: write.cause };
+    if (write.kind === 'unchanged')
+      return { stored: false, cause: write.cause, unchanged: write.status };
     cluster.statuses.set(write.status.adapter, write.status);
     this.forgetViews(cluster.id);
     cluster.conditions = aggregateConditions(cluster, this.options.requiredAdapters, now);
@@ -426,9 +434,13 @@ export class HyperFleetStore {
   }
 }
 
-function renderStatus(status: StoredAdapterStatus): Record<string, unknown> {
+/**
+ * An adapter status as the API presents it (presenters PresentAdapterStatus): `data` always (`{}`
+ * when none was reported), no `observed_time` (it is `last_report_time`).
+ */
+export function renderStatus(status: StoredAdapterStatus): Record<string, unknown> {
   const { observed_time: _observed, ...rest } = status;
-  return structuredClone(rest);
+  return structuredClone({ ...rest, data: rest.data ?? {} });
 }
 
 /** RFC 7386 merge of plain objects (null removes a key). */

@@ -125,7 +125,8 @@ describe('HyperFleet client against the HyperFleet API emulator', () => {
       type: 'application/problem+json',
       body: { code: 'HYPERFLEET-VAL-000', status: 400 },
     });
-    expect(String(missing.body?.detail)).toContain('condition Available is mandatory');
+    // The API's words (hyperfleet-api pkg/services/adapter_status_validation.go).
+    expect(String(missing.body?.detail)).toContain("missing mandatory condition 'Available'");
     const cases: [string, unknown][] = [
       ['observed_generation 0', { ...report('x', 1, new Date()), observed_generation: 0 }],
       [
