@@ -8,7 +8,7 @@ import { getTestServer } from '@google-cloud/functions-framework/testing';
 import type { CloudEventV1 } from 'cloudevents';
 import { createAdapterHandler } from '../../functions/adapter/flows/handle-event';
 import type { ExecutionLookup } from '../../functions/adapter/cloud-run/execution-lookup';
-import type { JobLauncher } from '../../functions/adapter/cloud-run/job-launcher';
+import type { JobLauncher } from '../../functions/adapter/cloud-run/execution-env';
 import {
   compilePreconditions,
   DEFAULT_PRECONDITIONS,

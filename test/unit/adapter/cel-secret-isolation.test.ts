@@ -9,7 +9,7 @@ import { createAdapterHandler } from '../../../functions/adapter/flows/handle-ev
 import type {
   JobLauncher,
   LaunchedExecution,
-} from '../../../functions/adapter/cloud-run/job-launcher';
+} from '../../../functions/adapter/cloud-run/execution-env';
 import {
   compilePreconditions,
   type PreconditionSpec,

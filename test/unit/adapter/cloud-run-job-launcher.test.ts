@@ -1,6 +1,6 @@
 import type { v2 } from '@google-cloud/run';
 import { CloudRunJobLauncher } from '../../../functions/adapter/cloud-run/cloud-run-job-launcher';
-import type { LaunchRequest } from '../../../functions/adapter/cloud-run/job-launcher';
+import type { LaunchRequest } from '../../../functions/adapter/cloud-run/execution-env';
 import { PermanentError } from '../../../shared/errors';
 import { RecordingLogger } from '../../helpers/recording-logger';
 

@@ -12,7 +12,7 @@ import {
 import {
   executionEnv,
   type LaunchRequest,
-} from '../../../functions/adapter/cloud-run/job-launcher';
+} from '../../../functions/adapter/cloud-run/execution-env';
 import { jobEnvSchema } from '../../../functions/pull-secret-job/config/config';
 import { redirectingVariables } from '../../../functions/pull-secret-job/config/redirect-guard';
 import { RecordingLogger } from '../../helpers/recording-logger';

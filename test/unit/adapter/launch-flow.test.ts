@@ -4,7 +4,7 @@ import type { AdapterDependencies } from '../../../functions/adapter/flows/depen
 import type {
   JobLauncher,
   LaunchedExecution,
-} from '../../../functions/adapter/cloud-run/job-launcher';
+} from '../../../functions/adapter/cloud-run/execution-env';
 import { launchWithIntent } from '../../../functions/adapter/flows/launch-flow';
 import { PermanentError, TransientError } from '../../../shared/errors';
 import type { PutStatusOutcome } from '../../../shared/hyperfleet/client';

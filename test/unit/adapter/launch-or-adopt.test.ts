@@ -6,7 +6,7 @@ import type {
   JobLauncher,
   LaunchedExecution,
   LaunchRequest,
-} from '../../../functions/adapter/cloud-run/job-launcher';
+} from '../../../functions/adapter/cloud-run/execution-env';
 import { launchOrAdopt } from '../../../functions/adapter/flows/launch-or-adopt';
 import { LaunchRate } from '../../../functions/adapter/cloud-run/launch-rate';
 import { PermanentError, TransientError } from '../../../shared/errors';

@@ -3,7 +3,7 @@ import { loadAdapterConfig } from '../../../functions/adapter/config/config';
 import {
   executionEnv,
   type LaunchRequest,
-} from '../../../functions/adapter/cloud-run/job-launcher';
+} from '../../../functions/adapter/cloud-run/execution-env';
 import { renderNamespace } from '../../../functions/adapter/decision/namespace-template';
 import { ConfigError } from '../../../shared/errors';
 import type { AdapterStatus, Cluster } from '../../../shared/hyperfleet/schemas';
