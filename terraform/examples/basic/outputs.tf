@@ -18,6 +18,11 @@ output "job_name" {
   value       = module.pullsecret_adapter.job_name
 }
 
+output "launch_queue" {
+  description = "The launch queue (id, name, location): pause launches with gcloud tasks queues pause NAME --location LOCATION, resume with gcloud tasks queues resume."
+  value       = module.pullsecret_adapter.launch_queue
+}
+
 output "management_cluster_rbac" {
   description = "Per management cluster, the job's RBAC and admission fence; apply each to its cluster: terraform output -json management_cluster_rbac | jq -r '.[\"NAME\"]' | kubectl apply -f -"
   value       = module.pullsecret_adapter.management_cluster_rbac

@@ -108,22 +108,35 @@ resource "google_cloud_run_v2_job" "pull_secret" {
   ]
 }
 
-# The adapter may run this job, with overrides, and read its executions; nothing else.
-resource "google_cloud_run_v2_job_iam_member" "adapter_runs_job" {
+# The adapter no longer runs the job: it creates tasks in the launch queue, and the launcher account
+# runs the job when a task is dispatched (launch-queue.tf). It still reads what its launches became:
+# GetExecution on an execution that has been silent too long, and the execution's tasks (Get/List)
+# for a failure's reason (shared/executions/cloud-run-execution-reader.ts), which check
+# run.executions.get, run.tasks.get and run.tasks.list
+# (https://cloud.google.com/run/docs/reference/iam/permissions). No ListExecutions (it found an
+# execution whose RunJob answer was lost; the task's name now does that) and no jobs.get: so a
+# custom role with the three, granted on the job only, instead of roles/run.viewer.
+resource "google_project_iam_custom_role" "execution_reader" {
+  project     = var.project_id
+  role_id     = "${replace(var.name_prefix, "-", "_")}_pullSecretExecutionReader_${random_id.adapter_roles.hex}"
+  title       = "HyperFleet pull secret execution reader (${var.name_prefix})"
+  description = "Lets the adapter read the pull secret job's executions and their tasks (GetExecution, GetTask, ListTasks)."
+  permissions = ["run.executions.get", "run.tasks.get", "run.tasks.list"]
+  depends_on  = [google_project_service.apis]
+}
+
+resource "google_cloud_run_v2_job_iam_member" "adapter_reads_executions" {
   project  = var.project_id
   location = var.region
   name     = google_cloud_run_v2_job.pull_secret.name
-  role     = "roles/run.jobsExecutorWithOverrides"
+  role     = google_project_iam_custom_role.execution_reader.id
   member   = "serviceAccount:${google_service_account.adapter.email}"
 }
 
-# Reading this job's executions (run.executions.get/list), the narrowest predefined role that has
-# them, granted on the job only. The adapter keeps it on purpose: it calls ListExecutions to adopt
-# an execution whose RunJob answer was lost (launch id) and GetExecution on one that has been silent
-# too long (functions/adapter/cloud-run/cloud-run-execution-lookup.ts); the reporter reads finished ones.
+# The reporter reads finished executions and their tasks (the same reader): roles/run.viewer, the
+# narrowest predefined role with run.executions.get and run.tasks.get/list, on the job only.
 resource "google_cloud_run_v2_job_iam_member" "reads_executions" {
   for_each = {
-    adapter  = google_service_account.adapter.email
     reporter = google_service_account.reporter.email
   }
   project  = var.project_id
@@ -133,7 +146,7 @@ resource "google_cloud_run_v2_job_iam_member" "reads_executions" {
   member   = "serviceAccount:${each.value}"
 }
 
-# No actAs (roles/iam.serviceAccountUser) on the job's service account for the adapter: actAs is
+# No actAs (roles/iam.serviceAccountUser) on the job's service account for the launcher: actAs is
 # checked when a job is created or updated with a service identity ("Some operations, such as
 # creating or updating a job, require the deployer account to have permissions on the service
 # identity resource", https://cloud.google.com/run/docs/configuring/jobs/service-accounts), and

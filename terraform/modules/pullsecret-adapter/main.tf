@@ -5,6 +5,8 @@ locals {
     "cloudfunctions.googleapis.com",
     # pull-secret doctor: Resource Manager testIamPermissions (needs no permission, only the API).
     "cloudresourcemanager.googleapis.com",
+    # The launch queue (launch-queue.tf).
+    "cloudtasks.googleapis.com",
     "eventarc.googleapis.com",
     "iam.googleapis.com",
     "logging.googleapis.com",
@@ -64,11 +66,10 @@ locals {
     RETRY_BACKOFF_MAX                = var.adapter.retry_backoff_max
     PERMANENT_FAILURE_RETRY_INTERVAL = var.adapter.permanent_failure_retry_interval
     STATUS_HEARTBEAT_INTERVAL        = var.adapter.status_heartbeat_interval
-    LAUNCH_SETTLE_INTERVAL           = var.adapter.launch_settle_interval
-    # The region's RunJob budget, shared by at most max_instances instances (Cloud Run's cap on the
-    # function), so each keeps to budget / max_instances and together they stay within it.
-    LAUNCH_RATE_PER_MINUTE           = tostring(var.adapter.launch_rate_per_minute)
-    LAUNCH_RATE_INSTANCES            = tostring(var.adapter.max_instances)
+    # Launches are tasks in this queue, dispatched as the launcher (launch-queue.tf): the queue holds
+    # the fleet-wide rate, so the adapter keeps none of its own.
+    LAUNCH_QUEUE                     = google_cloud_tasks_queue.launches.id
+    LAUNCHER_SERVICE_ACCOUNT         = google_service_account.launcher.email
     PULL_SECRET_SPEC_PATH            = var.adapter.pull_secret_spec_path
     PULL_SECRET_ADDITIONAL_SPEC_PATH = var.adapter.additional_pull_secret_spec_path
     LOG_LEVEL                        = var.adapter.log_level

@@ -27,6 +27,15 @@ output "job_name" {
   value       = local.job_id
 }
 
+output "launch_queue" {
+  description = "The Cloud Tasks queue every launch goes through: id (LAUNCH_QUEUE), name and location. Pause launches with `gcloud tasks queues pause NAME --location LOCATION --project PROJECT` and resume them with `gcloud tasks queues resume` (docs/deployment.md, \"Pausing launches\"); terraform apply leaves a paused queue paused."
+  value = {
+    id       = google_cloud_tasks_queue.launches.id
+    name     = google_cloud_tasks_queue.launches.name
+    location = google_cloud_tasks_queue.launches.location
+  }
+}
+
 output "management_cluster_fence" {
   description = "The admission fence (ValidatingAdmissionPolicy + binding) for the job's identity, the same YAML for every management cluster. Apply it first and alone (`terraform output -raw management_cluster_fence | kubectl apply -f -`): kubectl goes on after an object fails, so applied together with the RBAC a fence that fails (Kubernetes < 1.30) would leave the binding unfenced."
   value       = module.management_clusters.fence
@@ -70,6 +79,7 @@ output "service_accounts" {
     build            = google_service_account.build.email
     invoker          = length(google_service_account.invoker) > 0 ? google_service_account.invoker[0].email : null
     job              = google_service_account.job.email
+    launcher         = google_service_account.launcher.email
     reader           = google_service_account.reader.email
     reporter         = google_service_account.reporter.email
     trigger_adapter  = try(google_service_account.trigger["adapter"].email, null)

@@ -1,5 +1,6 @@
-# The adapter holds roles/run.jobsExecutorWithOverrides on the job (job.tf), which lets its identity
-# set any environment variable on an execution: NODE_OPTIONS runs code as the job before any check
+# The launcher holds roles/run.jobsExecutorWithOverrides on the job (launch-queue.tf), and the adapter
+# may create launch tasks that call RunJob as the launcher with any body: together they let the
+# adapter's identity set any environment variable on an execution: NODE_OPTIONS runs code as the job before any check
 # of ours, MANAGEMENT_CLUSTERS or HYPERFLEET_API_BASE_URL would send the job's token elsewhere. The
 # code sends only the names in run-job-overrides.json (functions/adapter/cloud-run/execution-overrides.ts
 # reads the same file) and the job refuses redirecting variables on Cloud Run
@@ -73,7 +74,7 @@ resource "google_monitoring_alert_policy" "unexpected_run_job_overrides" {
     }
   }
   documentation {
-    content   = "An execution of ${local.job_name} was started with an environment variable outside terraform/modules/pullsecret-adapter/run-job-overrides.json, a secret reference as a value, or args: none of which the adapter sends. Treat it as a possible compromise of the caller (the caller label; the adapter's service account holds run.jobsExecutorWithOverrides): an override such as NODE_OPTIONS runs code as the job's service account. Find the entries from the log-based metric ${google_logging_metric.unexpected_run_job_overrides["enabled"].name} (Logs Explorer, \"View logs\" on the metric: protoPayload.request shows the overrides), then read the execution's own logs; if the overrides were not yours, rotate what the job's service account can reach. See SECURITY.md, \"Execution overrides\"."
+    content   = "An execution of ${local.job_name} was started with an environment variable outside terraform/modules/pullsecret-adapter/run-job-overrides.json, a secret reference as a value, or args: none of which the adapter sends. Treat it as a possible compromise of the caller (the caller label: normally the launcher service account, which holds run.jobsExecutorWithOverrides and acts for the tasks the adapter's service account creates in the launch queue; any other caller is not this system): an override such as NODE_OPTIONS runs code as the job's service account. Find the entries from the log-based metric ${google_logging_metric.unexpected_run_job_overrides["enabled"].name} (Logs Explorer, \"View logs\" on the metric: protoPayload.request shows the overrides), then read the execution's own logs; if the overrides were not yours, rotate what the job's service account can reach. See SECURITY.md, \"Execution overrides\"."
     mime_type = "text/markdown"
   }
   depends_on = [google_project_service.apis, time_sleep.metrics_propagation]

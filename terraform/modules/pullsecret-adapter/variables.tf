@@ -1,5 +1,5 @@
 variable "adapter" {
-  description = "Adapter function settings: decision timings (durations like 30s, 6h), scaling and optional CEL preconditions (YAML list of {name, expression, message}). launch_settle_interval: how long a launch intent settles before it is read back, so that of several instances handling duplicates of one event at once only one launches (0s to 5s; LAUNCH_SETTLE_INTERVAL). resync_interval (RESYNC_INTERVAL, 24h: the backstop for drift nobody reports) and resync_spread (RESYNC_SPREAD, unset: a quarter of it); drift_reported_condition (DRIFT_REPORTED_CONDITION, unset: the adapter's default CEL) and drift_repair_backoff (DRIFT_REPAIR_BACKOFF): see docs/configuration.md. launch_rate_per_minute: the region's budget of RunJob calls a minute, kept under Cloud Run's 'Job run requests per minute per region' quota (default not published: check the project's quota page); each instance keeps to it divided by max_instances (LAUNCH_RATE_PER_MINUTE; 0: no rate)."
+  description = "Adapter function settings: decision timings (durations like 30s, 6h), scaling and optional CEL preconditions (YAML list of {name, expression, message}). resync_interval (RESYNC_INTERVAL, 24h: the backstop for drift nobody reports) and resync_spread (RESYNC_SPREAD, unset: a quarter of it); drift_reported_condition (DRIFT_REPORTED_CONDITION, unset: the adapter's default CEL) and drift_repair_backoff (DRIFT_REPAIR_BACKOFF): see docs/configuration.md. launch_settle_interval and launch_rate_per_minute are removed (the launch queue replaces them: launch_queue)."
   type = object({
     resync_interval                  = optional(string, "24h")
     resync_spread                    = optional(string)
@@ -9,8 +9,9 @@ variable "adapter" {
     retry_backoff_max                = optional(string, "30m")
     permanent_failure_retry_interval = optional(string, "1h")
     status_heartbeat_interval        = optional(string, "5m")
-    launch_settle_interval           = optional(string, "1s")
-    launch_rate_per_minute           = optional(number, 120)
+    # Removed: set, the plan stops saying where the setting went (validations below).
+    launch_settle_interval           = optional(string)
+    launch_rate_per_minute           = optional(number)
     preconditions_yaml               = optional(string)
     pull_secret_spec_path            = optional(string, "spec.pullSecret.data")
     additional_pull_secret_spec_path = optional(string, "spec.pullSecret.additional")
@@ -22,8 +23,12 @@ variable "adapter" {
   default  = {}
   nullable = false
   validation {
-    condition     = can(regex("^([0-9]{1,4}ms|([0-4](\\.[0-9]+)?|5)s)$", var.adapter.launch_settle_interval))
-    error_message = "adapter.launch_settle_interval must be a duration from 0s to 5s, such as 500ms or 1s."
+    condition     = var.adapter.launch_settle_interval == null
+    error_message = "adapter.launch_settle_interval is no longer read: launches go through the Cloud Tasks queue launch_queue, whose named tasks let only one of several duplicate launches through. Remove adapter.launch_settle_interval from the module call."
+  }
+  validation {
+    condition     = var.adapter.launch_rate_per_minute == null
+    error_message = "adapter.launch_rate_per_minute moved to launch_queue.rate_per_minute (the Cloud Tasks queue now holds the fleet-wide launch rate; default 120, and 0 is no longer accepted). Set launch_queue = { rate_per_minute = N } instead and remove adapter.launch_rate_per_minute."
   }
   validation {
     condition     = contains(["debug", "info", "warn", "error"], var.adapter.log_level)
@@ -32,10 +37,6 @@ variable "adapter" {
   validation {
     condition     = var.adapter.concurrency >= 1 && var.adapter.concurrency <= 1000
     error_message = "adapter.concurrency must be between 1 and 1000 requests per instance."
-  }
-  validation {
-    condition     = var.adapter.launch_rate_per_minute == 0 || (floor(var.adapter.launch_rate_per_minute) == var.adapter.launch_rate_per_minute && var.adapter.launch_rate_per_minute > var.adapter.max_instances)
-    error_message = "adapter.launch_rate_per_minute must be 0 (no rate) or a whole number above adapter.max_instances: each instance keeps to the budget divided by max_instances, and that share must exceed one launch a minute."
   }
   validation {
     condition     = var.adapter.max_instances >= 1 && var.adapter.max_instances <= 1000
@@ -220,6 +221,47 @@ variable "labels" {
   type        = map(string)
   default     = {}
   nullable    = false
+}
+
+variable "launch_queue" {
+  description = "The Cloud Tasks queue every launch goes through (the adapter creates one named task per launch; the task calls RunJob as the launcher service account). name (default NAME_PREFIX-launches; a deleted queue's name cannot be reused for 7 days). rate_per_minute (120): the fleet-wide RunJob rate, kept under Cloud Run's 'Job run requests per minute per region' quota (default not published: check the project's quota page); the queue dispatches at rate_per_minute / 60 a second. max_concurrent (10): RunJob calls in flight at once (not executions: RunJob answers once the execution is created). Retries of a refused RunJob (Cloud Tasks retries every non-2xx answer): max_attempts (8), min_backoff (10s), max_backoff (300s), max_doublings (4), which spread the 7 retries over about 15 minutes. Pause launches with gcloud tasks queues pause (docs/deployment.md)."
+  type = object({
+    name            = optional(string)
+    rate_per_minute = optional(number, 120)
+    max_concurrent  = optional(number, 10)
+    max_attempts    = optional(number, 8)
+    min_backoff     = optional(string, "10s")
+    max_backoff     = optional(string, "300s")
+    max_doublings   = optional(number, 4)
+  })
+  default  = {}
+  nullable = false
+  validation {
+    condition     = var.launch_queue.name == null || can(regex("^[A-Za-z0-9-]{1,100}$", var.launch_queue.name))
+    error_message = "launch_queue.name must be 1-100 letters, digits or hyphens (Cloud Tasks' rule for queue ids), or unset for NAME_PREFIX-launches."
+  }
+  validation {
+    # Cloud Tasks dispatches at most 500 tasks a second per queue (max_dispatches_per_second).
+    condition     = var.launch_queue.rate_per_minute > 0 && var.launch_queue.rate_per_minute <= 30000
+    error_message = "launch_queue.rate_per_minute must be above 0 and at most 30000 (Cloud Tasks' 500 dispatches a second); to stop launches, pause the queue instead (gcloud tasks queues pause, docs/deployment.md)."
+  }
+  validation {
+    condition     = var.launch_queue.max_concurrent >= 1 && var.launch_queue.max_concurrent <= 5000 && floor(var.launch_queue.max_concurrent) == var.launch_queue.max_concurrent
+    error_message = "launch_queue.max_concurrent must be a whole number from 1 to 5000."
+  }
+  validation {
+    # Finite on purpose: a task refused for good must end (the adapter also deletes one it recognises).
+    condition     = var.launch_queue.max_attempts >= 1 && var.launch_queue.max_attempts <= 100 && floor(var.launch_queue.max_attempts) == var.launch_queue.max_attempts
+    error_message = "launch_queue.max_attempts must be a whole number from 1 to 100 (-1, unlimited, is refused: a RunJob refused for good would be retried forever)."
+  }
+  validation {
+    condition     = can(regex("^[0-9]+s$", var.launch_queue.min_backoff)) && can(regex("^[0-9]+s$", var.launch_queue.max_backoff)) && try(tonumber(trimsuffix(var.launch_queue.min_backoff, "s")) <= tonumber(trimsuffix(var.launch_queue.max_backoff, "s")), false)
+    error_message = "launch_queue.min_backoff and max_backoff must be whole seconds like 10s and 300s, min_backoff not above max_backoff."
+  }
+  validation {
+    condition     = var.launch_queue.max_doublings >= 0 && var.launch_queue.max_doublings <= 16 && floor(var.launch_queue.max_doublings) == var.launch_queue.max_doublings
+    error_message = "launch_queue.max_doublings must be a whole number from 0 to 16."
+  }
 }
 
 variable "management_cluster" {

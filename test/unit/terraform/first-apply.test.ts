@@ -140,26 +140,58 @@ describe('terraform/modules/pullsecret-adapter: the first apply on an empty proj
     ]);
   });
 
-  it('gives the adapter run.jobsExecutorWithOverrides and run.viewer on the job and nothing on the job account', () => {
-    expect(resource('google_cloud_run_v2_job_iam_member', 'adapter_runs_job').role).toBe('roles/run.jobsExecutorWithOverrides');
+  it('runs the job as the launcher (run.jobsExecutorWithOverrides on the job) and grants nothing on the job account', () => {
+    const launcher = resource('google_cloud_run_v2_job_iam_member', 'launcher_runs_job');
+    expect(launcher.role).toBe('roles/run.jobsExecutorWithOverrides');
+    expect(launcher.member).toBe('serviceAccount:${google_service_account.launcher.email}');
+    // Nobody else may run the job: the adapter launches through the queue only.
+    const runners = m.resources.filter((r) => r.body.role === 'roles/run.jobsExecutorWithOverrides' || (r.body.role === 'roles/run.invoker' && r.type === 'google_cloud_run_v2_job_iam_member'));
+    expect(runners.map((r) => r.name)).toEqual(['launcher_runs_job']);
     const onJobAccount = m.resources.filter((r) => String(r.body.service_account_id ?? '').includes('google_service_account.job.'));
     expect(onJobAccount.map((r) => `${r.type}.${r.name}`)).toEqual([]);
+  });
+
+  it('lets the adapter launch through the queue only: enqueue, get and delete tasks there, actAs the launcher alone', () => {
+    const queue = resource('google_cloud_tasks_queue', 'launches');
+    expect(queue.location).toBe('${var.region}');
+    expect(dependsOn(queue)).toContain('google_project_service.apis');
+    const onQueue = resources('google_cloud_tasks_queue_iam_member').map((r) => [r.name, r.body.role, r.body.member, r.body.name]);
+    expect(onQueue).toEqual([
+      ['adapter_enqueues', 'roles/cloudtasks.enqueuer', 'serviceAccount:${google_service_account.adapter.email}', '${google_cloud_tasks_queue.launches.name}'],
+      ['adapter_reads_deletes_tasks', '${google_project_iam_custom_role.launch_tasks.id}', 'serviceAccount:${google_service_account.adapter.email}', '${google_cloud_tasks_queue.launches.name}'],
+    ]);
+    expect(resource('google_project_iam_custom_role', 'launch_tasks').permissions).toEqual(['cloudtasks.tasks.delete', 'cloudtasks.tasks.get']);
+    const actAs = resources('google_service_account_iam_member').filter((r) => r.body.role === 'roles/iam.serviceAccountUser');
+    expect(actAs.map((r) => [r.name, r.body.service_account_id, r.body.member])).toEqual([
+      ['adapter_acts_as_launcher', '${google_service_account.launcher.name}', 'serviceAccount:${google_service_account.adapter.email}'],
+    ]);
+    // No project-wide Cloud Tasks or actAs role for anyone.
+    const projectRoles = resources('google_project_iam_member').map((r) => String(r.body.role));
+    expect(projectRoles.filter((role) => /cloudtasks|serviceAccountUser|serviceAccountTokenCreator/.test(role))).toEqual([]);
+    expect(String(m.locals.apis)).toContain('cloudtasks.googleapis.com');
   });
 
   it('holds no per-customer-project resource (tenant access is the module pullsecret-tenant-project)', () => {
     const perProject = m.resources.filter((r) => JSON.stringify(r.body).includes('target_project'));
     expect(perProject.map((r) => `${r.type}.${r.name}`)).toEqual([]);
     expect(m.data.filter((d) => JSON.stringify(d.body).includes('target_project'))).toEqual([]);
-    // The only custom role here is the doctor's read of Eventarc triggers (doctor.tf).
-    expect(resources('google_project_iam_custom_role').map((r) => r.name)).toEqual(['doctor']);
+    // The custom roles here: the doctor's read of Eventarc triggers (doctor.tf), the adapter's read
+    // of executions (job.tf) and of its launch tasks (launch-queue.tf); none per customer project.
+    expect(resources('google_project_iam_custom_role').map((r) => r.name).sort()).toEqual(['doctor', 'execution_reader', 'launch_tasks']);
     expect(resources('google_kms_crypto_key_iam_member')).toEqual([]);
     expect(Object.keys(m.outputs)).toContain('tenant_access');
   });
 
-  it('keeps run.viewer on the job for the adapter (ListExecutions / GetExecution) and says why', () => {
+  it('lets the adapter read executions and their tasks on the job, but not list executions or run the job', () => {
+    const reader = resource('google_cloud_run_v2_job_iam_member', 'adapter_reads_executions');
+    expect(reader.role).toBe('${google_project_iam_custom_role.execution_reader.id}');
+    expect(resource('google_project_iam_custom_role', 'execution_reader').permissions).toEqual(['run.executions.get', 'run.tasks.get', 'run.tasks.list']);
+    // run.viewer (which lists executions) stays the reporter's alone.
     const viewer = resource('google_cloud_run_v2_job_iam_member', 'reads_executions');
     expect(viewer.role).toBe('roles/run.viewer');
-    expect(Object.keys(viewer.for_each as Body)).toContain('adapter');
+    expect(Object.keys(viewer.for_each as Body)).toEqual(['reporter']);
+    const adapterOnJob = resources('google_cloud_run_v2_job_iam_member').filter((r) => String(r.body.member).includes('google_service_account.adapter.'));
+    expect(adapterOnJob.map((r) => r.name)).toEqual(['adapter_reads_executions']);
   });
 
   it('grants no primitive role anywhere', () => {

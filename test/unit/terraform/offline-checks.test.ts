@@ -30,9 +30,8 @@ const SAMPLE_VALUES: Record<string, string> = {
   RETRY_BACKOFF_MAX: '30m',
   PERMANENT_FAILURE_RETRY_INTERVAL: '1h',
   STATUS_HEARTBEAT_INTERVAL: '5m',
-  LAUNCH_SETTLE_INTERVAL: '1s',
-  LAUNCH_RATE_PER_MINUTE: '120',
-  LAUNCH_RATE_INSTANCES: '10',
+  LAUNCH_QUEUE: 'projects/platform-project/locations/us-central1/queues/pullsecret-launches',
+  LAUNCHER_SERVICE_ACCOUNT: 'pullsecret-launcher@platform-project.iam.gserviceaccount.com',
   PULL_SECRET_SPEC_PATH: 'spec.pullSecret.data',
   PULL_SECRET_ADDITIONAL_SPEC_PATH: 'spec.pullSecret.additional',
   PRECONDITIONS: '[{"name":"always","expression":"true"}]',
@@ -61,6 +60,14 @@ const SAMPLE_VALUES: Record<string, string> = {
 // The retry bound agreed with the code side of issue 16 (adapter and reporter): optional in the
 // code, always set by Terraform. Until the code reads them they are tolerated here by name only.
 const RETRY_BOUND_VARIABLES = ['EVENT_MAX_AGE', 'EVENT_MAX_FAILURES'];
+
+// The launch queue (launch-queue.tf): the adapter creates its launch tasks in LAUNCH_QUEUE with an
+// OAuth token for LAUNCHER_SERVICE_ACCOUNT. Always set by Terraform; tolerated by name only while
+// adapterEnvSchema does not declare them yet (the adapter's queue launcher lands beside this), after
+// which the check below holds them to the schema like every other name.
+const LAUNCH_QUEUE_VARIABLES = ['LAUNCH_QUEUE', 'LAUNCHER_SERVICE_ACCOUNT'];
+// What the queue replaced: Terraform must no longer set them.
+const REMOVED_LAUNCH_VARIABLES = ['LAUNCH_SETTLE_INTERVAL', 'LAUNCH_RATE_PER_MINUTE', 'LAUNCH_RATE_INSTANCES', 'LAUNCH_RATE_MAX_WAIT'];
 
 // Arguments of a module call that are Terraform's, not the module's variables.
 const MODULE_META_ARGUMENTS = ['source', 'version', 'count', 'for_each', 'providers', 'depends_on'];
@@ -160,22 +167,27 @@ describe('terraform/, checked offline', () => {
     ]);
     for (const grant of secretGrants) expect({ grant: grant.name, condition: Boolean(grant.body.condition) }).toEqual({ grant: grant.name, condition: true });
     const customRoles = modules.flatMap((m) => m.resources.filter((r) => r.type.endsWith('_iam_custom_role')));
-    // The job's Secret Manager role (organization, or per project as a fallback) and the doctor's.
+    // The job's Secret Manager role (organization, or per project as a fallback), the doctor's, and
+    // the adapter's two reads (executions on the job, its tasks on the launch queue).
     expect(customRoles.map((r) => `${r.type}.${r.name}`).sort()).toEqual([
       'google_organization_iam_custom_role.secret_manager',
       'google_project_iam_custom_role.doctor',
+      'google_project_iam_custom_role.execution_reader',
+      'google_project_iam_custom_role.launch_tasks',
       'google_project_iam_custom_role.secret_manager',
     ]);
     expect(customRoles.find((r) => r.name === 'doctor')!.body.permissions).toEqual(['eventarc.triggers.get']);
     for (const role of customRoles) expect(JSON.stringify(role.body.permissions)).not.toMatch(/IamPolicy|secrets\.list/);
   });
 
-  it('lets the adapter run the job and read its executions on the job only (no project-wide Cloud Run role)', () => {
+  it('grants Cloud Run job rights on the job only (no project-wide Cloud Run role): the launcher runs it, the adapter and reporter read it', () => {
     const m = adapterModule();
     const runRoles = m.resources.filter((r) => /^roles\/run\.(viewer|developer|admin|jobsExecutor)/.test(String(r.body.role)));
     for (const grant of runRoles) expect({ grant: grant.name, type: grant.type }).toEqual({ grant: grant.name, type: 'google_cloud_run_v2_job_iam_member' });
     const viewer = m.resources.find((r) => r.type === 'google_cloud_run_v2_job_iam_member' && r.body.role === 'roles/run.viewer');
-    expect(Object.keys(viewer?.body.for_each as Record<string, unknown>).sort()).toEqual(['adapter', 'reporter']);
+    expect(Object.keys(viewer?.body.for_each as Record<string, unknown>).sort()).toEqual(['reporter']);
+    const onJob = m.resources.filter((r) => r.type === 'google_cloud_run_v2_job_iam_member').map((r) => r.name).sort();
+    expect(onJob).toEqual(['adapter_reads_executions', 'launcher_runs_job', 'reads_executions']);
   });
 
   it('keeps the functions private: internal ingress, invoked only by the push invoker or each trigger\'s own account', () => {
@@ -234,11 +246,22 @@ describe('terraform/, checked offline', () => {
   ])('sets every variable the %s reads at start, and only variables it reads', (_name, local, shape, load) => {
     const keys = envKeys(adapterModule(), local);
     expect(keys).toEqual(expect.arrayContaining(RETRY_BOUND_VARIABLES));
-    expect(keys.filter((k) => !(k in shape) && !RETRY_BOUND_VARIABLES.includes(k))).toEqual([]);
+    const tolerated = [...RETRY_BOUND_VARIABLES, ...(local === 'adapter_env' ? LAUNCH_QUEUE_VARIABLES : [])];
+    expect(keys.filter((k) => !(k in shape) && !tolerated.includes(k))).toEqual([]);
     const withAllOptional = sample(keys);
     const minimal = sample(keys.filter((k) => !['HYPERFLEET_API_AUTH_TOKEN_PATH', 'HYPERFLEET_API_AUDIENCE', 'PRECONDITIONS', 'DEFAULT_PULL_SECRET_VERSION', 'HYPERFLEET_API_ORG', 'RESYNC_SPREAD', 'DRIFT_REPORTED_CONDITION'].includes(k)));
     expect(() => load(minimal)).not.toThrow();
     expect(() => load({ ...withAllOptional, HYPERFLEET_API_AUDIENCE: '' })).not.toThrow();
+  });
+
+  it('passes the adapter its launch queue and launcher, and none of the launch-rate settings the queue replaced', () => {
+    const keys = envKeys(adapterModule(), 'adapter_env');
+    expect(keys).toEqual(expect.arrayContaining(LAUNCH_QUEUE_VARIABLES));
+    expect(keys.filter((k) => REMOVED_LAUNCH_VARIABLES.includes(k))).toEqual([]);
+    const expression = String(adapterModule().locals.adapter_env);
+    expect(expression).toMatch(/LAUNCH_QUEUE\s*=\s*google_cloud_tasks_queue\.launches\.id/);
+    expect(expression).toMatch(/LAUNCHER_SERVICE_ACCOUNT\s*=\s*google_service_account\.launcher\.email/);
+    expect(envKeys(adapterModule(), 'reporter_env').filter((k) => k.startsWith('LAUNCH'))).toEqual([]);
   });
 
   // Cloud Run's container contract reserves these names ("cannot be set"): K_* and PORT on services,
