@@ -18,6 +18,8 @@ async function main(): Promise<void> {
     HYPERFLEET_API_BASE_URL: process.env.BENCH_HYPERFLEET!,
     HYPERFLEET_API_RETRY_ATTEMPTS: '3',
     PULL_SECRET_JOB: process.env.BENCH_JOB!,
+    LAUNCH_QUEUE: 'projects/demo-project/locations/us-central1/queues/pullsecret-launches',
+    LAUNCHER_SERVICE_ACCOUNT: 'pullsecret-launcher@demo-project.iam.gserviceaccount.com',
     CLOUD_RUN_EMULATOR_HOST: process.env.BENCH_CLOUD_RUN!,
     CLOUD_RUN_API_TIMEOUT: '10s',
     LOG_LEVEL: 'error',

@@ -40,6 +40,8 @@ export async function benchColdStart(runs: number): Promise<ColdStartFigures[]> 
         BENCH_TARGET: module,
         HYPERFLEET_API_BASE_URL: 'http://127.0.0.1:9',
         PULL_SECRET_JOB: 'projects/demo-bench/locations/local/jobs/pullsecret-job',
+        LAUNCH_QUEUE: 'projects/demo-project/locations/us-central1/queues/pullsecret-launches',
+        LAUNCHER_SERVICE_ACCOUNT: 'pullsecret-launcher@demo-project.iam.gserviceaccount.com',
         LOG_LEVEL: 'error',
       });
       const result = JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}') as {

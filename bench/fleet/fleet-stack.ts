@@ -86,6 +86,8 @@ export async function startFleet(count: number, settings: FleetSettings = {}) {
   const defaults = loadAdapterConfig({
     HYPERFLEET_API_BASE_URL: 'http://127.0.0.1:1',
     PULL_SECRET_JOB: JOB,
+    LAUNCH_QUEUE: 'projects/demo-project/locations/us-central1/queues/pullsecret-launches',
+    LAUNCHER_SERVICE_ACCOUNT: 'pullsecret-launcher@demo-project.iam.gserviceaccount.com',
     ...(settings.launchRatePerMinute !== undefined
       ? { LAUNCH_RATE_PER_MINUTE: String(settings.launchRatePerMinute) }
       : {}),

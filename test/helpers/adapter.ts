@@ -1,6 +1,7 @@
 import type { v2 } from '@google-cloud/run';
-import { CloudRunExecutionLookup } from '../../functions/adapter/cloud-run/cloud-run-execution-lookup';
-import { CloudRunJobLauncher } from '../../functions/adapter/cloud-run/cloud-run-job-launcher';
+import type { AdapterDependencies } from '../../functions/adapter/flows/dependencies';
+import { CloudTasksLaunchQueue } from '../../functions/adapter/launch-queue/cloud-tasks-launch-queue';
+import { CloudTasksClient, googleClientOptions } from '../../shared/gcp/lazy/cloud-tasks';
 import type { DecisionSettings } from '../../functions/adapter/decision/decision';
 import { CloudRunExecutionReader } from '../../shared/executions/cloud-run-execution-reader';
 import type { Logger } from '../../shared/logging/logger';
@@ -16,7 +17,8 @@ export const TEST_DECISION_SETTINGS: DecisionSettings = {
   permanentFailureRetryMs: 3600_000,
   heartbeatMs: 300_000,
   executionCheckAfterMs: 180_000,
-  launchGraceMs: 60_000,
+  launchCheckAfterMs: 30_000,
+  launchStartGraceMs: 300_000,
 };
 
 /** The default spec paths of the pull secret, as the adapter's config defaults them. */
@@ -25,22 +27,42 @@ export const TEST_PULL_SECRET_PATHS = {
   additionalSpecPath: 'spec.pullSecret.additional',
 } as const;
 
-/** The adapter's Cloud Run ports (launcher and lookup) over a test's clients, wired as index.ts does. */
-export function cloudRunAdapterPorts(
-  clients: { jobs: v2.JobsClient; executions: v2.ExecutionsClient },
+/** The launch queue tests create in the Cloud Tasks emulator, and the launcher identity. */
+export const TEST_LAUNCH_QUEUE =
+  'projects/demo-project/locations/us-central1/queues/pullsecret-launches';
+export const TEST_LAUNCHER = 'pullsecret-launcher@demo-project.iam.gserviceaccount.com';
+
+/**
+ * The adapter's launch queue and execution reader over the emulators, wired as index.ts does:
+ * tasks go to the Cloud Tasks emulator at `tasksHost`, which dispatches them to the Cloud Run
+ * emulator's REST `jobs/JOB:run` at `cloudRunEndpoint`.
+ */
+export function adapterCloudPorts(
+  options: {
+    tasksHost: string;
+    cloudRunEndpoint: string;
+    executions: v2.ExecutionsClient;
+    queue?: string;
+  },
   logger: Logger,
-): { launcher: CloudRunJobLauncher; lookup: CloudRunExecutionLookup } {
+): AdapterDependencies['launchQueue'] & { lookup: CloudRunExecutionReader } {
   const timeouts = { timeoutMs: 5000 };
+  const retry = { attempts: 1, baseDelayMs: 10, maxDelayMs: 10 };
+  const name = options.queue ?? TEST_LAUNCH_QUEUE;
   return {
-    launcher: new CloudRunJobLauncher(clients.jobs, TEST_JOB, { ...timeouts, logger }),
-    lookup: new CloudRunExecutionLookup(
-      clients.executions,
-      new CloudRunExecutionReader(clients.executions, {
-        ...timeouts,
-        retry: { attempts: 1, baseDelayMs: 10, maxDelayMs: 10 },
-      }),
-      TEST_JOB,
-      timeouts,
-    ),
+    name,
+    jobName: TEST_JOB,
+    queue: new CloudTasksLaunchQueue(new CloudTasksClient(googleClientOptions(options.tasksHost)), {
+      queue: name,
+      target: {
+        jobName: TEST_JOB,
+        endpoint: options.cloudRunEndpoint,
+        serviceAccountEmail: TEST_LAUNCHER,
+      },
+      ...timeouts,
+      retry,
+      logger,
+    }),
+    lookup: new CloudRunExecutionReader(options.executions, { ...timeouts, retry }),
   };
 }

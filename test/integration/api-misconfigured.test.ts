@@ -7,8 +7,11 @@ import * as functions from '@google-cloud/functions-framework';
 import { getTestServer } from '@google-cloud/functions-framework/testing';
 import type { CloudEventV1 } from 'cloudevents';
 import { createAdapterHandler } from '../../functions/adapter/flows/handle-event';
-import type { ExecutionLookup } from '../../functions/adapter/cloud-run/execution-lookup';
-import type { JobLauncher } from '../../functions/adapter/cloud-run/execution-env';
+import type {
+  EnqueueResult,
+  LaunchQueue,
+  QueuedTask,
+} from '../../functions/adapter/launch-queue/launch-queue';
 import {
   compilePreconditions,
   DEFAULT_PRECONDITIONS,
@@ -30,22 +33,16 @@ import { RecordingLogger } from '../helpers/recording-logger';
 import { TEST_DECISION_SETTINGS, TEST_PULL_SECRET_PATHS } from '../helpers/adapter';
 
 /** Records launches; none may happen when the API cannot be read. */
-class RecordingLauncher implements JobLauncher {
+class RecordingLauncher implements LaunchQueue {
   readonly launches: unknown[] = [];
-  async launch(request: unknown): Promise<{ execution: string }> {
-    this.launches.push(request);
-    return { execution: `${TEST_JOB}/executions/never` };
+  async enqueue(task: string): Promise<EnqueueResult> {
+    this.launches.push(task);
+    return 'queued';
   }
-}
-
-/** The adapter's Cloud Run lookup: nothing exists, and nothing may be looked up either. */
-class NoLookup implements ExecutionLookup {
-  async findLaunched(): Promise<undefined> {
+  async inspect(): Promise<QueuedTask | undefined> {
     return undefined;
   }
-  async read(): Promise<undefined> {
-    return undefined;
-  }
+  async cancel(): Promise<void> {}
 }
 
 class NoExecutions implements ExecutionReader {
@@ -93,9 +90,12 @@ describe('HyperFleet API misconfiguration: loud, counted and redelivered', () =>
       'misconfigured-adapter',
       createAdapterHandler({
         hyperfleet: api,
-        launcher,
-        lookup: new NoLookup(),
-        launchRetry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
+        launchQueue: {
+          queue: launcher,
+          name: 'projects/p/locations/l/queues/q',
+          jobName: TEST_JOB,
+        },
+        lookup: new NoExecutions(),
         preconditions: compilePreconditions(DEFAULT_PRECONDITIONS),
         settings: TEST_DECISION_SETTINGS,
         pullSecret: TEST_PULL_SECRET_PATHS,

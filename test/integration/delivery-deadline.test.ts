@@ -45,6 +45,8 @@ describe("the adapter answers every delivery within Eventarc's 10 s (DELIVERY_BU
         METADATA_SERVER_DETECTION: 'none',
         HYPERFLEET_API_BASE_URL: hyperfleet.baseUrl,
         PULL_SECRET_JOB: TEST_JOB,
+        LAUNCH_QUEUE: 'projects/demo-project/locations/us-central1/queues/pullsecret-launches',
+        LAUNCHER_SERVICE_ACCOUNT: 'pullsecret-launcher@demo-project.iam.gserviceaccount.com',
         CLOUD_RUN_EMULATOR_HOST: cloudRun.endpoint.replace(/^https?:\/\//, ''),
         // The default budget (8 s) and the default per-call timeouts (HyperFleet 10 s), as deployed.
         EVENT_MAX_FAILURES: '3',

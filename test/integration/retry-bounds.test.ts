@@ -45,6 +45,8 @@ describe('bounded retries in the deployed functions (EVENT_MAX_AGE, EVENT_MAX_FA
             HYPERFLEET_API_BASE_URL: hyperfleet.baseUrl,
             HYPERFLEET_API_RETRY_ATTEMPTS: '1',
             PULL_SECRET_JOB: JOB,
+            LAUNCH_QUEUE: 'projects/demo-project/locations/us-central1/queues/pullsecret-launches',
+            LAUNCHER_SERVICE_ACCOUNT: 'pullsecret-launcher@demo-project.iam.gserviceaccount.com',
             CLOUD_RUN_EMULATOR_HOST: '127.0.0.1:1',
             EVENT_MAX_FAILURES: '3',
             EVENT_MAX_AGE: '30m',

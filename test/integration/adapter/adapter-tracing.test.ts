@@ -89,6 +89,8 @@ describe('adapter tracing (the deployed bundle)', () => {
           MODULE_LOAD_LOG: loads,
           HYPERFLEET_API_BASE_URL: proxy.baseUrl,
           PULL_SECRET_JOB: TEST_JOB,
+          LAUNCH_QUEUE: 'projects/demo-project/locations/us-central1/queues/pullsecret-launches',
+          LAUNCHER_SERVICE_ACCOUNT: 'pullsecret-launcher@demo-project.iam.gserviceaccount.com',
           CLOUD_RUN_EMULATOR_HOST: cloudRun.endpoint,
           GOOGLE_CLOUD_PROJECT: 'demo-project',
           LOG_FORMAT: 'json',

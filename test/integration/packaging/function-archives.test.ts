@@ -92,6 +92,8 @@ describe('npm run package', () => {
           METADATA_SERVER_DETECTION: 'none',
           HYPERFLEET_API_BASE_URL: 'http://127.0.0.1:9',
           PULL_SECRET_JOB: 'projects/demo/locations/local/jobs/pullsecret-job',
+          LAUNCH_QUEUE: 'projects/demo-project/locations/us-central1/queues/pullsecret-launches',
+          LAUNCHER_SERVICE_ACCOUNT: 'pullsecret-launcher@demo-project.iam.gserviceaccount.com',
           LOG_LEVEL: 'error',
         },
       });

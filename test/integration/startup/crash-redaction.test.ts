@@ -32,6 +32,8 @@ const FRAMEWORK = path.join(
 const FUNCTION_ENV = {
   HYPERFLEET_API_BASE_URL: 'http://127.0.0.1:9',
   PULL_SECRET_JOB: 'projects/demo-project/locations/us-central1/jobs/pull-secret',
+  LAUNCH_QUEUE: 'projects/demo-project/locations/us-central1/queues/pullsecret-launches',
+  LAUNCHER_SERVICE_ACCOUNT: 'pullsecret-launcher@demo-project.iam.gserviceaccount.com',
   CLOUD_RUN_EMULATOR_HOST: '127.0.0.1:9',
 };
 

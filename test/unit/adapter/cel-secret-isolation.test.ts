@@ -4,12 +4,12 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import type { ExecutionLookup } from '../../../functions/adapter/cloud-run/execution-lookup';
 import { createAdapterHandler } from '../../../functions/adapter/flows/handle-event';
 import type {
-  JobLauncher,
-  LaunchedExecution,
-} from '../../../functions/adapter/cloud-run/execution-env';
+  EnqueueResult,
+  LaunchQueue,
+  QueuedTask,
+} from '../../../functions/adapter/launch-queue/launch-queue';
 import {
   compilePreconditions,
   type PreconditionSpec,
@@ -68,15 +68,16 @@ class FakeHyperFleet implements HyperFleetApi {
   }
 }
 
-class NoCloudRun implements JobLauncher, ExecutionLookup {
+class NoCloudRun implements LaunchQueue {
   readonly launches: string[] = [];
-  async launch(): Promise<LaunchedExecution> {
+  async enqueue(): Promise<EnqueueResult> {
     this.launches.push('RunJob');
-    return { execution: 'e-1' };
+    return 'queued';
   }
-  async findLaunched(): Promise<undefined> {
+  async inspect(): Promise<QueuedTask | undefined> {
     return undefined;
   }
+  async cancel(): Promise<void> {}
   async read(): Promise<undefined> {
     return undefined;
   }
@@ -100,9 +101,8 @@ async function handle(spec: PreconditionSpec) {
   spans.reset();
   await createAdapterHandler({
     hyperfleet,
-    launcher: cloudRun,
+    launchQueue: { queue: cloudRun, name: 'projects/p/locations/l/queues/q', jobName: 'j' },
     lookup: cloudRun,
-    launchRetry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 1 },
     preconditions: compilePreconditions([spec]),
     settings: TEST_DECISION_SETTINGS,
     pullSecret: TEST_PULL_SECRET_PATHS,

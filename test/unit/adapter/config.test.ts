@@ -7,6 +7,8 @@ import { DEFAULT_PRECONDITIONS } from '../../../functions/adapter/decision/preco
 const base = {
   HYPERFLEET_API_BASE_URL: 'https://api:8000',
   PULL_SECRET_JOB: 'projects/p/locations/us-central1/jobs/pullsecret-job',
+  LAUNCH_QUEUE: 'projects/p/locations/us-central1/queues/pullsecret-launches',
+  LAUNCHER_SERVICE_ACCOUNT: 'pullsecret-launcher@p.iam.gserviceaccount.com',
 };
 
 describe('loadAdapterConfig', () => {
@@ -19,8 +21,8 @@ describe('loadAdapterConfig', () => {
       driftRepairBackoffMs: 5 * 60_000,
       executionTimeoutMs: 25 * 60_000,
       executionCheckAfterMs: 3 * 60_000,
-      // 3 attempts, each a RunJob and a ListExecutions of up to 30 s, and 2 waits of up to 5 s.
-      launchGraceMs: 190_000,
+      launchCheckAfterMs: 30_000,
+      launchStartGraceMs: 300_000,
       retryBackoffBaseMs: 30_000,
       retryBackoffMaxMs: 30 * 60_000,
       permanentFailureRetryMs: 3600_000,
@@ -28,38 +30,25 @@ describe('loadAdapterConfig', () => {
     });
     expect(config.preconditions).toBe(DEFAULT_PRECONDITIONS);
     expect(config.pullSecretSpecPath).toBe('spec.pullSecret.data');
-    expect(config.launchSettleMs).toBe(1000);
-    expect(config.launchRate).toEqual({ perMinute: 0, instances: 1, maxWaitMs: 2000 });
+    expect(config.launchQueue).toEqual({
+      name: base.LAUNCH_QUEUE,
+      launcherServiceAccount: base.LAUNCHER_SERVICE_ACCOUNT,
+      cloudRunEndpoint: 'https://run.googleapis.com',
+    });
   });
 
-  it('reads the launch rate and refuses a share of one launch a minute or less', () => {
+  it('needs the launch queue and the launcher identity, in their resource forms', () => {
+    const { LAUNCH_QUEUE: _queue, ...withoutQueue } = base;
+    expect(() => loadAdapterConfig(withoutQueue)).toThrow(/LAUNCH_QUEUE/);
+    expect(() => loadAdapterConfig({ ...base, LAUNCH_QUEUE: 'pullsecret-launches' })).toThrow(
+      /LAUNCH_QUEUE: must be the queue resource name projects\/PROJECT\/locations\/REGION\/queues\/QUEUE/,
+    );
+    expect(() => loadAdapterConfig({ ...base, LAUNCHER_SERVICE_ACCOUNT: 'launcher' })).toThrow(
+      /LAUNCHER_SERVICE_ACCOUNT: must be the launcher service account email/,
+    );
     expect(
-      loadAdapterConfig({
-        ...base,
-        LAUNCH_RATE_PER_MINUTE: '120',
-        LAUNCH_RATE_INSTANCES: '10',
-        LAUNCH_RATE_MAX_WAIT: '500ms',
-      }).launchRate,
-    ).toEqual({ perMinute: 120, instances: 10, maxWaitMs: 500 });
-    expect(() =>
-      loadAdapterConfig({ ...base, LAUNCH_RATE_PER_MINUTE: '10', LAUNCH_RATE_INSTANCES: '10' }),
-    ).toThrow(/LAUNCH_RATE_PER_MINUTE \(10\) must be more than LAUNCH_RATE_INSTANCES \(10\)/);
-    expect(() => loadAdapterConfig({ ...base, LAUNCH_RATE_MAX_WAIT: '6s' })).toThrow(
-      /LAUNCH_RATE_MAX_WAIT/,
-    );
-    expect(() => loadAdapterConfig({ ...base, LAUNCH_RATE_PER_MINUTE: '-1' })).toThrow(
-      /LAUNCH_RATE_PER_MINUTE/,
-    );
-  });
-
-  it('takes a launch settle interval from 0s (off) to 5s', () => {
-    expect(loadAdapterConfig({ ...base, LAUNCH_SETTLE_INTERVAL: '0s' }).launchSettleMs).toBe(0);
-    expect(loadAdapterConfig({ ...base, LAUNCH_SETTLE_INTERVAL: '750ms' }).launchSettleMs).toBe(
-      750,
-    );
-    expect(() => loadAdapterConfig({ ...base, LAUNCH_SETTLE_INTERVAL: '10s' })).toThrow(
-      /LAUNCH_SETTLE_INTERVAL: must be a duration from 0s to 5s/,
-    );
+      loadAdapterConfig({ ...base, CLOUD_TASKS_EMULATOR_HOST: '127.0.0.1:8123' }).launchQueue,
+    ).toMatchObject({ emulatorHost: '127.0.0.1:8123' });
   });
 
   it('reads preconditions from a YAML file or inline JSON', () => {

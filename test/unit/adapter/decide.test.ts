@@ -16,7 +16,8 @@ const settings: DecisionSettings = {
   permanentFailureRetryMs: 3600_000,
   heartbeatMs: 5 * 60_000,
   executionCheckAfterMs: 3 * 60_000,
-  launchGraceMs: 190_000,
+  launchCheckAfterMs: 30_000,
+  launchStartGraceMs: 300_000,
 };
 const cluster = (overrides: Partial<ClusterFacts> = {}): ClusterFacts => ({
   clusterId: 'cls-1',
@@ -53,16 +54,18 @@ const running = (launchedSecondsAgo: number, operation: 'apply' | 'delete' = 'ap
   own({
     available: 'False',
     availableReason: 'JobRunning',
+    appliedReason: 'JobLaunched',
     health: 'True',
     data: { execution: 'exec-1', operation, launched_at: ago(launchedSecondsAgo), attempt: 1 },
   });
-const intent = (recordedSecondsAgo: number) =>
+const queued = (recordedSecondsAgo: number) =>
   own({
     available: 'False',
-    availableReason: 'JobLaunching',
+    availableReason: 'JobQueued',
+    appliedReason: 'JobQueued',
     health: 'True',
     data: {
-      launch_id: 'launch-1',
+      task: 'task-1',
       operation: 'apply',
       launched_at: ago(recordedSecondsAgo),
       attempt: 1,
@@ -228,19 +231,20 @@ describe('decide', () => {
       { own: running(4 * 60), lost: 'exec-1' },
       'launch:apply#2',
     ],
+    ['queued 20 s ago: left to the queue', { own: queued(20) }, 'skip:in-flight'],
     [
-      'an intent (launch id, no execution): look for its execution first',
-      { own: intent(20) },
-      'resolve-launch',
+      'queued longer than LAUNCH_CHECK_AFTER: ask Cloud Tasks (GetTask)',
+      { own: queued(40) },
+      'check-task',
     ],
     [
-      'an intent of another operation does not hold a delete',
-      { cluster: cluster({ deleting: true }), own: intent(20) },
+      'a queued launch of another operation does not hold a delete',
+      { cluster: cluster({ deleting: true }), own: queued(20) },
       'launch:delete#2',
     ],
     [
-      'an intent Cloud Run has no execution for, past the grace: launch again',
-      { own: intent(400), lost: 'launch-1' },
+      'a task Cloud Tasks dispatched and no execution reported, past the grace: launch again',
+      { own: queued(400), lost: 'task-1' },
       'launch:apply#2',
     ],
     [

@@ -25,7 +25,8 @@ const settings: DecisionSettings = {
   permanentFailureRetryMs: 3600_000,
   heartbeatMs: 5 * 60_000,
   executionCheckAfterMs: 3 * 60_000,
-  launchGraceMs: 190_000,
+  launchCheckAfterMs: 30_000,
+  launchStartGraceMs: 300_000,
 };
 const cluster: ClusterFacts = {
   clusterId: 'cls-1',
@@ -106,18 +107,17 @@ describe('the drift-reported rule', () => {
   });
 
   it('waits for a repair already in flight (same exactly-once guards as any launch)', () => {
+    // A background repair keeps Available=True while it runs: in flight all the same.
     const running = provisioned(5, {
-      available: 'False',
-      availableReason: 'JobRunning',
-      data: { execution: 'exec-2', operation: 'apply', launched_at: ago(5), attempt: 1 },
+      appliedReason: 'JobLaunched',
+      data: { execution: 'exec-2', operation: 'apply', launched_at: ago(5), attempt: 2 },
     });
     expect(decide(input({ own: running }))).toMatchObject({ kind: 'skip', reason: 'in-flight' });
-    const intent = provisioned(0, {
-      available: 'False',
-      availableReason: 'JobLaunching',
-      data: { launch_id: 'l-2', operation: 'apply', launched_at: ago(0), attempt: 1 },
+    const queued = provisioned(0, {
+      appliedReason: 'JobQueued',
+      data: { task: 't-2', operation: 'apply', launched_at: ago(60), attempt: 2 },
     });
-    expect(decide(input({ own: intent }))).toMatchObject({ kind: 'resolve-launch' });
+    expect(decide(input({ own: queued }))).toMatchObject({ kind: 'check-task', task: 't-2' });
   });
 
   it('leaves failures to their own back-off and deletions to their own rules', () => {

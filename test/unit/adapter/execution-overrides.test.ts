@@ -2,8 +2,7 @@
 // file, read by the adapter's code and by the Terraform that alerts on anything beyond it.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { v2 } from '@google-cloud/run';
-import { CloudRunJobLauncher } from '../../../functions/adapter/cloud-run/cloud-run-job-launcher';
+import { runJobHttpRequest } from '../../../functions/adapter/launch-queue/run-job-target';
 import {
   EXECUTION_OVERRIDE_NAMES,
   runJobOverrideEnv,
@@ -74,20 +73,19 @@ describe('runJobOverrideEnv: the adapter sends only the allow-list', () => {
     expect(() => runJobOverrideEnv({ cluster_id: 'cls-1' })).toThrow(UnexpectedOverrideError);
   });
 
-  it('the launcher calls RunJob with allow-listed names only, and not at all otherwise', async () => {
-    const requests: { overrides: { containerOverrides: { env: { name: string }[] }[] } }[] = [];
-    const client = {
-      runJob: async (request: (typeof requests)[number]) => {
-        requests.push(request);
-        return [{ metadata: { name: 'projects/p/locations/l/jobs/j/executions/e-1' } }];
-      },
+  it("the launch task's RunJob body carries allow-listed env names only, and nothing else", () => {
+    const target = {
+      jobName: 'projects/p/locations/l/jobs/j',
+      endpoint: 'https://run.googleapis.com',
+      serviceAccountEmail: 'launcher@p.iam.gserviceaccount.com',
     };
-    const launcher = new CloudRunJobLauncher(
-      client as unknown as v2.JobsClient,
-      'projects/p/locations/l/jobs/j',
-      { timeoutMs: 1000, logger: new RecordingLogger() },
-    );
-    for (const [, request] of REQUESTS) await launcher.launch(request);
+    const requests = REQUESTS.map(([, request]) => {
+      const http = runJobHttpRequest(request, target);
+      expect(http.url).toBe('https://run.googleapis.com/v2/projects/p/locations/l/jobs/j:run');
+      return JSON.parse(http.body.toString('utf8')) as {
+        overrides: { containerOverrides: { env: { name: string }[] }[] };
+      };
+    });
     const sent = requests.flatMap((r) =>
       r.overrides.containerOverrides.flatMap((c) => c.env.map((e) => e.name)),
     );
@@ -103,6 +101,12 @@ describe('runJobOverrideEnv: the adapter sends only the allow-list', () => {
         ),
       ]),
     ).toEqual([]);
+  });
+
+  it('a launch with a name outside the allow-list is refused before anything is queued', () => {
+    expect(() =>
+      runJobOverrideEnv({ CLUSTER_ID: 'c', HYPERFLEET_API_BASE_URL: 'https://evil' }),
+    ).toThrow(UnexpectedOverrideError);
   });
 });
 

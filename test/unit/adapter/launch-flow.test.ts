@@ -1,11 +1,13 @@
 import type { DecisionSettings } from '../../../functions/adapter/decision/decision';
-import type { ExecutionLookup } from '../../../functions/adapter/cloud-run/execution-lookup';
 import type { AdapterDependencies } from '../../../functions/adapter/flows/dependencies';
+import { launchThroughQueue } from '../../../functions/adapter/flows/launch-flow';
+import { StatusWriter } from '../../../functions/adapter/flows/report-status';
+import type { LaunchRequest } from '../../../functions/adapter/cloud-run/execution-env';
 import type {
-  JobLauncher,
-  LaunchedExecution,
-} from '../../../functions/adapter/cloud-run/execution-env';
-import { launchWithIntent } from '../../../functions/adapter/flows/launch-flow';
+  EnqueueResult,
+  LaunchQueue,
+  QueuedTask,
+} from '../../../functions/adapter/launch-queue/launch-queue';
 import { PermanentError, TransientError } from '../../../shared/errors';
 import type { PutStatusOutcome } from '../../../shared/hyperfleet/client';
 import type { HyperFleetApi } from '../../../shared/hyperfleet/port';
@@ -17,185 +19,127 @@ import type {
 import { RecordingLogger } from '../../helpers/recording-logger';
 
 const AT = new Date('2026-11-22T12:00:00.000Z');
+const QUEUE = 'projects/p/locations/l/queues/pullsecret-launches';
 const cluster: Cluster = { id: 'cls-1', name: 'prod', generation: 3, spec: {} };
 
-/** The HyperFleet API as the flow sees it: PUTs recorded, the stored status scripted. */
-class FakeHyperFleet implements HyperFleetApi {
+/** The HyperFleet API as the flow sees it: PUTs recorded. */
+class RecordingHyperFleet implements HyperFleetApi {
   readonly puts: AdapterStatusRequest[] = [];
-  constructor(
-    private readonly answer: PutStatusOutcome,
-    private readonly storedLaunchId: (written: string | undefined) => string | undefined,
-  ) {}
   async findCluster(): Promise<Cluster> {
     return cluster;
   }
   async listStatuses(): Promise<AdapterStatus[]> {
-    const written = this.puts[this.puts.length - 1]?.data?.launch_id as string | undefined;
-    const launchId = this.storedLaunchId(written);
-    return [
-      {
-        adapter: 'pullsecret',
-        observed_generation: 3,
-        conditions: [{ type: 'Available', status: 'False', reason: 'JobLaunching' }],
-        data: { launch_id: launchId, operation: 'apply', attempt: 1 },
-      },
-    ];
+    return [];
   }
   async putStatus(_id: string, body: AdapterStatusRequest): Promise<PutStatusOutcome> {
     this.puts.push(body);
+    return 'stored';
+  }
+}
+
+/** A queue that records what was enqueued and answers as scripted. */
+class ScriptedQueue implements LaunchQueue {
+  readonly enqueued: { task: string; request: LaunchRequest }[] = [];
+  constructor(private readonly answer: EnqueueResult | Error = 'queued') {}
+  async enqueue(task: string, request: LaunchRequest): Promise<EnqueueResult> {
+    this.enqueued.push({ task, request });
+    if (this.answer instanceof Error) throw this.answer;
     return this.answer;
   }
-}
-
-class FakeCloudRun implements JobLauncher, ExecutionLookup {
-  readonly calls: string[] = [];
-  constructor(private readonly failure?: Error) {}
-  async launch(): Promise<LaunchedExecution> {
-    this.calls.push('RunJob');
-    if (this.failure) throw this.failure;
-    return { execution: 'e-1' };
-  }
-  async findLaunched(): Promise<undefined> {
-    this.calls.push('ListExecutions');
+  async inspect(): Promise<QueuedTask | undefined> {
     return undefined;
   }
-  async read(): Promise<undefined> {
-    return undefined;
-  }
+  async cancel(): Promise<void> {}
 }
 
-const run = (
-  hyperfleet: FakeHyperFleet,
-  cloudRun: FakeCloudRun,
-  settle: Pick<AdapterDependencies, 'launchSettleMs' | 'sleep'> = {},
+const run = async (
+  queue: ScriptedQueue,
+  options: { lastReportTime?: string; attempt?: number; now?: () => Date } = {},
 ) => {
+  const hyperfleet = new RecordingHyperFleet();
+  const logger = new RecordingLogger();
   const deps: AdapterDependencies = {
-    ...settle,
     hyperfleet,
-    launcher: cloudRun,
-    lookup: cloudRun,
-    launchRetry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 1 },
+    launchQueue: { queue, name: QUEUE, jobName: 'projects/p/locations/l/jobs/j' },
+    lookup: { read: async () => undefined },
     preconditions: [],
     settings: {} as DecisionSettings,
     pullSecret: {
       specPath: 'spec.pullSecret.data',
       additionalSpecPath: 'spec.pullSecret.additional',
     },
-    logger: new RecordingLogger(),
-    newLaunchId: () => 'launch-mine',
+    logger,
   };
-  return launchWithIntent(
+  const now = options.now ?? (() => AT);
+  const writer = new StatusWriter(hyperfleet, logger, cluster.id, 3, options.lastReportTime, now);
+  await launchThroughQueue(
     {
       kind: 'launch',
       operation: 'apply',
       reason: 'first-event',
-      attempt: 1,
+      attempt: options.attempt ?? 1,
       namespace: 'clusters-cls-1',
       gcpProjectId: 'p',
       message: 'launch',
     },
     cluster,
     deps,
-    new RecordingLogger(),
-    AT,
+    logger,
+    writer,
   );
+  return { hyperfleet, logger };
 };
-const reasons = (hyperfleet: FakeHyperFleet) =>
-  hyperfleet.puts.map((p) => p.conditions.find((c) => c.type === 'Available')?.reason);
+const available = (put: AdapterStatusRequest | undefined) =>
+  put?.conditions.find((c) => c.type === 'Available');
 
-describe('launchWithIntent', () => {
-  it('records the intent, then launches once, then records the execution (same observed_time)', async () => {
-    const hyperfleet = new FakeHyperFleet('stored', (written) => written);
-    const cloudRun = new FakeCloudRun();
-    await run(hyperfleet, cloudRun);
-    expect(cloudRun.calls).toEqual(['RunJob']);
-    expect(reasons(hyperfleet)).toEqual(['JobLaunching', 'JobRunning']);
-    expect(hyperfleet.puts.map((p) => p.observed_time)).toEqual([
-      AT.toISOString(),
-      AT.toISOString(),
-    ]);
-    expect(hyperfleet.puts[1]?.data).toMatchObject({ execution: 'e-1', launch_id: 'launch-mine' });
-  });
-
-  it('does not launch when the API discarded the intent (a newer report exists)', async () => {
-    const hyperfleet = new FakeHyperFleet('discarded', () => undefined);
-    const cloudRun = new FakeCloudRun();
-    await run(hyperfleet, cloudRun);
-    expect(cloudRun.calls).toEqual([]);
+describe('launchThroughQueue', () => {
+  it('queues one named task and records it as JobQueued', async () => {
+    const queue = new ScriptedQueue();
+    const { hyperfleet } = await run(queue);
+    expect(queue.enqueued).toHaveLength(1);
+    const { task, request } = queue.enqueued[0]!;
+    expect(task).toMatch(new RegExp(`^${QUEUE}/tasks/[0-9a-f]{8}-cls-1-g3-apply-a1$`));
+    expect(request).toMatchObject({ clusterId: 'cls-1', generation: 3, attempt: 1 });
+    expect(task.endsWith(`/${request.launchId}`)).toBe(true);
     expect(hyperfleet.puts).toHaveLength(1);
+    expect(available(hyperfleet.puts[0])).toMatchObject({ status: 'False', reason: 'JobQueued' });
+    expect(hyperfleet.puts[0]?.data).toMatchObject({ task, attempt: 1, operation: 'apply' });
   });
 
-  it("yields when another instance's intent replaced ours", async () => {
-    const hyperfleet = new FakeHyperFleet('stored', () => 'launch-of-another-instance');
-    const cloudRun = new FakeCloudRun();
-    await run(hyperfleet, cloudRun);
-    expect(cloudRun.calls).toEqual([]);
-    expect(reasons(hyperfleet)).toEqual(['JobLaunching']);
+  it('names the same task for the same decision, another for the next attempt', async () => {
+    const a = new ScriptedQueue();
+    const b = new ScriptedQueue('already-queued');
+    await run(a);
+    const { hyperfleet } = await run(b);
+    expect(b.enqueued[0]?.task).toBe(a.enqueued[0]?.task);
+    // ALREADY_EXISTS is "launched already": recorded the same way, never launched twice.
+    expect(available(hyperfleet.puts[0])?.reason).toBe('JobQueued');
+    const c = new ScriptedQueue();
+    await run(c, { attempt: 2 });
+    expect(c.enqueued[0]?.task).not.toBe(a.enqueued[0]?.task);
   });
 
-  it('waits the settle interval between writing the intent and reading it back, and yields to an intent written meanwhile', async () => {
-    // Another instance's intent lands while ours settles: the stored launch id becomes theirs.
-    let settled = false;
-    const hyperfleet = new FakeHyperFleet('stored', (written) =>
-      settled ? 'launch-of-another-instance' : written,
+  it('writes strictly after the stored report, even when the clock has not passed it', async () => {
+    const { hyperfleet } = await run(new ScriptedQueue(), {
+      lastReportTime: AT.toISOString(),
+    });
+    expect(Date.parse(hyperfleet.puts[0]!.observed_time)).toBe(AT.getTime() + 1);
+    expect(hyperfleet.puts[0]?.data).toMatchObject({ launched_at: '2026-11-22T12:00:00.001Z' });
+  });
+
+  it('reports a permanent CreateTask refusal with its attempt, and throws a transient one', async () => {
+    const refused = new PermanentError(
+      'Cloud Tasks CreateTask failed: PERMISSION_DENIED',
+      'PermissionDenied',
     );
-    const cloudRun = new FakeCloudRun();
-    const waits: number[] = [];
-    await run(hyperfleet, cloudRun, {
-      launchSettleMs: 1000,
-      sleep: async (ms) => {
-        waits.push(ms);
-        expect(hyperfleet.puts).toHaveLength(1); // the intent is written before the wait
-        settled = true;
-      },
+    const { hyperfleet } = await run(new ScriptedQueue(refused), { attempt: 2 });
+    expect(hyperfleet.puts[0]?.conditions.find((c) => c.type === 'Health')).toMatchObject({
+      status: 'False',
+      reason: 'PermissionDenied',
     });
-    expect(waits).toEqual([1000]);
-    expect(cloudRun.calls).toEqual([]);
-    expect(reasons(hyperfleet)).toEqual(['JobLaunching']);
-  });
-
-  it('launches after the settle interval when its intent is still the stored one', async () => {
-    const hyperfleet = new FakeHyperFleet('stored', (written) => written);
-    const cloudRun = new FakeCloudRun();
-    const waits: number[] = [];
-    await run(hyperfleet, cloudRun, {
-      launchSettleMs: 250,
-      sleep: async (ms) => void waits.push(ms),
-    });
-    expect(waits).toEqual([250]);
-    expect(cloudRun.calls).toEqual(['RunJob']);
-  });
-
-  it('does not wait when the intent was discarded, nor when the settle interval is 0', async () => {
-    const waits: number[] = [];
-    const sleep = async (ms: number) => void waits.push(ms);
-    await run(new FakeHyperFleet('discarded', () => undefined), new FakeCloudRun(), {
-      launchSettleMs: 1000,
-      sleep,
-    });
-    await run(new FakeHyperFleet('stored', (written) => written), new FakeCloudRun(), {
-      launchSettleMs: 0,
-      sleep,
-    });
-    expect(waits).toEqual([]);
-  });
-
-  it('a transient failure with no execution found marks the intent abandoned and is rethrown', async () => {
-    const hyperfleet = new FakeHyperFleet('stored', (written) => written);
-    const cloudRun = new FakeCloudRun(new TransientError('Cloud Run down', 'CloudRunUnavailable'));
-    await expect(run(hyperfleet, cloudRun)).rejects.toBeInstanceOf(TransientError);
-    expect(cloudRun.calls).toEqual(['RunJob', 'ListExecutions']);
-    expect(reasons(hyperfleet)).toEqual(['JobLaunching', 'CloudRunUnavailable']);
-    expect(hyperfleet.puts[1]?.data).toMatchObject({
-      launch_id: 'launch-mine',
-      launch_abandoned: true,
-    });
-  });
-
-  it('a permanent failure is reported (launch-failed) and not rethrown', async () => {
-    const hyperfleet = new FakeHyperFleet('stored', (written) => written);
-    const cloudRun = new FakeCloudRun(new PermanentError('denied', 'PermissionDenied'));
-    await run(hyperfleet, cloudRun);
-    expect(reasons(hyperfleet)).toEqual(['JobLaunching', 'PermissionDenied']);
+    expect(hyperfleet.puts[0]?.data).toMatchObject({ failure_kind: 'permanent', attempt: 2 });
+    await expect(
+      run(new ScriptedQueue(new TransientError('UNAVAILABLE', 'CloudTasksUnavailable'))),
+    ).rejects.toThrow('UNAVAILABLE');
   });
 });

@@ -23,6 +23,8 @@ const placement = (data: Record<string, unknown>): AdapterStatus => ({
 const adapterEnv = {
   HYPERFLEET_API_BASE_URL: 'http://127.0.0.1:8000',
   PULL_SECRET_JOB: 'projects/p/locations/l/jobs/j',
+  LAUNCH_QUEUE: 'projects/demo-project/locations/us-central1/queues/pullsecret-launches',
+  LAUNCHER_SERVICE_ACCOUNT: 'pullsecret-launcher@demo-project.iam.gserviceaccount.com',
 };
 
 describe('the management namespace: placement wins, else MANAGEMENT_NAMESPACE_TEMPLATE', () => {

@@ -1,12 +1,9 @@
 import type { Decision, DecisionSettings } from '../../../functions/adapter/decision/decision';
 import {
-  matchLaunch,
-  type LaunchQuery,
-} from '../../../functions/adapter/cloud-run/execution-lookup';
-import {
   resolveExecution,
-  resolveIntent,
+  resolveTask,
 } from '../../../functions/adapter/decision/resolve-in-flight';
+import { GrpcStatus } from '../../../shared/gcp/grpc-status';
 import type { ExecutionSummary } from '../../../shared/executions/execution-reader';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
@@ -14,20 +11,17 @@ const ago = (seconds: number) => new Date(NOW.getTime() - seconds * 1000).toISOS
 const settings = {
   executionTimeoutMs: 25 * 60_000,
   executionCheckAfterMs: 3 * 60_000,
-  launchGraceMs: 190_000,
+  launchCheckAfterMs: 30_000,
+  launchStartGraceMs: 300_000,
 } as DecisionSettings;
 const JOB = 'projects/p/locations/l/jobs/pullsecret-job';
 
-const intent = (
-  secondsAgo: number,
-  abandoned = false,
-): Extract<Decision, { kind: 'resolve-launch' }> => ({
-  kind: 'resolve-launch',
-  launchId: 'launch-1',
+const queued = (secondsAgo: number): Extract<Decision, { kind: 'check-task' }> => ({
+  kind: 'check-task',
+  task: 'projects/p/locations/l/queues/q/tasks/t-1',
   operation: 'apply',
   attempt: 1,
-  since: ago(secondsAgo),
-  abandoned,
+  queuedAt: ago(secondsAgo),
   message: 'm',
 });
 const check: Extract<Decision, { kind: 'check-execution' }> = {
@@ -48,22 +42,36 @@ const summary = (overrides: Partial<ExecutionSummary>): ExecutionSummary => ({
   ...overrides,
 });
 
-describe('resolveIntent (an intent without an execution, after ListExecutions)', () => {
-  it('adopts the execution found', () => {
-    const found = { execution: `${JOB}/executions/e-1`, createTime: ago(10) };
-    expect(resolveIntent(intent(20), found, settings, NOW)).toMatchObject({ kind: 'adopt', found });
+describe('resolveTask (a launch queued too long, after GetTask)', () => {
+  it('is refused when RunJob answered a permanent error (403, 404, 400, 401)', () => {
+    for (const code of [
+      GrpcStatus.PERMISSION_DENIED,
+      GrpcStatus.NOT_FOUND,
+      GrpcStatus.INVALID_ARGUMENT,
+      GrpcStatus.UNAUTHENTICATED,
+    ]) {
+      const task = { dispatchCount: 1, lastAttempt: { code, message: 'denied' } };
+      expect(resolveTask(queued(40), task, settings, NOW)).toMatchObject({
+        kind: 'refused',
+        attempt: { code },
+      });
+    }
   });
-  it('waits while another instance may still be inside its RunJob', () => {
-    expect(resolveIntent(intent(20), undefined, settings, NOW)).toMatchObject({ kind: 'wait' });
-  });
-  it('relaunches once the grace is over, or at once when the intent was abandoned', () => {
-    expect(resolveIntent(intent(200), undefined, settings, NOW)).toMatchObject({
-      kind: 'relaunch',
-      lost: 'launch-1',
+  it('waits for the queue while RunJob is retried for quota or 5xx, or not dispatched yet', () => {
+    for (const code of [GrpcStatus.RESOURCE_EXHAUSTED, GrpcStatus.UNAVAILABLE]) {
+      const task = { dispatchCount: 2, lastAttempt: { code, message: 'later' } };
+      expect(resolveTask(queued(40), task, settings, NOW)).toMatchObject({ kind: 'wait' });
+    }
+    expect(resolveTask(queued(40), { dispatchCount: 0 }, settings, NOW)).toMatchObject({
+      kind: 'wait',
+      message: expect.stringContaining('not dispatched yet'),
     });
-    expect(resolveIntent(intent(5, true), undefined, settings, NOW)).toMatchObject({
+  });
+  it('waits for the start report of a dispatched task, then relaunches past the grace', () => {
+    expect(resolveTask(queued(40), undefined, settings, NOW)).toMatchObject({ kind: 'wait' });
+    expect(resolveTask(queued(301), undefined, settings, NOW)).toMatchObject({
       kind: 'relaunch',
-      message: expect.stringContaining('abandoned'),
+      lost: queued(0).task,
     });
   });
 });
@@ -113,48 +121,5 @@ describe('resolveExecution (a long-silent execution, after GetExecution)', () =>
       kind: 'report',
       outcome: { kind: 'failed', failureKind: 'transient', attempt: 2 },
     });
-  });
-});
-
-describe('matchLaunch', () => {
-  const query: LaunchQuery = {
-    launchId: 'launch-1',
-    clusterId: 'cls-1',
-    generation: 3,
-    operation: 'apply',
-    attempt: 2,
-    since: ago(10),
-  };
-  it.each<[string, Record<string, string>, string]>([
-    ['our launch id', { LAUNCH_ID: 'launch-1' }, 'launch-id'],
-    [
-      'another launch of the same work (cluster, generation, operation, attempt)',
-      {
-        LAUNCH_ID: 'x',
-        CLUSTER_ID: 'cls-1',
-        GENERATION: '3',
-        OPERATION: 'apply',
-        LAUNCH_ATTEMPT: '2',
-      },
-      'same-work',
-    ],
-    [
-      'an earlier attempt',
-      { CLUSTER_ID: 'cls-1', GENERATION: '3', OPERATION: 'apply', LAUNCH_ATTEMPT: '1' },
-      'none',
-    ],
-    [
-      'another generation',
-      { CLUSTER_ID: 'cls-1', GENERATION: '2', OPERATION: 'apply', LAUNCH_ATTEMPT: '2' },
-      'none',
-    ],
-    [
-      'another operation',
-      { CLUSTER_ID: 'cls-1', GENERATION: '3', OPERATION: 'delete', LAUNCH_ATTEMPT: '2' },
-      'none',
-    ],
-    ['another cluster', { CLUSTER_ID: 'cls-2', GENERATION: '3', LAUNCH_ATTEMPT: '2' }, 'none'],
-  ])('%s', (_name, env, expected) => {
-    expect(matchLaunch(env, query)).toBe(expected);
   });
 });

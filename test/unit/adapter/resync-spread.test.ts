@@ -82,7 +82,8 @@ describe('resync spread', () => {
         permanentFailureRetryMs: 1,
         heartbeatMs: 1,
         executionCheckAfterMs: 1,
-        launchGraceMs: 1,
+        launchCheckAfterMs: 1,
+        launchStartGraceMs: 1,
       },
       now,
     });

@@ -136,6 +136,8 @@ describe('the cost and capacity tables', () => {
     const defaults = adapterEnvSchema.parse({
       HYPERFLEET_API_BASE_URL: 'https://api.example',
       PULL_SECRET_JOB: 'projects/p/locations/r/jobs/j',
+      LAUNCH_QUEUE: 'projects/demo-project/locations/us-central1/queues/pullsecret-launches',
+      LAUNCHER_SERVICE_ACCOUNT: 'pullsecret-launcher@demo-project.iam.gserviceaccount.com',
     });
     expect(Number.parseFloat(days.resyncInterval) * 3_600_000).toBe(defaults.RESYNC_INTERVAL);
   });

@@ -7,6 +7,10 @@ import { loadReporterConfig } from '../../../functions/reporter/config/config';
 import { loadJobConfig } from '../../../functions/pull-secret-job/config/config';
 
 const PULL_SECRET_JOB = 'projects/p/locations/us-central1/jobs/pullsecret-job';
+const LAUNCH = {
+  LAUNCH_QUEUE: 'projects/p/locations/us-central1/queues/pullsecret-launches',
+  LAUNCHER_SERVICE_ACCOUNT: 'pullsecret-launcher@p.iam.gserviceaccount.com',
+};
 const JOB_BASE = {
   CLUSTER_ID: 'cls-1',
   GCP_PROJECT_ID: 'customer-project',
@@ -19,7 +23,8 @@ const components: [string, (url: string) => string | undefined][] = [
   [
     'adapter',
     (url) =>
-      loadAdapterConfig({ HYPERFLEET_API_BASE_URL: url, PULL_SECRET_JOB }).hyperfleet.baseUrl,
+      loadAdapterConfig({ HYPERFLEET_API_BASE_URL: url, PULL_SECRET_JOB, ...LAUNCH }).hyperfleet
+        .baseUrl,
   ],
   [
     'reporter',

@@ -44,16 +44,16 @@ describe('buildStatus', () => {
       Available: 'False/JobRunning',
       Health: 'True/NoErrors',
     });
-    expect(status(ALL_OUTCOMES.launching!)).toEqual({
-      Applied: 'True/JobLaunching',
-      Available: 'False/JobLaunching',
+    expect(status(ALL_OUTCOMES.queued!)).toEqual({
+      Applied: 'True/JobQueued',
+      Available: 'False/JobQueued',
       Health: 'True/NoErrors',
     });
-    expect(status(ALL_OUTCOMES.launchAbandoned!)).toEqual({
-      Applied: 'False/CloudRunUnavailable',
-      Available: 'False/CloudRunUnavailable',
-      Health: 'False/CloudRunUnavailable',
-      Finalized: 'False/CloudRunUnavailable',
+    // A background run of a converged cluster keeps it Available (and Ready) while it runs.
+    expect(status(ALL_OUTCOMES.queuedBackground!)).toEqual({
+      Applied: 'True/JobQueued',
+      Available: 'True/PullSecretProvisioned',
+      Health: 'True/NoErrors',
     });
     expect(status(ALL_OUTCOMES.launchedDelete!)).toMatchObject({
       Finalized: 'False/CleanupInProgress',
@@ -81,14 +81,14 @@ describe('buildStatus', () => {
     });
   });
 
-  it('records the launch intent in data, and the adapter reads it back', () => {
-    const body = buildStatus(ALL_OUTCOMES.launching!, 3, now);
+  it('records the queued launch in data, and the adapter reads it back', () => {
+    const body = buildStatus(ALL_OUTCOMES.queued!, 3, now);
     expect(body.data).toEqual({
-      launch_id: 'launch-1',
+      task: (ALL_OUTCOMES.queued as Extract<StatusOutcome, { kind: 'queued' }>).task,
       operation: 'apply',
-      generation: 3,
       attempt: 1,
       launched_at: timing.startedAt,
+      launch_reason: 'first-event',
     });
     const own = readOwnStatus([
       {
@@ -99,17 +99,27 @@ describe('buildStatus', () => {
         last_report_time: now.toISOString(),
       },
     ]);
-    expect(own).toMatchObject({ availableReason: 'JobLaunching', data: { launch_id: 'launch-1' } });
-    expect(buildStatus(ALL_OUTCOMES.launchAbandoned!, 3, now).data).toMatchObject({
-      launch_abandoned: true,
+    expect(own).toMatchObject({ appliedReason: 'JobQueued', availableReason: 'JobQueued' });
+  });
+
+  it('a background run keeps the place data HyperShift reads, under the run fields', () => {
+    const body = buildStatus(ALL_OUTCOMES.queuedBackground!, 3, now);
+    expect(body.data).toMatchObject({
+      management_cluster: 'mc-east',
+      namespace: 'clusters-c1',
+      pull_secret_name: 'pull-secret',
+      attempt: 2,
+      launch_reason: 'resync',
     });
+    const available = body.conditions.find((c) => c.type === 'Available');
+    expect(available?.message).toContain('versions/1');
   });
 
   it('records why a launch was made, and the attempt a success holds the claim with', () => {
     const intent: StatusOutcome = {
-      kind: 'launching',
+      kind: 'queued',
       operation: 'apply',
-      launchId: 'launch-2',
+      task: 'projects/p/locations/l/queues/q/tasks/t-a2',
       attempt: 2,
       since: timing.startedAt!,
       launchReason: 'drift-reported',
