@@ -1,5 +1,7 @@
 import { isCelError, parse, plan, celEnv, type CelResult } from '@bufbuild/cel';
 import { ConfigError } from '../../../shared/errors';
+import { adapterStatusSchema } from '../../../shared/hyperfleet/schemas';
+import { ADAPTER_NAME } from '../../../shared/status/status-builder';
 import { celInputOf, type PreconditionContext } from './preconditions';
 
 /**
@@ -25,7 +27,15 @@ export const DEFAULT_DRIFT_REPORTED_CONDITION = `"hypershift" in statuses && sta
 
 /** Whether another adapter reports our pull secret missing or unusable on its cluster. */
 export type DriftResult =
-  | { readonly kind: 'reported' }
+  | {
+      readonly kind: 'reported';
+      /**
+       * When the newest drift condition among the other adapters' statuses turned False (its
+       * last_transition_time, one of PULL_SECRET_DRIFT_REASONS); undefined when the configured
+       * condition reads something else. A transition after our last report is a new drift.
+       */
+      readonly since?: string;
+    }
   | { readonly kind: 'none' }
   | { readonly kind: 'error'; readonly message: string };
 
@@ -60,7 +70,25 @@ export function compileDriftCondition(expression: string): CompiledDriftConditio
       }
       if (isCelError(result)) return failed('raised an error (guard what it reads with has())');
       if (typeof result !== 'boolean') return failed(`returned ${typeof result}, not a boolean`);
-      return { kind: result ? 'reported' : 'none' };
+      if (!result) return { kind: 'none' };
+      const since = driftTransitionTime(context);
+      return since ? { kind: 'reported', since } : { kind: 'reported' };
     },
   };
+}
+
+/** The newest last_transition_time of another adapter's condition that reports our pull secret. */
+function driftTransitionTime(context: PreconditionContext): string | undefined {
+  const reasons: ReadonlySet<string> = new Set(PULL_SECRET_DRIFT_REASONS);
+  let newest: string | undefined;
+  for (const [adapter, value] of Object.entries(context.statuses)) {
+    const status = adapterStatusSchema.safeParse(value);
+    if (adapter === ADAPTER_NAME || !status.success) continue;
+    for (const condition of status.data.conditions) {
+      const at = condition.last_transition_time;
+      if (condition.status !== 'False' || !at || !reasons.has(condition.reason ?? '')) continue;
+      if (newest === undefined || Date.parse(at) > Date.parse(newest)) newest = at;
+    }
+  }
+  return newest;
 }

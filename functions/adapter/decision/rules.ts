@@ -65,18 +65,22 @@ export function nothingToCleanUp({ cluster, input }: Situation): Decision | unde
 }
 
 /**
- * Drift reported on a provisioned cluster, but our last report (the end of our last run, which
- * rewrote the Secret) is younger than DRIFT_REPAIR_BACKOFF: the report may predate our write (the
- * consumer has not checked again yet), or a repair did not help. At most one drift repair per
- * window and generation; once the window has passed, up-to-date yields and the repair launches.
+ * Drift reported on a provisioned cluster that our last run may already have answered: the report's
+ * drift condition turned False before our last report (so it may predate our write, the consumer
+ * not having checked again yet, or our repair did not help). Such a report is repaired at most once
+ * per DRIFT_REPAIR_BACKOFF; a drift that turned False after our last report (the Secret went
+ * missing after we wrote it) is repaired at once.
  */
 export function driftRepairBackoff(situation: Situation): Decision | undefined {
-  const { driftReported, lastReportAge, input, cluster } = situation;
+  const { driftReported, lastReportAge, input, cluster, own } = situation;
   const window = input.settings.driftRepairBackoffMs ?? 0;
   if (!driftReported || lastReportAge >= window) return undefined;
+  const since = input.drift?.kind === 'reported' ? input.drift.since : undefined;
+  if (since && own?.lastReportTime && Date.parse(since) > Date.parse(own.lastReportTime))
+    return undefined;
   return skip(
     'drift-repair-backoff',
-    `Drift reported for generation ${cluster.generation}, but our last run ended ${Math.round(lastReportAge / 1000)} s ago; repaired in ${Math.round((window - lastReportAge) / 1000)} s if it is still reported`,
+    `Drift reported for generation ${cluster.generation} since before our last run ended ${Math.round(lastReportAge / 1000)} s ago; repaired in ${Math.round((window - lastReportAge) / 1000)} s if it is still reported`,
   );
 }
 

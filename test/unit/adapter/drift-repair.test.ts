@@ -87,6 +87,21 @@ describe('the drift-reported rule', () => {
     });
   });
 
+  it('repairs at once a drift that turned False after our last run ended (deleted after convergence)', () => {
+    // Converged 20 s ago; HyperShift saw the Secret missing 10 s ago: a new drift, not a stale one.
+    const fresh: DriftResult = { kind: 'reported', since: ago(10) };
+    expect(decide(input({ own: provisioned(20), drift: fresh }))).toMatchObject({
+      kind: 'launch',
+      reason: 'drift-reported',
+    });
+    // The same report, turned False before our last run ended: the back-off spaces the repairs.
+    const stale: DriftResult = { kind: 'reported', since: ago(30) };
+    expect(decide(input({ own: provisioned(20), drift: stale }))).toMatchObject({
+      kind: 'skip',
+      reason: 'drift-repair-backoff',
+    });
+  });
+
   it('does not repair again within the back-off window of our last run (at most one per window)', () => {
     const decision = decide(input({ own: provisioned(20) }));
     expect(decision).toMatchObject({ kind: 'skip', reason: 'drift-repair-backoff' });
@@ -214,6 +229,18 @@ describe('the default DRIFT_REPORTED_CONDITION', () => {
     ['no hypershift status', undefined, 'none'],
   ])('%s', (_, hypershift, expected) => {
     expect(drift.evaluate(context(hypershift)).kind).toBe(expected);
+  });
+
+  it('says since when the drift is reported: the reporting condition\'s last transition', () => {
+    const reporting = {
+      observed_generation: 3,
+      conditions: [
+        { ...cond('Available', 'False', 'PullSecretNotFound'), last_transition_time: ago(12) },
+        { ...cond('Health', 'False', 'Other'), last_transition_time: ago(1) },
+      ],
+      last_report_time: ago(2),
+    };
+    expect(drift.evaluate(context(reporting))).toEqual({ kind: 'reported', since: ago(12) });
   });
 
   it('is compiled at start: an expression that does not parse is a configuration error', () => {
