@@ -11,9 +11,11 @@ import { bindServer, shutdownServer, unaryHandlers } from '../common/grpc-server
 import { readJson, sendJson } from '../common/http';
 import { loadProtos, lookupService } from '../common/protos';
 import { RequestLog } from '../common/request-log';
-import { createExecutionPacker } from './any-codec';
+import { createExecutionPacker, EXECUTION_TYPE_URL, loadExecutionType } from './any-codec';
 import { ExecutionState } from './execution-state';
 import { pageOf } from './execution-pages';
+import { protoJson } from './proto-json';
+import { handleRestRunJob } from './rest-run-job';
 import { executionFinishedEntry } from './finished-entry';
 import {
   jobDefinitionSchema,
@@ -52,6 +54,11 @@ export interface CloudRunEmulator extends RunningEmulator {
   readonly faults: FaultInjector;
   readonly requests: RequestLog;
   readonly adminUrl: string;
+  /**
+   * The Cloud Run Admin API's REST base (`POST {apiUrl}/v2/projects/P/locations/L/jobs/J:run`),
+   * served on the admin port (rest-run-job.ts): what CLOUD_RUN_API_ENDPOINT names.
+   */
+  readonly apiUrl: string;
   readonly executions: ReadonlyMap<string, ExecutionState>;
   /** The RunJob quota: its setting, what the current window counted, and how many were refused. */
   readonly quota: RunJobQuota;
@@ -90,7 +97,8 @@ export async function startCloudRunEmulator(
   const operations = new Map<string, string>();
   const faults = new FaultInjector();
   const requests = new RequestLog();
-  const pack = createExecutionPacker();
+  const executionType = loadExecutionType();
+  const pack = createExecutionPacker(executionType);
   const baseEnv = options.baseEnv ?? { PATH: process.env.PATH ?? '/usr/bin:/bin' };
   const pendingKills: { afterMs: number; signal: NodeJS.Signals }[] = [];
   const quota = new RunJobQuota(options.runJobQuotaPerMinute, options.now);
@@ -147,7 +155,20 @@ export async function startCloudRunEmulator(
     };
   };
 
-  const runJob = (request: Request) => {
+  /** The operation in proto3 JSON, as the REST surface answers it: `metadata` is the Execution. */
+  const operationJson = (operationName: string) => {
+    const execution = requireExecution(operations.get(operationName));
+    const json = { '@type': EXECUTION_TYPE_URL, ...protoJson(executionType, execution.toProto()) };
+    return {
+      name: operationName,
+      metadata: json,
+      done: execution.done,
+      ...(execution.done ? { response: json } : {}),
+    };
+  };
+
+  /** RunJob, for the gRPC and the REST surface alike: the name of its operation. */
+  const runJob = (request: Request): string => {
     // The quota is checked before the request is looked at, as Google's front end does.
     quota.admit(String(request.name ?? ''));
     const job = requireJob(request.name);
@@ -185,7 +206,7 @@ export async function startCloudRunEmulator(
     );
     const operationName = `${job.name.split('/jobs/')[0]}/operations/${randomUUID()}`;
     operations.set(operationName, execution.name);
-    return renderOperation(operationName);
+    return operationName;
   };
 
   // ListExecutions: a job's executions (or every job's, with jobs/-), newest first, paged.
@@ -229,7 +250,7 @@ export async function startCloudRunEmulator(
             .map(renderJob),
           next_page_token: '',
         }),
-        RunJob: runJob,
+        RunJob: (r: Request) => renderOperation(runJob(r)),
       },
       context,
     ),
@@ -326,12 +347,16 @@ export async function startCloudRunEmulator(
     faults,
     requests,
     extra: admin,
+    // The REST RunJob shares the admin port: one HTTP server, and the path spaces do not meet
+    // (/_emulator/... and /v2/...).
+    api: (req, res) => handleRestRunJob(req, res, { faults, requests, runJob, operationJson }),
   });
   const endpoint = `${host}:${port}`;
   return {
     name: 'cloud-run',
     endpoint,
     adminUrl: adminServer.url,
+    apiUrl: adminServer.url,
     faults,
     requests,
     executions,
@@ -341,7 +366,7 @@ export async function startCloudRunEmulator(
       endpoint,
       admin: adminServer.url,
       jobs: [...jobs.keys()],
-      env: { CLOUD_RUN_EMULATOR_HOST: endpoint },
+      env: { CLOUD_RUN_EMULATOR_HOST: endpoint, CLOUD_RUN_API_ENDPOINT: adminServer.url },
     }),
     waitForExecution: async (name, timeoutMs = 60_000) => {
       const done = finished.get(name);

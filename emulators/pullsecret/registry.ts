@@ -6,6 +6,8 @@ import { startEventarcEmulator } from '../eventarc/server';
 import { createFinishedPublisher } from '../cloud-run/finished-publisher';
 import { jobDefinitionsSchema } from '../cloud-run/job-definitions';
 import { startCloudRunEmulator } from '../cloud-run/server';
+import { cloudTasksConfigSchema } from '../cloud-tasks/config';
+import { startCloudTasksEmulator } from '../cloud-tasks/server';
 import { rbacTableSchema } from '../kube-apiserver/rbac';
 import { startKubeApiServerEmulator } from '../kube-apiserver/server';
 import { startMetadataServer } from '../metadata-server/server';
@@ -167,6 +169,21 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
         await publisher?.close();
       },
     };
+  },
+  // [--config FILE]: the queues to create at start and the dedupe window (cloud-tasks/config.ts);
+  // its ready line's env has CLOUD_TASKS_EMULATOR_HOST. Dispatches in real time.
+  'cloud-tasks': (args) => {
+    const config = cloudTasksConfigSchema.parse(
+      args.options.config ? JSON.parse(fs.readFileSync(args.options.config, 'utf8')) : {},
+    );
+    const tombstone = config.taskTombstone ? parseDurationMs(config.taskTombstone) : undefined;
+    return startCloudTasksEmulator({
+      host: args.host,
+      port: args.port,
+      adminPort: args.adminPort,
+      queues: config.queues,
+      ...(tombstone !== undefined ? { taskTombstoneMs: tombstone } : {}),
+    });
   },
   // --hyperfleet URL [--hyperfleet-token-file FILE] --topic projects/P/topics/T [--poll-interval 1s --not-ready-interval 10s --ready-interval 30m]; needs PUBSUB_EMULATOR_HOST.
   sentinel: startSentinelFromArgs,

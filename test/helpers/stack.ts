@@ -36,7 +36,8 @@ import type { CheckResult } from '../../functions/pull-secret-job/doctor/check';
 import { DOCTOR_RESULT_KEY } from '../../functions/pull-secret-job/doctor/render';
 
 /** `kube-apiserver` means every management cluster's emulator at once. */
-type Component = 'secret-manager' | 'kube-apiserver' | 'hyperfleet-api' | 'cloud-run';
+type Component =
+  'secret-manager' | 'kube-apiserver' | 'hyperfleet-api' | 'cloud-run' | 'cloud-tasks';
 
 /** A request one of the management clusters' emulators saw, and which one. */
 export type KubeRequest = RequestRecord & { readonly managementCluster: string };
@@ -259,7 +260,9 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
       ? d.endpoints.secretManagerAdmin
       : component === 'cloud-run'
         ? d.endpoints.cloudRunAdmin
-        : d.endpoints.hyperfleetApi;
+        : component === 'cloud-tasks'
+          ? d.endpoints.cloudTasksAdmin
+          : d.endpoints.hyperfleetApi;
   const admin = async (
     component: Component,
     method: string,

@@ -1,7 +1,7 @@
 import type { ReadyProcess } from '../../common/child-process';
 import type { ClusterAccess } from './cluster-access';
 import type { DeliveryMode } from './eventarc-conversion';
-import { JOB_IDENTITY, JOB_NAME, LOCAL_PROJECT, TOPICS, topicPath } from './layout';
+import { JOB_IDENTITY, JOB_NAME, LAUNCH_QUEUE, LOCAL_PROJECT, TOPICS, topicPath } from './layout';
 import { emulatorEnv, type Launcher } from './launcher';
 import type { ManagementCluster } from './management-clusters';
 import { describeSubscriptions, type PushSubscriptions } from './push-subscriptions';
@@ -19,6 +19,7 @@ export interface StartedParts {
   readonly secretManager: ReadyProcess;
   readonly eventarc: ReadyProcess;
   readonly cloudRun: ReadyProcess;
+  readonly cloudTasks: ReadyProcess;
   readonly hyperfleetUrl: string;
   readonly hyperfleetToken: string;
   readonly functions: StartedFunctions;
@@ -32,6 +33,7 @@ function clientEnv(parts: StartedParts): Record<string, string> {
     PUBSUB_EMULATOR_HOST: parts.pubsubEndpoint,
     SECRET_MANAGER_EMULATOR_HOST: parts.secretManager.info.endpoint as string,
     CLOUD_RUN_EMULATOR_HOST: parts.cloudRun.info.endpoint as string,
+    CLOUD_TASKS_EMULATOR_HOST: parts.cloudTasks.info.endpoint as string,
     HYPERFLEET_API_BASE_URL: parts.hyperfleetUrl,
     HYPERFLEET_API_AUTH_TOKEN_PATH: parts.hyperfleetToken,
     KUBECONFIG: parts.defaultCluster.kubeconfig,
@@ -51,6 +53,9 @@ function endpoints(parts: StartedParts): StackDescription['endpoints'] {
     hyperfleetApi: parts.hyperfleetUrl,
     cloudRun: parts.cloudRun.info.endpoint as string,
     cloudRunAdmin: parts.cloudRun.info.admin as string,
+    cloudRunApi: parts.cloudRun.info.admin as string,
+    cloudTasks: parts.cloudTasks.info.endpoint as string,
+    cloudTasksAdmin: parts.cloudTasks.info.admin as string,
     eventarc: parts.eventarc.info.endpoint as string,
     metadataServer: access.metadata.endpoint,
     ...(access.gateway ? { connectGateway: access.gateway } : {}),
@@ -78,6 +83,7 @@ export function describeStack(parts: StartedParts): StackDescription {
     ),
     jobIdentity: JOB_IDENTITY,
     job: JOB_NAME,
+    launchQueue: LAUNCH_QUEUE,
     delivery,
     ...(functions.reporterConverter ? { reporterConverter: functions.reporterConverter } : {}),
     processes: launcher.components.pids,

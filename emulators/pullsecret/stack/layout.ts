@@ -4,6 +4,11 @@ export const LOCAL_PROJECT = 'demo-hyperfleet';
 export const LOCAL_REGION = 'us-central1';
 export const JOB_NAME = `projects/${LOCAL_PROJECT}/locations/${LOCAL_REGION}/jobs/pullsecret-job`;
 
+/** The Cloud Tasks queue launches go through (one named task per launch; Terraform creates it in GCP). */
+export const LAUNCH_QUEUE = `projects/${LOCAL_PROJECT}/locations/${LOCAL_REGION}/queues/pullsecret-launches`;
+/** The identity whose OAuth token the launch queue's tasks carry to the Cloud Run Admin API. */
+export const LAUNCHER_IDENTITY = `pullsecret-launcher@${LOCAL_PROJECT}.iam.gserviceaccount.com`;
+
 export const TOPICS = {
   sentinel: 'hyperfleet-system-clusters',
   results: 'pullsecret-job-results',

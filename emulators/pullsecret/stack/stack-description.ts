@@ -31,6 +31,11 @@ export interface StackOptions {
    * certificate as GKE's DNS endpoint does.
    */
   readonly managementClusterModes?: Readonly<Record<string, ManagementClusterMode>>;
+  /**
+   * The launch queue's rate limits (default LOCAL_LAUNCH_RATE in start-launch-queue.ts): how fast
+   * and how many at once the Cloud Tasks emulator calls Cloud Run's jobs.run.
+   */
+  readonly launchQueue?: { maxDispatchesPerSecond?: number; maxConcurrentDispatches?: number };
   /** Called as each component becomes ready. */
   readonly onProgress?: (component: string, info: Record<string, unknown>) => void;
 }
@@ -60,6 +65,8 @@ export interface StackDescription {
   /** The job's user name in the management clusters (a Google service account email on GKE). */
   readonly jobIdentity: string;
   readonly job: string;
+  /** The Cloud Tasks queue launches go through. */
+  readonly launchQueue: string;
   /** How Pub/Sub messages reach the functions: push subscriptions, or converted to Eventarc's form. */
   readonly delivery: DeliveryMode;
   /** In eventarc mode, the converter in front of the reporter and its log (one JSON line per request). */
@@ -79,6 +86,11 @@ export interface StackDescription {
     readonly hyperfleetApi: string;
     readonly cloudRun: string;
     readonly cloudRunAdmin: string;
+    /** The Cloud Run Admin API's REST base (jobs.run), served on the Cloud Run emulator's admin port. */
+    readonly cloudRunApi: string;
+    /** The Cloud Tasks emulator (gRPC) and its admin API; the launch queue is `launchQueue`. */
+    readonly cloudTasks: string;
+    readonly cloudTasksAdmin: string;
     /** The Eventarc emulator: the triggers of the delivery mode (none in push mode), and its admin API. */
     readonly eventarc: string;
     /** The metadata server that issues the job's Google access tokens (GCE_METADATA_HOST). */

@@ -16,6 +16,8 @@ export interface FunctionWiring {
   readonly cloudRunEndpoint: string;
   readonly secretManagerEndpoint: string;
   readonly otelEnv: Record<string, string>;
+  /** The launch queue and Cloud Run's REST jobs.run, for the adapter only (start-launch-queue.ts). */
+  readonly launchEnv: Record<string, string>;
 }
 
 /** The adapter instances and the reporter, with the endpoints Pub/Sub pushes to. */
@@ -123,7 +125,7 @@ export async function startFunctions(
   delivery: DeliveryMode,
 ): Promise<StartedFunctions> {
   const env = functionEnv(launcher, wiring);
-  const adapters = await startAdapters(launcher, env, delivery);
+  const adapters = await startAdapters(launcher, { ...env, ...wiring.launchEnv }, delivery);
   const reporterPort = await startReporter(launcher, env);
   const reporterConverter =
     delivery === 'eventarc' ? await startReporterConverter(launcher, reporterPort) : undefined;

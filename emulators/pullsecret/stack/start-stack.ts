@@ -9,6 +9,7 @@ import type { Stack, StackOptions } from './stack-description';
 import { startCloudRun } from './start-cloud-run';
 import { startFunctions } from './start-functions';
 import { startGoogleSide } from './start-google-side';
+import { launchEnv, startLaunchQueue } from './start-launch-queue';
 import {
   startHyperFleetApi,
   startHyperShiftSimulator,
@@ -68,9 +69,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const hyperfleetToken = writeHyperFleetToken(launcher);
     const delivery = options.delivery ?? 'push';
     // Independent emulators start together: start-up takes as long as the slowest, not the sum.
-    const [google, hyperfleetUrl] = await Promise.all([
+    const [google, hyperfleetUrl, cloudTasks] = await Promise.all([
       startGoogleSide(launcher, delivery),
       startHyperFleetApi(launcher, hyperfleetToken, otel.hyperfleetApi),
+      startLaunchQueue(launcher),
     ]);
     const { access, secretManager, eventarc } = google;
     await startHyperShiftSimulator(launcher, hyperfleetUrl, hyperfleetToken, access.clusters);
@@ -90,6 +92,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         cloudRunEndpoint: cloudRun.info.endpoint as string,
         secretManagerEndpoint: secretManager.info.endpoint as string,
         otelEnv: otel.components,
+        launchEnv: launchEnv(cloudTasks, cloudRun),
       },
       delivery,
     );
@@ -115,6 +118,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       secretManager,
       eventarc,
       cloudRun,
+      cloudTasks,
       hyperfleetUrl,
       hyperfleetToken,
       functions,

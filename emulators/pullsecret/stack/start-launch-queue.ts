@@ -1,0 +1,42 @@
+import type { ReadyProcess } from '../../common/child-process';
+import type { QueueSeed } from '../../cloud-tasks/config';
+import { LAUNCH_QUEUE, LAUNCHER_IDENTITY } from './layout';
+import type { Launcher } from './launcher';
+
+/**
+ * The launch queue's rate unless the stack is told otherwise (StackOptions.launchQueue): a few
+ * launches a second, a handful at once, as the local stack's single Cloud Run emulator can run.
+ */
+export const LOCAL_LAUNCH_RATE = {
+  maxDispatchesPerSecond: 5,
+  maxConcurrentDispatches: 10,
+} as const;
+
+/**
+ * The Cloud Tasks emulator with the launch queue Terraform will create: the adapter enqueues a
+ * named task per launch whose HTTP target is the Cloud Run Admin API's jobs.run.
+ */
+export function startLaunchQueue(launcher: Launcher): Promise<ReadyProcess> {
+  const queue: QueueSeed = {
+    name: LAUNCH_QUEUE,
+    rateLimits: { ...LOCAL_LAUNCH_RATE, ...launcher.options.launchQueue },
+    // Local retries come quickly, so a failed launch is retried within a test's patience.
+    retryConfig: { minBackoff: '1s', maxBackoff: '10s', maxAttempts: 5 },
+  };
+  const config = launcher.writePrivateFile('cloud-tasks.json', JSON.stringify({ queues: [queue] }));
+  return launcher.emulator('cloud-tasks', ['--config', config]);
+}
+
+/** What the adapter is given to launch through the queue (the adapter reads them once rewritten). */
+export function launchEnv(
+  cloudTasks: ReadyProcess,
+  cloudRun: ReadyProcess,
+): Record<string, string> {
+  return {
+    CLOUD_TASKS_EMULATOR_HOST: cloudTasks.info.endpoint as string,
+    LAUNCH_QUEUE,
+    LAUNCHER_SERVICE_ACCOUNT: LAUNCHER_IDENTITY,
+    // The Cloud Run emulator serves the Admin API's REST jobs.run on its admin port.
+    CLOUD_RUN_API_ENDPOINT: cloudRun.info.admin as string,
+  };
+}
