@@ -12,6 +12,10 @@ import {
   DEFAULT_PRECONDITIONS,
 } from '../../functions/adapter/decision/preconditions';
 import { CloudRunExecutionReader } from '../../shared/executions/cloud-run-execution-reader';
+import {
+  startCloudTasksEmulator,
+  type CloudTasksEmulator,
+} from '../../emulators/cloud-tasks/server';
 import { createReporterHandler } from '../../functions/reporter/report/handle-report';
 import { startCloudRunEmulator, type CloudRunEmulator } from '../../emulators/cloud-run/server';
 import {
@@ -34,7 +38,8 @@ import { ROOT } from '../helpers/run-process';
 import {
   TEST_DECISION_SETTINGS,
   TEST_PULL_SECRET_PATHS,
-  cloudRunAdapterPorts,
+  adapterCloudPorts,
+  TEST_LAUNCH_QUEUE,
 } from '../helpers/adapter';
 
 const DIR = path.join(ROOT, 'test/fixtures/bad-inputs');
@@ -60,6 +65,8 @@ const cases = fs
 describe('bad input corpus (test/fixtures/bad-inputs): a specific reason, no crash, no loop', () => {
   let hyperfleet: HyperFleetApiEmulator;
   let cloudRun: CloudRunEmulator;
+  // Manual dispatch: a bad input must not even queue a launch (no CreateTask).
+  let tasks: CloudTasksEmulator;
   let sm: SecretManagerEmulator;
   let clients: ReturnType<typeof cloudRunClients>;
   const servers: Server[] = [];
@@ -81,14 +88,26 @@ describe('bad input corpus (test/fixtures/bad-inputs): a specific reason, no cra
     cloudRun = await startCloudRunEmulator({
       jobs: [{ name: TEST_JOB, command: [process.execPath, SCRIPTED_TASK], maxRetries: 0 }],
     });
+    tasks = await startCloudTasksEmulator({
+      dispatch: 'manual',
+      queues: [{ name: TEST_LAUNCH_QUEUE }],
+    });
     clients = cloudRunClients(cloudRun.endpoint);
     const api = hyperFleetClient(hyperfleet, { logger });
+    const { lookup, ...launchQueue } = adapterCloudPorts(
+      {
+        tasksHost: tasks.endpoint,
+        cloudRunEndpoint: cloudRun.apiUrl,
+        executions: clients.executions,
+      },
+      logger,
+    );
     adapterUrl = await serve(
       'bad-inputs-adapter',
       createAdapterHandler({
         hyperfleet: api,
-        ...cloudRunAdapterPorts(clients, logger),
-        launchRetry: { attempts: 1, baseDelayMs: 10, maxDelayMs: 10 },
+        launchQueue,
+        lookup,
         preconditions: compilePreconditions(DEFAULT_PRECONDITIONS),
         settings: TEST_DECISION_SETTINGS,
         pullSecret: TEST_PULL_SECRET_PATHS,
@@ -113,6 +132,7 @@ describe('bad input corpus (test/fixtures/bad-inputs): a specific reason, no cra
     await clients.jobs.close();
     await clients.executions.close();
     await cloudRun.stop();
+    await tasks.stop();
     await sm.stop();
     await hyperfleet.stop();
   });
@@ -191,6 +211,7 @@ describe('bad input corpus (test/fixtures/bad-inputs): a specific reason, no cra
       expect(available?.reason).toBe(c.expect.status_reason);
       expect(available?.message).toMatch(new RegExp(c.expect.status_message!));
       expect([...cloudRun.executions.values()].filter((e) => e.env.CLUSTER_ID === id)).toEqual([]);
+      expect(tasks.book.tasksOf(TEST_LAUNCH_QUEUE).filter((t) => t.name.includes(id))).toEqual([]);
       // The same event again is neither relaunched nor rewritten (no loop).
       hyperfleet.requests.clear();
       expect(await pushPubSub(adapterUrl, reconcileEvent({ id, generation: 1 }))).toBe(204);

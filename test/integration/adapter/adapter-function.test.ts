@@ -10,6 +10,10 @@ import {
 } from '../../../functions/adapter/decision/preconditions';
 import { startCloudRunEmulator, type CloudRunEmulator } from '../../../emulators/cloud-run/server';
 import {
+  startCloudTasksEmulator,
+  type CloudTasksEmulator,
+} from '../../../emulators/cloud-tasks/server';
+import {
   startHyperFleetApiEmulator,
   type HyperFleetApiEmulator,
 } from '../../../emulators/hyperfleet-api/server';
@@ -20,13 +24,16 @@ import { hyperFleetClient, readySpec, seedReadyCluster } from '../../helpers/hyp
 import { RecordingLogger } from '../../helpers/recording-logger';
 import {
   TEST_DECISION_SETTINGS,
+  TEST_LAUNCH_QUEUE,
   TEST_PULL_SECRET_PATHS,
-  cloudRunAdapterPorts,
+  adapterCloudPorts,
 } from '../../helpers/adapter';
 
-describe('adapter function through functions-framework, against the HyperFleet and Cloud Run emulators', () => {
+describe('adapter function through functions-framework, against the HyperFleet, Cloud Tasks and Cloud Run emulators', () => {
   let hyperfleet: HyperFleetApiEmulator;
   let cloudRun: CloudRunEmulator;
+  // Dispatched by the test (dispatchDue), so each test sees every launch the events made.
+  let tasks: CloudTasksEmulator;
   let clients: ReturnType<typeof cloudRunClients>;
   let server: Server;
   let url: string;
@@ -37,14 +44,27 @@ describe('adapter function through functions-framework, against the HyperFleet a
     cloudRun = await startCloudRunEmulator({
       jobs: [hangingTestJob()],
     });
+    tasks = await startCloudTasksEmulator({
+      dispatch: 'manual',
+      queues: [{ name: TEST_LAUNCH_QUEUE, retryConfig: { maxAttempts: 3, minBackoff: '0.1s' } }],
+    });
     clients = cloudRunClients(cloudRun.endpoint);
     logger = new RecordingLogger();
+    const { lookup, ...launchQueue } = adapterCloudPorts(
+      {
+        tasksHost: tasks.endpoint,
+        cloudRunEndpoint: cloudRun.apiUrl,
+        executions: clients.executions,
+      },
+      logger,
+    );
     const handler = createAdapterHandler({
       hyperfleet: hyperFleetClient(hyperfleet, { logger, retryAttempts: 2 }),
-      ...cloudRunAdapterPorts(clients, logger),
-      launchRetry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
+      launchQueue,
+      lookup,
       preconditions: compilePreconditions(DEFAULT_PRECONDITIONS),
-      settings: TEST_DECISION_SETTINGS,
+      // A queued launch is looked up (GetTask) at the next event.
+      settings: { ...TEST_DECISION_SETTINGS, launchCheckAfterMs: 0 },
       pullSecret: TEST_PULL_SECRET_PATHS,
       logger,
     });
@@ -57,22 +77,31 @@ describe('adapter function through functions-framework, against the HyperFleet a
     server.close();
     await clients.jobs.close();
     await clients.executions.close();
+    await tasks.stop();
     await cloudRun.stop();
     await hyperfleet.stop();
   });
   beforeEach(() => {
     hyperfleet.faults.clear();
     cloudRun.faults.clear();
+    tasks.faults.clear();
   });
+
+  /** Delivers the event, then lets the queue dispatch what it queued; the delivery's HTTP answer. */
+  const deliver = async (send: Promise<number>) => {
+    const answer = await send;
+    await tasks.dispatchDue();
+    return answer;
+  };
 
   const own = async (id: string) =>
     readOwnStatus(await hyperFleetClient(hyperfleet).listStatuses(id));
   const executionsFor = (id: string) =>
     [...cloudRun.executions.values()].filter((e) => e.env.CLUSTER_ID === id);
 
-  it('launches exactly one execution for a ready cluster, with references only, and reports JobLaunched', async () => {
+  it('queues one launch for a ready cluster, which runs one execution with references only', async () => {
     const { id, namespace } = seedReadyCluster(hyperfleet, { name: 'ready-one' });
-    expect(await pushPubSub(url, sentinelEvent(id, 1))).toBe(204);
+    expect(await deliver(pushPubSub(url, sentinelEvent(id, 1)))).toBe(204);
     const launched = executionsFor(id);
     expect(launched).toHaveLength(1);
     expect(launched[0]!.env).toEqual({
@@ -85,46 +114,48 @@ describe('adapter function through functions-framework, against the HyperFleet a
       MANAGEMENT_NAMESPACE: namespace,
       OPERATION: 'apply',
       LAUNCH_ATTEMPT: '1',
-      LAUNCH_ID: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      LAUNCH_ID: expect.stringMatching(new RegExp(`^[0-9a-f]{8}-${id}-g1-apply-a1$`)),
       PULL_SECRET_SOURCE: 'cluster-spec',
       PULL_SECRET_SPEC_PATH: 'spec.pullSecret.data',
       PULL_SECRET_ADDITIONAL_SPEC_PATH: 'spec.pullSecret.additional',
     });
+    // The task was created as the launcher identity's RunJob: its OAuth token, not the adapter's.
+    const dispatch = tasks.requests.list().find((r) => r.method === 'Dispatch');
+    expect(dispatch).toBeDefined();
     expect(await own(id)).toMatchObject({
       observedGeneration: 1,
       available: 'False',
-      availableReason: 'JobRunning',
+      availableReason: 'JobQueued',
+      appliedReason: 'JobQueued',
       health: 'True',
       data: {
-        execution: launched[0]!.name,
+        task: `${TEST_LAUNCH_QUEUE}/tasks/${launched[0]!.env.LAUNCH_ID}`,
         operation: 'apply',
         attempt: 1,
-        launch_id: launched[0]!.env.LAUNCH_ID,
       },
     });
-    const statuses = await hyperFleetClient(hyperfleet).listStatuses(id);
-    expect(
-      statuses
-        .find((s) => s.adapter === 'pullsecret')
-        ?.conditions.find((c) => c.type === 'Applied'),
-    ).toMatchObject({ status: 'True', reason: 'JobLaunched' });
   });
 
   it('launches nothing more for ten duplicate events, sequential or concurrent', async () => {
     const { id } = seedReadyCluster(hyperfleet, { name: 'duplicates' });
     const event = sentinelEvent(id, 1);
-    for (let i = 0; i < 5; i++) expect(await pushPubSub(url, event)).toBe(204);
-    expect(await Promise.all(Array.from({ length: 10 }, () => pushPubSub(url, event)))).toEqual(
-      Array(10).fill(204),
-    );
+    for (let i = 0; i < 5; i++) expect(await deliver(pushPubSub(url, event))).toBe(204);
+    expect(
+      await deliver(
+        Promise.all(Array.from({ length: 10 }, () => pushPubSub(url, event))).then((answers) => {
+          expect(answers).toEqual(Array(10).fill(204));
+          return 204;
+        }),
+      ),
+    ).toBe(204);
     expect(executionsFor(id)).toHaveLength(1);
   });
 
   it('accepts the Sentinel CloudEvent directly, in binary and structured mode', async () => {
     const binary = seedReadyCluster(hyperfleet, { name: 'binary-mode' });
-    expect(await postBinary(url, sentinelEvent(binary.id, 1))).toBe(204);
+    expect(await deliver(postBinary(url, sentinelEvent(binary.id, 1)))).toBe(204);
     const structured = seedReadyCluster(hyperfleet, { name: 'structured-mode' });
-    expect(await postStructured(url, sentinelEvent(structured.id, 1))).toBe(204);
+    expect(await deliver(postStructured(url, sentinelEvent(structured.id, 1)))).toBe(204);
     expect(executionsFor(binary.id)).toHaveLength(1);
     expect(executionsFor(structured.id)).toHaveLength(1);
   });
@@ -151,14 +182,14 @@ describe('adapter function through functions-framework, against the HyperFleet a
 
   it('launches a delete for a cluster being deleted', async () => {
     const { id } = seedReadyCluster(hyperfleet, { name: 'doomed' });
-    await pushPubSub(url, sentinelEvent(id, 1));
+    await deliver(pushPubSub(url, sentinelEvent(id, 1)));
     hyperfleet.store.deleteCluster(id, 'test');
-    expect(await pushPubSub(url, sentinelEvent(id, 2))).toBe(204);
+    expect(await deliver(pushPubSub(url, sentinelEvent(id, 2)))).toBe(204);
     const launches = executionsFor(id);
     expect(launches.map((e) => e.env.OPERATION)).toEqual(['apply', 'delete']);
     expect(await own(id)).toMatchObject({
       observedGeneration: 2,
-      availableReason: 'JobRunning',
+      availableReason: 'JobQueued',
       finalized: 'False',
     });
   });
@@ -178,17 +209,24 @@ describe('adapter function through functions-framework, against the HyperFleet a
       count: 20,
       status: 503,
     });
-    expect(await pushPubSub(url, sentinelEvent(id, 1))).toBe(500);
+    expect(await deliver(pushPubSub(url, sentinelEvent(id, 1)))).toBe(500);
     expect(executionsFor(id)).toHaveLength(0);
     hyperfleet.faults.clear();
-    expect(await pushPubSub(url, sentinelEvent(id, 1))).toBe(204);
+    expect(await deliver(pushPubSub(url, sentinelEvent(id, 1)))).toBe(204);
     expect(executionsFor(id)).toHaveLength(1);
   });
 
-  it('returns an error when Cloud Run stays UNAVAILABLE, and reports PERMISSION_DENIED as Health=False', async () => {
-    const unavailable = seedReadyCluster(hyperfleet, { name: 'run-unavailable' });
-    cloudRun.faults.add({ match: 'RunJob', count: 2, status: 'UNAVAILABLE' });
-    expect(await pushPubSub(url, sentinelEvent(unavailable.id, 1))).toBe(500);
+  it('returns an error when CreateTask fails UNAVAILABLE, so Pub/Sub redelivers', async () => {
+    const unavailable = seedReadyCluster(hyperfleet, { name: 'tasks-unavailable' });
+    tasks.faults.add({ match: 'CreateTask', count: 1, status: 'UNAVAILABLE' });
+    expect(await deliver(pushPubSub(url, sentinelEvent(unavailable.id, 1)))).toBe(500);
+    expect(executionsFor(unavailable.id)).toHaveLength(0);
+    // The redelivery queues the same named task: one launch in all.
+    expect(await deliver(pushPubSub(url, sentinelEvent(unavailable.id, 1)))).toBe(204);
+    expect(executionsFor(unavailable.id)).toHaveLength(1);
+  });
+
+  it("reports a RunJob the launcher may not make as Health=False with Cloud Run's reason, and stops the queue's retries", async () => {
     const denied = seedReadyCluster(hyperfleet, { name: 'run-denied' });
     cloudRun.faults.add({
       match: 'RunJob',
@@ -196,13 +234,26 @@ describe('adapter function through functions-framework, against the HyperFleet a
       status: 'PERMISSION_DENIED',
       message: "Permission 'run.jobs.runWithOverrides' denied",
     });
-    expect(await pushPubSub(url, sentinelEvent(denied.id, 1))).toBe(204);
+    expect(await deliver(pushPubSub(url, sentinelEvent(denied.id, 1)))).toBe(204);
+    expect(executionsFor(denied.id)).toHaveLength(0);
+    // Sentinel's next event: GetTask shows the refusal.
+    expect(await deliver(pushPubSub(url, sentinelEvent(denied.id, 1)))).toBe(204);
     expect(await own(denied.id)).toMatchObject({
       available: 'False',
       availableReason: 'PermissionDenied',
       health: 'False',
-      data: { failure_kind: 'permanent' },
+      data: { failure_kind: 'permanent', attempt: 1 },
     });
+    const message = (await hyperFleetClient(hyperfleet).listStatuses(denied.id))
+      .find((s) => s.adapter === 'pullsecret')
+      ?.conditions.find((c) => c.type === 'Health')?.message;
+    expect(message).toContain('PERMISSION_DENIED');
+    expect(message).toContain('launcher service account');
+    // The task is gone (deleted), so the queue makes no further RunJob for it.
+    expect(tasks.book.tasksOf(TEST_LAUNCH_QUEUE)).toHaveLength(0);
+    // A later event within PERMANENT_FAILURE_RETRY_INTERVAL launches nothing.
+    expect(await deliver(pushPubSub(url, sentinelEvent(denied.id, 1)))).toBe(204);
+    expect(executionsFor(denied.id)).toHaveLength(0);
   });
 
   it('acknowledges a malformed message with one warning and no side effect', async () => {
@@ -241,7 +292,7 @@ describe('adapter function through functions-framework, against the HyperFleet a
         pullSecret: { data: '{"auths":{}}' },
       },
     });
-    await pushPubSub(url, sentinelEvent(older.id, 1));
+    await deliver(pushPubSub(url, sentinelEvent(older.id, 1)));
     expect(executionsFor(older.id)[0]?.env.GCP_PROJECT_ID).toBe('legacy-project');
     const bad = seedReadyCluster(hyperfleet, {
       name: 'bad-namespace',
@@ -262,7 +313,7 @@ describe('adapter function through functions-framework, against the HyperFleet a
       available: 'True',
       data: { namespace: `clusters-${placed.id}`, managementCluster: 'mgmt-2' },
     });
-    await pushPubSub(url, sentinelEvent(placed.id, 1));
+    await deliver(pushPubSub(url, sentinelEvent(placed.id, 1)));
     expect(executionsFor(placed.id)[0]?.env).toMatchObject({
       MANAGEMENT_CLUSTER: 'mgmt-2',
       MANAGEMENT_NAMESPACE: `clusters-${placed.id}`,
