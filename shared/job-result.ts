@@ -91,3 +91,25 @@ export const EXIT_CODES = {
 
 /** Message attribute `type` that marks job results on the results topic. */
 export const RESULT_MESSAGE_TYPE = 'pullsecret.job.result';
+
+/**
+ * The job's report of its own start, published once before its first write by an execution the
+ * adapter launched (the adapter launches through Cloud Tasks and never sees the execution's name):
+ * the reporter turns it into the `launched` status. Identifiers and a time only, nothing secret.
+ */
+export const jobStartedSchema = z.object({
+  cluster_id: z.string().min(1),
+  generation: z.number().int().positive(),
+  operation: z.enum(['apply', 'delete']),
+  /** LAUNCH_ATTEMPT. */
+  attempt: z.number().int().positive(),
+  /** Cloud Run execution name (short, as CLOUD_RUN_EXECUTION gives it). */
+  execution: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be a short execution name'),
+  /** LAUNCH_ID: the launch task's id, when the adapter passed one. */
+  launch_id: z.string().min(1).max(200).optional(),
+  started_at: z.iso.datetime({ offset: true }),
+});
+export type JobStarted = z.infer<typeof jobStartedSchema>;
+
+/** Message attribute `type` that marks the job's start reports on the results topic. */
+export const STARTED_MESSAGE_TYPE = 'pullsecret.job.started';

@@ -67,7 +67,8 @@ const executions: ExecutionReader = {
   read: async (name) => (await cloudRunReader()).read(name),
 };
 
-// Read only for successful execution-finished events, to tell duplicates from claim holders.
+// Read to tell duplicates from claim holders (successful execution-finished events) and a stray
+// execution's failure from the claim holder's (failures our status does not already name).
 const secretManagerReader = lazily(async () => {
   const { SecretManagerServiceClient, googleClientOptions } =
     await import('../../shared/gcp/lazy/secret-manager.js');
@@ -106,6 +107,7 @@ const bounded = withBoundedRetries((event) => instanceHandler()(event), {
   describe: (event) => {
     const decoded = decodeReport(event, config.cloudRunJob);
     if (decoded.kind === 'job-result') return { cluster_id: decoded.result.cluster_id };
+    if (decoded.kind === 'job-started') return { cluster_id: decoded.started.cluster_id };
     if (decoded.kind === 'execution-finished') return { execution: decoded.execution };
     return {};
   },

@@ -37,6 +37,8 @@ export interface JobConfig {
   readonly additionalSpecPath: string;
   readonly hyperfleet?: HyperFleetApiConfig;
   readonly attempt?: number;
+  /** LAUNCH_ID: the adapter's launch (its Cloud Tasks task id), for the start report. */
+  readonly launchId?: string;
   readonly kubernetes?: {
     readonly namespace: string;
     readonly secretName: string;
@@ -117,6 +119,7 @@ export function loadJobConfig(env: Env): JobConfig {
         }
       : {}),
     ...(e.LAUNCH_ATTEMPT ? { attempt: e.LAUNCH_ATTEMPT } : {}),
+    ...(e.LAUNCH_ID ? { launchId: e.LAUNCH_ID } : {}),
     ...(kubernetes ? { kubernetes } : {}),
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,

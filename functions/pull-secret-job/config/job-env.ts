@@ -99,8 +99,11 @@ export const jobEnvSchema = z
     ...hyperFleetApiEnvShape,
     HYPERFLEET_API_BASE_URL: hyperFleetApiEnvShape.HYPERFLEET_API_BASE_URL.optional(),
     LAUNCH_ATTEMPT: positiveInt(),
-    /** The adapter's launch id: how the adapter finds this execution again after a lost answer. */
-    LAUNCH_ID: z.string().max(64).optional(),
+    /**
+     * The adapter's launch id: its Cloud Tasks task's id (HASH8-CLUSTERID-gGEN-OP-aATTEMPT, up to
+     * about 100 characters), echoed in the job's start report.
+     */
+    LAUNCH_ID: z.string().min(1).max(200).optional(),
     MANAGEMENT_NAMESPACE: namespaceName.optional(),
     K8S_SECRET_NAME: objectName.optional(),
     SKIP_KUBERNETES: booleanFlag(false),

@@ -2,7 +2,6 @@ import { googleClientOptions } from '../../../shared/gcp/client-options';
 import { SecretManagerServiceClient } from '../../../shared/gcp/secret-manager-client';
 import { HyperFleetClient } from '../../../shared/hyperfleet/client';
 import { authProviderFor } from '../../../shared/hyperfleet/config';
-import type { JobResult } from '../../../shared/job-result';
 import type { Logger } from '../../../shared/logging/logger';
 import type { SecretRedactor } from '../../../shared/logging/secret-redactor';
 import type { JobConfig } from '../config/config';
@@ -11,6 +10,7 @@ import { createCoreV1Api } from '../kubernetes/kubernetes-access';
 import { KubernetesClusterSecrets } from '../kubernetes/kubernetes-cluster-secrets';
 import { GoogleSecretStore } from '../secret-manager/google-secret-store';
 import { PubSubResultPublisher } from '../telemetry/pubsub-result-publisher';
+import type { ResultPublisher } from '../telemetry/result-publisher';
 import type { JobDependencies } from './job-run';
 import { customerProjectPermissionFix } from './permission-fix';
 
@@ -72,21 +72,23 @@ async function clusterSecrets(
   });
 }
 
-/** Publishes the result for the reporter; the Pub/Sub client loads only here (direct runs never pay). */
-export async function publishResult(
+/**
+ * The results topic's publisher, for the start report and the result of one run; the Pub/Sub
+ * client loads only here (direct runs never pay). The start report retries briefly (three tries
+ * of at most 3 s each): writes wait for it (start-report.ts), and when it fails the adapter
+ * re-checks the launch instead. The result retries longer: it is the run's last act.
+ */
+export async function resultPublisher(
   topic: string,
-  result: JobResult,
   options: { logger: Logger; redactor: SecretRedactor; timeoutMs: number },
-): Promise<void> {
+): Promise<ResultPublisher> {
   const { PubSub } = await import('../../../shared/gcp/lazy/pubsub.js');
-  const publisher = new PubSubResultPublisher(
-    new PubSub({ projectId: topic.split('/')[1]! }),
-    topic,
-    {
-      retry: { attempts: 4, baseDelayMs: 500, maxDelayMs: 5000 },
-      ...options,
+  return new PubSubResultPublisher(new PubSub({ projectId: topic.split('/')[1]! }), topic, {
+    retry: { attempts: 4, baseDelayMs: 500, maxDelayMs: 5000 },
+    started: {
+      retry: { attempts: 3, baseDelayMs: 250, maxDelayMs: 1000 },
+      timeoutMs: Math.min(options.timeoutMs, 3000),
     },
-  );
-  await publisher.publish(result);
-  await publisher.close();
+    ...options,
+  });
 }

@@ -6,6 +6,7 @@ import { startTracing } from '../../../shared/tracing/start';
 import { loadJobConfig, type JobConfig } from '../config/config';
 import { refuseRedirects } from '../config/redirect-guard';
 import { withJobRunSpan } from '../telemetry/job-trace';
+import type { ResultPublisher } from '../telemetry/result-publisher';
 import { endOpenSpans } from '../telemetry/open-spans';
 import { traceFieldsFromTraceparent, traceFieldsOf } from '../telemetry/result-trace-fields';
 import {
@@ -16,9 +17,10 @@ import {
   terminatedResult,
   type TerminationSignal,
 } from '../telemetry/termination';
-import { jobDependencies, publishResult, secretManagerClient } from './job-clients';
+import { jobDependencies, resultPublisher, secretManagerClient } from './job-clients';
 import { configFailure, resultWasWritten, writeResult } from './result-line';
 import { runPullSecretJob } from './run-job';
+import { START_REPORT_WAIT_MS, startedMessage, writesAfter } from './start-report';
 
 /** What the wiring shares between the run and a termination signal. */
 interface Wired {
@@ -85,18 +87,37 @@ export async function runJobCommand(
 async function runAndReport(wired: Wired): Promise<number> {
   const { config, dryRun, logger, redactor } = wired;
   const client = secretManagerClient(config);
+  // One Pub/Sub client for the run's two messages: created at the start, while the first reads
+  // are in flight, when there is a start to report; else only for the result.
+  const topic = config.resultsTopic && !dryRun ? config.resultsTopic : undefined;
+  let opened: Promise<ResultPublisher> | undefined;
+  const publisher = () =>
+    (opened ??= resultPublisher(topic!, { logger, redactor, timeoutMs: config.apiTimeoutMs }));
   try {
     const deps = jobDependencies(config, client, logger, redactor);
     const result = await withJobRunSpan(
       config,
       async () => {
-        const result = await runPullSecretJob(config, deps, { dryRun });
-        if (config.resultsTopic && !dryRun)
-          await publishResult(config.resultsTopic, result, {
-            logger,
-            redactor,
-            timeoutMs: config.apiTimeoutMs,
-          });
+        const started = topic ? startedMessage(config, dryRun, new Date(), logger) : undefined;
+        // Never rejects (the publisher logs its own failures); writes wait for it, reads do not.
+        const startReport = started
+          ? publisher()
+              .then((p) => p.publishStarted(started))
+              .catch(() => false)
+          : undefined;
+        const result = await runPullSecretJob(
+          config,
+          startReport ? writesAfter(startReport, deps) : deps,
+          { dryRun },
+        );
+        // The start report goes first even when the run wrote nothing (a refused pull secret).
+        if (startReport) await boundedWait(startReport, START_REPORT_WAIT_MS);
+        if (topic) {
+          const results = await publisher();
+          await results.publish(result);
+          opened = undefined;
+          await results.close();
+        }
         return result;
       },
       (context) => {
@@ -109,6 +130,7 @@ async function runAndReport(wired: Wired): Promise<number> {
   } finally {
     await wired.stopTracing();
     await client.close();
+    if (opened) await (await opened.catch(() => undefined))?.close();
   }
 }
 

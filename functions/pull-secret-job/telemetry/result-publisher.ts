@@ -1,7 +1,9 @@
-import type { JobResult } from '../../../shared/job-result';
+import type { JobResult, JobStarted } from '../../../shared/job-result';
 
-/** Tells the reporter how a run ended (the results topic in GCP and locally). */
+/** Tells the reporter that a run started and how it ended (the results topic in GCP and locally). */
 export interface ResultPublisher {
+  /** Publishes the start report, retrying briefly; resolves false (never throws) when it could not. */
+  publishStarted(started: JobStarted): Promise<boolean>;
   /** Publishes, retrying; resolves false (never throws) when it finally could not. */
   publish(result: JobResult): Promise<boolean>;
   close(): Promise<void>;

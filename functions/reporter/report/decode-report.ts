@@ -1,7 +1,14 @@
 import * as z from 'zod';
 import { PUBSUB_MESSAGE_PUBLISHED, type IncomingCloudEvent } from '../../../shared/events/decode';
 import { describeFirstIssue } from '../../../shared/zod-issue';
-import { jobResultSchema, RESULT_MESSAGE_TYPE, type JobResult } from '../../../shared/job-result';
+import {
+  jobResultSchema,
+  jobStartedSchema,
+  RESULT_MESSAGE_TYPE,
+  STARTED_MESSAGE_TYPE,
+  type JobResult,
+  type JobStarted,
+} from '../../../shared/job-result';
 import { parseTraceExtensions, type CarriedTrace } from '../../../shared/tracing/trace-extensions';
 
 /** The publisher's span (the job's `pubsub.publish_result`): the parent of the reporter's work. */
@@ -9,6 +16,8 @@ export type MessageTrace = CarriedTrace;
 
 export type DecodedReport = (
   | { readonly kind: 'job-result'; readonly result: JobResult }
+  /** The job's report of its own start (attribute type `pullsecret.job.started`). */
+  | { readonly kind: 'job-started'; readonly started: JobStarted }
   | { readonly kind: 'execution-finished'; readonly execution: string; readonly statusCode: number }
   | { readonly kind: 'ignored'; readonly reason: string }
   | { readonly kind: 'malformed'; readonly problem: string }
@@ -59,7 +68,8 @@ const logEntrySchema = z.looseObject({
 
 /**
  * Decodes a Pub/Sub message from the results topic (a job result, attribute type
- * `pullsecret.job.result`) or the execution-finished topic (a log entry). Entries of other jobs or
+ * `pullsecret.job.result`, or a start report, `pullsecret.job.started`) or the execution-finished
+ * topic (a log entry). Entries of other jobs or
  * methods are ignored; anything unreadable is malformed. Never throws.
  */
 export function decodeReport(incoming: IncomingCloudEvent, jobName: string): DecodedReport {
@@ -91,6 +101,15 @@ function decodeMessage(
       kind: 'malformed',
       problem: 'message.data: not base64-encoded JSON (expected a job result or a log entry)',
     };
+  }
+  if (message.attributes?.type === STARTED_MESSAGE_TYPE) {
+    const started = jobStartedSchema.safeParse(json);
+    return started.success
+      ? { kind: 'job-started', started: started.data }
+      : {
+          kind: 'malformed',
+          problem: `invalid start report: ${describeFirstIssue(started.error)}`,
+        };
   }
   if (
     message.attributes?.type === RESULT_MESSAGE_TYPE ||

@@ -1,25 +1,28 @@
-import { AdapterError, TransientError } from '../../../shared/errors';
+import { AdapterError } from '../../../shared/errors';
 import type { IncomingCloudEvent } from '../../../shared/events/decode';
 import { HyperFleetNotFoundError } from '../../../shared/hyperfleet/errors';
 import { logIfApiMisconfigured } from '../../../shared/hyperfleet/misconfiguration';
 import type { HyperFleetApi } from '../../../shared/hyperfleet/port';
 import { readOwnStatus } from '../../../shared/status/own-status';
 import { buildStatus } from '../../../shared/status/status-builder';
-import type { JobResult } from '../../../shared/job-result';
+import type { JobResult, JobStarted } from '../../../shared/job-result';
 import type { Logger } from '../../../shared/logging/logger';
 import { TRACE_ATTRIBUTES } from '../../../shared/tracing/attributes';
 import { SpanKind, withSpan, type Span, type SpanAttributes } from '../../../shared/tracing/spans';
 import { contextFromTraceparent } from '../../../shared/tracing/traceparent';
 import { decodeReport, type DecodedReport } from './decode-report';
 import type { ClaimReader } from '../claim/claim-reader';
-import type {
-  ExecutionReader,
-  ExecutionSummary,
-} from '../../../shared/executions/execution-reader';
-import { decideLateReport, reportTiming } from './late-report';
-import { planFromExecution, secretPathOf } from '../../../shared/executions/execution-report';
-import type { PlannedReport, SkippedReport } from '../../../shared/status/planned-report';
-import { planFromJobResult, skipUnclaimedSuccess } from './report-outcomes';
+import type { ExecutionReader } from '../../../shared/executions/execution-reader';
+import { planFinished, planResult, readClaim } from './plan-message';
+import {
+  failureStanding,
+  observedTime,
+  ownSuccessInWindow,
+  recordStart,
+  strayFailure,
+  type TimedReport,
+  type Withheld,
+} from './status-rules';
 
 export interface ReporterDependencies {
   readonly hyperfleet: HyperFleetApi;
@@ -33,9 +36,10 @@ export interface ReporterDependencies {
 }
 
 /**
- * Builds the reporter's CloudEvent handler for both topics. Idempotent and order-independent per
- * execution (see report-outcomes.ts and shared/executions/execution-report.ts); throws only for
- * transient failures so Pub/Sub redelivers.
+ * Builds the reporter's CloudEvent handler for both topics: job results and start reports, and
+ * execution-finished entries. Idempotent and order-independent per execution (report-outcomes.ts,
+ * shared/executions/execution-report.ts, and the rules against our status in status-rules.ts);
+ * throws only for transient failures so Pub/Sub redelivers.
  * Each message of ours is handled inside the CONSUMER span `reporter.handle`: the child of the
  * job's publish span (message attribute `traceparent`), or the root of a new trace (an
  * execution-finished event, a result published without one), so the status write and its
@@ -56,7 +60,11 @@ export function createReporterHandler(
     }
     await withSpan(
       'reporter.handle',
-      decoded.kind === 'job-result' ? resultAttributes(decoded.result) : {},
+      decoded.kind === 'job-result'
+        ? resultAttributes(decoded.result)
+        : decoded.kind === 'job-started'
+          ? startedAttributes(decoded.started)
+          : {},
       (span) => handle(decoded, incoming.id ?? '', deps, now, span),
       {
         kind: SpanKind.CONSUMER,
@@ -93,34 +101,27 @@ async function handle(
     decide('malformed');
     return;
   }
+  const source = SOURCES[decoded.kind];
   try {
-    let plan: PlannedReport | SkippedReport;
-    if (decoded.kind === 'job-result') plan = planFromJobResult(decoded.result, deps.jobName);
-    else {
-      span.setAttribute(TRACE_ATTRIBUTES.execution, decoded.execution);
-      const summary = await deps.executions.read(decoded.execution);
-      // The entry says it finished; Cloud Run's API may not show it yet. Retried (redelivery,
-      // bounded by EVENT_MAX_FAILURES / EVENT_MAX_AGE) instead of acknowledged with nothing reported.
-      if (summary && !summary.completionTime)
-        throw new TransientError(
-          `Execution ${decoded.execution} has not completed yet in Cloud Run's API; retrying the event`,
-          'ExecutionNotCompleted',
-        );
-      plan = summary
-        ? await planExecutionReport(summary, deps)
-        : { skip: `execution ${decoded.execution} no longer exists` };
-    }
-    const source = decoded.kind === 'job-result' ? 'job-result' : 'execution-finished';
-    if ('skip' in plan) {
-      deps.logger.info(`Nothing to report: ${plan.skip}`, {
+    const decision = await decideReport(decoded, deps, now(), span);
+    if ('skip' in decision) {
+      deps.logger[decision.severity](`Nothing to report: ${decision.skip}`, {
         source,
-        decision: plan.decision ?? 'skip',
+        decision: decision.decision,
       });
-      decide(plan.decision ?? 'skip');
+      decide(decision.decision);
       return;
     }
-    await report(plan, source, deps, now(), span);
+    await report(decision, source, deps, span);
   } catch (error) {
+    if (error instanceof HyperFleetNotFoundError) {
+      decide('cluster-gone');
+      deps.logger.info('The cluster no longer exists; nothing to report', {
+        source,
+        decision: 'cluster-gone',
+      });
+      return;
+    }
     if (error instanceof AdapterError && error.kind === 'permanent') {
       deps.logger.error(`Reporting failed permanently: ${error.message}`, {
         reason: error.reason,
@@ -132,6 +133,47 @@ async function handle(
     logIfApiMisconfigured(error, deps.logger);
     throw error;
   }
+}
+
+const SOURCES = {
+  'job-result': 'job-result',
+  'job-started': 'job-started',
+  'execution-finished': 'execution-finished',
+} as const;
+
+/**
+ * What to write for a message, and when it was observed, or why nothing is written: the plan from
+ * the message (and Cloud Run, for an execution-finished event), then our status, read once, against
+ * the rules of status-rules.ts (a start is recorded only over its queued row; a failure our status
+ * does not vouch for needs the claim; the observed_time).
+ */
+async function decideReport(
+  decoded: Extract<DecodedReport, { kind: keyof typeof SOURCES }>,
+  deps: ReporterDependencies,
+  now: Date,
+  span: Span,
+): Promise<TimedReport | Withheld> {
+  const ownStatus = async (clusterId: string) =>
+    readOwnStatus(await deps.hyperfleet.listStatuses(clusterId));
+  if (decoded.kind === 'job-started') {
+    const { started } = decoded;
+    return recordStart(started, await ownStatus(started.cluster_id), deps.jobName, now);
+  }
+  const planned =
+    decoded.kind === 'job-result'
+      ? planResult(decoded.result, deps.jobName)
+      : await planFinished(decoded.execution, deps, span);
+  if ('skip' in planned)
+    return { skip: planned.skip, decision: planned.decision ?? 'skip', severity: 'info' };
+  const { plan, secretPath } = planned;
+  const unread = decoded.kind === 'job-result' ? ownSuccessInWindow(plan, now) : undefined;
+  if (unread) return unread;
+  const own = await ownStatus(plan.clusterId);
+  if (plan.outcome.kind === 'failed' && failureStanding(plan, own) === 'claim-decides') {
+    const stray = strayFailure(plan, own, await readClaim(secretPath, deps));
+    if (stray) return stray;
+  }
+  return observedTime(plan, own, now);
 }
 
 /** What a job result says about itself, known before anything is read. */
@@ -147,37 +189,22 @@ function resultAttributes(result: JobResult): SpanAttributes {
   };
 }
 
-/**
- * The report for a finished execution; a success is first checked against the claim, since a
- * duplicate also exits 0. If the claim cannot be read for a permanent reason (missing permission),
- * the report is written anyway: losing it would be worse, and the job result still decides.
- */
-async function planExecutionReport(
-  summary: ExecutionSummary,
-  deps: ReporterDependencies,
-): Promise<PlannedReport | SkippedReport> {
-  const plan = planFromExecution(summary);
-  const secretPath = secretPathOf(summary);
-  if ('skip' in plan || plan.outcome.kind === 'failed' || !deps.claims || !secretPath) return plan;
-  try {
-    return skipUnclaimedSuccess(summary, await deps.claims.read(secretPath)) ?? plan;
-  } catch (error) {
-    if (!(error instanceof AdapterError && error.kind === 'permanent')) throw error;
-    deps.logger.warn(`Could not check the claim, reporting anyway: ${error.message}`, {
-      reason: error.reason,
-      decision: 'claim-unchecked',
-    });
-    return plan;
-  }
+/** What a start report says about itself. */
+function startedAttributes(started: JobStarted): SpanAttributes {
+  return {
+    [TRACE_ATTRIBUTES.clusterId]: started.cluster_id,
+    [TRACE_ATTRIBUTES.generation]: started.generation,
+    [TRACE_ATTRIBUTES.execution]: started.execution,
+  };
 }
 
 async function report(
-  plan: PlannedReport,
+  timed: TimedReport,
   source: string,
   deps: ReporterDependencies,
-  now: Date,
   span: Span,
 ): Promise<void> {
+  const { plan, observedTime, note } = timed;
   const log = deps.logger.child({
     cluster_id: plan.clusterId,
     generation: plan.generation,
@@ -188,60 +215,25 @@ async function report(
     [TRACE_ATTRIBUTES.generation]: plan.generation,
     [TRACE_ATTRIBUTES.outcome]: plan.outcome.kind,
   });
-  try {
-    const observed = await observedTimeFor(plan, deps, now, log);
-    if (!observed) {
-      span.setAttribute(TRACE_ATTRIBUTES.decision, 'late-report-dropped');
-      return;
-    }
-    const body = buildStatus(plan.outcome, plan.generation, observed);
-    const available = body.conditions.find((c) => c.type === 'Available');
-    // The reason the status reports (the job's reason code, or the execution's classified failure).
-    span.setAttributes({
-      [TRACE_ATTRIBUTES.decision]: `report-${plan.outcome.kind}`,
-      ...(available?.reason ? { [TRACE_ATTRIBUTES.reason]: available.reason } : {}),
-    });
-    const outcome = await deps.hyperfleet.putStatus(plan.clusterId, body);
-    log.info(`Reported ${plan.outcome.kind} (${available?.reason ?? ''}): status ${outcome}`, {
-      decision: `report-${plan.outcome.kind}`,
-      status_write: outcome,
-      reason: available?.reason,
-      execution: 'execution' in plan.outcome ? plan.outcome.execution : undefined,
-    });
-  } catch (error) {
-    if (error instanceof HyperFleetNotFoundError) {
-      span.setAttribute(TRACE_ATTRIBUTES.decision, 'cluster-gone');
-      log.info('The cluster no longer exists; nothing to report', { decision: 'cluster-gone' });
-      return;
-    }
-    throw error;
-  }
-}
-
-/**
- * The observed_time to report with, or undefined when the report is dropped. Only a report
- * outside the API's observed_time window costs a status read (see late-report.ts).
- */
-async function observedTimeFor(
-  plan: PlannedReport,
-  deps: ReporterDependencies,
-  now: Date,
-  log: Logger,
-): Promise<Date | undefined> {
-  const timing = reportTiming(plan, now);
-  if (timing.kind === 'as-observed') return timing.observedAt;
-  const own = readOwnStatus(await deps.hyperfleet.listStatuses(plan.clusterId));
-  const late = decideLateReport(plan, own, now);
-  if (late.kind === 'drop') {
-    log.warn(
-      `Dropped a late report (observed ${plan.observedAt}, outside the API's observed_time window): ${late.reason}`,
-      { decision: 'late-report-dropped', observed_at: plan.observedAt },
-    );
-    return undefined;
-  }
-  log.info(
-    `Re-derived a late report (observed ${plan.observedAt}) as observed now: ${late.reason}`,
-    { decision: 'late-report-re-derived', observed_at: plan.observedAt },
-  );
-  return late.observedAt;
+  if (note) log.info(note.message, { decision: note.decision, observed_at: plan.observedAt });
+  const body = buildStatus(plan.outcome, plan.generation, observedTime);
+  const available = body.conditions.find((c) => c.type === 'Available');
+  // The reason the status reports (the job's reason code, or the execution's classified failure).
+  span.setAttributes({
+    [TRACE_ATTRIBUTES.decision]: `report-${plan.outcome.kind}`,
+    ...(available?.reason ? { [TRACE_ATTRIBUTES.reason]: available.reason } : {}),
+  });
+  const outcome = await deps.hyperfleet.putStatus(plan.clusterId, body);
+  // `unchanged` (an equal observed_time) stored nothing, like `discarded` (an older one).
+  const said =
+    outcome === 'stored'
+      ? `Reported ${plan.outcome.kind} (${available?.reason ?? ''}): status stored`
+      : `Reported ${plan.outcome.kind} (${available?.reason ?? ''}): not stored (${outcome}: the API holds a report at least as new)`;
+  log.info(said, {
+    decision: `report-${plan.outcome.kind}`,
+    status_write: outcome,
+    stored: outcome === 'stored',
+    reason: available?.reason,
+    execution: 'execution' in plan.outcome ? plan.outcome.execution : undefined,
+  });
 }

@@ -1,4 +1,4 @@
-import type { OwnStatus } from '../../../shared/status/own-status';
+import { IN_FLIGHT_REASONS, type OwnStatus } from '../../../shared/status/own-status';
 import type { PlannedReport } from '../../../shared/status/planned-report';
 
 /**
@@ -70,7 +70,8 @@ export function decideLateReport(
       kind: 'drop',
       reason: `the stored status at generation ${own.observedGeneration} belongs to ${storedExecution ? `execution ${storedExecution}` : 'another report'} (${own.availableReason ?? 'no Available reason'}), newer than execution ${execution ?? '(unknown)'}`,
     };
-  if (own.availableReason !== 'JobRunning')
+  // Running: the `launched` row (JobLaunched; a background run keeps Available=True meanwhile).
+  if (!IN_FLIGHT_REASONS.has(own.appliedReason ?? '') && own.availableReason !== 'JobRunning')
     return {
       kind: 'drop',
       reason: `execution ${execution}'s outcome is already reported (${own.availableReason ?? 'no Available reason'})`,

@@ -16,7 +16,7 @@ import {
   startSecretManagerEmulator,
   type SecretManagerEmulator,
 } from '../../../emulators/secret-manager/server';
-import { EXIT_CODES } from '../../../shared/job-result';
+import { EXIT_CODES, RESULT_MESSAGE_TYPE, STARTED_MESSAGE_TYPE } from '../../../shared/job-result';
 import { TRACE_ATTRIBUTES } from '../../../shared/tracing/attributes';
 import { parseTraceparent } from '../../../shared/tracing/traceparent';
 import { canaryPullSecret, leaks } from '../../helpers/canary';
@@ -71,7 +71,7 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
       throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
     return response.json();
   };
-  /** The result messages published since the last call (acknowledged). */
+  /** The messages published since the last call (acknowledged): the results, and the start reports. */
   const published = async () => {
     const pulled = (await pubsubRest('POST', `${SUBSCRIPTION}:pull`, {
       maxMessages: 10,
@@ -81,7 +81,11 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
       await pubsubRest('POST', `${SUBSCRIPTION}:acknowledge`, {
         ackIds: messages.map((m) => m.ackId),
       });
-    return messages.map((m) => m.message);
+    const all = messages.map((m) => m.message);
+    return {
+      results: all.filter((m) => m.attributes?.type === RESULT_MESSAGE_TYPE),
+      started: all.filter((m) => m.attributes?.type === STARTED_MESSAGE_TYPE),
+    };
   };
 
   beforeAll(async () => {
@@ -160,6 +164,7 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
       'job.resolve',
       'secretmanager.sync',
       'kubernetes.sync',
+      'pubsub.publish_started',
       'pubsub.publish_result',
     ])
       expect({ phase, parent: named(spans, phase).parentSpanId }).toEqual({
@@ -174,10 +179,14 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
     expect(spans.every((s) => s.statusCode !== 2)).toBe(true);
 
     // The reporter's parent: the publish span, in the message attributes (tracestate passed on).
-    const [message] = await published();
-    expect(message?.attributes).toMatchObject({
+    const { results, started } = await published();
+    expect(results[0]?.attributes).toMatchObject({
       traceparent: `00-${LAUNCH_TRACE}-${publish.spanId}-01`,
       tracestate: 'vendor=a1',
+    });
+    // The start report likewise, from its own span.
+    expect(started[0]?.attributes).toMatchObject({
+      traceparent: `00-${LAUNCH_TRACE}-${named(spans, 'pubsub.publish_started').spanId}-01`,
     });
 
     // Logs inside the run name the trace in the platform project (where Cloud Logging files them).
@@ -218,7 +227,7 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
       }),
     });
     expect(named(spans, 'secretmanager.sync').statusCode).toBe(2);
-    const [message] = await published();
+    const [message] = (await published()).results;
     expect(parseTraceparent(message?.attributes?.traceparent)?.traceId).toBe('a'.repeat(32));
   });
 
@@ -293,8 +302,8 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
         reason: 'Terminated',
       });
     expect(named(spans, 'secretmanager.sync').statusCode).not.toBe(2);
-    // The result line says so, filed under job.run; nothing was published (the reporter reads a
-    // killed execution's failure from Cloud Run).
+    // The result line says so, filed under job.run; no result was published (the reporter reads a
+    // killed execution's failure from Cloud Run), only the start report.
     const last = JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, unknown>;
     expect(last).toMatchObject({
       'logging.googleapis.com/trace': `projects/${PLATFORM}/traces/${traceId}`,
@@ -322,7 +331,7 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
       'job.run',
     );
     expect(root.parentSpanId).toBeUndefined();
-    const [message] = await published();
+    const [message] = (await published()).results;
     expect(parseTraceparent(message?.attributes?.traceparent)?.traceId).toBe(root.traceId);
   });
 
@@ -339,7 +348,7 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
     expect(loads.loaded()).toContain('/dist-bundle/pull-secret-job/main.mjs');
     expect(loads.loaded()).not.toContain(sdkChunkOf('pull-secret-job'));
     loads.dispose();
-    const [message] = await published();
+    const [message] = (await published()).results;
     expect(parseTraceparent(message?.attributes?.traceparent)).toEqual({
       traceId: LAUNCH_TRACE,
       spanId: LAUNCH_SPAN,
@@ -364,7 +373,7 @@ describe("pull secret job: one trace from the adapter's launch span to the resul
       });
       expect(run.code).toBe(EXIT_CODES.success);
       expect(run.result.outcome).toBe('succeeded');
-      expect((await published()).length).toBe(1);
+      expect((await published()).results.length).toBe(1);
     } finally {
       sockets.forEach((socket) => socket.destroy());
       await new Promise<void>((resolve) => silent.close(() => resolve()));
