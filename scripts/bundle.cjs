@@ -112,6 +112,49 @@ const nodeUrlForNodeFetch = {
 };
 
 /**
+ * `@google-cloud/tasks` as the adapter loads it (shared/gcp/lazy/cloud-tasks.ts) -> its v2 client
+ * alone, with its two JSON files required statically. The package reads them at run time through
+ * `getJSON(path.join(__dirname, ...))` (its config, its protos and its own package.json), which a bundle cannot follow (the files would be looked for
+ * beside the bundle), and its index loads the v2beta2 and v2beta3 clients too, which the adapter
+ * never uses. The replacement is checked: a new version of the package that reads its JSON some
+ * other way fails the build instead of the first launch.
+ */
+const cloudTasksV2Only = {
+  name: 'cloud-tasks-v2-only',
+  setup(build) {
+    const loader = path.join(root, 'shared/gcp/lazy/cloud-tasks.ts');
+    build.onResolve({ filter: /^@google-cloud\/tasks$/ }, (args) => {
+      if (args.importer !== loader) return undefined;
+      // The package's `require` entry is build/cjs/src/index.cjs; v2's client is beside it.
+      const index = require.resolve('@google-cloud/tasks', { paths: [root] });
+      return { path: path.join(path.dirname(index), 'v2/cloud_tasks_client.cjs') };
+    });
+    build.onLoad(
+      {
+        filter:
+          /[\\/]@google-cloud[\\/]tasks[\\/]build[\\/]cjs[\\/]src[\\/]v2[\\/]cloud_tasks_client\.cjs$/,
+      },
+      (args) => {
+        const dir = path.dirname(args.path);
+        const files = {
+          "'cloud_tasks_client_config.json'": path.join(dir, 'cloud_tasks_client_config.json'),
+          "'..', '..', '..', 'protos/protos.json'": path.join(dir, '../../../protos/protos.json'),
+          "'..', '..', '..', '..', 'package.json'": path.join(dir, '../../../../package.json'),
+        };
+        let text = fs.readFileSync(args.path, 'utf8');
+        for (const [pathArgs, file] of Object.entries(files)) {
+          const call = `(0, _jsonHelper.getJSON)(_path["default"].join(dirname, ${pathArgs}))`;
+          if (!text.includes(call))
+            throw new Error(`${args.path}: expected ${call} (bundle.cjs cloudTasksV2Only)`);
+          text = text.replace(call, `require(${JSON.stringify(file)})`);
+        }
+        return { contents: text, loader: 'js', resolveDir: dir };
+      },
+    );
+  },
+};
+
+/**
  * `import ... from 'node:http'` (any built-in, in our code or an ES module library) -> a
  * `require()` of it. Node gives an imported built-in an ES module facade that reads every export
  * once, which runs the built-ins' lazy getters: `http`'s loads all of undici (Node's fetch, for
@@ -165,6 +208,7 @@ async function bundle({ name, entry, file, external }) {
     external: external ? [FRAMEWORK] : [],
     plugins: [
       stdoutOnlyLogging,
+      cloudTasksV2Only,
       kubernetesClientSubset,
       nodeUrlForNodeFetch,
       builtinsThroughRequire,
