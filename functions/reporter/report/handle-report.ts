@@ -1,4 +1,4 @@
-import { AdapterError } from '../../../shared/errors';
+import { AdapterError, TransientError } from '../../../shared/errors';
 import type { IncomingCloudEvent } from '../../../shared/events/decode';
 import { HyperFleetNotFoundError } from '../../../shared/hyperfleet/errors';
 import { logIfApiMisconfigured } from '../../../shared/hyperfleet/misconfiguration';
@@ -19,6 +19,7 @@ import {
   observedTime,
   ownSuccessInWindow,
   recordStart,
+  START_BEFORE_QUEUED,
   strayFailure,
   type TimedReport,
   type Withheld,
@@ -104,6 +105,8 @@ async function handle(
   const source = SOURCES[decoded.kind];
   try {
     const decision = await decideReport(decoded, deps, now(), span);
+    if ('skip' in decision && decision.decision === START_BEFORE_QUEUED)
+      throw new TransientError(`${decision.skip}; retrying the message`, 'StartBeforeQueued');
     if ('skip' in decision) {
       deps.logger[decision.severity](`Nothing to report: ${decision.skip}`, {
         source,

@@ -39,6 +39,9 @@ const withheld = (
   severity,
 });
 
+/** A start that arrived before the adapter recorded its launch: retried, not dropped. */
+export const START_BEFORE_QUEUED = 'start-before-queued';
+
 /** `projects/.../executions/e` or `e` -> `e`. */
 const shortName = (execution: string | undefined) => execution?.split('/').pop();
 
@@ -64,10 +67,12 @@ export function recordStart(
   now: Date,
 ): TimedReport | Withheld {
   const what = `the start of execution ${started.execution} (generation ${started.generation}, ${started.operation} attempt ${started.attempt})`;
+  // The execution can start before the adapter's `queued` write lands (Cloud Tasks dispatches at
+  // once): the start is tried again (redelivered) until that row is there to record it against.
   if (!own || own.observedGeneration < started.generation)
     return withheld(
-      'start-not-queued',
-      `${what} is not recorded: no queued status at generation ${started.generation} (${own ? `the status is at generation ${own.observedGeneration}` : 'no status yet'})`,
+      START_BEFORE_QUEUED,
+      `${what} is not recorded yet: no queued status at generation ${started.generation} (${own ? `the status is at generation ${own.observedGeneration}` : 'no status yet'})`,
     );
   if (own.observedGeneration > started.generation)
     return withheld(
@@ -98,6 +103,11 @@ export function recordStart(
     const at = timing.kind === 'as-observed' ? timing.observedAt : now;
     return { plan, observedTime: nextObservedTime(at, own.lastReportTime) };
   }
+  if ((own.data.attempt ?? 0) < started.attempt)
+    return withheld(
+      START_BEFORE_QUEUED,
+      `${what} is not recorded yet: the status still shows attempt ${own.data.attempt ?? '(none)'} (${own.appliedReason ?? 'no Applied reason'})`,
+    );
   if ((own.data.attempt ?? 0) > started.attempt)
     return withheld(
       'start-of-older-launch',

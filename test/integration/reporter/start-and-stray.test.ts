@@ -188,6 +188,20 @@ describe('reporter: start reports and stray failures, decided on our status', ()
     });
   });
 
+  it('retries a start that arrives before the queued row (Cloud Tasks dispatched first), then records it', async () => {
+    const id = await cluster('start-before-queued');
+    const start = started(id, 'pullsecret-job-early1');
+    // Thrown: Pub/Sub redelivers the message instead of it being dropped.
+    await expect(deliver(start, STARTED_MESSAGE_TYPE)).rejects.toThrow(/not recorded yet/);
+    expect(await own(id)).toBeUndefined();
+    await queued(id, 1);
+    await deliver(start, STARTED_MESSAGE_TYPE);
+    expect(await own(id)).toMatchObject({
+      appliedReason: 'JobLaunched',
+      data: { execution: full('pullsecret-job-early1'), attempt: 1 },
+    });
+  });
+
   it('records a background start keeping the converged Available=True and its place data', async () => {
     const id = await cluster('start-background');
     await put(

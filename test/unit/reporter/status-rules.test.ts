@@ -41,8 +41,14 @@ const failure = (execution: string, attempt = 2): PlannedReport => ({
 
 describe('recordStart: only over the queued row of the same operation and attempt', () => {
   it.each([
-    ['no status', undefined, 'start-not-queued'],
-    ['an older generation', own('JobSucceeded', {}, 2), 'start-not-queued'],
+    // Before the adapter's queued row landed: retried (handle-report throws), never dropped.
+    ['no status', undefined, 'start-before-queued'],
+    ['an older generation', own('JobSucceeded', {}, 2), 'start-before-queued'],
+    [
+      'the previous attempt still on record',
+      own('JobExecuted', { operation: 'apply', attempt: 1 }),
+      'start-before-queued',
+    ],
     [
       'a newer generation',
       own('JobQueued', { operation: 'apply', attempt: 1 }, 4),
