@@ -166,7 +166,9 @@ describe('reporter: start reports and stray failures, decided on our status', ()
       },
     });
   const decisions = (from: number) =>
-    logger.lines.slice(from).map((line) => ({ level: line.level, ...line.fields }));
+    logger.lines
+      .slice(from)
+      .map((line): Record<string, unknown> => ({ level: line.level, ...line.fields }));
 
   it('records a foreground start over its queued row: JobLaunched, Available=False JobRunning', async () => {
     const id = await cluster('start-foreground');
