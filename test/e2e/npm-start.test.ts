@@ -71,6 +71,7 @@ describe('npm start (the local stack entry point)', () => {
       'adapter-1',
       'adapter-2',
       'cloud-run',
+      'cloud-tasks',
       'connect-gateway',
       // Eventarc's read API, for pull-secret doctor: the delivery mode's triggers.
       'eventarc',

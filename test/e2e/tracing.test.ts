@@ -117,7 +117,7 @@ describe('one reconcile, one trace: from a Sentinel event with a known tracepare
     );
     expect(spans.every((s) => s.traceId === TRACE_ID)).toBe(true);
 
-    // Adapter: continues Sentinel's span; decides to launch; launches through Cloud Run.
+    // Adapter: continues Sentinel's span; decides to launch; launches through the Cloud Tasks queue.
     const handle = only(spans, 'adapter.handle', 'pullsecret-adapter');
     expect(handle.parentSpanId).toBe(SENTINEL_SPAN);
     expect(handle.kind).toBe('CONSUMER');
@@ -126,8 +126,8 @@ describe('one reconcile, one trace: from a Sentinel event with a known tracepare
       'hyperfleet.cluster.generation': 1,
       'pullsecret.decision': 'launch-apply',
     });
-    const runJob = only(spans, 'cloudrun.RunJob', 'pullsecret-adapter');
-    expect(descends(spans, runJob, handle)).toBe(true);
+    const createTask = only(spans, 'cloudtasks.CreateTask', 'pullsecret-adapter');
+    expect(descends(spans, createTask, handle)).toBe(true);
     // The adapter's own API reads reached the API in the same trace.
     const adapterRead = spans.find(
       (s) =>
@@ -137,7 +137,7 @@ describe('one reconcile, one trace: from a Sentinel event with a known tracepare
 
     // Execution: job.run is the child of the launch span (TRACEPARENT env override).
     const job = only(spans, 'job.run', 'pullsecret-job');
-    expect(job.parentSpanId).toBe(runJob.spanId);
+    expect(job.parentSpanId).toBe(createTask.spanId);
     expect(job.attributes['hyperfleet.cluster.id']).toBe(id);
     const publish = only(spans, 'pubsub.publish_result', 'pullsecret-job');
     expect(descends(spans, publish, job)).toBe(true);
@@ -187,7 +187,7 @@ describe('one reconcile, one trace: from a Sentinel event with a known tracepare
     expect(drawn.stdout.split('\n')[0]).toContain(`Trace ${TRACE_ID}:`);
     for (const name of [
       'adapter.handle',
-      'cloudrun.RunJob',
+      'cloudtasks.CreateTask',
       'job.run',
       'pubsub.publish_result',
       'reporter.handle',

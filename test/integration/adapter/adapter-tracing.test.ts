@@ -9,6 +9,11 @@ import type { ReadyProcess } from '../../../emulators/common/child-process';
 import { freePort } from '../../../emulators/common/free-port';
 import { startCloudRunEmulator, type CloudRunEmulator } from '../../../emulators/cloud-run/server';
 import {
+  startCloudTasksEmulator,
+  type CloudTasksEmulator,
+} from '../../../emulators/cloud-tasks/server';
+import { TEST_LAUNCHER, TEST_LAUNCH_QUEUE } from '../../helpers/adapter';
+import {
   startHyperFleetApiEmulator,
   type HyperFleetApiEmulator,
 } from '../../../emulators/hyperfleet-api/server';
@@ -59,6 +64,7 @@ describe('adapter tracing (the deployed bundle)', () => {
   let hyperfleet: HyperFleetApiEmulator;
   let proxy: RecordingProxy;
   let cloudRun: CloudRunEmulator;
+  let tasks: CloudTasksEmulator;
   const adapters: Record<'off' | 'on', Adapter> = {} as never;
 
   beforeAll(async () => {
@@ -72,6 +78,7 @@ describe('adapter tracing (the deployed bundle)', () => {
     cloudRun = await startCloudRunEmulator({
       jobs: [hangingTestJob()],
     });
+    tasks = await startCloudTasksEmulator({ queues: [{ name: TEST_LAUNCH_QUEUE }] });
     for (const mode of ['off', 'on'] as const) {
       const port = await freePort();
       const receiver = await OtlpTestReceiver.start();
@@ -89,8 +96,10 @@ describe('adapter tracing (the deployed bundle)', () => {
           MODULE_LOAD_LOG: loads,
           HYPERFLEET_API_BASE_URL: proxy.baseUrl,
           PULL_SECRET_JOB: TEST_JOB,
-          LAUNCH_QUEUE: 'projects/demo-project/locations/us-central1/queues/pullsecret-launches',
-          LAUNCHER_SERVICE_ACCOUNT: 'pullsecret-launcher@demo-project.iam.gserviceaccount.com',
+          LAUNCH_QUEUE: TEST_LAUNCH_QUEUE,
+          LAUNCHER_SERVICE_ACCOUNT: TEST_LAUNCHER,
+          CLOUD_TASKS_EMULATOR_HOST: tasks.endpoint,
+          CLOUD_RUN_API_ENDPOINT: cloudRun.apiUrl,
           CLOUD_RUN_EMULATOR_HOST: cloudRun.endpoint,
           GOOGLE_CLOUD_PROJECT: 'demo-project',
           LOG_FORMAT: 'json',
@@ -105,14 +114,18 @@ describe('adapter tracing (the deployed bundle)', () => {
   afterAll(async () => {
     await Promise.all(Object.values(adapters).map((a) => a.process.stop()));
     await Promise.all(Object.values(adapters).map((a) => a.receiver.stop()));
+    await tasks.stop();
     await cloudRun.stop();
     await proxy.stop();
     await hyperfleet.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  /** The execution the queue started for the cluster's launch task (dispatched asynchronously). */
   const executionOf = (id: string) =>
-    [...cloudRun.executions.values()].find((e) => e.env.CLUSTER_ID === id);
+    waitFor(`the execution of ${id}`, () =>
+      [...cloudRun.executions.values()].find((e) => e.env.CLUSTER_ID === id),
+    );
   const clusterRequest = (id: string) =>
     proxy.requests.find((r) => r.method === 'GET' && r.path.endsWith(`/clusters/${id}`));
   const entries = (adapter: Adapter) =>
@@ -149,7 +162,7 @@ describe('adapter tracing (the deployed bundle)', () => {
       204,
     );
     // The API's no-op spans keep the remote parent's ids: everything names Sentinel's span.
-    expect(executionOf(id)?.env.TRACEPARENT).toBe(TRACEPARENT);
+    expect((await executionOf(id)).env.TRACEPARENT).toBe(TRACEPARENT);
     expect(clusterRequest(id)?.headers.traceparent).toBe(TRACEPARENT);
     const lines = await linesOf(off, id);
     expect(lines.length).toBeGreaterThan(2);
@@ -197,7 +210,7 @@ describe('adapter tracing (the deployed bundle)', () => {
         'PUT /api/hyperfleet/v1/clusters/{cluster_id}/statuses',
         'adapter.preconditions',
         'adapter.decide',
-        'cloudrun.RunJob',
+        'cloudtasks.CreateTask',
       ]),
     );
     const getCluster = children.find((s) => s.name === CLUSTER_ROUTE)!;
@@ -209,15 +222,16 @@ describe('adapter tracing (the deployed bundle)', () => {
         'http.response.status_code': 200,
       },
     });
-    const runJob = children.find((s) => s.name === 'cloudrun.RunJob')!;
-    const execution = executionOf(id)!;
-    expect(runJob).toMatchObject({
+    const createTask = children.find((s) => s.name === 'cloudtasks.CreateTask')!;
+    expect(createTask).toMatchObject({
       kind: KIND.client,
-      attributes: { 'pullsecret.execution': execution.name },
+      attributes: { 'hyperfleet.cluster.id': id },
     });
+    const execution = await executionOf(id);
 
-    // The execution continues the RunJob span; the API request names its own CLIENT span.
-    expect(execution.env.TRACEPARENT).toBe(`00-${TRACE}-${runJob.spanId}-01`);
+    // The execution continues the CreateTask span (its TRACEPARENT override travels in the task);
+    // the API request names its own CLIENT span.
+    expect(execution.env.TRACEPARENT).toBe(`00-${TRACE}-${createTask.spanId}-01`);
     expect(execution.env.TRACESTATE).toBe(TRACESTATE);
     expect(clusterRequest(id)?.headers).toMatchObject({
       traceparent: `00-${TRACE}-${getCluster.spanId}-01`,
@@ -250,7 +264,7 @@ describe('adapter tracing (the deployed bundle)', () => {
     expect(root.traceId).toMatch(/^[0-9a-f]{32}$/);
     expect(root.traceId).not.toBe(TRACE);
     expect(root.parentSpanId).toBeUndefined();
-    expect(executionOf(id)?.env.TRACEPARENT).toMatch(
+    expect((await executionOf(id)).env.TRACEPARENT).toMatch(
       new RegExp(`^00-${root.traceId}-[0-9a-f]{16}-01$`),
     );
     const lines = await linesOf(on, id);
@@ -298,7 +312,7 @@ describe('adapter tracing (the deployed bundle)', () => {
     for (const name of ['export-fails-1', 'export-fails-2']) {
       const { id } = seedReadyCluster(hyperfleet, { name });
       expect(await pushPubSub(on.url, sentinelEvent(id, 1))).toBe(204);
-      expect(executionOf(id)).toBeDefined();
+      expect(await executionOf(id)).toBeDefined();
     }
     // Each event's flush precedes its answer: both exports were refused by now.
     const refused = on.receiver.answered.slice(answeredBefore).filter((s) => s === 400);
