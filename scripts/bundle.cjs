@@ -133,6 +133,35 @@ const builtinsThroughRequire = {
   },
 };
 
+/**
+ * @google-cloud/tasks' CommonJS clients read their JSON (client config, protos, package.json)
+ * through `getJSON(path.join(dirname, ...))`, a path built at run time that esbuild cannot follow:
+ * bundled as is, the adapter's first launch fails with "Cannot find module
+ * .../cloud_tasks_client_config.json". Each such read becomes a static `require` of the same
+ * file, which esbuild bundles; a read of another shape fails the build rather than the launch.
+ */
+const GET_JSON =
+  /\(0, _jsonHelper\.getJSON\)\(_path\["default"\]\.join\(dirname((?:, '[^']+')+)\)\)/g;
+const cloudTasksStaticJson = {
+  name: 'cloud-tasks-static-json',
+  setup(build) {
+    build.onLoad(
+      { filter: /[\\/]@google-cloud[\\/]tasks[\\/]build[\\/]cjs[\\/].*\.cjs$/ },
+      (args) => {
+        const source = fs.readFileSync(args.path, 'utf8');
+        if (!source.includes('_jsonHelper.getJSON)(')) return undefined;
+        const contents = source.replace(GET_JSON, (_, parts) => {
+          const relative = path.posix.join(...[...parts.matchAll(/'([^']+)'/g)].map((m) => m[1]));
+          return `require(${JSON.stringify(relative.startsWith('.') ? relative : `./${relative}`)})`;
+        });
+        if (contents.includes('_jsonHelper.getJSON)('))
+          throw new Error(`${args.path}: a getJSON call of an unknown shape (scripts/bundle.cjs)`);
+        return { contents, loader: 'js', resolveDir: path.dirname(args.path) };
+      },
+    );
+  },
+};
+
 async function bundle({ name, entry, file, external }) {
   const dir = path.join(out, name);
   fs.rmSync(dir, { recursive: true, force: true });
@@ -168,6 +197,7 @@ async function bundle({ name, entry, file, external }) {
       kubernetesClientSubset,
       nodeUrlForNodeFetch,
       builtinsThroughRequire,
+      cloudTasksStaticJson,
     ],
   });
   const outputs = Object.values(result.metafile.outputs);
