@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startCloudRunEmulator } from '../emulators/cloud-run/server';
+import { startCloudTasksEmulator } from '../emulators/cloud-tasks/server';
 import {
   startHyperFleetApiEmulator,
   type HyperFleetApiEmulator,
@@ -12,8 +13,7 @@ import { measureNodeProcess } from './measure-process';
 import { round } from './stats';
 
 export const JOB = 'projects/demo-bench/locations/local/jobs/pullsecret-job';
-/** The adapter's LAUNCH_SETTLE_INTERVAL default (functions/adapter/config/config.ts). */
-const DEFAULT_SETTLE = '1s';
+const LAUNCH_QUEUE = 'projects/demo-bench/locations/local/queues/pullsecret-launches';
 const WORKER = path.join(__dirname, 'adapter-worker.js');
 export const SPEC = {
   platform: { type: 'gcp', gcp: { projectID: 'demo-customer-project' } },
@@ -28,8 +28,6 @@ export type AdapterScenario = 'up-to-date' | 'not-met' | 'launch';
 
 export interface AdapterFigures {
   readonly scenario: AdapterScenario;
-  /** LAUNCH_SETTLE_INTERVAL of the run: launches wait it once; other scenarios never do. */
-  readonly launchSettle: string;
   readonly concurrency: number;
   readonly events: number;
   readonly eventsPerSecond: number;
@@ -37,6 +35,9 @@ export interface AdapterFigures {
   readonly p99Ms: number;
   readonly peakRssMb: number;
   readonly hyperfleetCallsPerEvent: number;
+  /** The adapter's calls to Cloud Tasks (CreateTask; GetTask and DeleteTask off the happy path). */
+  readonly cloudTasksCallsPerEvent: number;
+  /** Calls Cloud Run received: the adapter's own, and the RunJob the queue dispatched for a launch. */
   readonly cloudRunCallsPerEvent: number;
 }
 
@@ -72,7 +73,12 @@ export function seed(
   });
 }
 
-/** The HyperFleet and Cloud Run emulators an adapter is measured against (also bench/telemetry-volume.ts). */
+/**
+ * The HyperFleet, Cloud Tasks and Cloud Run emulators an adapter is measured against (also
+ * bench/telemetry-volume.ts), and the adapter env that points at them. The launch queue dispatches
+ * by itself, as fast as Cloud Tasks allows (500 a second): the bench measures the adapter, whose
+ * launch ends once the task is created, not the fleet's launch rate (the fleet-burst section does).
+ */
 export async function startAdapterEmulators() {
   const hyperfleet = await startHyperFleetApiEmulator({
     simulatedAdapters: LOCAL_SIMULATED_ADAPTERS,
@@ -85,50 +91,77 @@ export async function startAdapterEmulators() {
     // launch scenario at about 170 events/s, measuring the emulator rather than the adapter.
     inProcessTasks: { [JOB]: () => Promise.resolve(0) },
   });
-  return { hyperfleet, cloudRun };
+  const cloudTasks = await startCloudTasksEmulator({
+    queues: [
+      {
+        name: LAUNCH_QUEUE,
+        rateLimits: { maxDispatchesPerSecond: 500, maxConcurrentDispatches: 1000 },
+      },
+    ],
+  });
+  const adapterEnv = {
+    PULL_SECRET_JOB: JOB,
+    LAUNCH_QUEUE,
+    LAUNCHER_SERVICE_ACCOUNT: 'pullsecret-launcher@demo-bench.iam.gserviceaccount.com',
+    CLOUD_TASKS_EMULATOR_HOST: cloudTasks.endpoint,
+    CLOUD_RUN_API_ENDPOINT: cloudRun.apiUrl,
+    CLOUD_RUN_EMULATOR_HOST: cloudRun.endpoint,
+  };
+  const stop = async () => {
+    await cloudTasks.stop();
+    await cloudRun.stop();
+    await hyperfleet.stop();
+  };
+  return { hyperfleet, cloudRun, cloudTasks, adapterEnv, stop };
+}
+
+/** Until the queue has dispatched every task (RunJob answered), or `timeoutMs` passed. */
+async function drained(
+  cloudTasks: Awaited<ReturnType<typeof startAdapterEmulators>>['cloudTasks'],
+  timeoutMs = 60_000,
+): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (cloudTasks.book.tasks.size > 0 && Date.now() < until)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  await cloudTasks.idle();
 }
 
 /**
  * Events per second and p50/p99 latency of the real adapter handler for up-to-date clusters,
- * clusters whose preconditions are not met, and launches, at concurrency 1 and 50, with the calls
- * each event costs at the HyperFleet and Cloud Run emulators.
+ * clusters whose preconditions are not met, and launches (a named task in the Cloud Tasks queue,
+ * no wait), at concurrency 1 and 50, with the calls each event costs at the HyperFleet, Cloud
+ * Tasks and Cloud Run emulators.
  */
 export async function benchAdapter(eventsPerRun: number): Promise<AdapterFigures[]> {
-  const { hyperfleet, cloudRun } = await startAdapterEmulators();
+  const emulators = await startAdapterEmulators();
+  const { hyperfleet, cloudRun, cloudTasks } = emulators;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'adapter-bench-'));
   const figures: AdapterFigures[] = [];
+  /** The adapter's RPCs; the queue's dispatches are logged beside them as `Dispatch`. */
+  const tasksCalls = () => cloudTasks.requests.list().filter((r) => r.method !== 'Dispatch').length;
   try {
-    // Launches twice: without the settle wait (the adapter's own cost, as before issue 28) and with
-    // the default wait, which every launch pays once; up-to-date and not-met events never wait.
-    const runs: { scenario: AdapterScenario; settle: string }[] = [
-      { scenario: 'up-to-date', settle: DEFAULT_SETTLE },
-      { scenario: 'not-met', settle: DEFAULT_SETTLE },
-      { scenario: 'launch', settle: '0s' },
-      { scenario: 'launch', settle: DEFAULT_SETTLE },
-    ];
-    for (const { scenario, settle } of runs) {
+    for (const scenario of ['up-to-date', 'not-met', 'launch'] as const) {
       for (const concurrency of [1, 50]) {
-        // A settled launch takes the settle interval: fewer events keep the run short.
-        const events =
-          settle === '0s' || scenario !== 'launch' ? eventsPerRun : Math.max(20, concurrency * 4);
+        const events = eventsPerRun;
         // Up-to-date clusters can be hit again and again; the others change state on their first event.
         const ids = seed(hyperfleet, scenario, scenario === 'up-to-date' ? 100 : events);
         const idsFile = path.join(dir, `${scenario}-${concurrency}.json`);
         fs.writeFileSync(idsFile, JSON.stringify(ids));
         const hyperfleetBefore = hyperfleet.requests.list().length;
+        const cloudTasksBefore = tasksCalls();
         const cloudRunBefore = cloudRun.requests.list().length;
         const run = await measureNodeProcess(WORKER, [], {
           PATH: process.env.PATH,
           METADATA_SERVER_DETECTION: 'none',
           BENCH_IDS: idsFile,
           BENCH_EVENTS: String(events),
-          BENCH_LAUNCH_SETTLE: settle,
           BENCH_CONCURRENCY: String(concurrency),
           BENCH_HYPERFLEET: hyperfleet.baseUrl,
-          BENCH_CLOUD_RUN: cloudRun.endpoint,
-          BENCH_JOB: JOB,
+          BENCH_ADAPTER_ENV: JSON.stringify(emulators.adapterEnv),
         });
         if (run.code !== 0) throw new Error(`adapter worker failed (${run.code}): ${run.stdout}`);
+        // The RunJob of each launch counts too: the queue sends it after the worker is done.
+        await drained(cloudTasks);
         const result = JSON.parse(run.stdout.trim().split('\n').pop()!) as {
           events: number;
           eventsPerSecond: number;
@@ -137,7 +170,6 @@ export async function benchAdapter(eventsPerRun: number): Promise<AdapterFigures
         };
         figures.push({
           scenario,
-          launchSettle: settle,
           concurrency,
           events: result.events,
           eventsPerSecond: round(result.eventsPerSecond),
@@ -148,6 +180,7 @@ export async function benchAdapter(eventsPerRun: number): Promise<AdapterFigures
             (hyperfleet.requests.list().length - hyperfleetBefore) / result.events,
             2,
           ),
+          cloudTasksCallsPerEvent: round((tasksCalls() - cloudTasksBefore) / result.events, 2),
           cloudRunCallsPerEvent: round(
             (cloudRun.requests.list().length - cloudRunBefore) / result.events,
             2,
@@ -156,8 +189,7 @@ export async function benchAdapter(eventsPerRun: number): Promise<AdapterFigures
       }
     }
   } finally {
-    await cloudRun.stop();
-    await hyperfleet.stop();
+    await emulators.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
   return figures;

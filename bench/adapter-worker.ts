@@ -1,6 +1,7 @@
 // Runs the adapter function as it ships (dist-bundle/adapter/index.js, configured from the
-// environment like Cloud Run) against the emulators (HTTP and gRPC), in its own process so that its
-// peak RSS is the function's: BENCH_IDS events (one per id, cycling) at BENCH_CONCURRENCY.
+// environment like Cloud Run, BENCH_ADAPTER_ENV naming the emulators) against the emulators (HTTP
+// and gRPC), in its own process so that its peak RSS is the function's: BENCH_EVENTS events (one
+// per id of BENCH_IDS, cycling) at BENCH_CONCURRENCY.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,15 +16,11 @@ async function main(): Promise<void> {
   const events = Number(process.env.BENCH_EVENTS ?? ids.length);
   const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 1);
   Object.assign(process.env, {
+    ...(JSON.parse(process.env.BENCH_ADAPTER_ENV ?? '{}') as Record<string, string>),
     HYPERFLEET_API_BASE_URL: process.env.BENCH_HYPERFLEET!,
     HYPERFLEET_API_RETRY_ATTEMPTS: '3',
-    PULL_SECRET_JOB: process.env.BENCH_JOB!,
-    LAUNCH_QUEUE: 'projects/demo-project/locations/us-central1/queues/pullsecret-launches',
-    LAUNCHER_SERVICE_ACCOUNT: 'pullsecret-launcher@demo-project.iam.gserviceaccount.com',
-    CLOUD_RUN_EMULATOR_HOST: process.env.BENCH_CLOUD_RUN!,
     CLOUD_RUN_API_TIMEOUT: '10s',
     LOG_LEVEL: 'error',
-    LAUNCH_SETTLE_INTERVAL: process.env.BENCH_LAUNCH_SETTLE ?? '1s',
   });
   await import(pathToFileURL(BUNDLE).href);
   const handler = getFunction('adapter') as (event: unknown) => Promise<void>;

@@ -1,8 +1,9 @@
 // `npm run bench`: measures what the system costs and writes bench/results/latest.json.
 // Sections (BENCH_SECTIONS, comma-separated; default all but fleet-days, which takes about an hour
 // at 10,000 clusters on 2 vCPUs: ask for it by name): floor, bundles, job,
-// adapter, cold, e2e, fleet, fleet-burst (BENCH_BURST_CLUSTERS new clusters under a RunJob quota of
-// BENCH_BURST_QUOTA a minute), fleet-days (BENCH_DAYS_CLUSTERS clusters, BENCH_DAYS simulated days
+// adapter, cold, e2e, fleet, fleet-burst (BENCH_BURST_CLUSTERS new clusters through the launch
+// queue at BENCH_BURST_RATE a minute, Terraform's default 120, under a RunJob quota of
+// BENCH_BURST_QUOTA a minute, once per adapter instance count in BENCH_BURST_INSTANCES), fleet-days (BENCH_DAYS_CLUSTERS clusters, BENCH_DAYS simulated days
 // at the adapter's defaults), timing (wall-clock claims the tests no longer bound), telemetry (log
 // bytes and spans per event, execution and result at the deployed settings; BENCH_TELEMETRY_RUNS
 // of each, about 40 s at 10). `--clusters 1000,10000` runs only the fleet simulation, once per size,
@@ -18,7 +19,7 @@ import { bundleReport } from './bundle-report';
 import { benchColdStart } from './cold-start';
 import { benchEndToEnd } from './e2e-bench';
 import { simulateFleet, type FleetFigures } from './fleet/fleet-sim';
-import { simulateBurst, simulateDays } from './fleet/fleet-quota';
+import { simulateBurst, simulateDays, type BurstFigures } from './fleet/fleet-quota';
 import { benchFloor, nodeBinaryVersion, ratio, type FloorFigures } from './floor';
 import { benchJobRuns } from './job-bench';
 import { benchTelemetryVolume } from './telemetry-volume';
@@ -142,11 +143,10 @@ async function main(): Promise<void> {
       key: 'adapter',
       measure: () => benchAdapter(Number(process.env.BENCH_ADAPTER_EVENTS ?? 2000)),
       title: () =>
-        'Adapter handler: real handler in its own process, HyperFleet (HTTP) and Cloud Run (gRPC) emulators',
+        'Adapter handler: real handler in its own process, HyperFleet (HTTP), Cloud Tasks (gRPC; it dispatches RunJob to Cloud Run) and Cloud Run (gRPC) emulators',
       rows: (adapter) =>
         adapter.map((a) => ({
           scenario: a.scenario,
-          'launch settle': a.launchSettle,
           concurrency: a.concurrency,
           events: a.events,
           'events/s': a.eventsPerSecond,
@@ -154,6 +154,7 @@ async function main(): Promise<void> {
           'p99 ms': a.p99Ms,
           'peak RSS MB': a.peakRssMb,
           'HyperFleet calls/event': a.hyperfleetCallsPerEvent,
+          'Cloud Tasks calls/event': a.cloudTasksCallsPerEvent,
           'Cloud Run calls/event': a.cloudRunCallsPerEvent,
         })),
     }),
@@ -257,32 +258,43 @@ async function main(): Promise<void> {
     section({
       name: 'fleet-burst',
       key: 'fleetBurst',
-      measure: () => {
-        const quota = Number(process.env.BENCH_BURST_QUOTA ?? 180);
-        return simulateBurst(
-          Number(process.env.BENCH_BURST_CLUSTERS ?? 2000),
-          { quotaPerMinute: quota, launchRatePerMinute: quota },
-          (minutes, converged, seconds) =>
-            console.log(
-              `burst: ${minutes} simulated minutes, ${converged} converged, ${seconds} s`,
+      measure: async () => {
+        const options = {
+          quotaPerMinute: Number(process.env.BENCH_BURST_QUOTA ?? 180),
+          queueRatePerMinute: Number(process.env.BENCH_BURST_RATE ?? 120),
+        };
+        const bursts: BurstFigures[] = [];
+        for (const instances of (process.env.BENCH_BURST_INSTANCES ?? '2,10')
+          .split(',')
+          .map(Number))
+          bursts.push(
+            await simulateBurst(
+              Number(process.env.BENCH_BURST_CLUSTERS ?? 2000),
+              { ...options, instances },
+              (minutes, converged, seconds) =>
+                console.log(
+                  `burst, ${instances} instances: ${minutes} simulated minutes, ${converged} converged, ${seconds} s`,
+                ),
             ),
-        );
+          );
+        return bursts;
       },
-      title: (b) =>
-        `Fleet burst: ${b.clusters} new clusters at once, Cloud Run's RunJob quota ${b.quotaPerMinute}/min, LAUNCH_RATE_PER_MINUTE=${b.launchRatePerMinute}`,
-      rows: (b) => [
-        {
+      title: (bursts) =>
+        `Fleet burst: ${bursts[0]?.clusters} new clusters at once through the launch queue at ${bursts[0]?.queueRatePerMinute}/min, Cloud Run's RunJob quota ${bursts[0]?.quotaPerMinute}/min`,
+      rows: (bursts) =>
+        bursts.map((b) => ({
+          'adapter instances': b.instances,
           clusters: b.clusters,
           converged: b.converged,
           'minutes to converge': b.minutesToConverge,
           executions: b.executions,
           'busiest minute (RunJob)': b.busiestMinute,
           RESOURCE_EXHAUSTED: b.runJobRefused,
+          'queue dispatches': b.dispatches,
           deliveries: b.deliveries,
-          'deferred (redelivered)': b.failedDeliveries,
+          'failed (redelivered)': b.failedDeliveries,
           'wall s': b.wallSeconds,
-        },
-      ],
+        })),
     }),
     section({
       name: 'fleet-days',
@@ -295,7 +307,7 @@ async function main(): Promise<void> {
           (hours, seconds) => console.log(`days: ${hours} simulated hours in ${seconds} s`),
         ),
       title: (d) =>
-        `Fleet over ${d.days} simulated days: ${d.clusters} clusters at the adapter's defaults (RESYNC_INTERVAL ${d.resyncInterval}, LAUNCH_RATE_PER_MINUTE ${d.launchRatePerMinute}), ${d.stepSeconds} s steps`,
+        `Fleet over ${d.days} simulated days: ${d.clusters} clusters at the adapter's defaults (RESYNC_INTERVAL ${d.resyncInterval}, launch queue ${d.queueRatePerMinute}/min), ${d.stepSeconds} s steps`,
       rows: (d) => [
         {
           clusters: d.clusters,

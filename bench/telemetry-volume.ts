@@ -160,6 +160,8 @@ interface Emulators {
   readonly traces: TraceReceiver;
   readonly hyperfleet: HyperFleetApiEmulator;
   readonly cloudRunEndpoint: string;
+  /** The adapter's env naming the launch queue and the emulators (adapter-bench.ts). */
+  readonly adapterEnv: Readonly<Record<string, string>>;
   readonly dir: string;
 }
 
@@ -187,10 +189,7 @@ async function measureAdapter(runs: number, e: Emulators, output: string[]) {
     {
       ...deployedEnv('pullsecret-adapter', e.traces),
       HYPERFLEET_API_BASE_URL: e.hyperfleet.baseUrl,
-      PULL_SECRET_JOB: JOB,
-      LAUNCH_QUEUE: 'projects/demo-project/locations/us-central1/queues/pullsecret-launches',
-      LAUNCHER_SERVICE_ACCOUNT: 'pullsecret-launcher@demo-project.iam.gserviceaccount.com',
-      CLOUD_RUN_EMULATOR_HOST: e.cloudRunEndpoint,
+      ...e.adapterEnv,
     },
     e.dir,
     e.traces,
@@ -365,19 +364,20 @@ async function measureJobAndReporter(runs: number, e: Emulators, output: string[
 export async function measureTelemetryVolume(runs: number): Promise<TelemetryVolume> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'telemetry-volume-'));
   const traces = await startTraceReceiver({ dir: path.join(dir, 'traces') });
-  // As in adapter-bench: RunJob answers at once and the execution does nothing, in this process.
-  const { hyperfleet, cloudRun } = await startAdapterEmulators();
+  // As in adapter-bench: launches go through the Cloud Tasks emulator, RunJob answers at once and
+  // the execution does nothing, in this process.
+  const emulators = await startAdapterEmulators();
+  const { hyperfleet, cloudRun, adapterEnv } = emulators;
   const output: string[] = [];
   try {
-    const e = { traces, hyperfleet, cloudRunEndpoint: cloudRun.endpoint, dir };
+    const e = { traces, hyperfleet, cloudRunEndpoint: cloudRun.endpoint, adapterEnv, dir };
     const rows = [
       ...(await measureAdapter(runs, e, output)),
       ...(await measureJobAndReporter(runs, e, output)),
     ];
     return { rows, output: output.join('') };
   } finally {
-    await cloudRun.stop();
-    await hyperfleet.stop();
+    await emulators.stop();
     await traces.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }

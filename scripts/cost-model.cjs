@@ -56,6 +56,13 @@ const UNCHANGED_RUN_REQUESTS = { read: 2, write: 1, access: 1 };
 const REPORTER_REQUESTS = { read: 1, write: 0, access: 0 };
 /** Messages the reporter handles per execution: the job's result and the execution-finished entry. */
 const REPORTS_PER_EXECUTION = 2;
+/**
+ * Cloud Tasks billable operations per execution ("an API call or push delivery attempt",
+ * https://cloud.google.com/tasks/pricing): the adapter's CreateTask and the queue's one dispatch
+ * (RunJob). A duplicate's CreateTask (ALREADY_EXISTS), a GetTask of a launch queued longer than
+ * LAUNCH_CHECK_AFTER and a retried dispatch add to it, rare in the steady state.
+ */
+const TASK_OPERATIONS_PER_EXECUTION = 2;
 
 // ---- inputs -------------------------------------------------------------------------------------
 
@@ -72,9 +79,7 @@ function measuredInputs(reference) {
   const job = figures(reference, 'job').find((j) => j.kind === 'unchanged');
   const adapter = figures(reference, 'adapter');
   const upToDate = adapter.find((a) => a.scenario === 'up-to-date' && a.concurrency === 1);
-  const launch = adapter.find(
-    (a) => a.scenario === 'launch' && a.launchSettle === '1s' && a.concurrency === 1,
-  );
+  const launch = adapter.find((a) => a.scenario === 'launch' && a.concurrency === 1);
   const volume = (unit) => {
     const row = figures(reference, 'telemetryVolume').find((t) => t.unit === unit);
     if (!row) throw new Error(`bench/reference.json telemetryVolume has no "${unit}" row`);
@@ -138,7 +143,7 @@ function terraformDefaults(root) {
     jobMemoryGib: gib(optional(block('job'), 'memory')),
     adapterCpu: 1,
     adapterMemoryGib: gib(optional(block('adapter'), 'memory')),
-    launchRatePerMinute: Number(optionalNumber(block('adapter'), 'launch_rate_per_minute')),
+    launchQueueRatePerMinute: Number(optionalNumber(block('launch_queue'), 'rate_per_minute')),
     adapterMaxInstances: Number(optionalNumber(block('adapter'), 'max_instances')),
     alertConditions: (tf.match(/^\s*conditions \{/gm) ?? []).length,
     traceSampleRatio: /true/.test(defaultOf(block('tracing_enabled')))
@@ -154,7 +159,8 @@ const billed = (seconds) => Math.max(0.1, Math.ceil(seconds * 10 - 1e-9) / 10);
 /**
  * The monthly bill as lines: `perCluster` dollars per cluster and month, `fixed` dollars a month
  * whatever the fleet. `design` overrides what differs in another design (executions per cluster and
- * day, active versions per cluster, the wall of an event that launches).
+ * day, active versions per cluster, the wall of an event that launches, Cloud Tasks operations per
+ * execution).
  */
 function monthlyLines(inputs, prices, tf, design = {}) {
   const p = (key) => prices.prices[key].usd;
@@ -176,6 +182,8 @@ function monthlyLines(inputs, prices, tf, design = {}) {
   // execution-finished entry (terraform/modules/pullsecret-adapter/pubsub.tf); both priced as the
   // measured result message.
   const reports = executions * REPORTS_PER_EXECUTION;
+  const taskOperations =
+    executions * (design.taskOperationsPerExecution ?? TASK_OPERATIONS_PER_EXECUTION);
   const logBytes =
     events * (t.upToDateEvent.logBytes + a('requestLogBytes')) +
     executions * (t.launchEvent.logBytes - t.upToDateEvent.logBytes + t.execution.logBytes) +
@@ -212,6 +220,12 @@ function monthlyLines(inputs, prices, tf, design = {}) {
       billedTo: 'platform project',
       how: `${count(events)} events a month, ${billed(inputs.upToDateEventSeconds)} s each; a launch ${billed(launchSeconds)} s`,
       perCluster: events * (upToDate + request) + executions * launchExtra,
+    },
+    {
+      line: 'Cloud Tasks (launch queue)',
+      billedTo: 'platform project',
+      how: `${round(taskOperations, 1)} operations a month (CreateTask and its dispatch an execution)`,
+      perCluster: (taskOperations / 1e6) * p('cloudTasksOperations'),
     },
     {
       line: 'reporter function',
@@ -254,7 +268,8 @@ const total = (lines, clusters) => lines.reduce((sum, l) => sum + perThousand(l,
 
 /**
  * The original design (the seeds): a Kubernetes Job for every Sentinel event and a new version on
- * every run, none destroyed. Its container seconds are priced as ours. Versions pile up: in a
+ * every run, none destroyed. Its container seconds are priced as ours; it created its Jobs itself,
+ * with no queue and no wait. Versions pile up: in a
  * cluster's month `month` the average active count is the runs of the months before plus half of
  * this one's.
  */
@@ -263,8 +278,9 @@ function originalDesign(inputs, prices, tf, month = 1) {
   return monthlyLines(inputs, prices, tf, {
     executionsPerClusterPerDay: inputs.eventsPerClusterPerDay,
     versionsPerCluster: runsPerMonth * (month - 0.5),
-    // No launch settle: creating the Job is billed like an up-to-date event.
+    // Creating the Job is billed like an up-to-date event; no queue.
     launchEventSeconds: inputs.upToDateEventSeconds,
+    taskOperationsPerExecution: 0,
   });
 }
 
@@ -296,6 +312,7 @@ module.exports = {
   REPORTER_REQUESTS,
   REPORTS_PER_EXECUTION,
   SIZES,
+  TASK_OPERATIONS_PER_EXECUTION,
   UNCHANGED_RUN_REQUESTS,
   costModel,
   monthlyLines,

@@ -106,15 +106,15 @@ function capacityTable(root, reference) {
   const writes = UNCHANGED_RUN_REQUESTS.write + REPORTER_REQUESTS.write;
   const tf = model.terraform;
   const budget = {
-    value: tf.launchRatePerMinute,
-    source: 'ours: Terraform `adapter.launch_rate_per_minute`',
+    value: tf.launchQueueRatePerMinute,
+    source: 'ours: Terraform `launch_queue.rate_per_minute`',
   };
   const limits = [
     [
-      'launches a minute the adapter allows itself (`LAUNCH_RATE_PER_MINUTE`)',
+      'launches a minute the launch queue dispatches (`launch_queue.rate_per_minute`)',
       budget,
       perMinute,
-      "raise `adapter.launch_rate_per_minute` toward your project's RunJob quota",
+      "raise `launch_queue.rate_per_minute` toward your project's RunJob quota",
     ],
     [
       'RunJob calls a minute',
@@ -163,7 +163,6 @@ function capacityTable(root, reference) {
     .map(([what, quota, use, fix]) => ({ what, at: quota.value / use, fix }))
     .sort((a, b) => a.at - b.at);
   const [first, second] = binding;
-  const share = tf.launchRatePerMinute / tf.adapterMaxInstances;
   const largest = SIZES[SIZES.length - 1];
   const closest = (n) => {
     const [what, quota, use] = limits.reduce((a, b) =>
@@ -180,7 +179,7 @@ function capacityTable(root, reference) {
   return [
     table(['per minute, steady state', 'default quota: source', ...SIZES.map(sizeHeader)], rows),
     '',
-    `${verdict} Each adapter instance launches at most ${thousands(share, 1)} a minute (${thousands(tf.launchRatePerMinute)} ÷ \`adapter.max_instances\` ${tf.adapterMaxInstances}), so the steady launches at ${thousands(largest)} clusters (${thousands(largest * perMinute, 1)} a minute) need ${Math.ceil((largest * perMinute) / share)} instances receiving events; with fewer, resyncs wait for a later event (they yield to new work, and a later resync is still a backstop): lower \`max_instances\` or raise the budget. **The first to bind is ${shortName(first.what)}, at about ${round(first.at)} clusters**: ${first.fix}. Next, ${shortName(second.what)} at about ${round(second.at)}: ${second.fix}. Secret Manager counts a request against the project that holds the secret (a resource-based API), so its quotas are each customer project's, not the platform's. A burst of new clusters meets the RunJob quota first: over ${thousands(q.runJobPerMinute.value)} new clusters a minute, \`LAUNCH_RATE_PER_MINUTE\` keeps launches under it.`,
+    `${verdict} The launch queue holds its rate for the whole fleet, however many adapter instances (up to \`adapter.max_instances\`, ${tf.adapterMaxInstances}) queue the launches: launches beyond it wait in the queue, none is refused or dropped. **The first to bind is ${shortName(first.what)}, at about ${round(first.at)} clusters**: ${first.fix}. Next, ${shortName(second.what)} at about ${round(second.at)}: ${second.fix}. Secret Manager counts a request against the project that holds the secret (a resource-based API), so its quotas are each customer project's, not the platform's. A burst of new clusters waits in the queue and is dispatched at ${thousands(tf.launchQueueRatePerMinute)} a minute, under the RunJob quota (${thousands(q.runJobPerMinute.value)}), as the fleet-burst run shows.`,
   ].join('\n');
 }
 

@@ -1,41 +1,51 @@
 import { round } from '../stats';
 import { busiestMinute, startFleet } from './fleet-stack';
 
-/** A burst of new clusters under Cloud Run's RunJob quota, and what converging took. */
+/** A burst of new clusters through the launch queue under Cloud Run's RunJob quota, and what converging took. */
 export interface BurstFigures {
   readonly clusters: number;
+  /** Adapter instances the events were spread over. */
+  readonly instances: number;
   /** The Cloud Run emulator's "Job run requests per minute per region" quota. */
   readonly quotaPerMinute: number;
-  /** The adapter's LAUNCH_RATE_PER_MINUTE (one instance). */
-  readonly launchRatePerMinute: number;
+  /** The launch queue's rate (Terraform's launch_queue.rate_per_minute). */
+  readonly queueRatePerMinute: number;
   readonly converged: number;
   /** Simulated minutes from the clusters' creation until the last one converged. */
   readonly minutesToConverge: number | null;
   readonly executions: number;
   /** The most RunJob calls Cloud Run accepted in any 60 s. */
   readonly busiestMinute: number;
-  /** RunJob calls Cloud Run refused with RESOURCE_EXHAUSTED. */
+  /** RunJob calls Cloud Run refused with RESOURCE_EXHAUSTED (the queue retries them). */
   readonly runJobRefused: number;
-  /** Deliveries to the adapter (Sentinel's events and Pub/Sub's redeliveries), and how many failed (deferred launches). */
+  /** Attempts the queue dispatched (RunJob calls, refused ones included). */
+  readonly dispatches: number;
+  /** Deliveries to the adapter (Sentinel's events and Pub/Sub's redeliveries), and how many failed (redelivered). */
   readonly deliveries: number;
   readonly failedDeliveries: number;
   readonly wallSeconds: number;
 }
 
 /**
- * `count` clusters created at once against the Cloud Run emulator with its RunJob quota on and the
- * adapter's launch rate set: steps (Sentinel's 5 s) until every cluster converged or `maxMinutes`
- * passed.
+ * `count` clusters created at once, their events spread over `instances` adapter instances that
+ * launch through one queue at `queueRatePerMinute`, against the Cloud Run emulator with its RunJob
+ * quota on: steps (Sentinel's 5 s) until every cluster converged or `maxMinutes` passed.
  */
 export async function simulateBurst(
   count: number,
-  options: { quotaPerMinute: number; launchRatePerMinute: number; maxMinutes?: number },
+  options: {
+    quotaPerMinute: number;
+    queueRatePerMinute: number;
+    instances: number;
+    maxMinutes?: number;
+  },
   onProgress: (minutes: number, converged: number, wallSeconds: number) => void = () => undefined,
 ): Promise<BurstFigures> {
   const started = Date.now();
   const fleet = await startFleet(count, {
     runJobQuotaPerMinute: options.quotaPerMinute,
-    launchRatePerMinute: options.launchRatePerMinute,
+    queueRatePerMinute: options.queueRatePerMinute,
+    instances: options.instances,
   });
   const start = fleet.clock.ms();
   const maxMs = (options.maxMinutes ?? 120) * 60_000;
@@ -60,13 +70,15 @@ export async function simulateBurst(
     const counters = fleet.counters();
     return {
       clusters: count,
+      instances: options.instances,
       quotaPerMinute: options.quotaPerMinute,
-      launchRatePerMinute: options.launchRatePerMinute,
+      queueRatePerMinute: options.queueRatePerMinute,
       converged,
       minutesToConverge,
       executions: counters.executions,
       busiestMinute: busiestMinute(fleet.runJobAccepted),
       runJobRefused: counters.runJobRefused,
+      dispatches: counters.dispatches,
       deliveries: counters.delivered,
       failedDeliveries: counters.failedDeliveries,
       wallSeconds: round((Date.now() - started) / 1000),
@@ -81,9 +93,9 @@ export interface DaysFigures {
   readonly clusters: number;
   readonly days: number;
   readonly stepSeconds: number;
-  /** The adapter's defaults the run used. */
+  /** The adapter's default resync and the launch queue's default rate (Terraform's) the run used. */
   readonly resyncInterval: string;
-  readonly launchRatePerMinute: number;
+  readonly queueRatePerMinute: number;
   readonly converged: number;
   readonly executions: number;
   /** Every execution (onboarding included) per cluster per simulated day. */
@@ -97,7 +109,7 @@ export interface DaysFigures {
 
 /**
  * `count` new clusters run for `days` simulated days at the adapter's defaults (loadAdapterConfig
- * with nothing set), with steps of `stepMs` (Sentinel's re-sends, 10 s until reconciled and 30 min
+ * with nothing set) and Terraform's launch queue, one adapter instance, with steps of `stepMs` (Sentinel's re-sends, 10 s until reconciled and 30 min
  * after, are kept to the step).
  */
 export async function simulateDays(
@@ -128,7 +140,7 @@ export async function simulateDays(
       days,
       stepSeconds: stepMs / 1000,
       resyncInterval: `${round(decision.resyncIntervalMs / 3_600_000, 2)}h`,
-      launchRatePerMinute: fleet.defaults.launchRate.perMinute,
+      queueRatePerMinute: fleet.queueRatePerMinute,
       converged: fleet.converged(),
       executions: end.executions,
       executionsPerClusterPerDay: round(end.executions / count / days, 3),

@@ -4,12 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { SecretManagerServiceClient } from '@google-cloud/secret-manager';
 import { v2 } from '@google-cloud/run';
-import { CloudRunExecutionLookup } from '../../functions/adapter/cloud-run/cloud-run-execution-lookup';
-import { CloudRunJobLauncher } from '../../functions/adapter/cloud-run/cloud-run-job-launcher';
-import { LaunchRate } from '../../functions/adapter/cloud-run/launch-rate';
 import { loadAdapterConfig } from '../../functions/adapter/config/config';
 import { createAdapterHandler } from '../../functions/adapter/flows/handle-event';
 import { compilePreconditions } from '../../functions/adapter/decision/preconditions';
+import { CloudTasksLaunchQueue } from '../../functions/adapter/launch-queue/cloud-tasks-launch-queue';
 import { loadJobConfig } from '../../functions/pull-secret-job/config/config';
 import { GoogleSecretStore } from '../../functions/pull-secret-job/secret-manager/google-secret-store';
 import { exitCodeFor } from '../../functions/pull-secret-job/run/job-outcome';
@@ -19,6 +17,7 @@ import { runPullSecretJob } from '../../functions/pull-secret-job/run/run-job';
 import { CloudRunExecutionReader } from '../../shared/executions/cloud-run-execution-reader';
 import { createReporterHandler } from '../../functions/reporter/report/handle-report';
 import { startCloudRunEmulator } from '../../emulators/cloud-run/server';
+import { startCloudTasksEmulator } from '../../emulators/cloud-tasks/server';
 import { startHyperFleetApiEmulator } from '../../emulators/hyperfleet-api/server';
 import {
   LOCAL_MANAGEMENT_CLUSTER,
@@ -28,6 +27,7 @@ import { startKubeApiServerEmulator } from '../../emulators/kube-apiserver/serve
 import { startSecretManagerEmulator } from '../../emulators/secret-manager/server';
 import { Sentinel } from '../../emulators/pullsecret/sentinel/sentinel';
 import { googleClientOptions } from '../../shared/gcp/client-options';
+import { CloudTasksClient } from '../../shared/gcp/lazy/cloud-tasks';
 import { RESULT_MESSAGE_TYPE } from '../../shared/job-result';
 import { nullLogger } from '../../shared/logging/null-logger';
 import { StoreClusterLister } from './store-cluster-lister';
@@ -35,6 +35,18 @@ import { VirtualClock } from './virtual-clock';
 import { localHyperFleetClient } from '../../emulators/pullsecret/hyperfleet/local-hyperfleet-client';
 
 const JOB = 'projects/demo-fleet/locations/local/jobs/pullsecret-job';
+const LAUNCH_QUEUE = 'projects/demo-fleet/locations/local/queues/pullsecret-launches';
+const LAUNCHER = 'pullsecret-launcher@demo-fleet.iam.gserviceaccount.com';
+/**
+ * The launch queue as Terraform makes it by default (terraform/modules/pullsecret-adapter:
+ * variables.tf `launch_queue`, launch-queue.tf): rate_per_minute 120 (max_dispatches_per_second =
+ * rate / 60), max_concurrent 10, max_attempts 8, backoff 10 s to 300 s doubling 4 times.
+ */
+export const TERRAFORM_LAUNCH_QUEUE = {
+  ratePerMinute: 120,
+  maxConcurrent: 10,
+  retry: { maxAttempts: 8, minBackoff: '10s', maxBackoff: '300s', maxDoublings: 4 },
+} as const;
 /** Sentinel's tick. */
 export const STEP_MS = 5_000;
 /** Eventarc's subscription retries a failed delivery with backoff from 10 s to 600 s. */
@@ -45,8 +57,10 @@ const REDELIVERY_MAX_MS = 600_000;
 export interface FleetSettings {
   /** The Cloud Run emulator's "Job run requests per minute per region" quota; absent: none. */
   readonly runJobQuotaPerMinute?: number;
-  /** The adapter's LAUNCH_RATE_PER_MINUTE (one instance); absent: its default. */
-  readonly launchRatePerMinute?: number;
+  /** The launch queue's rate (Terraform's launch_queue.rate_per_minute); absent: its default, 120. */
+  readonly queueRatePerMinute?: number;
+  /** Adapter instances (each its own handler and clients), given the events in turn; absent: 1. */
+  readonly instances?: number;
 }
 
 const pubsubEvent = (data: unknown, attributes: Record<string, string> = {}) => ({
@@ -77,21 +91,42 @@ interface Redelivery {
  * Eventarc's backoff); jobs run in the Cloud Run emulator's process (`inProcessTasks`), so a
  * thousand executions take seconds; Sentinel reads the HyperFleet emulator's store directly
  * (StoreClusterLister: its list calls are counted, not made). The adapter runs with its default
- * settings (loadAdapterConfig) unless `settings` says otherwise.
+ * settings (loadAdapterConfig) and launches through the Cloud Tasks emulator, on the same clock
+ * and dispatching only when a step says so: the queue (Terraform's settings unless `settings`
+ * says otherwise) sends each RunJob to the Cloud Run emulator's REST jobs.run at the instant its
+ * rate allows, as Cloud Tasks would.
  */
 export async function startFleet(count: number, settings: FleetSettings = {}) {
   process.env.METADATA_SERVER_DETECTION = 'none';
   const clock = new VirtualClock(Date.now());
-  const clockMs = () => clock.now().getTime();
   const defaults = loadAdapterConfig({
     HYPERFLEET_API_BASE_URL: 'http://127.0.0.1:1',
     PULL_SECRET_JOB: JOB,
-    LAUNCH_QUEUE: 'projects/demo-project/locations/us-central1/queues/pullsecret-launches',
-    LAUNCHER_SERVICE_ACCOUNT: 'pullsecret-launcher@demo-project.iam.gserviceaccount.com',
-    ...(settings.launchRatePerMinute !== undefined
-      ? { LAUNCH_RATE_PER_MINUTE: String(settings.launchRatePerMinute) }
-      : {}),
+    LAUNCH_QUEUE,
+    LAUNCHER_SERVICE_ACCOUNT: LAUNCHER,
   });
+  const queueRatePerMinute = settings.queueRatePerMinute ?? TERRAFORM_LAUNCH_QUEUE.ratePerMinute;
+  // Reads do not move the queue's clock: its rate tokens and schedule times are whole instants.
+  const tasks = await startCloudTasksEmulator({
+    now: () => clock.ms(),
+    dispatch: 'manual',
+    queues: [
+      {
+        name: LAUNCH_QUEUE,
+        rateLimits: {
+          maxDispatchesPerSecond: queueRatePerMinute / 60,
+          maxConcurrentDispatches: TERRAFORM_LAUNCH_QUEUE.maxConcurrent,
+        },
+        retryConfig: { ...TERRAFORM_LAUNCH_QUEUE.retry },
+      },
+    ],
+  });
+  /**
+   * The instant the queue dispatched the RunJob being handled: a RunJob reaches Cloud Run when the
+   * queue sends it (no network here; the 1 ms a read moves the clock orders stamps, it is no
+   * latency), so the quota and the busiest minute count it then.
+   */
+  let dispatchAt = clock.ms();
   const hyperfleet = await startHyperFleetApiEmulator({
     now: clock.now,
     simulatedAdapters: LOCAL_SIMULATED_ADAPTERS,
@@ -155,13 +190,10 @@ export async function startFleet(count: number, settings: FleetSettings = {}) {
     ...(settings.runJobQuotaPerMinute !== undefined
       ? { runJobQuotaPerMinute: settings.runJobQuotaPerMinute }
       : {}),
-    now: clockMs,
+    now: () => dispatchAt,
   });
-  const runClients = {
-    jobs: new v2.JobsClient(googleClientOptions(cloudRun.endpoint)),
-    executions: new v2.ExecutionsClient(googleClientOptions(cloudRun.endpoint)),
-  };
-  const executionReader = new CloudRunExecutionReader(runClients.executions, {
+  const executionsClient = new v2.ExecutionsClient(googleClientOptions(cloudRun.endpoint));
+  const executionReader = new CloudRunExecutionReader(executionsClient, {
     timeoutMs: 30_000,
     retry: { attempts: 3, baseDelayMs: 100, maxDelayMs: 1000 },
   });
@@ -172,28 +204,37 @@ export async function startFleet(count: number, settings: FleetSettings = {}) {
     logger: nullLogger,
     now: clock.now,
   });
-  const adapter = createAdapterHandler({
-    hyperfleet: api,
-    launcher: new CloudRunJobLauncher(runClients.jobs, JOB, {
-      timeoutMs: 30_000,
+  // Each instance has its own handler (its own per-cluster locks) and its own Cloud Tasks client;
+  // nothing about the launch rate is shared between them but the queue.
+  const tasksClients = Array.from(
+    { length: settings.instances ?? 1 },
+    () => new CloudTasksClient(googleClientOptions(tasks.endpoint)),
+  );
+  const instances = tasksClients.map((client) =>
+    createAdapterHandler({
+      hyperfleet: api,
+      launchQueue: {
+        queue: new CloudTasksLaunchQueue(client, {
+          queue: LAUNCH_QUEUE,
+          target: { jobName: JOB, endpoint: cloudRun.apiUrl, serviceAccountEmail: LAUNCHER },
+          timeoutMs: 30_000,
+          retry: { attempts: 3, baseDelayMs: 100, maxDelayMs: 1000 },
+          logger: nullLogger,
+        }),
+        name: LAUNCH_QUEUE,
+        jobName: JOB,
+      },
+      lookup: executionReader,
+      preconditions: compilePreconditions(defaults.preconditions),
+      settings: defaults.decision,
+      pullSecret: {
+        specPath: defaults.pullSecretSpecPath,
+        additionalSpecPath: defaults.pullSecretAdditionalSpecPath,
+      },
       logger: nullLogger,
+      now: clock.now,
     }),
-    lookup: new CloudRunExecutionLookup(runClients.executions, executionReader, JOB, {
-      timeoutMs: 30_000,
-    }),
-    launchRetry: { attempts: 3, baseDelayMs: 100, maxDelayMs: 1000 },
-    preconditions: compilePreconditions(defaults.preconditions),
-    settings: defaults.decision,
-    pullSecret: {
-      specPath: defaults.pullSecretSpecPath,
-      additionalSpecPath: defaults.pullSecretAdditionalSpecPath,
-    },
-    logger: nullLogger,
-    now: clock.now,
-    // One instance holds the whole budget; no waiting for a token (the clock is virtual): a launch
-    // without one is deferred, as a delivery with no time left would be.
-    launchRate: new LaunchRate(defaults.launchRate, clockMs),
-  });
+  );
   const queue: Record<string, unknown>[] = [];
   const redeliveries: Redelivery[] = [];
   const ids: string[] = [];
@@ -212,6 +253,8 @@ export async function startFleet(count: number, settings: FleetSettings = {}) {
     runJobRefused: 0,
     /** Simulated times of the RunJob calls Cloud Run accepted, for the busiest minute. */
     runJobAccepted: [] as number[],
+    /** Attempts the queue made (a RunJob sent; a refusal is retried with the queue's backoff). */
+    dispatches: 0,
   };
   sm.requests.observe((r) => {
     if (r.method === 'AddSecretVersion' && r.outcome === 'OK') calls.versions++;
@@ -228,8 +271,11 @@ export async function startFleet(count: number, settings: FleetSettings = {}) {
   });
   cloudRun.requests.observe((r) => {
     if (r.method !== 'RunJob') return;
-    if (r.outcome === 'OK') calls.runJobAccepted.push(clock.ms());
+    if (r.outcome === 'OK') calls.runJobAccepted.push(dispatchAt);
     else if (r.outcome === 'RESOURCE_EXHAUSTED') calls.runJobRefused++;
+  });
+  tasks.requests.observe((r) => {
+    if (r.method === 'Dispatch') calls.dispatches++;
   });
 
   const pullSecret = (n: number) =>
@@ -257,9 +303,11 @@ export async function startFleet(count: number, settings: FleetSettings = {}) {
   };
   createClusters(count);
 
-  /** One delivery; a failure is redelivered with Pub/Sub's backoff, as Eventarc's subscription does. */
+  let turn = 0;
+  /** One delivery, to the instances in turn; a failure is redelivered with Pub/Sub's backoff, as Eventarc's subscription does. */
   const deliver = async (event: ReturnType<typeof pubsubEvent>, attempt: number) => {
     calls.delivered++;
+    const adapter = instances[turn++ % instances.length]!;
     try {
       await adapter(event);
     } catch {
@@ -269,10 +317,39 @@ export async function startFleet(count: number, settings: FleetSettings = {}) {
     }
   };
 
-  /** One step: Sentinel ticks; its events and the redeliveries due go to the adapter, 25 at a time; executions finish within the step. */
+  /** Waits for the executions under way (in this process, they take milliseconds). */
+  const finishExecutions = () =>
+    Promise.all(
+      [...cloudRun.executions.values()]
+        .filter((e) => !e.done)
+        .map((e) => cloudRun.waitForExecution(e.name, 120_000)),
+    );
+
+  /**
+   * The queue dispatches what it may before `endMs`: the clock moves to each instant the queue
+   * names (a rate token, a retry's schedule time) and the attempts due then are sent.
+   */
+  const dispatchLaunches = async (endMs: number) => {
+    for (;;) {
+      const due = tasks.nextDueMs(LAUNCH_QUEUE);
+      if (due === undefined || due >= endMs) return;
+      clock.moveTo(due);
+      dispatchAt = clock.ms();
+      if ((await tasks.dispatchDue()).length === 0) return;
+    }
+  };
+
+  /**
+   * One step: the queue dispatches the launches its rate allows within the step and their
+   * executions finish; then Sentinel ticks, and its events and the redeliveries due go to the
+   * adapter instances, 25 at a time (the launches they queue are dispatched from the next step on).
+   */
   const step = async (stepMs = STEP_MS) => {
     clock.advance(stepMs);
-    await sentinel.tick(clock.ms());
+    const start = clock.ms();
+    await dispatchLaunches(start + stepMs);
+    await finishExecutions();
+    await sentinel.tick(start);
     const batch: [ReturnType<typeof pubsubEvent>, number][] = queue
       .splice(0)
       .map((event) => [pubsubEvent(event), 1]);
@@ -285,11 +362,6 @@ export async function startFleet(count: number, settings: FleetSettings = {}) {
     }
     for (let i = 0; i < batch.length; i += 25)
       await Promise.all(batch.slice(i, i + 25).map(([event, attempt]) => deliver(event, attempt)));
-    await Promise.all(
-      [...cloudRun.executions.values()]
-        .filter((e) => !e.done)
-        .map((e) => cloudRun.waitForExecution(e.name, 120_000)),
-    );
   };
 
   const counters = () => ({
@@ -303,6 +375,7 @@ export async function startFleet(count: number, settings: FleetSettings = {}) {
     delivered: calls.delivered,
     failedDeliveries: calls.failedDeliveries,
     runJobRefused: calls.runJobRefused,
+    dispatches: calls.dispatches,
   });
   const converged = () =>
     ids.filter((id) => {
@@ -312,9 +385,10 @@ export async function startFleet(count: number, settings: FleetSettings = {}) {
     }).length;
 
   const stop = async () => {
-    await runClients.jobs.close();
-    await runClients.executions.close();
+    await Promise.all(tasksClients.map((client) => client.close()));
+    await executionsClient.close();
     await smClient.close();
+    await tasks.stop();
     await cloudRun.stop();
     await kube.stop();
     await sm.stop();
@@ -326,6 +400,7 @@ export async function startFleet(count: number, settings: FleetSettings = {}) {
     clock,
     hyperfleet,
     defaults,
+    queueRatePerMinute,
     runJobAccepted: calls.runJobAccepted,
     createClusters,
     changePullSecret: (id: string, n: number) =>

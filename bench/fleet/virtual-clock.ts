@@ -27,6 +27,14 @@ export class VirtualClock {
     return this.current;
   }
 
+  /**
+   * Moves time on to `ms` within the current step (never back, never to the step's end): the
+   * launch queue's dispatches happen at their own instants inside a step (fleet-stack.ts).
+   */
+  moveTo(ms: number): void {
+    this.current = Math.max(this.current, Math.min(ms, this.stepEnd - 1));
+  }
+
   /** Starts the next step, `ms` after the start of the current one. */
   advance(ms: number): void {
     this.stepStart += ms;

@@ -70,6 +70,29 @@ export class Dispatcher {
   }
 
   /**
+   * When `tick()` may next start an attempt: the earliest waiting task's schedule time, or the
+   * queue's next rate token if that comes later; undefined when no task waits in a running queue
+   * (or every such queue is at its concurrency, which an answer frees). Only `queue` when named.
+   * Changes nothing: a driver of a virtual clock (manual mode) moves its clock there and ticks.
+   */
+  nextDue(only?: string): number | undefined {
+    const now = this.options.now();
+    let next: number | undefined;
+    for (const queue of this.book.queues.values()) {
+      if (only !== undefined && queue.name !== only) continue;
+      if (queue.state !== 'RUNNING' || queue.inFlight >= queue.rate.maxConcurrentDispatches)
+        continue;
+      let earliest: number | undefined;
+      for (const task of this.book.tasksOf(queue.name))
+        if (!task.running) earliest = Math.min(earliest ?? Infinity, task.scheduleTimeMs);
+      if (earliest === undefined) continue;
+      const at = Math.max(earliest, queue.bucket.nextTokenAt(now));
+      next = Math.min(next ?? Infinity, at);
+    }
+    return next;
+  }
+
+  /**
    * RunTask: "Cloud Tasks will dispatch the task, even if the task is already running, the queue
    * has reached its RateLimits or is PAUSED." The returned task shows the dispatch.
    */

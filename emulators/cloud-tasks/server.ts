@@ -48,6 +48,12 @@ export interface CloudTasksEmulator extends RunningEmulator {
   dispatchDue(): Promise<readonly string[]>;
   /** Resolves when no attempt is in flight. */
   idle(): Promise<void>;
+  /**
+   * When `tick()` may next start an attempt (a task's schedule time, or its queue's next rate
+   * token); undefined when nothing waits; only `queue`'s when named. For manual dispatch on a
+   * virtual clock: move the clock there, then `dispatchDue()`.
+   */
+  nextDueMs(queue?: string): number | undefined;
 }
 
 type Request = Record<string, unknown>;
@@ -183,6 +189,7 @@ export async function startCloudTasksEmulator(
       return started;
     },
     idle: () => dispatcher.idle(),
+    nextDueMs: (queue) => dispatcher.nextDue(queue),
     info: () => ({
       name: 'cloud-tasks',
       endpoint,

@@ -1,6 +1,5 @@
 import * as z from 'zod';
 import {
-  boundedDuration,
   duration,
   parseDurationMs,
   positiveIntWithDefault,

@@ -174,6 +174,28 @@ describe('Cloud Tasks emulator: dispatch', () => {
     expect(ours(queue, await emulator.dispatchDue())).toHaveLength(1);
   });
 
+  // A virtual clock's driver (the fleet simulation) ticks exactly when the next attempt may start.
+  it('tells when the next attempt may start: the rate token, the schedule time, or nothing waiting', async () => {
+    const queue = await newQueue({ rateLimits: { maxDispatchesPerSecond: 2 } });
+    expect(emulator.nextDueMs(queue)).toBeUndefined();
+    for (let i = 0; i < 2; i++) await createTask(queue);
+    expect(emulator.nextDueMs(queue)).toBe(nowMs);
+    await emulator.dispatchDue();
+    expect(emulator.nextDueMs(queue)).toBe(nowMs + 500);
+    nowMs += 500;
+    expect(ours(queue, await emulator.dispatchDue())).toHaveLength(1);
+    expect(emulator.nextDueMs(queue)).toBeUndefined();
+    const later = nowMs + 10_000;
+    await client.createTask({
+      parent: queue,
+      task: {
+        scheduleTime: { seconds: Math.floor(later / 1000), nanos: (later % 1000) * 1e6 },
+        httpRequest: { url: `${target.url}/later`, httpMethod: 'POST' },
+      },
+    });
+    expect(emulator.nextDueMs(queue)).toBe(later);
+  });
+
   // RateLimits.max_concurrent_dispatches: "After this threshold has been reached, Cloud Tasks stops
   // dispatching tasks until the number of concurrent requests decreases."
   it('holds dispatches at max_concurrent_dispatches until an attempt is answered', async () => {

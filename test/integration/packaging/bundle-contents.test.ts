@@ -50,3 +50,17 @@ describe('the job bundle', () => {
       expect(source).not.toContain(unused);
   });
 });
+
+describe('the adapter bundle', () => {
+  // The Cloud Tasks client reads its JSON through a run-time path; scripts/bundle.cjs makes each
+  // read static. Left to run time, the shipped adapter's first launch could not load its client.
+  it('holds the Cloud Tasks client with its JSON, and reads none of it at run time', () => {
+    const inputs = inputsOf('adapter');
+    for (const json of ['v2/cloud_tasks_client_config.json', 'protos/protos.json', 'package.json'])
+      expect(inputs.some((i) => i.includes('@google-cloud/tasks/') && i.endsWith(json))).toBe(true);
+    const source = fs.readFileSync(chunkHolding('adapter', '@google-cloud/tasks/'), 'utf8');
+    expect(source).not.toContain('cloud_tasks_client_config.json');
+    // Only the v2 client the adapter uses: not the package's index with v2beta2 and v2beta3.
+    expect(inputs.filter((i) => /@google-cloud\/tasks\/.*v2beta/.test(i))).toEqual([]);
+  });
+});

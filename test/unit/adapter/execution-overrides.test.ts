@@ -14,7 +14,6 @@ import {
 } from '../../../functions/adapter/cloud-run/execution-env';
 import { jobEnvSchema } from '../../../functions/pull-secret-job/config/config';
 import { redirectingVariables } from '../../../functions/pull-secret-job/config/redirect-guard';
-import { RecordingLogger } from '../../helpers/recording-logger';
 import { TERRAFORM_ROOT } from '../../helpers/terraform';
 
 const ALLOW_LIST = path.join(TERRAFORM_ROOT, 'modules/pullsecret-adapter/run-job-overrides.json');

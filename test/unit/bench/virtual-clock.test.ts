@@ -30,4 +30,15 @@ describe('VirtualClock (fleet simulation)', () => {
       }
     }
   });
+
+  it('moves on to an instant within the step, never back and never to its end', () => {
+    const clock = new VirtualClock(0);
+    clock.advance(1_000);
+    clock.moveTo(1_500);
+    expect(clock.ms()).toBe(1_500);
+    clock.moveTo(1_200);
+    expect(clock.ms()).toBe(1_500);
+    clock.moveTo(5_000);
+    expect(clock.ms()).toBe(1_999);
+  });
 });
