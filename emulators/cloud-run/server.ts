@@ -16,7 +16,7 @@ import { ExecutionState } from './execution-state';
 import { pageOf } from './execution-pages';
 import { protoJson } from './proto-json';
 import { handleRestRunJob } from './rest-run-job';
-import { executionFinishedEntry } from './finished-entry';
+import { runJobAuditEntries } from './audit-entries';
 import {
   jobDefinitionSchema,
   type JobDefinition,
@@ -32,7 +32,13 @@ export interface CloudRunEmulatorOptions {
   readonly port?: number;
   readonly adminPort?: number;
   readonly jobs: readonly JobDefinitionInput[];
-  /** Called with the audit entry when an execution ends (the stack publishes it to Pub/Sub). */
+  /**
+   * Called with every audit entry a RunJob writes, in order (audit-entries.ts: the request entry,
+   * then the operation's completion entry and the system_event entry when the execution ends). The
+   * stack publishes those the log sink routes (`routedBySink`).
+   */
+  readonly onAuditEntry?: (entry: Record<string, unknown>) => Promise<void> | void;
+  /** Called with the system_event `/Jobs.RunJob` entry when an execution ends. */
   readonly onExecutionFinished?: (
     entry: Record<string, unknown>,
     execution: ExecutionState,
@@ -189,14 +195,32 @@ export async function startCloudRunEmulator(
     const runner = new TaskRunner(execution, baseEnv, options.inProcessTasks?.[job.name]);
     runners.set(execution.name, runner);
     const kill = pendingKills.shift();
+    const audit = runJobAuditEntries(execution, { name: request.name, overrides });
+    const writeAudit = async (entry: Record<string, unknown>) => {
+      try {
+        await options.onAuditEntry?.(entry);
+      } catch (error) {
+        process.stderr.write(
+          `cloud-run emulator: publishing an audit entry failed: ${error instanceof Error ? error.message : String(error)}\n`,
+        );
+      }
+    };
+    const started = writeAudit(audit.started);
     finished.set(
       execution.name,
       (async () => {
         if (kill) setTimeout(() => runner.kill(kill.signal), kill.afterMs).unref();
         await runner.run();
         runners.delete(execution.name);
+        await started;
+        const [completion, systemEvent] = audit.finished({
+          '@type': EXECUTION_TYPE_URL,
+          ...protoJson(executionType, execution.toProto()),
+        });
+        await writeAudit(completion!);
+        await writeAudit(systemEvent!);
         try {
-          await options.onExecutionFinished?.(executionFinishedEntry(execution), execution);
+          await options.onExecutionFinished?.(systemEvent!, execution);
         } catch (error) {
           process.stderr.write(
             `cloud-run emulator: publishing the execution-finished entry failed: ${error instanceof Error ? error.message : String(error)}\n`,

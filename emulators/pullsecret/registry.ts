@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { connectGatewayConfigSchema, startConnectGatewayEmulator } from '../connect-gateway/server';
 import { eventarcConfigSchema } from '../eventarc/rules';
 import { startEventarcEmulator } from '../eventarc/server';
+import { routedBySink } from '../cloud-run/audit-entries';
 import { createFinishedPublisher } from '../cloud-run/finished-publisher';
 import { jobDefinitionsSchema } from '../cloud-run/job-definitions';
 import { startCloudRunEmulator } from '../cloud-run/server';
@@ -144,8 +145,12 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
       adminPort: args.adminPort,
       jobs,
       ...(quota ? { runJobQuotaPerMinute: Number(quota) } : {}),
+      // Cloud Run writes three audit entries a RunJob (audit-entries.ts); the sink routes one.
       ...(publisher
-        ? { onExecutionFinished: (entry: Record<string, unknown>) => publisher.publish(entry) }
+        ? {
+            onAuditEntry: (entry: Record<string, unknown>) =>
+              routedBySink(entry) ? publisher.publish(entry) : undefined,
+          }
         : {}),
       baseEnv: Object.fromEntries(
         Object.entries(process.env).filter(

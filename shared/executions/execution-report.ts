@@ -12,13 +12,30 @@ import { classifyExecutionFailure } from './execution-failure';
  * The report for an execution-finished event, which also covers crashes, OOM kills, timeouts and
  * cancellation. Observed at the execution's start: the job's own result, if it ever arrives, is
  * later and therefore wins; a late event of an older execution is discarded by the API.
+ *
+ * Which cluster and generation the execution worked on is read from its environment: RunJob's
+ * overrides as Cloud Run shows them in `Execution.template.containers[].env`. Google documents
+ * the overrides as "Execution fields to be overridden"
+ * (https://cloud.google.com/run/docs/reference/rest/v2/projects.locations.jobs/run#overrides) but
+ * not that the Execution's `template` echoes them
+ * (https://cloud.google.com/run/docs/reference/rest/v2/projects.locations.jobs.executions), and no
+ * other documented field can carry them (RunJob cannot set `labels`). So an execution whose
+ * template shows no CLUSTER_ID/GENERATION is never attributed to a cluster by guess: it is
+ * skipped with a warning, and the report comes from the job's own result (which names its
+ * cluster, generation and execution); an execution that died without one is relaunched by the
+ * adapter's check of silent executions, which cannot read it either
+ * (docs/design/job-protocol.md, "What Cloud Run emits for the reporter").
  */
-export function planFromExecution(summary: ExecutionSummary): PlannedReport | { skip: string } {
+export function planFromExecution(
+  summary: ExecutionSummary,
+): PlannedReport | { skip: string; decision?: 'execution-unattributed'; severity?: 'warn' } {
   const clusterId = summary.env.CLUSTER_ID;
   const generation = Number(summary.env.GENERATION);
   if (!clusterId || !Number.isInteger(generation) || generation < 1)
     return {
-      skip: 'the execution was not launched by the adapter (no CLUSTER_ID/GENERATION overrides)',
+      skip: `Cloud Run shows no CLUSTER_ID/GENERATION in execution ${summary.name.split('/').pop()}'s template (an execution the adapter did not launch, or overrides Cloud Run did not echo): not attributed to any cluster; the job's own result reports it`,
+      decision: 'execution-unattributed',
+      severity: 'warn',
     };
   if (!summary.completionTime) return { skip: 'the execution has not completed yet' };
   const operation = summary.env.OPERATION === 'delete' ? 'delete' : 'apply';

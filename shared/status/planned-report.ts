@@ -8,8 +8,12 @@ export interface PlannedReport {
   readonly observedAt: string;
 }
 
-/** Nothing to report, and why; `decision` marks duplicates in the logs. */
+/**
+ * Nothing to report, and why; `decision` marks duplicates and executions that cannot be attributed
+ * to a cluster in the logs; `severity` `warn` for what an operator should see.
+ */
 export interface SkippedReport {
   readonly skip: string;
-  readonly decision?: 'duplicate';
+  readonly decision?: 'duplicate' | 'execution-unattributed';
+  readonly severity?: 'info' | 'warn';
 }

@@ -47,8 +47,22 @@ const envelopeSchema = z.looseObject({
   }),
 });
 
+/**
+ * RunJob's Data Access entries (v1 and v2 method names: https://cloud.google.com/run/docs/audit-logging).
+ * v2 RunJob is a long-running operation: "usually two audit log entries: one when the operation
+ * starts and another when it ends", told apart by `operation.first` / `operation.last`
+ * (https://cloud.google.com/logging/docs/reference/v2/rest/v2/LogEntry#logentryoperation).
+ */
+const RUN_JOB_METHODS = new Set([
+  'google.cloud.run.v2.Jobs.RunJob',
+  'google.cloud.run.v1.Jobs.RunJob',
+]);
+/** The system_event entry Cloud Run writes when an execution ends (not on Google's method list). */
+const EXECUTION_FINISHED_METHOD = '/Jobs.RunJob';
+
 /** The Cloud Audit Logs entry a log sink routes for Cloud Run job executions. */
 const logEntrySchema = z.looseObject({
+  operation: z.looseObject({ last: z.boolean().optional() }).optional(),
   // The entry's own labels carry the execution's name (run.googleapis.com/execution_name), the
   // field the decoder trusts first; protoPayload.resourceName (namespaces/P/executions/NAME) is the
   // fallback. Neither is documented for this system_event entry, so both are read.
@@ -56,6 +70,8 @@ const logEntrySchema = z.looseObject({
   protoPayload: z.looseObject({
     methodName: z.string(),
     resourceName: z.string().optional(),
+    // The RunJob operation's completion entry carries the Execution (v2: `name` is its full name).
+    response: z.looseObject({ name: z.string().optional() }).optional(),
     status: z
       .looseObject({ code: z.number().optional(), message: z.string().optional() })
       .optional(),
@@ -134,19 +150,30 @@ function decodeMessage(
           kind: 'malformed',
           problem: `message.data: neither a job result nor a Cloud Run audit log entry (as a log entry: ${describeFirstIssue(entry.error)})`,
         };
-  const { protoPayload, resource, labels } = entry.data;
-  if (resource.type !== 'cloud_run_job' || protoPayload.methodName !== '/Jobs.RunJob')
+  const { protoPayload, resource, labels, operation } = entry.data;
+  const method = protoPayload.methodName;
+  if (resource.type !== 'cloud_run_job')
     return {
       kind: 'ignored',
-      reason: `log entry ${protoPayload.methodName} on ${resource.type} is not an execution-finished event`,
+      reason: `log entry ${method} on ${resource.type} is not about a job`,
     };
+  if (RUN_JOB_METHODS.has(method) && operation?.last !== true)
+    return {
+      kind: 'ignored',
+      reason: `the ${method} request entry: the execution has only been created; its end is reported from the entry written when it finishes`,
+    };
+  if (!RUN_JOB_METHODS.has(method) && method !== EXECUTION_FINISHED_METHOD)
+    return { kind: 'ignored', reason: `log entry ${method} is not an execution-finished event` };
+  // The entry's labels name the execution on the system_event entry, its resourceName
+  // (namespaces/P/executions/NAME) too; the operation's completion entry names it in the response.
   const shortName =
     labels?.['run.googleapis.com/execution_name'] ??
-    protoPayload.resourceName?.match(/\/executions\/([^/]+)$/)?.[1];
+    protoPayload.resourceName?.match(/\/executions\/([^/]+)$/)?.[1] ??
+    protoPayload.response?.name?.match(/\/executions\/([^/]+)$/)?.[1];
   if (!shortName || !/^[a-z0-9][a-z0-9-]*$/.test(shortName))
     return {
       kind: 'unreadable-finished-entry',
-      problem: `no execution name: neither labels["run.googleapis.com/execution_name"] nor protoPayload.resourceName (${protoPayload.resourceName ?? 'absent'}) names one`,
+      problem: `no execution name: neither labels["run.googleapis.com/execution_name"], protoPayload.resourceName (${protoPayload.resourceName ?? 'absent'}) nor protoPayload.response.name names one`,
     };
   const { project_id: project, location, job_name: job } = resource.labels;
   const execution = `projects/${project}/locations/${location}/jobs/${job}/executions/${shortName}`;

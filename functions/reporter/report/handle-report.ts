@@ -167,7 +167,11 @@ async function decideReport(
       ? planResult(decoded.result, deps.jobName)
       : await planFinished(decoded.execution, deps, span);
   if ('skip' in planned)
-    return { skip: planned.skip, decision: planned.decision ?? 'skip', severity: 'info' };
+    return {
+      skip: planned.skip,
+      decision: planned.decision ?? 'skip',
+      severity: planned.severity ?? 'info',
+    };
   const { plan, secretPath } = planned;
   const unread = decoded.kind === 'job-result' ? ownSuccessInWindow(plan, now) : undefined;
   if (unread) return unread;

@@ -1,6 +1,12 @@
 # Cloud Run writes a system-event audit entry when an execution ends (also after a crash, an OOM
 # kill, a timeout or a cancellation, when the job itself cannot publish its result). The sink
-# routes this job's entries to the execution-finished topic the reporter subscribes to.
+# routes this job's entries to the execution-finished topic the reporter subscribes to. A RunJob
+# also writes two Data Access entries (DATA_WRITE, enabled in run-job-overrides.tf; v2 RunJob is an
+# LRO: "one when the operation starts and another when it ends",
+# https://cloud.google.com/run/docs/audit-logging): the logName clause keeps both out, so each
+# execution reaches the reporter once (docs/design/job-protocol.md, "What Cloud Run emits").
+# The system_event entry itself is not on Google's list of audited methods; the reporter reads it
+# defensively and alerts on one it cannot read (execution-health.tf).
 resource "google_logging_project_sink" "execution_finished" {
   project                = var.project_id
   name                   = "${var.name_prefix}-execution-finished"

@@ -262,7 +262,12 @@ describe('planFromExecution', () => {
   });
 
   it('skips executions not launched by the adapter, or not finished', () => {
-    expect(planFromExecution(summary({ env: {} }))).toHaveProperty('skip');
+    // Override env echoed in Execution.template is not documented: without it, nothing is
+    // attributed to a cluster by guess, and an operator sees why.
+    expect(planFromExecution(summary({ env: {} }))).toMatchObject({
+      decision: 'execution-unattributed',
+      severity: 'warn',
+    });
     expect(planFromExecution(summary({ completionTime: undefined }))).toHaveProperty('skip');
   });
 });
