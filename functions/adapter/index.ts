@@ -75,9 +75,8 @@ const executions = lazily(async () => {
   });
 });
 const launchQueue = lazily(async () => {
-  const { CloudTasksClient, googleClientOptions } = await import(
-    '../../shared/gcp/lazy/cloud-tasks.js'
-  );
+  const { CloudTasksClient, googleClientOptions } =
+    await import('../../shared/gcp/lazy/cloud-tasks.js');
   return new CloudTasksLaunchQueue(
     new CloudTasksClient(googleClientOptions(config.launchQueue.emulatorHost)),
     {

@@ -1,9 +1,5 @@
 import type { ClusterEvent } from '../../../shared/events/sentinel-event';
-import type {
-  KeptConvergence,
-  Operation,
-  StatusOutcome,
-} from '../../../shared/status/outcome';
+import type { KeptConvergence, Operation, StatusOutcome } from '../../../shared/status/outcome';
 import type { OwnStatus } from '../../../shared/status/own-status';
 import type { DriftResult } from './drift-condition';
 import type { PreconditionResult } from './preconditions';
@@ -94,12 +90,7 @@ export type SkipReason =
  * adapter reporting our pull secret missing or invalid (DRIFT_REPORTED_CONDITION).
  */
 export type LaunchReason =
-  | 'first-event'
-  | 'new-generation'
-  | 'resync'
-  | 'retry'
-  | 'drift-reported'
-  | 'placement-changed';
+  'first-event' | 'new-generation' | 'resync' | 'retry' | 'drift-reported' | 'placement-changed';
 
 /** What to do, always with a reason that is logged. */
 export type Decision =

@@ -47,4 +47,8 @@ export function inFlightCheck(
   };
 }
 
-const skipInFlight = (message: string): Decision => ({ kind: 'skip', reason: 'in-flight', message });
+const skipInFlight = (message: string): Decision => ({
+  kind: 'skip',
+  reason: 'in-flight',
+  message,
+});

@@ -94,8 +94,7 @@ export function upToDate(situation: Situation): Decision | undefined {
     return undefined;
   // A refused background run (Health=False) waits for the permanent-failure interval, a lost one
   // (still marked in flight) is launched again, a placement move at once.
-  if (own.health === 'False' || IN_FLIGHT_REASONS.has(own.appliedReason ?? ''))
-    return undefined;
+  if (own.health === 'False' || IN_FLIGHT_REASONS.has(own.appliedReason ?? '')) return undefined;
   if (situation.placementMoved) return undefined;
   const { resyncIntervalMs, resyncSpreadMs } = input.settings;
   if (lastReportAge >= resyncDueAfterMs(cluster.clusterId, resyncIntervalMs, resyncSpreadMs ?? 0))

@@ -1,8 +1,4 @@
-import type {
-  KeptConvergence,
-  Operation,
-  StatusOutcome,
-} from '../../../shared/status/outcome';
+import type { KeptConvergence, Operation, StatusOutcome } from '../../../shared/status/outcome';
 import { keptConvergence, type OwnStatus } from '../../../shared/status/own-status';
 import type { ClusterFacts, Decision, DecisionInput, SkipReason } from './decision';
 

@@ -22,7 +22,8 @@ export async function reportStatus(
   };
   const text = `Status ${outcome}: Available=${available?.status ?? '?'} (${available?.reason ?? '?'})`;
   // Not stored although nothing newer should exist: another writer raced us; say so.
-  if (outcome === 'unchanged') log.warn(`${text}; the API kept a report of the same moment`, fields);
+  if (outcome === 'unchanged')
+    log.warn(`${text}; the API kept a report of the same moment`, fields);
   else log.info(text, fields);
   return outcome;
 }

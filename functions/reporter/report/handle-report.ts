@@ -2,18 +2,17 @@ import { AdapterError, TransientError } from '../../../shared/errors';
 import type { IncomingCloudEvent } from '../../../shared/events/decode';
 import { HyperFleetNotFoundError } from '../../../shared/hyperfleet/errors';
 import { logIfApiMisconfigured } from '../../../shared/hyperfleet/misconfiguration';
-import type { HyperFleetApi } from '../../../shared/hyperfleet/port';
 import { readOwnStatus } from '../../../shared/status/own-status';
 import { buildStatus } from '../../../shared/status/status-builder';
 import type { JobResult, JobStarted } from '../../../shared/job-result';
-import type { Logger } from '../../../shared/logging/logger';
 import { TRACE_ATTRIBUTES } from '../../../shared/tracing/attributes';
 import { SpanKind, withSpan, type Span, type SpanAttributes } from '../../../shared/tracing/spans';
 import { contextFromTraceparent } from '../../../shared/tracing/traceparent';
 import { decodeReport, type DecodedReport } from './decode-report';
-import type { ClaimReader } from '../claim/claim-reader';
-import type { ExecutionReader } from '../../../shared/executions/execution-reader';
 import { planFinished, planResult, readClaim } from './plan-message';
+import type { ReporterDependencies } from './reporter-dependencies';
+
+export type { ReporterDependencies } from './reporter-dependencies';
 import {
   failureStanding,
   observedTime,
@@ -24,17 +23,6 @@ import {
   type TimedReport,
   type Withheld,
 } from './status-rules';
-
-export interface ReporterDependencies {
-  readonly hyperfleet: HyperFleetApi;
-  readonly executions: ExecutionReader;
-  /** Tells duplicates from claim holders on execution-finished events; absent: no check. */
-  readonly claims?: ClaimReader;
-  /** projects/P/locations/L/jobs/J: only this job's executions are reported. */
-  readonly jobName: string;
-  readonly logger: Logger;
-  readonly now?: () => Date;
-}
 
 /**
  * Builds the reporter's CloudEvent handler for both topics: job results and start reports, and

@@ -6,7 +6,7 @@ import type { Claim } from '../../../shared/pull-secret/claim';
 import type { PlannedReport, SkippedReport } from '../../../shared/status/planned-report';
 import { TRACE_ATTRIBUTES } from '../../../shared/tracing/attributes';
 import type { Span } from '../../../shared/tracing/spans';
-import type { ReporterDependencies } from './handle-report';
+import type { ReporterDependencies } from './reporter-dependencies';
 import { planFromJobResult, skipUnclaimedSuccess } from './report-outcomes';
 
 // What a message says to report, before our status is read: the job result's plan, or the

@@ -231,7 +231,7 @@ describe('the default DRIFT_REPORTED_CONDITION', () => {
     expect(drift.evaluate(context(hypershift)).kind).toBe(expected);
   });
 
-  it('says since when the drift is reported: the reporting condition\'s last transition', () => {
+  it("says since when the drift is reported: the reporting condition's last transition", () => {
     const reporting = {
       observed_generation: 3,
       conditions: [
