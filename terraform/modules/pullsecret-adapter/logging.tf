@@ -4,7 +4,7 @@
 # also writes two Data Access entries (DATA_WRITE, enabled in run-job-overrides.tf; v2 RunJob is an
 # LRO: "one when the operation starts and another when it ends",
 # https://cloud.google.com/run/docs/audit-logging): the logName clause keeps both out, so each
-# execution reaches the reporter once (docs/design/job-protocol.md, "What Cloud Run emits").
+# execution reaches the reporter once (docs/design/job-protocol.md, "What Cloud Run emits for the reporter").
 # The system_event entry itself is not on Google's list of audited methods; the reporter reads it
 # defensively and alerts on one it cannot read (execution-health.tf).
 resource "google_logging_project_sink" "execution_finished" {

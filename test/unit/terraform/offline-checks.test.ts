@@ -62,9 +62,8 @@ const SAMPLE_VALUES: Record<string, string> = {
 const RETRY_BOUND_VARIABLES = ['EVENT_MAX_AGE', 'EVENT_MAX_FAILURES'];
 
 // The launch queue (launch-queue.tf): the adapter creates its launch tasks in LAUNCH_QUEUE with an
-// OAuth token for LAUNCHER_SERVICE_ACCOUNT. Always set by Terraform; tolerated by name only while
-// adapterEnvSchema does not declare them yet (the adapter's queue launcher lands beside this), after
-// which the check below holds them to the schema like every other name.
+// OAuth token for LAUNCHER_SERVICE_ACCOUNT. Always set by Terraform, and held to adapterEnvSchema
+// like every other name.
 const LAUNCH_QUEUE_VARIABLES = ['LAUNCH_QUEUE', 'LAUNCHER_SERVICE_ACCOUNT'];
 // What the queue replaced: Terraform must no longer set them.
 const REMOVED_LAUNCH_VARIABLES = ['LAUNCH_SETTLE_INTERVAL', 'LAUNCH_RATE_PER_MINUTE', 'LAUNCH_RATE_INSTANCES', 'LAUNCH_RATE_MAX_WAIT'];
@@ -246,8 +245,7 @@ describe('terraform/, checked offline', () => {
   ])('sets every variable the %s reads at start, and only variables it reads', (_name, local, shape, load) => {
     const keys = envKeys(adapterModule(), local);
     expect(keys).toEqual(expect.arrayContaining(RETRY_BOUND_VARIABLES));
-    const tolerated = [...RETRY_BOUND_VARIABLES, ...(local === 'adapter_env' ? LAUNCH_QUEUE_VARIABLES : [])];
-    expect(keys.filter((k) => !(k in shape) && !tolerated.includes(k))).toEqual([]);
+    expect(keys.filter((k) => !(k in shape) && !RETRY_BOUND_VARIABLES.includes(k))).toEqual([]);
     const withAllOptional = sample(keys);
     const minimal = sample(keys.filter((k) => !['HYPERFLEET_API_AUTH_TOKEN_PATH', 'HYPERFLEET_API_AUDIENCE', 'PRECONDITIONS', 'DEFAULT_PULL_SECRET_VERSION', 'HYPERFLEET_API_ORG', 'RESYNC_SPREAD', 'DRIFT_REPORTED_CONDITION'].includes(k)));
     expect(() => load(minimal)).not.toThrow();
