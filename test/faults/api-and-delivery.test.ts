@@ -111,12 +111,21 @@ describe('fault matrix: HyperFleet API, Cloud Run, delivery', () => {
     },
   );
 
-  it('Cloud Run UNAVAILABLE on RunJob makes the adapter fail the delivery; Pub/Sub redelivers and it converges', async () => {
-    await stack.fault('cloud-run', { match: 'RunJob', count: 3, status: 'UNAVAILABLE' });
-    const id = await create('run-unavailable');
+  it('Cloud Tasks UNAVAILABLE on CreateTask makes the adapter fail the delivery; Pub/Sub redelivers and it converges', async () => {
+    await stack.fault('cloud-tasks', { match: 'CreateTask', count: 3, status: 'UNAVAILABLE' });
+    const id = await create('tasks-unavailable');
     await convergedOnce(id);
     expect(await stack.workingExecutionsFor(id)).toHaveLength(1);
     expect(stack.logText()).toMatch(/"decision":"retry"/);
+  });
+
+  it('Cloud Run UNAVAILABLE on RunJob: the queue retries the task with its backoff, one execution', async () => {
+    await stack.fault('cloud-run', { match: 'RunJob', count: 1, status: 'UNAVAILABLE' });
+    const id = await create('run-unavailable');
+    await convergedOnce(id);
+    expect(await stack.workingExecutionsFor(id)).toHaveLength(1);
+    const runJobs = (await stack.requests('cloud-run')).filter((r) => r.method === 'RunJob');
+    expect(runJobs.map((r) => r.outcome)).toContain('UNAVAILABLE');
   });
 
   it('the adapter function restarted mid-event: the delivery is retried by Pub/Sub and converges', async () => {

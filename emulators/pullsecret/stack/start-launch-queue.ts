@@ -13,6 +13,19 @@ export const LOCAL_LAUNCH_RATE = {
 } as const;
 
 /**
+ * The launch queue's retries as Terraform's `launch_queue` defaults make them (variables.tf; a unit
+ * test holds the two equal): production's, not quicker ones. A refused RunJob must still be in the
+ * queue when the adapter looks at it (LAUNCH_CHECK_AFTER), as it is in production; a local queue
+ * that gave up sooner would hide the refusal.
+ */
+export const TERRAFORM_LAUNCH_RETRY = {
+  maxAttempts: 8,
+  minBackoff: '10s',
+  maxBackoff: '300s',
+  maxDoublings: 4,
+} as const;
+
+/**
  * The Cloud Tasks emulator with the launch queue Terraform will create: the adapter enqueues a
  * named task per launch whose HTTP target is the Cloud Run Admin API's jobs.run.
  */
@@ -20,8 +33,7 @@ export function startLaunchQueue(launcher: Launcher): Promise<ReadyProcess> {
   const queue: QueueSeed = {
     name: LAUNCH_QUEUE,
     rateLimits: { ...LOCAL_LAUNCH_RATE, ...launcher.options.launchQueue },
-    // Local retries come quickly, so a failed launch is retried within a test's patience.
-    retryConfig: { minBackoff: '1s', maxBackoff: '10s', maxAttempts: 5 },
+    retryConfig: TERRAFORM_LAUNCH_RETRY,
   };
   const config = launcher.writePrivateFile('cloud-tasks.json', JSON.stringify({ queues: [queue] }));
   return launcher.emulator('cloud-tasks', ['--config', config]);
