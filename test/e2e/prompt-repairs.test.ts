@@ -1,4 +1,5 @@
 import { HYPERSHIFT_ADAPTER } from '../../emulators/pullsecret/hypershift/report';
+import { cloudTasksClient } from '../helpers/cloud-tasks';
 import { canaryPullSecret } from '../helpers/canary';
 import { startTestStack, type TestStack } from '../helpers/stack';
 
@@ -86,4 +87,26 @@ describe('end to end on the local stack, at the defaults: refusals and drift ans
       `Secret deleted 10 s after convergence repaired in ${Math.round(repairedIn / 1000)} s`,
     );
   }, 150_000);
+
+  it('launches paused with the queue (gcloud tasks queues pause) are held, nothing lost, and run on resume', async () => {
+    const tasks = cloudTasksClient(stack.d.endpoints.cloudTasks);
+    try {
+      await tasks.pauseQueue({ name: stack.d.launchQueue });
+      const id = await stack.createCluster('paused', canaryPullSecret('paused').text);
+      // The decision is recorded (queued) while nothing runs.
+      const queued = await stack.waitFor('the launch queued while paused', async () => {
+        const own = await stack.own(id);
+        return own?.appliedReason === 'JobQueued' ? own : undefined;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+      expect(await stack.executionsFor(id)).toEqual([]);
+      expect((await stack.own(id))?.data.task).toBe(queued.data.task);
+      await tasks.resumeQueue({ name: stack.d.launchQueue });
+      await stack.converged(id, undefined, 60_000);
+      expect(await stack.workingExecutionsFor(id)).toHaveLength(1);
+    } finally {
+      await tasks.resumeQueue({ name: stack.d.launchQueue }).catch(() => undefined);
+      await tasks.close();
+    }
+  }, 120_000);
 });
