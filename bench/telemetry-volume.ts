@@ -23,6 +23,7 @@ import { startSecretManagerEmulator } from '../emulators/secret-manager/server';
 import { startTraceReceiver, type TraceReceiver } from '../emulators/traces/receiver';
 import { JOB, seed, startAdapterEmulators } from './adapter-bench';
 import { percentile, round } from './stats';
+import { RESULT_MESSAGE_TYPE } from '../shared/job-result';
 
 /** The repository (this file runs from bench/ under ts-jest and from dist/bench/ when built). */
 const ROOT = (() => {
@@ -269,7 +270,10 @@ async function publishedResult(pubsub: PubSubEmulator): Promise<Record<string, u
       await pubsubRest(pubsub, 'POST', `${SUBSCRIPTION}:acknowledge`, {
         ackIds: [received.ackId],
       });
-      return received.message;
+      // The job's start report comes first; the result is what this section measures.
+      const attributes = received.message.attributes as Record<string, string> | undefined;
+      if (attributes?.type === RESULT_MESSAGE_TYPE) return received.message;
+      continue;
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

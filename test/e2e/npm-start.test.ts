@@ -115,7 +115,7 @@ describe('npm start (the local stack entry point)', () => {
     const order = [
       'sentinel: reconcile event published',
       'adapter: preconditions met',
-      'adapter: execution launched',
+      'adapter: launch queued',
       'job: Secret Manager version added',
       'job: Kubernetes Secret created: mgmt-',
       'reporter: job result: status reported',
@@ -171,6 +171,7 @@ describe('npm start (the local stack entry point)', () => {
       'adapter-2.log',
       'adapter-proxy.log',
       'cloud-run.log',
+      'cloud-tasks.log',
       'connect-gateway.log',
       'eventarc.log',
       'hyperfleet-api.log',

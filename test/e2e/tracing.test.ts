@@ -98,17 +98,25 @@ describe('one reconcile, one trace: from a Sentinel event with a known tracepare
     // Every component flushes before it answers (functions) or exits (the job); the API batches
     // for half a second. Wait until the whole chain is in the store.
     const spans = await stack.waitFor(
-      'the reporter status write and its API span in the trace store',
+      "the reporter's write of the job result and its API span in the trace store",
       async () => {
         const all = readTrace(stack.d.traces.dir, TRACE_ID);
-        // The API span of the reporter's write (the adapter writes statuses too, earlier).
-        const reporterWrites = new Set(
-          all
-            .filter((s) => s.service === 'pullsecret-reporter' && s.name === STATUSES)
-            .map((s) => s.spanId),
+        // The chain this test checks: the job's result publish, the reporter's handling of that
+        // message, its status write and the API's span of it. The job's start report has a chain
+        // of its own, which may land first: waiting for any reporter write would stop too soon.
+        const publish = all.find((s) => s.name === 'pubsub.publish_result');
+        const report = all.find(
+          (s) => s.name === 'reporter.handle' && s.parentSpanId === publish?.spanId,
+        );
+        const writes = all.filter(
+          (s) =>
+            s.service === 'pullsecret-reporter' &&
+            s.name === STATUSES &&
+            report !== undefined &&
+            descends(all, s, report),
         );
         const served = all.some(
-          (s) => s.service === 'hyperfleet-api' && reporterWrites.has(s.parentSpanId ?? ''),
+          (s) => s.service === 'hyperfleet-api' && writes.some((w) => w.spanId === s.parentSpanId),
         );
         const names = new Set(all.map((s) => s.name));
         return served && names.has('adapter.handle') && names.has('job.run') ? all : undefined;

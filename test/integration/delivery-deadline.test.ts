@@ -19,6 +19,12 @@ import { hangingTestJob, TEST_JOB } from '../helpers/cloud-run';
 import { sentinelEvent } from '../helpers/events';
 import { seedReadyCluster } from '../helpers/hyperfleet';
 import { ROOT } from '../helpers/run-process';
+import {
+  startCloudTasksEmulator,
+  type CloudTasksEmulator,
+} from '../../emulators/cloud-tasks/server';
+import { TEST_LAUNCHER, TEST_LAUNCH_QUEUE } from '../helpers/adapter';
+import { waitFor } from '../helpers/wait-for';
 
 /** Eventarc's ack deadline: an answer later than this is redelivered while still running. */
 const EVENTARC_DEADLINE_MS = 10_000;
@@ -26,6 +32,7 @@ const EVENTARC_DEADLINE_MS = 10_000;
 describe("the adapter answers every delivery within Eventarc's 10 s (DELIVERY_BUDGET)", () => {
   let hyperfleet: HyperFleetApiEmulator;
   let cloudRun: CloudRunEmulator;
+  let tasks: CloudTasksEmulator;
   let adapter: ReadyProcess;
   let url = '';
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'delivery-deadline-'));
@@ -34,6 +41,7 @@ describe("the adapter answers every delivery within Eventarc's 10 s (DELIVERY_BU
   beforeAll(async () => {
     hyperfleet = await startHyperFleetApiEmulator();
     cloudRun = await startCloudRunEmulator({ jobs: [hangingTestJob()] });
+    tasks = await startCloudTasksEmulator({ queues: [{ name: TEST_LAUNCH_QUEUE }] });
     const port = await freePort();
     adapter = await startFunctionProcess({
       root: ROOT,
@@ -45,8 +53,10 @@ describe("the adapter answers every delivery within Eventarc's 10 s (DELIVERY_BU
         METADATA_SERVER_DETECTION: 'none',
         HYPERFLEET_API_BASE_URL: hyperfleet.baseUrl,
         PULL_SECRET_JOB: TEST_JOB,
-        LAUNCH_QUEUE: 'projects/demo-project/locations/us-central1/queues/pullsecret-launches',
-        LAUNCHER_SERVICE_ACCOUNT: 'pullsecret-launcher@demo-project.iam.gserviceaccount.com',
+        LAUNCH_QUEUE: TEST_LAUNCH_QUEUE,
+        LAUNCHER_SERVICE_ACCOUNT: TEST_LAUNCHER,
+        CLOUD_TASKS_EMULATOR_HOST: tasks.endpoint,
+        CLOUD_RUN_API_ENDPOINT: cloudRun.apiUrl,
         CLOUD_RUN_EMULATOR_HOST: cloudRun.endpoint.replace(/^https?:\/\//, ''),
         // The default budget (8 s) and the default per-call timeouts (HyperFleet 10 s), as deployed.
         EVENT_MAX_FAILURES: '3',
@@ -57,6 +67,7 @@ describe("the adapter answers every delivery within Eventarc's 10 s (DELIVERY_BU
   }, 60_000);
   afterAll(async () => {
     await adapter?.stop();
+    await tasks?.stop();
     await cloudRun?.stop();
     await hyperfleet?.stop();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -102,6 +113,12 @@ describe("the adapter answers every delivery within Eventarc's 10 s (DELIVERY_BU
     const second = await deliver(messageId, id);
     expect(second.status).toBeLessThan(300);
     expect(second.ms).toBeLessThan(EVENTARC_DEADLINE_MS);
+    // The queue dispatches the launch on its own time: wait for it to be idle.
+    await tasks.idle();
+    await waitFor(
+      'the launch dispatched',
+      () => tasks.book.tasksOf(TEST_LAUNCH_QUEUE).length === 0,
+    );
     const executions = [...cloudRun.executions.values()].filter((e) => e.env.CLUSTER_ID === id);
     expect(executions).toHaveLength(1);
   }, 60_000);

@@ -46,13 +46,16 @@ export function timelineEvents(line: TailedLine): TimelineEvent[] {
       `reconcile event published for generation ${str(fields.generation)} (${str(fields.reason)})`,
     );
   if (component === 'adapter') {
+    const task = str(fields.task).split('/').pop();
+    if (decision === 'launch-queued') return event('adapter', `launch queued: ${task}`);
+    if (decision === 'launch-already-queued')
+      return event('adapter', `launch already queued (a duplicate decision): ${task}`);
     if (decision.startsWith('launch-')) return event('adapter', `preconditions met: ${message}`);
     if (decision === 'report-not-met') return event('adapter', message);
     if (decision.startsWith('report-')) return event('adapter', `reporting: ${message}`);
     if (decision === 'malformed' || decision === 'failed' || decision === 'retry')
       return event('adapter', message);
-    if (message.startsWith('Launched execution'))
-      return event('adapter', `execution launched: ${str(fields.execution).split('/').pop()}`);
+    if (decision === 'in-flight-refused') return event('adapter', message);
     return [];
   }
   if (component === 'job') {
@@ -89,7 +92,9 @@ export function timelineEvents(line: TailedLine): TimelineEvent[] {
   }
   if (component === 'hypershift') return hyperShiftEvents(fields, event);
   if (component === 'reporter' && decision.startsWith('report-')) {
-    const source = str(fields.source) === 'job-result' ? 'job result' : 'execution-finished event';
+    const source =
+      { 'job-result': 'job result', 'job-started': 'job start' }[str(fields.source)] ??
+      'execution-finished event';
     return fields.status_write === 'discarded'
       ? event(
           'reporter',

@@ -70,9 +70,10 @@ describe('the timeline of a scripted scenario', () => {
       {
         log: line(
           'adapter-1.log',
-          'Launched execution projects/p/locations/l/jobs/j/executions/j-1',
+          'Queued launch task projects/p/locations/l/queues/q/tasks/0a1b2c3d-c-g1-apply-a1',
           {
-            execution: 'projects/p/locations/l/jobs/j/executions/j-1',
+            decision: 'launch-queued',
+            task: 'projects/p/locations/l/queues/q/tasks/0a1b2c3d-c-g1-apply-a1',
           },
         ),
       },
@@ -157,7 +158,7 @@ describe('the timeline of a scripted scenario', () => {
       'hyperfleet [demo-cluster] Reconciled=False at generation 1 (MissingRequiredAdapters)',
       'sentinel   [demo-cluster] reconcile event published for generation 1 (never processed)',
       'adapter#1  [demo-cluster] preconditions met: launching the job for generation 1',
-      'adapter#1  [demo-cluster] execution launched: j-1',
+      'adapter#1  [demo-cluster] launch queued: 0a1b2c3d-c-g1-apply-a1',
       'job        [demo-cluster] Secret Manager write failed, retry 1 in 200 ms',
       'job        [demo-cluster] Secret Manager write failed, retry 2 in 400 ms',
       'job        [demo-cluster] Secret Manager version added: projects/p/secrets/s/versions/1',
