@@ -47,12 +47,13 @@ export async function reconcileCluster(
   const drift = context && deps.driftCondition?.evaluate(context);
   if (drift?.kind === 'error') log.warn(drift.message, { decision: 'drift-not-evaluated' });
   const at = now();
+  const own = readOwnStatus(statuses);
   const decideNow = async (lost?: string) => {
     const decided = await withSpan('adapter.decide', {}, async () =>
       decide({
         event,
         cluster: facts,
-        own: readOwnStatus(statuses),
+        own,
         preconditions,
         ...(drift ? { drift } : {}),
         settings: deps.settings,
@@ -65,14 +66,14 @@ export async function reconcileCluster(
   };
   let decision = await decideNow();
   logDecision(log, decision, facts?.generation);
-  if (!cluster || !facts) return;
+  if (!cluster || !facts || decision.kind === 'skip') return;
   // Every write below takes its own moment, after our last stored report (report-status.ts).
   const writer = new StatusWriter(
     deps.hyperfleet,
     log,
     cluster.id,
     facts.generation,
-    readOwnStatus(statuses)?.lastReportTime,
+    own?.lastReportTime,
     now,
   );
   if (decision.kind === 'check-task' || decision.kind === 'check-execution') {
