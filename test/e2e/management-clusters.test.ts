@@ -3,6 +3,7 @@ import { demoClusterSpec } from '../../emulators/pullsecret/stack/demo';
 import { spreadOver } from '../../emulators/pullsecret/hyperfleet/simulated-adapters';
 import { MANAGEMENT_CLUSTERS } from '../../emulators/pullsecret/stack/layout';
 import { canaryPullSecret, type Canary } from '../helpers/canary';
+import { cloudTasksClient } from '../helpers/cloud-tasks';
 import { scanForCanaries } from '../helpers/secret-scan';
 import { adminJson, JOB_SCOPES } from '../helpers/metadata-token';
 import { CUSTOMER_PROJECT, startTestStack, type TestStack } from '../helpers/stack';
@@ -20,9 +21,7 @@ describe('end to end on the local stack: two management clusters, HyperShift, th
   const canaries: Canary[] = [];
 
   beforeAll(async () => {
-    // HyperShift's own checks are shown here with the Secret left broken until the next
-    // generation: the adapter's repair on HyperShift's report is test/e2e/drift-repair.test.ts.
-    stack = await startTestStack({ adapterEnv: { DRIFT_REPAIR_BACKOFF: '1h' } });
+    stack = await startTestStack();
   }, 60_000);
   afterAll(async () => {
     await stack?.stop();
@@ -121,31 +120,41 @@ describe('end to end on the local stack: two management clusters, HyperShift, th
         );
         return available?.reason === reason ? available : undefined;
       });
-    // An administrator removes our Secret behind the adapter's back.
-    expect((await kube.request('DELETE', path)).status).toBe(200);
-    expect((await hypershiftReason('PullSecretNotFound')).message).toContain(
-      `Secret clusters-${id}/${id}-pull-secret in management cluster mgmt-2 not found`,
-    );
-    expect(
-      (await stack.api.getCluster(id)).status?.conditions.find((c) => c.type === 'Reconciled')
-        ?.status,
-    ).toBe('False');
-    // ... and puts back one Kubernetes accepts (valid JSON) but HyperShift cannot use (no auths).
-    const garbage = {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: {
-        name: `${id}-pull-secret`,
-        labels: { 'managed-by': 'hyperfleet', adapter: 'pullsecret', 'cluster-id': id },
-      },
-      type: 'kubernetes.io/dockerconfigjson',
-      data: { '.dockerconfigjson': Buffer.from('{"credHelpers":{}}').toString('base64') },
-    };
-    expect(
-      (await kube.request('POST', `/api/v1/namespaces/clusters-${id}/secrets`, garbage)).status,
-    ).toBe(201);
-    await hypershiftReason('PullSecretInvalid');
-    expect(await conditions(id, 'hypershift')).toContain('Health=False:PullSecretInvalid');
+    // HyperShift's own checks are shown with the Secret left broken: the adapter repairs a drift
+    // HyperShift reports at once (test/e2e/prompt-repairs.test.ts), so the launch queue is paused
+    // (as an operator pauses it) until the next generation, and the repair waits in it.
+    const tasks = cloudTasksClient(stack.d.endpoints.cloudTasks);
+    await tasks.pauseQueue({ name: stack.d.launchQueue });
+    try {
+      // An administrator removes our Secret behind the adapter's back.
+      expect((await kube.request('DELETE', path)).status).toBe(200);
+      expect((await hypershiftReason('PullSecretNotFound')).message).toContain(
+        `Secret clusters-${id}/${id}-pull-secret in management cluster mgmt-2 not found`,
+      );
+      expect(
+        (await stack.api.getCluster(id)).status?.conditions.find((c) => c.type === 'Reconciled')
+          ?.status,
+      ).toBe('False');
+      // ... and puts back one Kubernetes accepts (valid JSON) but HyperShift cannot use (no auths).
+      const garbage = {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: {
+          name: `${id}-pull-secret`,
+          labels: { 'managed-by': 'hyperfleet', adapter: 'pullsecret', 'cluster-id': id },
+        },
+        type: 'kubernetes.io/dockerconfigjson',
+        data: { '.dockerconfigjson': Buffer.from('{"credHelpers":{}}').toString('base64') },
+      };
+      expect(
+        (await kube.request('POST', `/api/v1/namespaces/clusters-${id}/secrets`, garbage)).status,
+      ).toBe(201);
+      await hypershiftReason('PullSecretInvalid');
+      expect(await conditions(id, 'hypershift')).toContain('Health=False:PullSecretInvalid');
+    } finally {
+      await tasks.resumeQueue({ name: stack.d.launchQueue });
+      await tasks.close();
+    }
     // A new generation: the job rewrites its Secret, HyperShift finds it valid, the cluster is Ready again.
     const { generation } = await stack.api.patchCluster(id, { labels: { healed: 'yes' } });
     await stack.converged(id, generation);
