@@ -1,6 +1,7 @@
-import { admitWrite, type WriteRequest } from './admission/gate';
+import { admitNamespaceLifecycle, admitWrite, type WriteRequest } from './admission/gate';
 import { enforceFieldValidation } from './field-validation';
 import { isObject } from './merge-patch';
+import { admissionName } from './namespace-termination';
 import type { Obj } from './object-book';
 import { authorize } from './rbac/authorize';
 import { objectBody, PATCH_TYPES, patchBody } from './request-bodies';
@@ -65,6 +66,20 @@ export async function routeCore(parts: string[], request: RouteRequest): Promise
     );
     for (const warning of warnings) res.appendHeader('Warning', `299 - ${JSON.stringify(warning)}`);
   };
+  /** NamespaceLifecycle, before the object is computed (it runs ahead of validation). */
+  const lifecycle = (
+    operation: WriteRequest['operation'],
+    kind: 'Secret' | 'Namespace',
+    name: string,
+  ) =>
+    admitNamespaceLifecycle(context.store, {
+      operation,
+      group: '',
+      resource: kind === 'Secret' ? 'secrets' : 'namespaces',
+      kind,
+      name,
+      namespace: kind === 'Secret' ? (namespace ?? '') : '',
+    });
   const fieldValidation = url.searchParams.get('fieldValidation');
   /** A create or update body, checked against the kind's fields when the caller asks for Strict. */
   const bodyOf = async (kind: string) => {
@@ -111,8 +126,9 @@ export async function routeCore(parts: string[], request: RouteRequest): Promise
         answer(200, context.store.getNamespace(namespace));
         return;
       case 'delete':
+        lifecycle('DELETE', 'Namespace', namespace);
         admit('DELETE', 'Namespace', namespace, null, context.store.getNamespace(namespace));
-        answer(200, context.store.deleteNamespace(namespace));
+        answer(200, context.store.deleteNamespace(namespace, dryRun));
         return;
       case 'update': {
         const body = await bodyOf('Namespace');
@@ -149,6 +165,7 @@ export async function routeCore(parts: string[], request: RouteRequest): Promise
       answer(200, context.store.listSecrets(namespace, url.searchParams.get('labelSelector')));
     else if (verb === 'create') {
       const body = await bodyOf('Secret');
+      lifecycle('CREATE', 'Secret', admissionName(body));
       const preview = context.store.createSecret(namespace, body, manager, true);
       admit('CREATE', 'Secret', nameOf(preview), preview, null);
       answer(201, dryRun ? preview : context.store.createSecret(namespace, body, manager));
@@ -170,6 +187,8 @@ export async function routeCore(parts: string[], request: RouteRequest): Promise
     case 'patch': {
       const { type, patch, options } = await patchOf('Secret');
       const old = findSecret(context.store, namespace, name);
+      // Only an apply creates what is missing; any other patch of a missing Secret is a 404.
+      if (!old && type === 'apply') lifecycle('CREATE', 'Secret', name);
       const preview = context.store.patchSecret(namespace, name, type, patch, {
         ...options,
         dryRun: true,

@@ -14,6 +14,7 @@ import { Authenticator } from './authentication';
 import { generateServingCertificate, type ServingCertificate } from './certificates';
 import { seedObjects } from './generic/seed';
 import { writeKubeconfig } from './kubeconfig';
+import type { NamespaceController } from './namespace-termination';
 import {
   grantObjects,
   GRANT_LABEL,
@@ -62,6 +63,11 @@ export interface KubeApiServerEmulator extends RunningEmulator {
   readonly store: KubeStore;
   readonly faults: FaultInjector;
   readonly requests: RequestLog;
+  /**
+   * The namespace controller: `hold(name)` keeps a deleted namespace Terminating with its contents,
+   * `release(name)` lets it go (namespace-termination.ts).
+   */
+  readonly namespaceController: NamespaceController;
   /** Adds static tokens and replaces their users' convenience grants (RBAC objects). */
   grant(table: RbacTable): void;
   /** TLS connections accepted so far (tests check that clients reuse theirs). */
@@ -107,8 +113,17 @@ export async function startKubeApiServerEmulator(
   const faults = new FaultInjector();
   const requests = new RequestLog();
 
-  // Test control: seed namespaces and change RBAC without a token (see docs/emulators.md).
+  // Test control: seed namespaces, hold a namespace's termination and change RBAC without a token
+  // (see docs/emulators.md).
   const admin: AdminRoute = async (req, res, adminPath) => {
+    const hold = /^\/namespaces\/([^/]+)\/hold$/.exec(adminPath);
+    if (hold && (req.method === 'POST' || req.method === 'DELETE')) {
+      const name = decodeURIComponent(hold[1]!);
+      if (req.method === 'POST') store.namespaceController.hold(name);
+      else store.namespaceController.release(name);
+      sendJson(res, 200, { held: store.namespaceController.held() });
+      return true;
+    }
     if (req.method === 'POST' && adminPath === '/namespaces') {
       const body = z.object({ name: z.string() }).parse(await readJson(req));
       if (store.hasNamespace(body.name)) sendJson(res, 200, store.getNamespace(body.name));
@@ -154,6 +169,7 @@ export async function startKubeApiServerEmulator(
     store,
     faults,
     requests,
+    namespaceController: store.namespaceController,
     grant,
     connections: () => connections,
     info: () => ({

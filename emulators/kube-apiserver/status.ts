@@ -95,6 +95,29 @@ export const forbidden = (
     { ...(name ? { name } : {}), ...(group ? { group } : {}), kind: resource },
   );
 
+/**
+ * A 403 for a reason other than RBAC, worded as apimachinery's `errors.NewForbidden(resource,
+ * name, err)` (what admission plugins answer): `<resource>[.<group>] "<name>" is forbidden: <why>`.
+ */
+export const forbiddenBecause = (
+  resource: string,
+  group: string,
+  name: string,
+  why: string,
+  causes?: NonNullable<KubeStatus['details']>['causes'],
+) =>
+  failure(
+    403,
+    'Forbidden',
+    `${group ? `${resource}.${group}` : resource}${name ? ` "${name}"` : ''} is forbidden: ${why}`,
+    {
+      ...(name ? { name } : {}),
+      ...(group ? { group } : {}),
+      kind: resource,
+      ...(causes ? { causes } : {}),
+    },
+  );
+
 export const methodNotAllowed = (method: string) =>
   failure(
     405,

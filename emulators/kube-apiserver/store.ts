@@ -9,6 +9,7 @@ import {
   type Stored,
 } from './object-book';
 import { ObjectTable } from './generic/object-table';
+import { isTerminating, markedTerminating, NamespaceController } from './namespace-termination';
 import { alreadyExists, badRequest, conflict, KubeError, notFound } from './status';
 import { normaliseNamespace, normaliseSecret } from './validation';
 
@@ -25,6 +26,11 @@ export class KubeStore {
   private readonly book: ObjectBook;
   /** Custom resources, CRDs and admission policies, on the same resourceVersion sequence. */
   readonly objects: ObjectTable;
+  /**
+   * Removes a Terminating namespace with its contents, unless a test holds it
+   * (namespace-termination.ts).
+   */
+  readonly namespaceController = new NamespaceController((name) => this.finishNamespace(name));
 
   constructor(now: () => Date = () => new Date()) {
     this.book = new ObjectBook(now);
@@ -36,7 +42,17 @@ export class KubeStore {
   createNamespace(body: Obj, manager: string, dryRun = false): Obj {
     const object = normaliseNamespace(body);
     const name = metadataOf(object).name as string;
-    if (this.namespaces.has(name)) throw alreadyExists('namespaces', name);
+    const existing = this.namespaces.get(name);
+    if (existing) {
+      const error = alreadyExists('namespaces', name);
+      // The generic registry says why the name is still taken (apiserver
+      // pkg/registry/generic/registry/store.go, `Create`: "object is being deleted: ...").
+      if (!isTerminating(existing.object)) throw error;
+      throw new KubeError({
+        ...error.status,
+        message: `object is being deleted: ${error.status.message}`,
+      });
+    }
     const stored = this.book.stamp(object, { object: {}, managers: [] }, manager, true, dryRun);
     if (!dryRun) this.namespaces.set(name, stored);
     return this.book.render(stored);
@@ -94,16 +110,41 @@ export class KubeStore {
     return this.book.list('NamespaceList', items);
   }
 
-  /** Deletes a namespace and everything in it (immediately; a real cluster finalizes first). */
-  deleteNamespace(name: string): Obj {
+  /**
+   * DELETE: the first one marks the namespace Terminating and answers it so; a later one answers it
+   * as it is. The namespace controller then removes its contents and the namespace, at once unless
+   * a test holds it (namespace-termination.ts).
+   */
+  deleteNamespace(name: string, dryRun = false): Obj {
     const stored = this.namespaces.get(name);
     if (!stored) throw notFound('namespaces', name);
-    this.namespaces.delete(name);
+    // Marking is the registry's own update, not a client's: managedFields stay as they were.
+    const marked = isTerminating(stored.object)
+      ? stored
+      : this.book.stamp(
+          markedTerminating(stored.object, this.book.timestamp()),
+          stored,
+          '',
+          false,
+          dryRun,
+          false,
+        );
+    const answer = this.book.render(marked);
+    if (dryRun) return answer;
+    this.namespaces.set(name, marked);
+    this.namespaceController.marked(name);
+    return answer;
+  }
+
+  /** The namespace controller's work on a Terminating namespace: its contents go, then it does. */
+  private finishNamespace(name: string): void {
+    const stored = this.namespaces.get(name);
+    if (!stored || !isTerminating(stored.object)) return;
     for (const key of [...this.secrets.keys()])
       if (key.startsWith(`${name}/`)) this.secrets.delete(key);
     this.objects.purge({ namespace: name });
+    this.namespaces.delete(name);
     this.book.bump();
-    return { ...this.book.render(stored), status: { phase: 'Terminating' } };
   }
 
   hasNamespace(name: string): boolean {

@@ -36,7 +36,8 @@ export function validateNamespaceName(name: unknown): KubeError | undefined {
 
 /**
  * Normalises and validates a Namespace: a DNS-1123 label name, valid labels and annotations;
- * `spec.finalizers` defaults to ["kubernetes"] and `status` is the server's (phase Active).
+ * `spec.finalizers` defaults to ["kubernetes"]; `status` (phase Active, or Terminating once
+ * deleted) and `deletionTimestamp` are the server's.
  */
 export function normaliseNamespace(
   body: { [key: string]: Json },
@@ -49,10 +50,16 @@ export function normaliseNamespace(
   const causes = metadataCauses(metadata);
   if (causes.length > 0) throw invalid('Namespace', name as string, causes);
   const spec = isObject(body.spec) ? body.spec : {};
+  // Only the server sets deletionTimestamp (a DELETE). A create never carries one, and an update
+  // can never remove or change it (apiserver pkg/registry/rest/create.go `BeforeCreate`,
+  // update.go `BeforeUpdate`).
+  const { deletionTimestamp: _sent, ...given } = metadata;
+  const deleting =
+    previous && isObject(previous.metadata) ? previous.metadata.deletionTimestamp : undefined;
   return {
     apiVersion: 'v1',
     kind: 'Namespace',
-    metadata: { ...metadata },
+    metadata: { ...given, ...(deleting !== undefined ? { deletionTimestamp: deleting } : {}) },
     spec: { finalizers: ['kubernetes'], ...spec },
     status: previous && isObject(previous.status) ? previous.status : { phase: 'Active' },
   };

@@ -1,4 +1,5 @@
 import type { Obj } from '../object-book';
+import { namespaceLifecycleRefusal, type LifecycleRequest } from '../namespace-termination';
 import type { KubeStore } from '../store';
 import { admit } from './evaluate';
 import type { AdmissionAttributes } from './match';
@@ -34,4 +35,19 @@ export function admitWrite(
   });
   if (result.denied) throw result.denied;
   return result.warnings;
+}
+
+/**
+ * The NamespaceLifecycle plugin (namespace-termination.ts), run on every write before the object
+ * is checked. It is a mutating admission plugin, and the API server runs those before validation
+ * (422) and before validating admission (apiserver pkg/endpoints/handlers/create.go: `Admit`, then
+ * the store's create). So a create in a Terminating namespace is refused even when invalid.
+ */
+export function admitNamespaceLifecycle(store: KubeStore, request: LifecycleRequest): void {
+  const namespace =
+    request.namespace !== '' && store.hasNamespace(request.namespace)
+      ? store.getNamespace(request.namespace)
+      : undefined;
+  const refusal = namespaceLifecycleRefusal(request, namespace);
+  if (refusal) throw refusal;
 }

@@ -1,7 +1,8 @@
-import { admitWrite, type WriteRequest } from '../admission/gate';
+import { admitNamespaceLifecycle, admitWrite, type WriteRequest } from '../admission/gate';
 import { printerTable, wantsTable } from '../crds/printer-table';
 import { parseLabelSelector } from '../label-selector';
 import { isObject } from '../merge-patch';
+import { admissionName } from '../namespace-termination';
 import { metadataOf, type Obj } from '../object-book';
 import { authorize } from '../rbac/authorize';
 import { reviewAccess, SELF_SUBJECT_ACCESS_REVIEW_TYPE } from '../rbac/access-review';
@@ -136,10 +137,22 @@ export async function routeApis(parts: string[], request: ApisRequest): Promise<
       request.res.appendHeader('Warning', `299 - ${JSON.stringify(warning)}`);
   };
 
+  /** NamespaceLifecycle for a create, before the object is computed (it runs ahead of validation). */
+  const creating = (objectName: string) =>
+    admitNamespaceLifecycle(store, {
+      operation: 'CREATE',
+      group: type.group,
+      resource: type.plural,
+      kind: type.kind,
+      name: objectName,
+      namespace,
+    });
+
   if (name === undefined) {
     if (verb === 'watch' || verb === 'list') return serveCollection(request, target, verb);
     if (verb !== 'create') throw methodNotAllowed(method);
     const body = await objectBody(request.req);
+    creating(admissionName(body));
     const preview = store.objects.create(target, body, { ...options, dryRun: true });
     write('CREATE', String(metadataOf(preview).name), preview, null);
     answer(201, dryRun ? preview : store.objects.create(target, body, options));
@@ -173,6 +186,8 @@ export async function routeApis(parts: string[], request: ApisRequest): Promise<
       const patch = await patchBody(request.req, patchType);
       const patchOptions = { ...options, force: url.searchParams.get('force') === 'true' };
       const old = store.objects.find(target, name) ?? null;
+      // Only an apply creates what is missing; any other patch of a missing object is a 404.
+      if (!old && patchType === 'apply') creating(name);
       const preview = store.objects.patch(target, name, patchType, patch, {
         ...patchOptions,
         dryRun: true,

@@ -1,28 +1,65 @@
+import * as z from 'zod';
 import { PermanentError, TransientError } from '../../../shared/errors';
+
+/** The parts of a Kubernetes `Status` (metav1.Status) the job acts on. */
+const statusSchema = z.object({
+  reason: z.string().optional(),
+  message: z.string().optional(),
+  details: z
+    .object({
+      kind: z.string().optional(),
+      name: z.string().optional(),
+      /** Why, in machine-readable form (metav1.StatusCause: its `type` is sent as `reason`). */
+      causes: z
+        .array(z.object({ reason: z.string().optional(), message: z.string().optional() }))
+        .optional(),
+    })
+    .optional(),
+});
 
 /** The parts of a Kubernetes API error the job acts on. */
 interface ApiFailure {
   code?: number;
-  status?: { reason?: string; message?: string; details?: { kind?: string; name?: string } };
+  status?: z.infer<typeof statusSchema>;
 }
 
+/** The HTTP code and Status of an error of @kubernetes/client-node (ApiException: `code`, `body`). */
 export function apiFailure(error: unknown): ApiFailure {
   const code = (error as { code?: unknown } | null)?.code;
   const body = (error as { body?: unknown } | null)?.body;
-  let status: ApiFailure['status'];
+  let parsed: unknown = body;
   if (typeof body === 'string') {
     try {
-      status = JSON.parse(body) as ApiFailure['status'];
+      parsed = JSON.parse(body);
     } catch {
-      status = undefined;
+      parsed = undefined;
     }
-  } else if (body && typeof body === 'object') status = body as ApiFailure['status'];
-  return { ...(typeof code === 'number' ? { code } : {}), ...(status ? { status } : {}) };
+  }
+  const status = statusSchema.safeParse(parsed);
+  return {
+    ...(typeof code === 'number' ? { code } : {}),
+    ...(status.success ? { status: status.data } : {}),
+  };
+}
+
+/**
+ * The NamespaceLifecycle admission plugin's refusal of a create in a namespace that is being
+ * deleted: 403 with the cause `NamespaceTerminating` (k8s.io/apiserver
+ * pkg/admission/plugin/namespace/lifecycle/admission.go). It says nothing about rights.
+ */
+function isNamespaceTerminating(failure: ApiFailure): boolean {
+  return (
+    failure.code === 403 &&
+    (failure.status?.details?.causes ?? []).some((cause) => cause.reason === 'NamespaceTerminating')
+  );
 }
 
 export class CallTimeoutError extends Error {}
 
-/** A failed call as the job reports it: permanent (401, 403, 400, 422) or transient, with why. */
+/**
+ * A failed call as the job reports it: permanent (401, 403, 400, 422) or transient, with why. A
+ * 403 because the namespace is being deleted is transient (`NamespaceTerminating`).
+ */
 export function translateKubeError(
   error: unknown,
   call: { verb: string; namespace: string; name: string; identityHint: string },
@@ -39,6 +76,14 @@ export function translateKubeError(
       { cause: error },
     );
   }
+  // Checked before every other 403: this one is not about rights, and must never say to grant any.
+  if (isNamespaceTerminating(failure))
+    return new TransientError(
+      `Could not ${where}: namespace "${namespace}" is being deleted (Terminating), and Kubernetes admits nothing new in it until it is gone (403 NamespaceTerminating: ${detail}). ` +
+        'No permission is missing. The run is retried with backoff: if the cluster is being deleted, its delete removes what is left; otherwise the Secret is written once the namespace exists again (the placement adapter creates it).',
+      'NamespaceTerminating',
+      { cause: error },
+    );
   if (failure.code === 403 && detail.includes('SecretGenerationAhead'))
     return new PermanentError(
       `Could not ${where}: the admission fence refused it: ${detail}`,
