@@ -17,8 +17,10 @@ export type AdminRoute = (
 /**
  * Serves the control API shared by all emulators, so tests in other processes can inject faults
  * and count calls:
- *   GET /_emulator/health, GET|DELETE /_emulator/requests, GET|POST|DELETE /_emulator/faults
- * (GET /faults answers the waiting rules and the faults taken, each with its caller).
+ *   GET /_emulator/health, GET|DELETE /_emulator/requests, GET|POST|DELETE /_emulator/faults,
+ *   POST /_emulator/faults/release
+ * (GET /faults answers the waiting rules, the faults taken, each with its caller, and how many
+ * requests a `hold` rule holds; POST /faults/release lets them go on).
  * A fault rule with `"after": true` performs the request, then answers with its `status`.
  * Returns false when the path is not an admin path.
  */
@@ -50,7 +52,7 @@ export async function handleAdminRequest(
             (issue) => `rule ${issue.path.join('.')}: ${issue.message}`,
           );
           sendJson(res, 400, {
-            error: `Invalid fault rule: ${problems.join('; ')}. Expected {match, status?, count?, delayMs?, message?, after?, exact?, target?, client?}.`,
+            error: `Invalid fault rule: ${problems.join('; ')}. Expected {match, status?, count?, delayMs?, hold?, message?, after?, exact?, target?, client?}.`,
           });
           return true;
         }
@@ -60,7 +62,14 @@ export async function handleAdminRequest(
         return true;
       }
       case 'GET /faults':
-        sendJson(res, 200, { faults: context.faults.list(), taken: context.faults.taken() });
+        sendJson(res, 200, {
+          faults: context.faults.list(),
+          taken: context.faults.taken(),
+          held: context.faults.held(),
+        });
+        return true;
+      case 'POST /faults/release':
+        sendJson(res, 200, { released: context.faults.release() });
         return true;
       case 'DELETE /faults':
         context.faults.clear();

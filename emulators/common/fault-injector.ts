@@ -31,6 +31,12 @@ export const faultRuleSchema = z
     status: z.union([z.string(), z.number()]).optional(),
     /** Waited before the request is handled (with `after`, before it is performed). */
     delayMs: z.number().int().min(0).optional(),
+    /**
+     * Held before the request is handled (with `after`, before it is performed) until the test
+     * calls `release()`: an interleaving is then forced by the test, not hoped for from a delay
+     * long enough on a slow machine. The caller's own deadline still applies.
+     */
+    hold: z.boolean().default(false),
     message: z.string().optional(),
     /** Perform the request, then answer with `status` instead of its result. */
     after: z.boolean().default(false),
@@ -55,6 +61,8 @@ export interface Fault {
   readonly after: boolean;
   readonly code?: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** Settles when the test releases the request (a `hold` rule); absent otherwise. */
+  readonly held?: Promise<void>;
 }
 
 /** A fault some request took: which rule, which request, which caller, when. */
@@ -84,16 +92,35 @@ const TAKEN_CAPACITY = 1000;
 export class FaultInjector {
   private readonly rules: { rule: FaultRule; remaining: number }[] = [];
   private readonly history: TakenFault[] = [];
+  /** The requests held by a `hold` rule right now (their key), each released by calling `go`. */
+  private readonly holding: { key: string; go: () => void }[] = [];
 
   add(input: FaultRuleInput): void {
     const rule = faultRuleSchema.parse(input);
     this.rules.push({ rule, remaining: rule.count });
   }
 
-  /** Drops the waiting rules and the record of taken faults. */
+  /** Drops the waiting rules and the record of taken faults, and releases every held request. */
   clear(): void {
     this.rules.length = 0;
     this.history.length = 0;
+    this.release();
+  }
+
+  /**
+   * Lets the held requests go on, in the order they were held: all of them, or those whose key
+   * starts with `match` (one held call released while another stays held). How many went on.
+   */
+  release(match = ''): number {
+    const going = this.holding.filter((held) => held.key.startsWith(match));
+    for (const held of going) this.holding.splice(this.holding.indexOf(held), 1);
+    for (const held of going) held.go();
+    return going.length;
+  }
+
+  /** How many requests a `hold` rule holds right now (those whose key starts with `match`). */
+  held(match = ''): number {
+    return this.holding.filter((held) => held.key.startsWith(match)).length;
   }
 
   /**
@@ -111,7 +138,7 @@ export class FaultInjector {
     const entry = this.rules[index]!;
     entry.remaining -= 1;
     if (entry.remaining <= 0) this.rules.splice(index, 1);
-    const { status, delayMs, message, after, code, headers } = entry.rule;
+    const { status, delayMs, message, after, code, headers, hold } = entry.rule;
     this.history.push({
       time: new Date().toISOString(),
       match: entry.rule.match,
@@ -122,7 +149,10 @@ export class FaultInjector {
       ...(delayMs !== undefined ? { delayMs } : {}),
     });
     if (this.history.length > TAKEN_CAPACITY) this.history.shift();
-    return { status, delayMs, message, after, code, headers };
+    const held = hold
+      ? new Promise<void>((resolve) => this.holding.push({ key, go: resolve }))
+      : undefined;
+    return { status, delayMs, message, after, code, headers, ...(held ? { held } : {}) };
   }
 
   /** The faults taken so far (the last TAKEN_CAPACITY), oldest first. */

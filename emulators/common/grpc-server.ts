@@ -35,6 +35,7 @@ export function unaryHandlers(
       try {
         const fault = context.faults.take(method, target);
         if (fault?.delayMs) await sleep(fault.delayMs);
+        if (fault?.held) await fault.held;
         const injected = () => {
           const code = parseGrpcCode(fault!.status!);
           return new GrpcError(code, fault!.message ?? `injected fault: ${grpc.status[code]}`);

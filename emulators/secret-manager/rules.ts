@@ -12,6 +12,10 @@ const SECRET_ID = /^[A-Za-z0-9_-]{1,255}$/;
 const LABEL_KEY = /^[\p{Ll}\p{Lo}][\p{Ll}\p{Lo}\p{N}_-]{0,62}$/u;
 const LABEL_VALUE = /^[\p{Ll}\p{Lo}\p{N}_-]{0,63}$/u;
 const PROJECT_PARENT = /^projects\/[^/]+$/;
+/** Secret.version_aliases keys: a letter first, then at most 62 letters, digits, `-` or `_`. */
+const VERSION_ALIAS = /^[A-Za-z][A-Za-z0-9_-]{0,62}$/;
+/** "No more than 50 aliases can be assigned to a given secret" (Secret.version_aliases). */
+export const MAX_VERSION_ALIASES = 50;
 
 const invalid = (message: string) => new GrpcError(status.INVALID_ARGUMENT, message);
 
@@ -71,6 +75,40 @@ export function checkAnnotations(
     );
   }
   return Object.fromEntries(entries);
+}
+
+/**
+ * Version aliases as Secret.version_aliases documents them (resources.proto in
+ * @google-cloud/secret-manager; https://cloud.google.com/secret-manager/docs/assign-alias-to-secret-version):
+ * an alias starts with a letter, has at most 63 letters, digits, hyphens and underscores, is not
+ * `latest` or `new` in any case ("You cannot use Latest or New (case-insensitive) as an alias
+ * name"; the proto says 'latest' and 'NEW'), and a secret has at most 50. The value is a version
+ * number. Not documented, and the emulator's choice: the number must name a version of the secret
+ * (the stricter answer, so code that sets a dangling alias fails here first); its state is not
+ * checked. int64 values arrive as strings (proto-loader's `longs: String`).
+ */
+export function checkVersionAliases(
+  aliases: Record<string, string | number> | undefined,
+  versionNumbers: readonly number[],
+): Record<string, number> {
+  const entries = Object.entries(aliases ?? {});
+  if (entries.length > MAX_VERSION_ALIASES)
+    throw invalid(`A secret can have at most ${MAX_VERSION_ALIASES} version aliases.`);
+  const checked: Record<string, number> = {};
+  for (const [alias, value] of entries) {
+    if (!VERSION_ALIAS.test(alias) || ['latest', 'new'].includes(alias.toLowerCase())) {
+      throw invalid(
+        `Invalid version alias [${alias}]: an alias starts with a letter, has at most 63 letters, numbers, hyphens and underscores, and cannot be "latest" or "NEW".`,
+      );
+    }
+    const version = Number(value);
+    if (!Number.isInteger(version) || !versionNumbers.includes(version))
+      throw invalid(
+        `Version alias [${alias}] refers to version [${String(value)}], which does not exist.`,
+      );
+    checked[alias] = version;
+  }
+  return checked;
 }
 
 /** The replication policy as proto-loader gives it (snake_case). */

@@ -9,6 +9,7 @@ import {
   checkPayload,
   checkReplication,
   checkSecretId,
+  checkVersionAliases,
   parseSecretName,
   type ProtoReplication,
 } from './rules';
@@ -38,6 +39,8 @@ export interface StoredSecret {
   etag: string;
   nextVersion: number;
   versions: StoredVersion[];
+  /** Alias → version number (Secret.version_aliases); absent in state files written before aliases. */
+  versionAliases?: Record<string, number>;
 }
 
 /** The whole emulator state; plain data so that it serialises to one JSON file. */
@@ -80,6 +83,8 @@ export class SecretManagerState {
     const replication = checkReplication(secret?.replication);
     const labels = checkLabels(secret?.labels);
     const annotations = checkAnnotations(secret?.annotations);
+    // A new secret has no version for an alias to name.
+    const versionAliases = checkVersionAliases(secret?.version_aliases, []);
     if (this.secrets.has(name))
       throw new GrpcError(status.ALREADY_EXISTS, `Secret [${name}] already exists.`);
     const stored: StoredSecret = {
@@ -91,6 +96,7 @@ export class SecretManagerState {
       etag: this.newEtag(),
       nextVersion: 1,
       versions: [],
+      versionAliases,
     };
     this.secrets.set(name, stored);
     return this.toProtoSecret(stored);
@@ -110,7 +116,14 @@ export class SecretManagerState {
     const annotations = paths.includes('annotations')
       ? checkAnnotations(secret?.annotations)
       : stored.annotations;
-    const unsupported = paths.find((path) => path !== 'labels' && path !== 'annotations');
+    // The mask replaces the whole map (AIP-134), so a caller keeps other aliases by sending them.
+    const versionAliases = paths.includes('version_aliases')
+      ? checkVersionAliases(
+          secret?.version_aliases,
+          stored.versions.map((v) => v.number),
+        )
+      : (stored.versionAliases ?? {});
+    const unsupported = paths.find((path) => !UPDATABLE_PATHS.includes(path));
     if (unsupported)
       throw new GrpcError(
         status.INVALID_ARGUMENT,
@@ -118,6 +131,7 @@ export class SecretManagerState {
       );
     stored.labels = labels;
     stored.annotations = annotations;
+    stored.versionAliases = versionAliases;
     // Every update, even a no-op, gets a new etag.
     stored.etag = this.newEtag();
     return this.toProtoSecret(stored);
@@ -172,7 +186,7 @@ export class SecretManagerState {
   }
 
   accessVersion(name: string | undefined) {
-    const { secret, version } = this.requireVersion(name);
+    const { secret, version } = this.requireVersion(name, true);
     if (version.state !== 'ENABLED') {
       throw precondition(
         `Secret Version [${versionName(secret, version)}] is in ${version.state} state.`,
@@ -188,7 +202,7 @@ export class SecretManagerState {
   }
 
   getVersion(name: string | undefined) {
-    const { secret, version } = this.requireVersion(name);
+    const { secret, version } = this.requireVersion(name, true);
     return this.toProtoVersion(secret, version);
   }
 
@@ -208,8 +222,20 @@ export class SecretManagerState {
     };
   }
 
+  /**
+   * Disable, enable, destroy. A version an alias names can be disabled and destroyed here: Google's
+   * reference states no precondition on aliases for either
+   * (https://cloud.google.com/secret-manager/docs/reference/rest/v1/projects.secrets.versions/disable,
+   * .../destroy: "Sets the state of the SecretVersion to DESTROYED and irrevocably destroys the
+   * secret data"), nor that the alias goes away. Whether the real service refuses is not
+   * documented, so this is the emulator's reading, and the job relies on neither answer (it never
+   * destroys a version an alias names without removing the alias first: publish-version.ts). The
+   * alias keeps the number; access through it then fails as access by that number does
+   * (FAILED_PRECONDITION). Not by alias: "Access by alias is only supported on GetSecretVersion and
+   * AccessSecretVersion" (Secret.version_aliases); any other id names no version (NOT_FOUND).
+   */
   setVersionState(name: string | undefined, target: VersionState, etag?: string) {
-    const { secret, version } = this.requireVersion(name);
+    const { secret, version } = this.requireVersion(name, false);
     // Versions have etags of their own: updating a version does not change the secret's etag.
     this.checkEtag(version.etag ?? '', etag, versionName(secret, version));
     if (version.state === 'DESTROYED') {
@@ -234,7 +260,11 @@ export class SecretManagerState {
     return stored;
   }
 
-  private requireVersion(name: string | undefined): {
+  /** `byAlias`: the version id may be an alias (GetSecretVersion and AccessSecretVersion only). */
+  private requireVersion(
+    name: string | undefined,
+    byAlias: boolean,
+  ): {
     secret: StoredSecret;
     version: StoredVersion;
   } {
@@ -244,10 +274,13 @@ export class SecretManagerState {
       throw notFound(`Secret [${secretName}] not found or has no versions.`);
     // `latest` is the most recently created version whatever its state (AccessSecretVersionRequest):
     // a disabled or destroyed latest fails on access; it never falls back to an older version.
+    // An alias names the version it was set to, whatever that version's state since.
+    const aliased = byAlias ? secret.versionAliases?.[id] : undefined;
+    const number = aliased !== undefined ? String(aliased) : id;
     const version =
       id === 'latest'
         ? secret.versions[secret.versions.length - 1]
-        : secret.versions.find((v) => String(v.number) === id);
+        : secret.versions.find((v) => String(v.number) === number);
     if (!version) throw notFound(`Secret Version [${secretName}/versions/${id}] not found.`);
     return { secret, version };
   }
@@ -271,6 +304,7 @@ export class SecretManagerState {
       replication: secret.replication,
       labels: secret.labels,
       annotations: secret.annotations,
+      version_aliases: secret.versionAliases ?? {},
       create_time: timestamp(secret.createTime),
       etag: secret.etag,
     };
@@ -294,8 +328,13 @@ export interface ProtoSecret {
   replication?: ProtoReplication;
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
+  /** Alias → version number; int64 values arrive as strings (proto-loader's `longs: String`). */
+  version_aliases?: Record<string, string | number>;
   etag?: string;
 }
+
+/** The update_mask paths UpdateSecret takes here (the fields this emulator stores and may change). */
+const UPDATABLE_PATHS: readonly string[] = ['labels', 'annotations', 'version_aliases'];
 
 function versionName(secret: StoredSecret, version: StoredVersion): string {
   return `${secret.name}/versions/${version.number}`;

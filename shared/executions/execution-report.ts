@@ -1,6 +1,7 @@
 import type { Provisioned, StatusOutcome } from '../status/outcome';
 import type { PlannedReport } from '../status/planned-report';
 import {
+  PUBLISHED_VERSION_ALIAS,
   SINGLE_MANAGEMENT_CLUSTER_NAME,
   kubernetesSecretName,
   secretManagerSecretId,
@@ -83,7 +84,8 @@ export function planFromExecution(
     attempt: Number(summary.env.LAUNCH_ATTEMPT) || 1,
     provisioned: {
       secretPath: `projects/${project}/secrets/${secretId}`,
-      ...(source === 'platform-default' ? {} : { secretVersion: 'latest' }),
+      // Not `latest`: after a lost race it may name a version its execution withdrew.
+      ...(source === 'platform-default' ? {} : { secretVersion: PUBLISHED_VERSION_ALIAS }),
       ...(source ? { pullSecretSource: source } : {}),
       ...(summary.env.MANAGEMENT_NAMESPACE
         ? {

@@ -6,6 +6,19 @@ export function secretManagerSecretId(clusterId: string): string {
   return `hyperfleet-${clusterId}-pull-secret`;
 }
 
+/**
+ * The version alias readers of the Secret Manager secret read (`.../versions/current`): the job
+ * moves it to a new version only through a compare-and-swap a newer generation wins, so it always
+ * names the newest generation's bytes, while `latest` may name a newer-numbered version an older
+ * generation added and then withdrew (docs/design/job-protocol.md, "Secret Manager never goes back").
+ */
+export const PUBLISHED_VERSION_ALIAS = 'current';
+
+/** The published version of a secret, as readers name it: `{secretPath}/versions/current`. */
+export function publishedVersionPath(secretPath: string): string {
+  return `${secretPath}/versions/${PUBLISHED_VERSION_ALIAS}`;
+}
+
 /** The `kubernetes.io/dockerconfigjson` Secret in the management namespace. */
 export function kubernetesSecretName(clusterId: string): string {
   return `${clusterId}-pull-secret`;

@@ -25,8 +25,17 @@ export interface ClaimTarget {
 
 /** How the claim went. Only `claimed` and `unclaimed` may write anything. */
 export type ClaimOutcome =
-  /** We hold the claim; `secret` says whether the claim created the secret. */
-  | { readonly kind: 'claimed'; readonly secret: 'created' | 'reused'; readonly how: string }
+  /**
+   * We hold the claim; `secret` says whether the claim created the secret; `written` is the secret
+   * as the claim left it, whose etag the publication of a version is conditional on
+   * (publish-version.ts), so publishing needs no read of its own.
+   */
+  | {
+      readonly kind: 'claimed';
+      readonly secret: 'created' | 'reused';
+      readonly how: string;
+      readonly written?: SecretMetadata;
+    }
   /** Nothing to claim: a delete found no secret, or the secret is not ours (the phases refuse it). */
   | { readonly kind: 'unclaimed'; readonly why: 'absent' | 'foreign' }
   /**

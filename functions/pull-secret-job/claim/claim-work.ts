@@ -1,7 +1,7 @@
 import type { Logger } from '../../../shared/logging/logger';
 import { describeClaim, type Claim } from '../../../shared/pull-secret/claim';
 import type { RetryPolicy } from '../../../shared/retry/backoff';
-import { writeAnnotations } from '../secret-manager/annotation-cas';
+import { writeAnnotationsSeen } from '../secret-manager/annotation-cas';
 import type { SecretStore } from '../secret-manager/secret-store';
 import {
   claimStep,
@@ -30,7 +30,7 @@ export async function claimWork(
     operation: 'claim',
     secret_name: target.secretId,
   });
-  const outcome = await writeAnnotations(
+  const { value: outcome, seen } = await writeAnnotationsSeen(
     store,
     secretPath,
     {
@@ -41,7 +41,7 @@ export async function claimWork(
     { logger: log, retry: options.retry },
   );
   logOutcome(log, outcome, mine);
-  return outcome;
+  return outcome.kind === 'claimed' && seen ? { ...outcome, written: seen } : outcome;
 }
 
 /**

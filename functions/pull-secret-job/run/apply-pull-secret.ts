@@ -2,7 +2,7 @@ import type { Logger } from '../../../shared/logging/logger';
 import { pullSecretFingerprint } from '../../../shared/pull-secret/fingerprint';
 import { pullSecretBytes } from '../../../shared/pull-secret/merge';
 import { parsePullSecret, type DockerConfigJson } from '../../../shared/pull-secret/validate';
-import { claimFor, isLost, type LostClaim } from '../claim/job-claim';
+import { claimFor, isLost, recheckIn, type LostClaim } from '../claim/job-claim';
 import type { ClaimOutcome } from '../claim/claim-work';
 import type { JobConfig, PullSecretSource } from '../config/config';
 import { kubernetesLabels, secretManagerLabels } from '../config/labels';
@@ -66,6 +66,8 @@ export async function applyPullSecret(run: ApplyRun): Promise<string | LostClaim
   if (isLost(claim)) return claim;
   const stored = await storeInSecretManager(run, secret, labels, claim);
   progress.stored = stored;
+  // A newer execution published first: this one withdrew its version and writes nothing more.
+  if (stored.lost) return stored.lost;
   if (config.kubernetes) {
     const lost = await writeToKubernetes(run, secret, stored, claim);
     if (lost) return lost;
@@ -135,6 +137,11 @@ function storeInSecretManager(
     retry: config.retry,
     dryRun: options.dryRun,
     ...(claim?.kind === 'claimed' ? { claimed: claim.secret } : {}),
+    ...(claim?.kind === 'claimed' && claim.written ? { claimedSecret: claim.written } : {}),
+    publisher: {
+      ...(config.generation !== undefined ? { generation: config.generation } : {}),
+      lostIn: (current: Parameters<typeof recheckIn>[1]) => recheckIn(config, current, log),
+    },
   };
   const phase = {
     name: 'secret_manager',

@@ -63,8 +63,8 @@ export function writesAfter(startReport: Promise<unknown>, deps: JobDependencies
     createSecret: after((...args: Parameters<SecretStore['createSecret']>) =>
       store.createSecret(...args),
     ),
-    updateAnnotations: after((...args: Parameters<SecretStore['updateAnnotations']>) =>
-      store.updateAnnotations(...args),
+    updateSecret: after((...args: Parameters<SecretStore['updateSecret']>) =>
+      store.updateSecret(...args),
     ),
     addVersion: after((...args: Parameters<SecretStore['addVersion']>) =>
       store.addVersion(...args),

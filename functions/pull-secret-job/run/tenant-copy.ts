@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import type { JobResult } from '../../../shared/job-result';
-import type { Logger } from '../../../shared/logging/logger';
+import { publishedVersionPath } from '../../../shared/pull-secret/names';
 import type { DockerConfigJson } from '../../../shared/pull-secret/validate';
 import type { JobConfig, PullSecretSource } from '../config/config';
+import { unaliasVersions } from '../secret-manager/publish-version';
 import type { SecretStore } from '../secret-manager/secret-store';
 import {
   ensureSecret,
@@ -37,7 +38,8 @@ export const copiesToTenant = (
  */
 export function sourceVersionPath(stored: SecretManagerOutcome, source: PullSecretSource): string {
   if (stored.version === 'none' && source.kind === 'secret-manager') return source.version;
-  return stored.versionName || `${stored.secretPath}/versions/latest`;
+  // A dry run that would add names no version yet: name what readers will read.
+  return stored.versionName || publishedVersionPath(stored.secretPath);
 }
 
 /**
@@ -50,7 +52,7 @@ export async function keepDefaultOutOfTenant(
   store: SecretStore,
   target: SecretManagerTarget,
   platformDefault: { readonly parsed: DockerConfigJson; readonly bytes: Buffer },
-  options: Pick<SyncOptions, 'logger' | 'dryRun' | 'claimed'>,
+  options: Pick<SyncOptions, 'logger' | 'dryRun' | 'claimed' | 'retry'>,
 ): Promise<SecretManagerOutcome> {
   const secretPath = `projects/${target.projectId}/secrets/${target.secretId}`;
   const log = options.logger.child({ phase: 'secret-manager', secret_name: target.secretId });
@@ -59,7 +61,7 @@ export async function keepDefaultOutOfTenant(
     (await ensureSecret(store, target, secretPath, { log, dryRun: options.dryRun }));
   const withdrawn =
     state === 'reused'
-      ? await withdrawCopies(store, secretPath, platformDefault, log, options.dryRun)
+      ? await withdrawCopies(store, secretPath, platformDefault, { ...options, logger: log })
       : [];
   log.info(
     'Platform default pull secret in use: not copied to the tenant project (COPY_PLATFORM_DEFAULT_TO_TENANT is off); the secret holds only the claim and place records',
@@ -80,15 +82,17 @@ async function withdrawCopies(
   store: SecretStore,
   secretPath: string,
   platformDefault: { readonly parsed: DockerConfigJson; readonly bytes: Buffer },
-  log: Logger,
-  dryRun: boolean,
+  options: Pick<SyncOptions, 'logger' | 'dryRun' | 'retry'>,
 ): Promise<string[]> {
+  const { logger: log, dryRun } = options;
   const enabled = (await store.listVersions(secretPath)).filter((v) => v.state === 'ENABLED');
   const copies: string[] = [];
   for (const version of enabled) {
     const payload = await store.accessVersion(version.name);
     if (payload && holdsCredentialsOf(payload.data, platformDefault)) copies.push(version.name);
   }
+  // A copy published under the opt-in is `current`: no alias may name a withdrawn copy.
+  if (copies.length && !dryRun) await unaliasVersions(store, secretPath, copies, options);
   for (const name of copies) {
     if (!dryRun) await store.destroyVersion(name);
     log.warn(

@@ -7,8 +7,15 @@ import type { Replication, SecretMetadata, SecretStore } from './secret-store';
 /** What to do with the secret as just read: nothing (an answer), or one conditional write. */
 export type AnnotationStep<T> =
   | { readonly done: T }
-  /** Replace the annotations, conditional on the etag just read; `then` is the answer once written. */
-  | { readonly update: Record<string, string>; readonly then: T }
+  /**
+   * Replace the annotations (and the version aliases, when given: publish-version.ts) in one
+   * UpdateSecret, conditional on the etag just read; `then` is the answer once written.
+   */
+  | {
+      readonly update: Record<string, string>;
+      readonly aliases?: Record<string, number>;
+      readonly then: T;
+    }
   /** Create the absent secret with these annotations (atomic: `exists` means someone was first). */
   | {
       readonly create: {
@@ -22,7 +29,7 @@ export type AnnotationStep<T> =
 export interface AnnotationWrite<T> {
   /** The pure decision, taken again on every read: `current` is undefined when the secret is absent. */
   readonly decide: (current: SecretMetadata | undefined) => AnnotationStep<T>;
-  /** For the logs and the error: what is written ("the claim", "the place record"). */
+  /** For the logs and the error: what is written ("the claim", "the place record", "the publication"). */
   readonly what: string;
   /** The reason of the TransientError when the rounds run out. */
   readonly contention: string;
@@ -31,28 +38,49 @@ export interface AnnotationWrite<T> {
 // Each conflict means another writer changed the secret meanwhile; a few rounds settle any race.
 const MAX_ROUNDS = 5;
 
+type CasOptions = {
+  logger: Logger;
+  retry: RetryPolicy;
+  first?: { current: SecretMetadata | undefined };
+};
+
 /**
  * The one compare-and-swap every annotation write of the job goes through (the claim, the place
- * record): read, decide, write with the etag just read (or create). A conflict, a secret gone
- * meanwhile or a lost answer is never guessed at: the secret is read again and the decision taken
- * again (a write whose answer was lost reads back as applied, and the decision then says done).
- * `first`: a read the caller has just made, used for the first round instead of reading again.
+ * record, the publication of a version): read, decide, write with the etag just read (or create).
+ * A conflict, a secret gone meanwhile or a lost answer is never guessed at: the secret is read
+ * again and the decision taken again (a write whose answer was lost reads back as applied, and the
+ * decision then says done). `first`: a read the caller has just made, used for the first round
+ * instead of reading again.
  */
 export async function writeAnnotations<T>(
   store: SecretStore,
   secretPath: string,
   write: AnnotationWrite<T>,
-  options: { logger: Logger; retry: RetryPolicy; first?: { current: SecretMetadata | undefined } },
+  options: CasOptions,
 ): Promise<T> {
+  return (await writeAnnotationsSeen(store, secretPath, write, options)).value;
+}
+
+/**
+ * writeAnnotations, also answering the secret as this compare-and-swap last saw it: as written,
+ * or as read when the decision wrote nothing (undefined: absent). Its etag is what a later
+ * conditional write of the same run starts from, without reading again.
+ */
+export async function writeAnnotationsSeen<T>(
+  store: SecretStore,
+  secretPath: string,
+  write: AnnotationWrite<T>,
+  options: CasOptions,
+): Promise<{ value: T; seen: SecretMetadata | undefined }> {
   let known = options.first;
   for (let round = 1; round <= MAX_ROUNDS; round++) {
     // GetSecret and CreateSecret retry transient failures themselves (GoogleSecretStore).
     const current = known ? known.current : await store.getSecret(secretPath);
     known = undefined;
     const step = write.decide(current);
-    if ('done' in step) return step.done;
+    if ('done' in step) return { value: step.done, seen: current };
     const answer = await send(store, secretPath, step, current);
-    if (answer === 'updated' || answer === 'created') return step.then;
+    if (typeof answer === 'object') return { value: step.then, seen: answer };
     options.logger.info(
       answer === 'no-answer'
         ? `Writing ${write.what} failed without an answer; reading it again (it may have been applied)`
@@ -72,14 +100,18 @@ async function send<T>(
   secretPath: string,
   step: Exclude<AnnotationStep<T>, { done: T }>,
   current: SecretMetadata | undefined,
-): Promise<'updated' | 'created' | 'conflict' | 'gone' | 'exists' | 'no-answer'> {
+): Promise<SecretMetadata | 'conflict' | 'gone' | 'exists' | 'no-answer'> {
   try {
     if ('create' in step) {
       const [, projectId, , secretId] = secretPath.split('/');
       return await store.createSecret(projectId ?? '', secretId ?? '', step.create);
     }
     // An update is only decided on a secret read, so `current` is there.
-    return await store.updateAnnotations(secretPath, step.update, current?.etag ?? '');
+    const fields = {
+      annotations: step.update,
+      ...(step.aliases ? { versionAliases: step.aliases } : {}),
+    };
+    return await store.updateSecret(secretPath, fields, current?.etag ?? '');
   } catch (error) {
     // Not retried blindly: the write may have been applied; the next read tells.
     if (isFailureKind(error, 'transient')) return 'no-answer';

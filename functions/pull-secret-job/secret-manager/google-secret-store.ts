@@ -8,6 +8,7 @@ import {
 } from './google-calls';
 import type {
   Replication,
+  SecretFields,
   SecretMetadata,
   SecretStore,
   VersionPayload,
@@ -18,6 +19,28 @@ export type { GoogleSecretStoreOptions };
 
 const toNumber = (value: unknown): number | undefined =>
   value === null || value === undefined || value === '' ? undefined : Number(String(value));
+
+/** The client's Secret as far as SecretMetadata goes (int64 alias values may come as Long or string). */
+interface ClientSecret {
+  labels?: Record<string, string> | null;
+  annotations?: Record<string, string> | null;
+  etag?: string | null;
+  versionAliases?: Record<string, unknown> | null;
+}
+
+function metadataOf(secret: ClientSecret): SecretMetadata {
+  const versionAliases: Record<string, number> = {};
+  for (const [alias, value] of Object.entries(secret.versionAliases ?? {})) {
+    const version = toNumber(value);
+    if (version !== undefined && Number.isInteger(version)) versionAliases[alias] = version;
+  }
+  return {
+    labels: { ...(secret.labels ?? {}) },
+    annotations: { ...(secret.annotations ?? {}) },
+    etag: secret.etag ?? '',
+    versionAliases,
+  };
+}
 
 /** SecretStore over the real @google-cloud/secret-manager client (service or emulator). */
 export class GoogleSecretStore implements SecretStore {
@@ -37,13 +60,7 @@ export class GoogleSecretStore implements SecretStore {
       },
       [status.NOT_FOUND],
     );
-    return secret
-      ? {
-          labels: { ...(secret.labels ?? {}) },
-          annotations: { ...(secret.annotations ?? {}) },
-          etag: secret.etag ?? '',
-        }
-      : undefined;
+    return secret ? metadataOf(secret) : undefined;
   }
 
   async createSecret(
@@ -54,14 +71,14 @@ export class GoogleSecretStore implements SecretStore {
       annotations?: Record<string, string>;
       replication: Replication;
     },
-  ): Promise<'created' | 'exists'> {
+  ): Promise<SecretMetadata | 'exists'> {
     const parent = `projects/${projectId}`;
     const created = await this.call(
       'CreateSecret',
       `${parent}/secrets/${secretId}`,
       true,
       async (callOptions) => {
-        await this.client.createSecret(
+        const [secret] = await this.client.createSecret(
           {
             parent,
             secretId,
@@ -73,18 +90,23 @@ export class GoogleSecretStore implements SecretStore {
           },
           callOptions,
         );
-        return true;
+        return secret;
       },
       [status.ALREADY_EXISTS],
     );
-    return created ? 'created' : 'exists';
+    return created ? metadataOf(created) : 'exists';
   }
 
-  async updateAnnotations(
+  async updateSecret(
     name: string,
-    annotations: Record<string, string>,
+    fields: SecretFields,
     etag: string,
-  ): Promise<'updated' | 'conflict' | 'gone'> {
+  ): Promise<SecretMetadata | 'conflict' | 'gone'> {
+    // The mask names exactly the fields given (proto field names), so nothing else is replaced.
+    const paths = [
+      ...(fields.annotations ? ['annotations'] : []),
+      ...(fields.versionAliases ? ['version_aliases'] : []),
+    ];
     // Not retried blindly: a lost answer may have applied the update, and a second try with the
     // old etag would then look like a conflict. The caller re-reads and decides again instead.
     let outcome: 'conflict' | 'gone' | undefined;
@@ -94,11 +116,19 @@ export class GoogleSecretStore implements SecretStore {
       false,
       async (callOptions) => {
         try {
-          await this.client.updateSecret(
-            { secret: { name, annotations, etag }, updateMask: { paths: ['annotations'] } },
+          const [secret] = await this.client.updateSecret(
+            {
+              secret: {
+                name,
+                etag,
+                ...(fields.annotations ? { annotations: fields.annotations } : {}),
+                ...(fields.versionAliases ? { versionAliases: fields.versionAliases } : {}),
+              },
+              updateMask: { paths },
+            },
             callOptions,
           );
-          return true;
+          return secret;
         } catch (error) {
           const code = grpcCode(error);
           // The service answers FAILED_PRECONDITION for a stale etag (AIP-154 says ABORTED: accept both).
@@ -109,7 +139,7 @@ export class GoogleSecretStore implements SecretStore {
       },
       [status.FAILED_PRECONDITION, status.ABORTED, status.NOT_FOUND],
     );
-    return updated ? 'updated' : (outcome ?? 'conflict');
+    return updated ? metadataOf(updated) : (outcome ?? 'conflict');
   }
 
   async accessVersion(name: string): Promise<VersionPayload | undefined> {

@@ -2,12 +2,21 @@ import type { Replication } from '../config/replication';
 
 export type { Replication };
 
-/** A secret's metadata, as far as ownership and claim decisions need it. */
+/** A secret's metadata, as far as ownership, claim and publication decisions need it. */
 export interface SecretMetadata {
   readonly labels: Readonly<Record<string, string>>;
   readonly annotations: Readonly<Record<string, string>>;
   /** The secret's etag (quoted, as the service gives it), for optimistic concurrency. */
   readonly etag: string;
+  /** Version aliases, alias → version number (`current` is the job's: publish-version.ts). */
+  readonly versionAliases: Readonly<Record<string, number>>;
+}
+
+/** What an UpdateSecret changes: only the fields given (its update mask). */
+export interface SecretFields {
+  readonly annotations?: Record<string, string>;
+  /** The whole map: an alias left out is removed. */
+  readonly versionAliases?: Record<string, number>;
 }
 
 /** The payload of one version, with the checksum the service reports. */
@@ -31,7 +40,7 @@ export interface VersionSummary {
  */
 export interface SecretStore {
   getSecret(name: string): Promise<SecretMetadata | undefined>;
-  /** Creates the secret; `exists` when another writer created it first. */
+  /** Creates the secret and answers it as created (its etag); `exists` when another writer was first. */
   createSecret(
     projectId: string,
     secretId: string,
@@ -40,17 +49,18 @@ export interface SecretStore {
       annotations?: Record<string, string>;
       replication: Replication;
     },
-  ): Promise<'created' | 'exists'>;
+  ): Promise<SecretMetadata | 'exists'>;
   /**
-   * Replaces the secret's annotations if its etag is still `etag`: `conflict` when another writer
-   * changed the secret since it was read, `gone` when it was deleted meanwhile.
+   * Replaces the given fields if the secret's etag is still `etag`, in one UpdateSecret, and
+   * answers the secret as written: `conflict` when another writer changed the secret since it was
+   * read, `gone` when it was deleted meanwhile.
    */
-  updateAnnotations(
+  updateSecret(
     name: string,
-    annotations: Record<string, string>,
+    fields: SecretFields,
     etag: string,
-  ): Promise<'updated' | 'conflict' | 'gone'>;
-  /** Reads a version (or `latest`); undefined when there is none enabled. */
+  ): Promise<SecretMetadata | 'conflict' | 'gone'>;
+  /** Reads a version (by number, alias or `latest`); undefined when it is absent or not enabled. */
   accessVersion(name: string): Promise<VersionPayload | undefined>;
   /** Adds a version once, without retrying: the caller decides how to retry without duplicates. */
   addVersion(secretName: string, data: Buffer, crc32c: number): Promise<{ name: string }>;

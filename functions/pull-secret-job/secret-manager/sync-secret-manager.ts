@@ -1,10 +1,12 @@
-import { PermanentError, TransientError, isFailureKind } from '../../../shared/errors';
-import { crc32c } from '../../../shared/gcp/crc32c';
+import { PermanentError } from '../../../shared/errors';
 import type { Logger } from '../../../shared/logging/logger';
+import { PUBLISHED_VERSION_ALIAS, publishedVersionPath } from '../../../shared/pull-secret/names';
 import type { RetryPolicy } from '../../../shared/retry/backoff';
-import { withRetry } from '../../../shared/retry/with-retry';
+import type { LostClaim } from '../claim/claim-step';
 import { ownershipMismatch } from '../config/labels';
-import type { Replication, SecretStore, VersionPayload } from './secret-store';
+import { addVersionOnce } from './add-version';
+import { aliasesOf, publishVersion, withdrawVersion, type Publisher } from './publish-version';
+import type { Replication, SecretMetadata, SecretStore, VersionPayload } from './secret-store';
 import { pruneAfterAdd } from './version-retention';
 
 /** Where and how the pull secret is stored. */
@@ -27,8 +29,11 @@ export interface SecretManagerOutcome {
   readonly version: 'added' | 'unchanged' | 'none';
   /** Full name of the version holding the bytes, `.../versions/N`; empty in a dry run that would add, and with `none`. */
   readonly versionName: string;
+  /** The bytes were checked: by AddSecretVersion's data_crc32c, or by the comparison that found them unchanged. */
   readonly verified: boolean;
   readonly destroyedVersions: readonly string[];
+  /** Set when a newer execution published first: the run stands aside (its own version withdrawn). */
+  readonly lost?: LostClaim;
 }
 
 export interface SyncOptions {
@@ -37,12 +42,20 @@ export interface SyncOptions {
   readonly dryRun: boolean;
   /** Set when the claim (claim-work.ts) already created or checked the secret: no read needed. */
   readonly claimed?: 'created' | 'reused';
+  /** The secret as the claim left it: the publication's compare-and-swap starts from its etag. */
+  readonly claimedSecret?: SecretMetadata;
+  /** Who publishes (publish-version.ts); a run without one publishes as a direct run. */
+  readonly publisher?: Publisher;
 }
 
+const DIRECT_RUN: Publisher = { lostIn: () => undefined };
+
 /**
- * Stores `data` as the latest version of the cluster's secret with the fewest calls: read the
- * secret (unless the claim just did); create it if missing; refuse secrets we do not own; add a
- * version only if the bytes differ; verify by reading that exact version back.
+ * Stores `data` as the cluster's current pull secret with the fewest calls: read the secret
+ * (unless the claim just did); create it if missing; refuse secrets we do not own; compare with
+ * what readers read (the `current` alias); add a version only if the bytes differ (the server
+ * checks its CRC32C); make it current through the compare-and-swap a newer generation wins
+ * (publish-version.ts), withdrawing it when one did; then retention.
  */
 export async function syncSecretManager(
   store: SecretStore,
@@ -53,75 +66,118 @@ export async function syncSecretManager(
   const { logger, dryRun } = options;
   const secretPath = `projects/${target.projectId}/secrets/${target.secretId}`;
   const log = logger.child({ phase: 'secret-manager', secret_name: target.secretId });
+  const base = { secretPath, verified: false, destroyedVersions: [] as string[] };
 
-  const secretState =
-    options.claimed ?? (await ensureSecret(store, target, secretPath, { log, dryRun }));
-  if (secretState === 'would-create') {
+  const known = await knownSecret(store, target, secretPath, options, log);
+  if (known === 'would-create') {
     log.info('Dry run: would create the secret and add version 1', {
       operation: 'create-secret',
     });
-    return {
-      secretPath,
-      secret: 'created',
-      version: 'added',
-      versionName: '',
-      verified: false,
-      destroyedVersions: [],
-    };
+    return { ...base, secret: 'created', version: 'added', versionName: '' };
   }
-
-  // A secret we just created has no versions: skip the read.
-  const latest =
-    secretState === 'created'
-      ? undefined
-      : await store.accessVersion(`${secretPath}/versions/latest`);
-  if (latest && latest.data.equals(data)) {
-    log.info('Secret version unchanged', { operation: 'compare-version', version: latest.name });
-    return {
-      secretPath,
-      secret: secretState,
+  const { state, secret } = known;
+  const current = state === 'created' ? undefined : await readCurrent(store, secretPath, secret);
+  if (current && current.data.equals(data)) {
+    log.info('Secret version unchanged', { operation: 'compare-version', version: current.name });
+    const unchanged = {
+      ...base,
+      secret: state,
       version: 'unchanged',
-      versionName: latest.name,
+      versionName: current.name,
       verified: true,
-      destroyedVersions: [],
-    };
+    } as const;
+    // A secret published before the alias existed: name its version now, for its readers.
+    if (dryRun || secret?.versionAliases[PUBLISHED_VERSION_ALIAS] !== undefined) return unchanged;
+    const lost = await publish(store, secretPath, current.name, secret, {
+      ...options,
+      logger: log,
+    });
+    return { ...unchanged, ...('lost' in lost ? { lost: lost.lost } : {}) };
   }
   if (dryRun) {
     log.info('Dry run: would add a new version', { operation: 'add-secret-version' });
-    return {
-      secretPath,
-      secret: secretState,
-      version: 'added',
-      versionName: '',
-      verified: false,
-      destroyedVersions: [],
-    };
+    return { ...base, secret: state, version: 'added', versionName: '' };
   }
 
-  const checksum = crc32c(data);
-  const added = await addVersionOnce(store, secretPath, data, checksum, options);
-  log.info('Added secret version', { operation: 'add-secret-version', version: added });
-  await verifyVersion(store, added, data, checksum);
-  log.info('Verified secret version', {
-    operation: 'verify-secret',
-    version: added,
-    bytes: data.length,
+  const added = await addVersionOnce(store, secretPath, data, {
+    logger: log,
+    retry: options.retry,
   });
-
+  const outcome = {
+    ...base,
+    secret: state,
+    version: 'added',
+    versionName: added.name,
+    verified: true,
+  } as const;
+  const published = await publish(store, secretPath, added.name, secret, {
+    ...options,
+    logger: log,
+  });
+  if ('lost' in published) {
+    // Only a version this run knows it added: one adopted after a lost answer may be another's.
+    const withdrawn =
+      added.adopted === false && (await withdrawVersion(store, added.name, published.seen, log));
+    return { ...outcome, destroyedVersions: withdrawn ? [added.name] : [], lost: published.lost };
+  }
   const destroyedVersions = await pruneAfterAdd(store, secretPath, {
     keep: target.retention,
-    secretState,
-    added,
+    secretState: state,
+    added: added.name,
+    aliased: published.seen ? aliasesOf(published.seen) : new Set(),
     log,
   });
-  return {
+  return { ...outcome, destroyedVersions };
+}
+
+async function publish(
+  store: SecretStore,
+  secretPath: string,
+  versionName: string,
+  known: SecretMetadata | undefined,
+  options: SyncOptions,
+): Promise<{ seen: SecretMetadata | undefined } & ({ published: true } | { lost: LostClaim })> {
+  const { answer, seen } = await publishVersion(
+    store,
     secretPath,
-    secret: secretState,
-    version: 'added',
-    versionName: added,
-    verified: true,
-    destroyedVersions,
-  };
+    versionName,
+    options.publisher ?? DIRECT_RUN,
+    { logger: options.logger, retry: options.retry, known },
+  );
+  return { ...answer, seen };
+}
+
+/**
+ * What readers read: the `current` alias, or `latest` for a secret published before the alias
+ * existed (the job then publishes the alias). Undefined when there is no enabled version there.
+ */
+function readCurrent(
+  store: SecretStore,
+  secretPath: string,
+  secret: SecretMetadata | undefined,
+): Promise<VersionPayload | undefined> {
+  const aliased = secret?.versionAliases[PUBLISHED_VERSION_ALIAS] !== undefined;
+  return store.accessVersion(
+    aliased ? publishedVersionPath(secretPath) : `${secretPath}/versions/latest`,
+  );
+}
+
+/** The secret as the claim left it, else read (and created when missing). */
+async function knownSecret(
+  store: SecretStore,
+  target: SecretManagerTarget,
+  secretPath: string,
+  options: SyncOptions,
+  log: Logger,
+): Promise<{ state: 'created' | 'reused'; secret: SecretMetadata | undefined } | 'would-create'> {
+  if (options.claimed && options.claimedSecret)
+    return { state: options.claimed, secret: options.claimedSecret };
+  const ensured = await ensureSecretSeen(store, target, secretPath, {
+    log,
+    dryRun: options.dryRun,
+  });
+  if (ensured === 'would-create') return ensured;
+  return { state: options.claimed ?? ensured.state, secret: ensured.secret };
 }
 
 /** Reads the secret and creates it when missing (ALREADY_EXISTS from a concurrent job is fine). */
@@ -129,8 +185,19 @@ export async function ensureSecret(
   store: SecretStore,
   target: SecretManagerTarget,
   secretPath: string,
-  { log, dryRun }: { log: Logger; dryRun: boolean },
+  options: { log: Logger; dryRun: boolean },
 ): Promise<'created' | 'reused' | 'would-create'> {
+  const ensured = await ensureSecretSeen(store, target, secretPath, options);
+  return ensured === 'would-create' ? ensured : ensured.state;
+}
+
+/** ensureSecret, also answering the secret as read or created (its etag, its aliases). */
+async function ensureSecretSeen(
+  store: SecretStore,
+  target: SecretManagerTarget,
+  secretPath: string,
+  { log, dryRun }: { log: Logger; dryRun: boolean },
+): Promise<{ state: 'created' | 'reused'; secret: SecretMetadata | undefined } | 'would-create'> {
   let current = await store.getSecret(secretPath);
   if (!current) {
     if (dryRun) return 'would-create';
@@ -138,9 +205,9 @@ export async function ensureSecret(
       labels: target.labels,
       replication: target.replication,
     });
-    if (created === 'created') {
+    if (created !== 'exists') {
       log.info('Created secret', { operation: 'create-secret' });
-      return 'created';
+      return { state: 'created', secret: created };
     }
     log.info('Secret was created concurrently by another execution', {
       operation: 'create-secret',
@@ -148,7 +215,7 @@ export async function ensureSecret(
     current = await store.getSecret(secretPath);
   }
   if (current) assertOwned(secretPath, current.labels, target.clusterId);
-  return 'reused';
+  return { state: 'reused', secret: current };
 }
 
 /** Refuses a secret that is not ours for this cluster (labels.ts, isOurs), naming the labels. */
@@ -163,56 +230,6 @@ export function assertOwned(
       `Secret Manager secret ${secretPath} exists but is not managed by HyperFleet for this cluster (${mismatch}; ours carry managed-by=hyperfleet, adapter=pullsecret, cluster-id=${clusterId}), so it was left untouched. ` +
         'Rename or delete that secret, or set SECRET_NAME to a different name.',
       'SecretOwnershipConflict',
-    );
-  }
-}
-
-/**
- * Adds the version, retrying transient failures. Before each retry it re-reads `latest`: a call
- * that timed out may still have been applied, and adding again would create a duplicate version.
- */
-async function addVersionOnce(
-  store: SecretStore,
-  secretPath: string,
-  data: Buffer,
-  checksum: number,
-  options: SyncOptions,
-): Promise<string> {
-  return withRetry(
-    async (attempt) => {
-      if (attempt > 1) {
-        const latest = await store.accessVersion(`${secretPath}/versions/latest`);
-        if (latest?.data.equals(data)) return latest.name;
-      }
-      return (await store.addVersion(secretPath, data, checksum)).name;
-    },
-    {
-      policy: options.retry,
-      isRetryable: (error) => isFailureKind(error, 'transient'),
-      onRetry: ({ retry, delayMs }) =>
-        options.logger.warn('AddSecretVersion failed, checking before retrying', {
-          phase: 'secret-manager',
-          operation: 'add-secret-version',
-          retry,
-          delay_ms: delayMs,
-        }),
-    },
-  );
-}
-
-async function verifyVersion(
-  store: SecretStore,
-  versionName: string,
-  data: Buffer,
-  checksum: number,
-): Promise<void> {
-  const readBack: VersionPayload | undefined = await store.accessVersion(versionName);
-  const sameBytes = readBack?.data.equals(data) ?? false;
-  const sameChecksum = readBack?.crc32c === undefined || readBack.crc32c === checksum;
-  if (!sameBytes || !sameChecksum) {
-    throw new TransientError(
-      `Verification of ${versionName} failed: the version read back does not match what was written. The next execution will write it again.`,
-      'VerificationFailed',
     );
   }
 }

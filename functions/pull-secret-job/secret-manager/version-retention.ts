@@ -1,11 +1,14 @@
 import { grpcCode } from '../../../shared/gcp/grpc-failure';
 import type { Logger } from '../../../shared/logging/logger';
+import { versionNumber } from './publish-version';
 import type { SecretStore } from './secret-store';
 
 /**
- * SECRET_VERSION_RETENTION after a run added `added`: destroys the versions beyond the newest
- * `keep` (each kept version is billed monthly; docs/configuration.md, "Secret Manager versions").
- * Returns the destroyed versions' names.
+ * SECRET_VERSION_RETENTION after a run added and published `added`: destroys the versions before
+ * it beyond the newest `keep` (each kept version is billed monthly; docs/configuration.md, "Secret
+ * Manager versions"). Never one an alias names (`aliased`, as the publication last saw the secret:
+ * `current`, or a customer's), and never one numbered after `added`: a newer execution added it,
+ * and it is that execution's to publish or withdraw. Returns the destroyed versions' names.
  */
 export async function pruneAfterAdd(
   store: SecretStore,
@@ -14,11 +17,12 @@ export async function pruneAfterAdd(
     keep: number | undefined;
     secretState: 'created' | 'reused';
     added: string;
+    aliased: ReadonlySet<number>;
     log: Logger;
   },
 ): Promise<string[]> {
   if (!needsRetention(run.keep, run.secretState, run.added)) return [];
-  return applyRetentionOrWarn(store, secretPath, run.keep, run.log);
+  return applyRetentionOrWarn(store, secretPath, { ...run, keep: run.keep });
 }
 
 /**
@@ -32,8 +36,7 @@ function needsRetention(
   added: string,
 ): keep is number {
   if (keep === undefined || secretState === 'created') return false;
-  const number = Number(/\/versions\/(\d+)$/.exec(added)?.[1] ?? Number.NaN);
-  return !(number <= keep);
+  return !(versionNumber(added) <= keep);
 }
 
 /**
@@ -44,13 +47,12 @@ function needsRetention(
 async function applyRetentionOrWarn(
   store: SecretStore,
   secretPath: string,
-  keep: number,
-  log: Logger,
+  run: { keep: number; added: string; aliased: ReadonlySet<number>; log: Logger },
 ): Promise<string[]> {
   try {
-    return await applyRetention(store, secretPath, keep, log);
+    return await applyRetention(store, secretPath, run);
   } catch (error) {
-    log.warn(
+    run.log.warn(
       'Could not destroy old secret versions (SECRET_VERSION_RETENTION); they stay billed until the next change prunes them',
       {
         operation: 'destroy-version',
@@ -62,16 +64,26 @@ async function applyRetentionOrWarn(
   }
 }
 
-/** Destroys enabled or disabled versions older than the newest `keep`, since each kept version is billed. */
+/**
+ * Destroys enabled or disabled versions before `added` beyond the newest `keep` (counting `added`),
+ * since each kept version is billed; an aliased one is kept and does not count.
+ */
 async function applyRetention(
   store: SecretStore,
   secretPath: string,
-  keep: number,
-  log: Logger,
+  {
+    keep,
+    added,
+    aliased,
+    log,
+  }: { keep: number; added: string; aliased: ReadonlySet<number>; log: Logger },
 ): Promise<string[]> {
+  const mine = versionNumber(added);
   const versions = await store.listVersions(secretPath);
-  const live = versions.filter((v) => v.state !== 'DESTROYED').sort((a, b) => b.number - a.number);
-  const doomed = live.slice(keep);
+  const before = versions
+    .filter((v) => v.state !== 'DESTROYED' && v.number < mine && !aliased.has(v.number))
+    .sort((a, b) => b.number - a.number);
+  const doomed = before.slice(Math.max(keep - 1, 0));
   for (const version of doomed) {
     await store.destroyVersion(version.name);
     log.info('Destroyed old secret version (SECRET_VERSION_RETENTION)', {

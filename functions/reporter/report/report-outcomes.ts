@@ -1,5 +1,6 @@
 import type { JobResult } from '../../../shared/job-result';
 import { describeClaim, type Claim } from '../../../shared/pull-secret/claim';
+import { PUBLISHED_VERSION_ALIAS } from '../../../shared/pull-secret/names';
 import type { StatusOutcome } from '../../../shared/status/outcome';
 import type { PlannedReport, SkippedReport } from '../../../shared/status/planned-report';
 import type { ExecutionSummary } from '../../../shared/executions/execution-reader';
@@ -55,7 +56,8 @@ export function planFromJobResult(
   const sm = result.secret_manager;
   if (!sm) return { skip: 'a successful result without a Secret Manager section' };
   // `none`: the platform default is in use and no tenant version holds it.
-  const version = sm.version === 'none' ? undefined : sm.version_name.split('/').pop() || 'latest';
+  const version =
+    sm.version === 'none' ? undefined : sm.version_name.split('/').pop() || PUBLISHED_VERSION_ALIAS;
   return plan({
     kind: 'succeeded',
     execution: execution ?? 'unknown',

@@ -5,6 +5,10 @@ locals {
     "secretmanager.secrets.create",
     "secretmanager.secrets.delete",
     "secretmanager.secrets.get",
+    # UpdateSecret, whatever its update mask: the claim and place annotations, and the publication
+    # of a version (alias `current` with its annotation; functions/pull-secret-job/secret-manager/
+    # publish-version.ts). Aliases need no permission of their own: Google's "Assign an alias to a
+    # secret version" does it with UpdateSecret (https://cloud.google.com/secret-manager/docs/assign-alias-to-secret-version).
     "secretmanager.secrets.update",
     "secretmanager.versions.access",
     "secretmanager.versions.add",

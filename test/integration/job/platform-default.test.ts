@@ -222,10 +222,10 @@ describe('pull secret job: the platform default pull secret stays out of the ten
     const run = await runJob(env('cls-d4', { COPY_PLATFORM_DEFAULT_TO_TENANT: 'true' }));
     expect(run.code).toBe(EXIT_CODES.success);
     expect(await kubernetesBytes('cls-d4')).toBe(DEFAULT_TEXT);
-    const [latest] = await client.accessSecretVersion({
-      name: `${tenantSecret('cls-d4')}/versions/latest`,
+    const [current] = await client.accessSecretVersion({
+      name: `${tenantSecret('cls-d4')}/versions/current`,
     });
-    expect(Buffer.from(latest.payload?.data ?? '').toString()).toBe(DEFAULT_TEXT);
+    expect(Buffer.from(current.payload?.data ?? '').toString()).toBe(DEFAULT_TEXT);
     expect(run.result).toMatchObject({
       pull_secret_source: 'platform-default',
       secret_manager: { version: 'added' },
@@ -234,5 +234,19 @@ describe('pull secret job: the platform default pull secret stays out of the ten
       pull_secret_source: 'platform-default',
       secret_version: '1',
     });
+
+    // The opt-in turned off: the copy is withdrawn, and first the alias that published it, so the
+    // withdrawal never depends on whether Secret Manager would destroy an aliased version.
+    const off = await runJob(
+      env('cls-d4', { GENERATION: '2', CLOUD_RUN_EXECUTION: 'pullsecret-job-cls-d4-b' }),
+    );
+    expect(off.result.secret_manager).toMatchObject({
+      version: 'none',
+      destroyed_versions: [`${tenantSecret('cls-d4')}/versions/1`],
+    });
+    const [secret] = await client.getSecret({ name: tenantSecret('cls-d4') });
+    expect(secret.versionAliases).toEqual({});
+    expect(secret.annotations).not.toHaveProperty('hyperfleet.io-current-generation');
+    expect(await versionStates('cls-d4')).toEqual({ '1': 'DESTROYED' });
   });
 });

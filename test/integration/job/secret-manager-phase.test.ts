@@ -36,7 +36,7 @@ describe('pull secret job, Secret Manager phase (CLI process against the emulato
     return versions.map((v) => `${v.name?.split('/').pop()}:${v.state}`);
   };
 
-  it('creates the secret with every label and version 1 on the first run, in 4 calls', async () => {
+  it('creates the secret with every label and publishes version 1 as `current` on the first run, in 4 calls', async () => {
     const run = await runJob(env);
     expect(run.code).toBe(EXIT_CODES.success);
     expect(run.result).toMatchObject({
@@ -51,13 +51,12 @@ describe('pull secret job, Secret Manager phase (CLI process against the emulato
       },
     });
     expect(run.result.pull_secret_sha256_prefix).toMatch(/^[0-9a-f]{12}$/);
-    expect(calls()).toEqual([
-      'GetSecret',
-      'CreateSecret',
-      'AddSecretVersion',
-      'AccessSecretVersion',
-    ]);
+    // The server checks the version's CRC32C; the publication is one UpdateSecret on CreateSecret's etag.
+    expect(calls()).toEqual(['GetSecret', 'CreateSecret', 'AddSecretVersion', 'UpdateSecret']);
     const [secret] = await client.getSecret({ name: SECRET });
+    expect(
+      Object.entries(secret.versionAliases ?? {}).map(([k, v]) => `${k}=${String(v)}`),
+    ).toEqual(['current=1']);
     expect(secret.labels).toEqual({
       'managed-by': 'hyperfleet',
       adapter: 'pullsecret',
@@ -66,8 +65,8 @@ describe('pull secret job, Secret Manager phase (CLI process against the emulato
       'resource-type': 'pull-secret',
       'hyperfleet-version': 'v1',
     });
-    const [latest] = await client.accessSecretVersion({ name: `${SECRET}/versions/latest` });
-    expect(latest.payload?.data?.toString()).toBe(env.PULL_SECRET_DATA);
+    const [current] = await client.accessSecretVersion({ name: `${SECRET}/versions/current` });
+    expect(current.payload?.data?.toString()).toBe(env.PULL_SECRET_DATA);
   });
 
   it('adds no version when the data is unchanged (2 calls) and version 2 when it changes', async () => {
@@ -80,6 +79,8 @@ describe('pull secret job, Secret Manager phase (CLI process against the emulato
       version_name: `${SECRET}/versions/1`,
     });
     expect(calls()).toEqual(['GetSecret', 'AccessSecretVersion']);
+    // It compares with what readers read: the alias, not `latest`.
+    expect(emulator.requests.list()[1]?.target).toBe(`${SECRET}/versions/current`);
 
     emulator.requests.clear();
     const changed = await runJob({
@@ -95,7 +96,7 @@ describe('pull secret job, Secret Manager phase (CLI process against the emulato
       'GetSecret',
       'AccessSecretVersion',
       'AddSecretVersion',
-      'AccessSecretVersion',
+      'UpdateSecret',
       'ListSecretVersions',
       'DestroySecretVersion',
     ]);

@@ -63,6 +63,37 @@ describe('FaultInjector', () => {
     expect(faults.taken()).toEqual([]);
   });
 
+  it('a hold rule keeps each request it takes waiting until release(), then lets them all go', async () => {
+    const faults = new FaultInjector();
+    faults.add({ match: 'AddSecretVersion', hold: true, count: 2 });
+    const order: string[] = [];
+    const first = faults.take('AddSecretVersion')?.held?.then(() => order.push('first'));
+    const second = faults.take('AddSecretVersion')?.held?.then(() => order.push('second'));
+    expect(faults.take('AddSecretVersion')).toBeUndefined();
+    expect(faults.held()).toBe(2);
+    // Nothing goes on by itself: the held promises are still pending after the queue drains.
+    await Promise.resolve();
+    expect(order).toEqual([]);
+    expect(faults.release()).toBe(2);
+    await Promise.all([first, second]);
+    expect(order).toEqual(['first', 'second']);
+    expect(faults.held()).toBe(0);
+    // One kind of call released while another stays held.
+    faults.add({ match: 'ListSecretVersions', hold: true });
+    faults.add({ match: 'UpdateSecret', hold: true });
+    const list = faults.take('ListSecretVersions')?.held;
+    faults.take('UpdateSecret');
+    expect(faults.release('ListSecretVersions')).toBe(1);
+    await list;
+    expect([faults.held(), faults.held('UpdateSecret'), faults.held('List')]).toEqual([1, 1, 0]);
+    faults.release();
+    // clear() releases too, so stopping an emulator never leaves a request hanging.
+    faults.add({ match: 'GetSecret', hold: true });
+    const third = faults.take('GetSecret')?.held;
+    faults.clear();
+    await expect(third).resolves.toBeUndefined();
+  });
+
   it('"perform, then fail" needs a status to answer with, and says so', () => {
     const parsed = faultRuleSchema.safeParse({ match: 'RunJob', after: true, delayMs: 10 });
     expect(parsed.success).toBe(false);

@@ -23,6 +23,7 @@ const secret = (annotations: Record<string, string>): SecretMetadata => ({
   labels: ownershipLabels(CLUSTER),
   annotations,
   etag: '"e1"',
+  versionAliases: {},
 });
 const alongWith = (a: Readonly<Record<string, string>>) =>
   annotationsWithPlaces(a, { add: [target] });

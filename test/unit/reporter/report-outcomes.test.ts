@@ -233,7 +233,7 @@ describe('planFromExecution', () => {
         kind: 'succeeded',
         provisioned: {
           secretPath: 'projects/demo/secrets/hyperfleet-cls-1-pull-secret',
-          secretVersion: 'latest',
+          secretVersion: 'current',
           kubernetesSecret: { namespace: 'clusters-cls-1', name: 'cls-1-pull-secret' },
         },
       },
@@ -257,7 +257,7 @@ describe('planFromExecution', () => {
       summary({ env: { ...summary().env, PULL_SECRET_SOURCE: 'cluster-spec' } }),
     );
     expect(spec).toMatchObject({
-      outcome: { provisioned: { pullSecretSource: 'cluster-spec', secretVersion: 'latest' } },
+      outcome: { provisioned: { pullSecretSource: 'cluster-spec', secretVersion: 'current' } },
     });
   });
 

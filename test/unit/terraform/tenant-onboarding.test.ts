@@ -94,7 +94,7 @@ describe('tenant onboarding, on the parsed modules', () => {
       'secretmanager.secrets.create',
       'secretmanager.secrets.delete',
       'secretmanager.secrets.get',
-      'secretmanager.secrets.update', // UpdateSecret: the claim annotations (claim-work.ts)
+      'secretmanager.secrets.update', // UpdateSecret: the claim annotations, the `current` alias (publish-version.ts)
       'secretmanager.versions.access',
       'secretmanager.versions.add',
       'secretmanager.versions.destroy',
