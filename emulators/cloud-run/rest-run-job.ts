@@ -116,6 +116,7 @@ export async function handleRestRunJob(
       throw new GrpcError(grpc.status.UNAUTHENTICATED, MISSING_CREDENTIALS_MESSAGE);
     const fault = context.faults.take('RunJob', job);
     if (fault?.delayMs) await sleep(fault.delayMs);
+    if (fault?.held) await fault.held;
     const injected = () => {
       const code = parseGrpcCode(fault!.status!);
       return new GrpcError(code, fault!.message ?? `injected fault: ${grpc.status[code]}`);

@@ -31,6 +31,12 @@ export const faultRuleSchema = z
     status: z.union([z.string(), z.number()]).optional(),
     /** Waited before the request is handled (with `after`, before it is performed). */
     delayMs: z.number().int().min(0).optional(),
+    /**
+     * Hold the request (before it is handled) until `release()` or `clear()`: a race test lets
+     * another actor run to the end meanwhile and then lets the held caller go on, with no timing
+     * to guess (a delay must outlast the other actor; a hold waits for the test to say so).
+     */
+    hold: z.boolean().default(false),
     message: z.string().optional(),
     /** Perform the request, then answer with `status` instead of its result. */
     after: z.boolean().default(false),
@@ -55,6 +61,8 @@ export interface Fault {
   readonly after: boolean;
   readonly code?: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** A held request waits for this before it is handled (FaultInjector.release). */
+  readonly held?: Promise<void>;
 }
 
 /** A fault some request took: which rule, which request, which caller, when. */
@@ -84,16 +92,31 @@ const TAKEN_CAPACITY = 1000;
 export class FaultInjector {
   private readonly rules: { rule: FaultRule; remaining: number }[] = [];
   private readonly history: TakenFault[] = [];
+  private readonly holds = new Set<() => void>();
 
   add(input: FaultRuleInput): void {
     const rule = faultRuleSchema.parse(input);
     this.rules.push({ rule, remaining: rule.count });
   }
 
-  /** Drops the waiting rules and the record of taken faults. */
+  /** Drops the waiting rules and the record of taken faults; lets every held request go on. */
   clear(): void {
     this.rules.length = 0;
     this.history.length = 0;
+    this.release();
+  }
+
+  /** Lets every request held by a `hold` rule go on; how many there were. */
+  release(): number {
+    const held = [...this.holds];
+    this.holds.clear();
+    for (const go of held) go();
+    return held.length;
+  }
+
+  /** How many requests a `hold` rule holds right now. */
+  holding(): number {
+    return this.holds.size;
   }
 
   /**
@@ -111,7 +134,7 @@ export class FaultInjector {
     const entry = this.rules[index]!;
     entry.remaining -= 1;
     if (entry.remaining <= 0) this.rules.splice(index, 1);
-    const { status, delayMs, message, after, code, headers } = entry.rule;
+    const { status, delayMs, message, after, code, headers, hold } = entry.rule;
     this.history.push({
       time: new Date().toISOString(),
       match: entry.rule.match,
@@ -122,7 +145,16 @@ export class FaultInjector {
       ...(delayMs !== undefined ? { delayMs } : {}),
     });
     if (this.history.length > TAKEN_CAPACITY) this.history.shift();
-    return { status, delayMs, message, after, code, headers };
+    const held = hold
+      ? new Promise<void>((resolve) => {
+          const go = () => {
+            this.holds.delete(go);
+            resolve();
+          };
+          this.holds.add(go);
+        })
+      : undefined;
+    return { status, delayMs, message, after, code, headers, ...(held ? { held } : {}) };
   }
 
   /** The faults taken so far (the last TAKEN_CAPACITY), oldest first. */

@@ -35,6 +35,7 @@ export function unaryHandlers(
       try {
         const fault = context.faults.take(method, target);
         if (fault?.delayMs) await sleep(fault.delayMs);
+        if (fault?.held) await fault.held;
         const injected = () => {
           const code = parseGrpcCode(fault!.status!);
           return new GrpcError(code, fault!.message ?? `injected fault: ${grpc.status[code]}`);
@@ -61,7 +62,8 @@ export function unaryHandlers(
   return implementation;
 }
 
-function targetOf(request: Record<string, unknown>): string {
+/** The resource a request names (`name`, `parent`, `resource`, or `secret.name`); '' when none. */
+export function targetOf(request: Record<string, unknown>): string {
   for (const key of ['name', 'parent', 'resource']) {
     if (typeof request[key] === 'string') return request[key];
   }

@@ -11,7 +11,7 @@ export interface HttpFailure {
 
 /**
  * Applies the injected fault for one HTTP request (key `METHOD /path`), the same way for every
- * HTTP emulator: waits `delayMs`; returns a fault without `after` for the caller to throw in its
+ * HTTP emulator: waits `delayMs` (and a `hold` until released); returns a fault without `after` for the caller to throw in its
  * own error shape; for an `after` fault it lets the route perform the request and then replaces
  * the route's answer on `res` by `renderError(status, message)`, so the effect happened but the
  * caller sees only the error (a response lost on the way back).
@@ -26,6 +26,7 @@ export async function applyHttpFault(
 ): Promise<HttpFailure | undefined> {
   const fault = faults.take(key, '', client);
   if (fault?.delayMs) await sleep(fault.delayMs);
+  if (fault?.held) await fault.held;
   if (fault?.status === undefined) return undefined;
   const failure: HttpFailure = {
     status: Number(fault.status),

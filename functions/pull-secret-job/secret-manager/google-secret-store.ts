@@ -53,6 +53,7 @@ export class GoogleSecretStore implements SecretStore {
       labels: Record<string, string>;
       annotations?: Record<string, string>;
       replication: Replication;
+      ttlSeconds?: number;
     },
   ): Promise<'created' | 'exists'> {
     const parent = `projects/${projectId}`;
@@ -69,6 +70,7 @@ export class GoogleSecretStore implements SecretStore {
               labels: spec.labels,
               ...(spec.annotations ? { annotations: spec.annotations } : {}),
               replication: toProtoReplication(spec.replication),
+              ...(spec.ttlSeconds ? { ttl: { seconds: spec.ttlSeconds } } : {}),
             },
           },
           callOptions,
@@ -193,18 +195,24 @@ export class GoogleSecretStore implements SecretStore {
     );
   }
 
-  async deleteSecret(name: string): Promise<boolean> {
-    const deleted = await this.call(
-      'DeleteSecret',
+  async expireAfter(name: string, ttlSeconds: number): Promise<'updated' | 'gone'> {
+    // Retried: setting the same ttl again only moves the expiration a little later. Without an
+    // etag, so a claim or record written meanwhile never makes it fail.
+    // https://cloud.google.com/secret-manager/docs/creating-and-managing-expiring-secrets
+    const updated = await this.call(
+      'UpdateSecret',
       name,
       true,
       async (callOptions) => {
-        await this.client.deleteSecret({ name }, callOptions);
+        await this.client.updateSecret(
+          { secret: { name, ttl: { seconds: ttlSeconds } }, updateMask: { paths: ['ttl'] } },
+          callOptions,
+        );
         return true;
       },
       [status.NOT_FOUND],
     );
-    return deleted === true;
+    return updated ? 'updated' : 'gone';
   }
 
   private call<T>(

@@ -3,7 +3,6 @@ locals {
   # keeps the two equal).
   permissions = [
     "secretmanager.secrets.create",
-    "secretmanager.secrets.delete",
     "secretmanager.secrets.get",
     "secretmanager.secrets.update",
     "secretmanager.versions.access",

@@ -63,6 +63,26 @@ describe('FaultInjector', () => {
     expect(faults.taken()).toEqual([]);
   });
 
+  it('a hold rule holds each request it takes until release (or clear), however long that is', async () => {
+    const faults = new FaultInjector();
+    faults.add({ match: 'CreateSecret', hold: true, count: 2 });
+    const order: string[] = [];
+    const first = faults.take('CreateSecret')?.held?.then(() => order.push('first'));
+    expect(faults.take('GetSecret')).toBeUndefined();
+    expect(faults.holding()).toBe(1);
+    await Promise.resolve();
+    expect(order).toEqual([]);
+    expect(faults.release()).toBe(1);
+    await first;
+    const second = faults.take('CreateSecret')?.held?.then(() => order.push('second'));
+    expect(faults.holding()).toBe(1);
+    faults.clear();
+    await second;
+    expect(order).toEqual(['first', 'second']);
+    expect(faults.holding()).toBe(0);
+    expect(faults.release()).toBe(0);
+  });
+
   it('"perform, then fail" needs a status to answer with, and says so', () => {
     const parsed = faultRuleSchema.safeParse({ match: 'RunJob', after: true, delayMs: 10 });
     expect(parsed.success).toBe(false);
