@@ -62,7 +62,8 @@ export function unaryHandlers(
   return implementation;
 }
 
-function targetOf(request: Record<string, unknown>): string {
+/** The resource a request names (`name`, `parent`, `resource`, or `secret.name`); '' when none. */
+export function targetOf(request: Record<string, unknown>): string {
   for (const key of ['name', 'parent', 'resource']) {
     if (typeof request[key] === 'string') return request[key];
   }

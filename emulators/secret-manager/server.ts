@@ -5,6 +5,7 @@ import { FaultInjector } from '../common/fault-injector';
 import {
   bindServer,
   shutdownServer,
+  targetOf,
   unaryHandlers,
   type UnaryHandler,
 } from '../common/grpc-server';
@@ -34,6 +35,8 @@ export interface SecretManagerEmulatorOptions {
   readonly iam?: IamConfigInput;
   /** Where bearer tokens are looked up (the metadata server's /tokeninfo); required with `iam`. */
   readonly googleTokenInfoUrl?: string;
+  /** The clock of create times and expirations (tests move it past a secret's expire_time). */
+  readonly now?: () => Date;
 }
 
 /** A running Secret Manager emulator; `faults`, `requests` and `state` are for in-process tests. */
@@ -61,7 +64,7 @@ export async function startSecretManagerEmulator(
   const stateFile = options.dataDir
     ? new StateFile<SecretManagerSnapshot>(options.dataDir)
     : undefined;
-  const state = new SecretManagerState(stateFile?.read());
+  const state = new SecretManagerState(stateFile?.read(), options.now);
   const faults = new FaultInjector();
   const requests = new RequestLog();
   if (options.iam && !options.googleTokenInfoUrl)
@@ -153,7 +156,16 @@ export async function startSecretManagerEmulator(
                   : [],
               },
       }),
-      { faults, requests },
+      {
+        faults,
+        requests,
+        // CreateSecret names its secret by parent and secret_id: logged (and matched by a fault's
+        // `target`) as the secret it creates, so one cluster's create can be told from another's.
+        target: (r) =>
+          typeof r.parent === 'string' && typeof r.secret_id === 'string'
+            ? `${r.parent}/secrets/${r.secret_id}`
+            : targetOf(r),
+      },
     ),
   );
   const port = await bindServer(server, host, options.port ?? 0);

@@ -1,6 +1,7 @@
 import { status } from '@grpc/grpc-js';
 import { crc32c } from '../../shared/gcp/crc32c';
 import { GrpcError } from '../common/grpc-error';
+import { EXPIRATION_PATHS, expirationOf, hasExpired, type ProtoExpiration } from './expiration';
 import { parseListFilter } from './filter';
 import {
   checkAnnotations,
@@ -36,6 +37,8 @@ export interface StoredSecret {
   labels: Record<string, string>;
   annotations: Record<string, string>;
   createTime: string;
+  /** When the service deletes the secret by itself (expiration.ts); absent: never. */
+  expireTime?: string;
   etag: string;
   nextVersion: number;
   versions: StoredVersion[];
@@ -85,6 +88,9 @@ export class SecretManagerState {
     const annotations = checkAnnotations(secret?.annotations);
     // A new secret has no version for an alias to name.
     const versionAliases = checkVersionAliases(secret?.version_aliases, []);
+    const expireTime = expirationOf(secret, this.now());
+    // An expired secret is deleted, so its name can be used again.
+    this.dropExpired();
     if (this.secrets.has(name))
       throw new GrpcError(status.ALREADY_EXISTS, `Secret [${name}] already exists.`);
     const stored: StoredSecret = {
@@ -93,6 +99,7 @@ export class SecretManagerState {
       labels,
       annotations,
       createTime: this.now().toISOString(),
+      ...(expireTime ? { expireTime } : {}),
       etag: this.newEtag(),
       nextVersion: 1,
       versions: [],
@@ -123,15 +130,24 @@ export class SecretManagerState {
           stored.versions.map((v) => v.number),
         )
       : (stored.versionAliases ?? {});
-    const unsupported = paths.find((path) => !UPDATABLE_PATHS.includes(path));
+    const unsupported = paths.find(
+      (path) => !UPDATABLE_PATHS.includes(path) && !EXPIRATION_PATHS.includes(path),
+    );
     if (unsupported)
       throw new GrpcError(
         status.INVALID_ARGUMENT,
         `Unsupported update_mask path [${unsupported}].`,
       );
+    // Either expiration path sets the expiration from whichever field the request carries, and
+    // removes it when the request carries neither (expiration.ts).
+    const expireTime = paths.some((path) => EXPIRATION_PATHS.includes(path))
+      ? expirationOf(secret, this.now())
+      : stored.expireTime;
     stored.labels = labels;
     stored.annotations = annotations;
     stored.versionAliases = versionAliases;
+    if (expireTime) stored.expireTime = expireTime;
+    else delete stored.expireTime;
     // Every update, even a no-op, gets a new etag.
     stored.etag = this.newEtag();
     return this.toProtoSecret(stored);
@@ -146,6 +162,7 @@ export class SecretManagerState {
   listSecrets(parent: string | undefined, filter?: string, pageSize?: number, pageToken?: string) {
     const prefix = `${checkParent(parent)}/secrets/`;
     const predicate = parseListFilter(filter);
+    this.dropExpired();
     const matching = [...this.secrets.values()]
       .filter((secret) => secret.name.startsWith(prefix))
       .filter((secret) => predicate({ name: secret.name, labels: secret.labels }))
@@ -255,6 +272,7 @@ export class SecretManagerState {
     const { secret: secretName, version } = parseSecretName(name);
     if (version !== undefined)
       throw new GrpcError(status.INVALID_ARGUMENT, `Invalid resource name [${name}].`);
+    this.dropExpired();
     const stored = this.secrets.get(secretName);
     if (!stored) throw notFound(`Secret [${secretName}] not found or has no versions.`);
     return stored;
@@ -269,6 +287,7 @@ export class SecretManagerState {
     version: StoredVersion;
   } {
     const { secret: secretName, version: id } = parseSecretName(name);
+    this.dropExpired();
     const secret = this.secrets.get(secretName);
     if (!secret || id === undefined)
       throw notFound(`Secret [${secretName}] not found or has no versions.`);
@@ -294,6 +313,13 @@ export class SecretManagerState {
     }
   }
 
+  /** Deletes every secret whose expiration has passed, as the service does at that moment. */
+  private dropExpired(): void {
+    const now = this.now();
+    for (const [name, secret] of this.secrets)
+      if (hasExpired(secret.expireTime, now)) this.secrets.delete(name);
+  }
+
   private newEtag(): string {
     return `"${this.now().getTime().toString(16)}${Math.random().toString(16).slice(2, 8)}"`;
   }
@@ -306,6 +332,7 @@ export class SecretManagerState {
       annotations: secret.annotations,
       version_aliases: secret.versionAliases ?? {},
       create_time: timestamp(secret.createTime),
+      ...(secret.expireTime ? { expire_time: timestamp(secret.expireTime) } : {}),
       etag: secret.etag,
     };
   }
@@ -323,7 +350,7 @@ export class SecretManagerState {
 }
 
 /** The request shape of a Secret resource (snake_case, as proto-loader gives it). */
-export interface ProtoSecret {
+export interface ProtoSecret extends ProtoExpiration {
   name?: string;
   replication?: ProtoReplication;
   labels?: Record<string, string>;

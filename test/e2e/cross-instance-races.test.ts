@@ -5,6 +5,7 @@ import type { ProxyRecord } from '../../emulators/pullsecret/stack/round-robin-p
 import type { OwnStatus } from '../../shared/status/own-status';
 import { canaryPullSecret } from '../helpers/canary';
 import { publishCopies } from '../helpers/events';
+import { leftAfterDelete } from '../helpers/secret-manager';
 import { CUSTOMER_PROJECT, startTestStack, type TestStack } from '../helpers/stack';
 
 // The same Sentinel event published this many times at once: the round-robin proxy spreads the
@@ -99,7 +100,7 @@ describe('end to end on the local stack: the same event on several adapter insta
     expect((await stack.kubeWrites(id)).map((w) => w.method)).toHaveLength(2);
   }, 90_000);
 
-  it('delete: the secrets removed once, Finalized, the cluster hard-deleted', async () => {
+  it('delete: the pull secret removed once (a tombstone left), Finalized, the cluster hard-deleted', async () => {
     await stack.api.deleteCluster(id);
     await publishBurst(3);
     await stack.waitFor(
@@ -109,12 +110,19 @@ describe('end to end on the local stack: the same event on several adapter insta
     );
     await allDone();
     await logExecutions('delete', 'delete', 3);
-    await expect(
-      stack.sm.getSecret({
-        name: `projects/${CUSTOMER_PROJECT}/secrets/hyperfleet-${id}-pull-secret`,
-      }),
-    ).rejects.toMatchObject({ code: 5 });
-    expect((await smCalls('DeleteSecret')).filter((r) => r.outcome === 'OK')).toHaveLength(1);
+    // The secret stays as the delete's tombstone (its one live version destroyed once), never deleted.
+    expect(
+      await leftAfterDelete(
+        stack.sm,
+        `projects/${CUSTOMER_PROJECT}/secrets/hyperfleet-${id}-pull-secret`,
+      ),
+    ).toBe('tombstone');
+    expect(
+      (await smCalls('DestroySecretVersion')).filter(
+        (r) => r.outcome === 'OK' && r.target.endsWith('/versions/2'),
+      ),
+    ).toHaveLength(1);
+    expect(await smCalls('DeleteSecret')).toEqual([]);
     expect((await stack.kubeWrites(id)).map((w) => `${w.method} ${w.outcome}`)).toHaveLength(3);
   }, 90_000);
 

@@ -178,7 +178,11 @@ describe('fault matrix: Secret Manager, Kubernetes, the job', () => {
       return all.length === 2 && all.every((e) => e.done) ? all : undefined;
     });
     const outcomes = (await stack.requests('secret-manager'))
-      .filter((r) => r.method === 'CreateSecret' && r.target === `projects/${CUSTOMER_PROJECT}`)
+      .filter(
+        (r) =>
+          r.method === 'CreateSecret' &&
+          r.target === `projects/${CUSTOMER_PROJECT}/secrets/hyperfleet-${id}-pull-secret`,
+      )
       .map((r) => r.outcome);
     expect(outcomes).toEqual(expect.arrayContaining(['OK', 'ALREADY_EXISTS']));
     // The status names the claim holder; the duplicate's success changed nothing, even later.

@@ -12,7 +12,6 @@ import type { IamBinding, IamConfigInput } from '../../secret-manager/iam/iam-co
 /** The job's custom role's permissions: exactly the calls it makes (modules/pullsecret-tenant-role). */
 export const JOB_SECRET_MANAGER_PERMISSIONS = [
   'secretmanager.secrets.create',
-  'secretmanager.secrets.delete',
   'secretmanager.secrets.get',
   'secretmanager.secrets.update',
   'secretmanager.versions.access',

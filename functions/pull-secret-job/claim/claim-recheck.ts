@@ -1,13 +1,15 @@
 import type { LostClaim } from './claim-work';
 
 /**
- * What an apply does with the Kubernetes Secret it has just written when the claim re-read after
- * the write says it lost the work.
+ * What an apply does with what it has just written (the Kubernetes Secret, the Secret Manager
+ * version it added) when a later check says it lost the work: the claim re-read after the
+ * Kubernetes write, or the cluster check before it (cluster-check.ts).
  *
- * - `withdraw`: the secret (and the record of places with it) is gone, or a delete holds the claim.
- *   The delete may already have read the record and removed its places, and deletes the secret
- *   with the record last, so nobody would ever remove what we wrote: we remove it ourselves (only
- *   if it carries our labels). A delete still running meets it absent, which is success.
+ * - `withdraw`: the secret (and the record of places with it) is gone, a delete holds the claim,
+ *   or the cluster is being deleted. The delete may already have read the record, removed its
+ *   places and destroyed the versions it listed, so nobody would ever remove what we wrote: we
+ *   remove it ourselves (the Secret only if it carries our labels, the version only if we added
+ *   it). A delete still running meets them absent or destroyed, which is success.
  * - `keep`: a newer apply generation or a relaunch of ours holds the claim. It may have written the
  *   very same place (same name, same labels), so removing ours could remove its Secret. The place
  *   was recorded again after our write, so that execution or the next one cleans it if it is old.
@@ -18,6 +20,9 @@ import type { LostClaim } from './claim-work';
 export type PostWriteAction = 'withdraw' | 'keep';
 
 export function afterLostClaim(lost: LostClaim): PostWriteAction {
+  // The cluster check: a newer generation writes the same place and version itself (keep); a
+  // deleting or gone cluster is the delete's case, whether or not its claim landed yet (withdraw).
+  if (lost.cluster) return lost.cluster.kind === 'newer' ? 'keep' : 'withdraw';
   if (!lost.holder) return 'withdraw';
   return lost.holder.operation === 'delete' ? 'withdraw' : 'keep';
 }

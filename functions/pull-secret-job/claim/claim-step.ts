@@ -5,6 +5,7 @@ import {
   type Claim,
 } from '../../../shared/pull-secret/claim';
 import { isOurSecretManagerSecret } from '../config/labels';
+import type { StaleCluster } from './cluster-check';
 import { sameAnnotations, type AnnotationStep } from '../secret-manager/annotation-cas';
 import type { Replication, SecretMetadata } from '../secret-manager/secret-store';
 
@@ -14,8 +15,16 @@ export interface ClaimTarget {
   readonly secretId: string;
   /** The cluster the secret must belong to: another's (or another component's) is never claimed. */
   readonly clusterId: string;
-  /** For apply: create the secret with these, the creation being the claim. Absent for delete. */
-  readonly create?: { labels: Record<string, string>; replication: Replication };
+  /**
+   * Create the secret with these when it does not exist, the creation being the claim: an apply's
+   * secret, or a delete's tombstone (with `ttlSeconds`: tombstone.ts). Absent for direct runs'
+   * deletes, which have no claim to leave.
+   */
+  readonly create?: {
+    labels: Record<string, string>;
+    replication: Replication;
+    ttlSeconds?: number;
+  };
   /**
    * For an apply with a Kubernetes phase: what else rides along with the claim's write (the place
    * it will write, added to the place record), so the record knows it before the write happens.
@@ -36,13 +45,18 @@ export type ClaimOutcome =
       readonly how: string;
       readonly written?: SecretMetadata;
     }
-  /** Nothing to claim: a delete found no secret, or the secret is not ours (the phases refuse it). */
+  /** Nothing to claim: the secret is not ours (the phases refuse it), or absent with nothing to create. */
   | { readonly kind: 'unclaimed'; readonly why: 'absent' | 'foreign' }
   /**
    * Another execution holds the claim for the same or newer work: write nothing (more). No holder
-   * when the secret was deleted under us (a newer delete) between the claim and a later write.
+   * when the secret was deleted under us (a delete's tombstone expired) before a later write, or
+   * when the cluster check stopped the run (`cluster`: the cluster is deleting, gone or newer).
    */
-  | { readonly kind: 'duplicate' | 'superseded'; readonly holder?: Claim };
+  | {
+      readonly kind: 'duplicate' | 'superseded';
+      readonly holder?: Claim;
+      readonly cluster?: StaleCluster;
+    };
 
 /** A claim this execution does not hold: it stops and reports nothing. */
 export type LostClaim = Extract<ClaimOutcome, { kind: 'duplicate' | 'superseded' }>;

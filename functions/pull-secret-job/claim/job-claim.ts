@@ -3,6 +3,7 @@ import type { JobResult } from '../../../shared/job-result';
 import type { Logger } from '../../../shared/logging/logger';
 import { describeClaim, type Claim } from '../../../shared/pull-secret/claim';
 import { lostClaimIn } from './claim-step';
+import { describeStale } from './cluster-check';
 import {
   claimWork,
   logLost,
@@ -36,16 +37,18 @@ function myClaim(config: JobConfig, dryRun: boolean): Claim | undefined {
 /**
  * Claims this execution's work before the first write (claim-work.ts). Only executions launched by
  * the adapter (GENERATION set) claim: direct runs and dry runs have no generation to order by.
- * `apply` is given for apply: a missing secret is created with the claim, and `alongWith` (the
- * place the Kubernetes phase will write) is recorded with it.
+ * With `create`, a missing secret is created with the claim: an apply's secret, with `alongWith`
+ * (the place the Kubernetes phase will write) recorded in it, or a delete's tombstone, with its
+ * `ttlSeconds` (tombstone.ts).
  */
 export async function claimFor(
   config: JobConfig,
   store: SecretStore,
   options: { dryRun: boolean; logger: Logger },
-  apply?: {
+  create?: {
     labels: Record<string, string>;
     replication: Replication;
+    ttlSeconds?: number;
     alongWith?: ClaimTarget['alongWith'];
   },
 ): Promise<ClaimOutcome | undefined> {
@@ -57,8 +60,16 @@ export async function claimFor(
       projectId: config.projectId,
       secretId: config.secretId,
       clusterId: config.clusterId,
-      ...(apply ? { create: { labels: apply.labels, replication: apply.replication } } : {}),
-      ...(apply?.alongWith ? { alongWith: apply.alongWith } : {}),
+      ...(create
+        ? {
+            create: {
+              labels: create.labels,
+              replication: create.replication,
+              ...(create.ttlSeconds ? { ttlSeconds: create.ttlSeconds } : {}),
+            },
+          }
+        : {}),
+      ...(create?.alongWith ? { alongWith: create.alongWith } : {}),
     },
     mine,
     { logger: options.logger, retry: config.retry },
@@ -95,16 +106,19 @@ export function recheckIn(
 
 /**
  * The result fields of an execution that stood aside, which nobody reports. `reached` says how far
- * it got before a claim re-check found it lost: nothing written, Secret Manager written, or the
- * Kubernetes Secret written too (the newer holder then cleans up the earlier places).
+ * it got before a claim re-check or the cluster check found it lost: nothing written, Secret
+ * Manager written, or the Kubernetes Secret written too (the newer holder then cleans up the
+ * earlier places, and what a delete's would have removed is withdrawn: claim-recheck.ts).
  */
 export function lostClaimResult(
   lost: LostClaim,
   reached: 'nothing' | 'secret-manager' | 'kubernetes',
 ): Pick<JobResult, 'outcome' | 'reason' | 'message' | 'claim_holder'> {
-  const holder = lost.holder
-    ? `the pull secret claim is held for ${describeClaim(lost.holder)}`
-    : 'the secret was deleted meanwhile';
+  const holder = lost.cluster
+    ? describeStale(lost.cluster)
+    : lost.holder
+      ? `the pull secret claim is held for ${describeClaim(lost.holder)}`
+      : 'the secret was deleted meanwhile';
   const done =
     reached === 'nothing'
       ? 'wrote nothing'

@@ -30,6 +30,8 @@ export interface JobConfig {
   /** Keep the newest N versions of the secret (SECRET_VERSION_RETENTION); absent keeps all. */
   readonly retention?: number;
   readonly onDelete: 'delete' | 'retain';
+  /** TOMBSTONE_TTL in seconds: how long a delete's tombstone stays (secret-manager/tombstone.ts). */
+  readonly tombstoneTtlSeconds: number;
   /** Absent for deletions, which need no pull secret. */
   readonly pullSecretSource?: PullSecretSource;
   /** COPY_PLATFORM_DEFAULT_TO_TENANT: the platform default is copied to the tenant project too. */
@@ -107,6 +109,7 @@ export function loadJobConfig(env: Env): JobConfig {
     } as Replication,
     ...(e.SECRET_VERSION_RETENTION > 0 ? { retention: e.SECRET_VERSION_RETENTION } : {}),
     onDelete: e.ON_DELETE,
+    tombstoneTtlSeconds: Math.ceil(e.TOMBSTONE_TTL / 1000),
     ...(source ? { pullSecretSource: source } : {}),
     ...(e.COPY_PLATFORM_DEFAULT_TO_TENANT ? { copyPlatformDefaultToTenant: true as const } : {}),
     additionalSpecPath: e.PULL_SECRET_ADDITIONAL_SPEC_PATH,

@@ -70,6 +70,15 @@ export const jobEnvSchema = z
     ON_DELETE: z
       .enum(['delete', 'retain'], { message: 'must be delete or retain' })
       .default('delete'),
+    // How long a delete's tombstone stays (secret-manager/tombstone.ts): it must outlast every
+    // apply that passed its cluster check before the delete, so the execution's whole budget
+    // (task timeout x attempts; Terraform sets it from job.timeout_seconds and job.max_retries).
+    // 25h by default: Cloud Run's longest task (24 h) and an hour for calls still in flight.
+    // Secret Manager takes 60 s to 100 years.
+    TOMBSTONE_TTL: duration('25h').refine(
+      (ms) => ms >= 60_000 && ms <= 100 * 365 * 24 * 3_600_000,
+      "must be between 60s and 100 years (Secret Manager's limits on a secret's expiration)",
+    ),
     PULL_SECRET_DATA: z.string().optional(),
     PULL_SECRET_SOURCE: z
       .enum(['env', 'cluster-spec', 'secret-manager'], {

@@ -17,7 +17,6 @@ export const PROJECT_EXCESS = [
 export const SECRET_REQUIRED = [
   'secretmanager.secrets.get',
   'secretmanager.secrets.update',
-  'secretmanager.secrets.delete',
   'secretmanager.versions.access',
   'secretmanager.versions.add',
   'secretmanager.versions.list',

@@ -18,7 +18,8 @@ export type AfterWrite = { readonly lost: LostClaim } | { readonly recorded: rea
  * The one read after an apply's Kubernetes write serves every check that needs it:
  *
  * - the claim re-check: a delete that took the claim while we wrote has cleaned the places it read
- *   and is deleting the record, so what we wrote must be withdrawn (claim-recheck.ts);
+ *   and forgot them (its tombstone keeps no record of our write), so what we wrote must be
+ *   withdrawn (claim-recheck.ts);
  * - the target recorded again when it is missing: a newer generation may have forgotten this place
  *   while we wrote it (it read the record between our recording and our write), so that its next
  *   run removes it. The write is conditional on the etag of the read whose claim was checked: when

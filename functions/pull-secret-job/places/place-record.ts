@@ -55,8 +55,8 @@ function warnIgnored(log: Logger, secretPath: string, ignored: readonly IgnoredP
 
 /**
  * Records and forgets places in the secret's annotations through the one etag compare-and-swap
- * (annotation-cas.ts, as the claim is). `gone` when the secret was deleted meanwhile (a newer delete
- * holds the work) or is not ours for `clusterId` (a secret we do not own is never annotated).
+ * (annotation-cas.ts, as the claim is). `gone` when the secret was deleted meanwhile (a delete's
+ * tombstone expired, or a person deleted it) or is not ours for `clusterId` (a secret we do not own is never annotated).
  * Throws TransientError when the record would exceed Secret Manager's 16 KiB of annotations
  * (recordingPlaces) or keeps changing. `first`: the secret as the caller has just read it.
  */

@@ -43,8 +43,8 @@ export type PlacedSecret =
  * leaves it known: with a claim, the claim's own write recorded it, claim-step.ts), write it, read
  * the secret once (after-write.ts), remove the old ones, forget those removed
  * (clean-old-places.ts). An old place that cannot be reached stays recorded and is returned as the
- * failure: the next execution cleans it. `gone` when the secret was deleted meanwhile (a newer
- * delete holds the work). `claimed`: this execution holds a claim, which recorded the target.
+ * failure: the next execution cleans it. `gone` when the secret was deleted meanwhile (a delete's
+ * tombstone expired, or a person deleted it). `claimed`: this execution holds a claim, which recorded the target.
  */
 export async function placeSecret(
   ctx: PlaceContext,

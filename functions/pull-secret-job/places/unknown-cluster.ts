@@ -75,7 +75,7 @@ export function unconfiguredPlaceWarning(
  * What a delete does with the Secret Manager secret: ON_DELETE, unless a recorded place on an
  * unconfigured management cluster was kept. The secret's annotations are the only record of that
  * place (and of who owns it); deleting the secret would orphan the live Kubernetes Secret for good.
- * So it is retained as a tombstone (versions disabled, labels and record kept) until a later delete
+ * So it is retained (versions disabled, labels, claim and record kept, no ttl) until a later delete
  * can clean the place.
  */
 export function secretManagerDisposal(

@@ -4,6 +4,7 @@ import { pullSecretBytes } from '../../../shared/pull-secret/merge';
 import { parsePullSecret, type DockerConfigJson } from '../../../shared/pull-secret/validate';
 import { claimFor, isLost, recheckIn, type LostClaim } from '../claim/job-claim';
 import type { ClaimOutcome } from '../claim/claim-work';
+import { checkCluster } from '../claim/cluster-check';
 import type { JobConfig, PullSecretSource } from '../config/config';
 import { kubernetesLabels, secretManagerLabels } from '../config/labels';
 import { targetPlace } from '../places/place-context';
@@ -17,7 +18,8 @@ import { kubernetesPhaseAttributes } from '../telemetry/job-trace';
 import { withPhaseSpan } from '../telemetry/open-spans';
 import { runPhase } from '../telemetry/phase';
 import { placeContext, type JobDependencies, type Progress } from './job-run';
-import { resolvePullSecret } from './resolve-pull-secret';
+import { resolvePullSecret, type ResolvedPullSecret } from './resolve-pull-secret';
+import { withdrawVersion } from './withdraw-version';
 import { summarise } from './result-summary';
 import {
   copiesToTenant,
@@ -44,12 +46,20 @@ interface ValidPullSecret {
 }
 
 /**
- * An apply: resolve and validate the pull secret, claim the work (recording the Kubernetes target
- * with it), store it in Secret Manager, then write it to the management cluster.
+ * An apply: resolve the pull secret (reading the cluster), check that the cluster still wants this
+ * generation, validate, claim the work (recording the Kubernetes target with it), store it in
+ * Secret Manager, check the cluster again, then write it to the management cluster. A check that
+ * finds the cluster deleting, gone or at a newer generation stops the run as superseded
+ * (cluster-check.ts); after the Secret Manager phase it also withdraws the version it added when
+ * the cluster is going away (the delete's tombstone must not get bytes back: tombstone.ts).
  */
 export async function applyPullSecret(run: ApplyRun): Promise<string | LostClaim> {
   const { config, deps, options, log, progress } = run;
-  const secret = await validPullSecret(run);
+  const resolved = await resolve(run);
+  const known = resolved.cluster ? { cluster: resolved.cluster } : undefined;
+  const stale = await checkCluster(deps, config, 'before the first write', log, known);
+  if (stale) return { kind: 'superseded', cluster: stale };
+  const secret = validPullSecret(run, resolved);
   const labels = secretManagerLabels(config);
   const claim = await runPhase(progress, { name: 'claim' }, log, () =>
     claimFor(
@@ -68,6 +78,10 @@ export async function applyPullSecret(run: ApplyRun): Promise<string | LostClaim
   progress.stored = stored;
   // A newer execution published first: this one withdrew its version and writes nothing more.
   if (stored.lost) return stored.lost;
+  // A delete requested while we stored is noticed here, before the Secret reaches a cluster.
+  const late = await checkCluster(deps, config, 'before the Kubernetes write', log);
+  if (late)
+    return withdrawVersion(deps.secretStore, progress, { kind: 'superseded', cluster: late }, run);
   if (config.kubernetes) {
     const lost = await writeToKubernetes(run, secret, stored, claim);
     if (lost) return lost;
@@ -82,12 +96,11 @@ function recordingTarget(config: JobConfig, kubernetes: NonNullable<JobConfig['k
     recordingPlaces(annotations, { add: [targetPlace(kubernetes)] }, secretPath);
 }
 
-async function validPullSecret({
+/** The pull secret's texts, from its source and the cluster (read whenever the API is configured). */
+async function resolve({
   config,
   deps,
-  log,
-  progress,
-}: ApplyRun): Promise<ValidPullSecret> {
+}: ApplyRun): Promise<ResolvedPullSecret & { source: PullSecretSource }> {
   if (!config.pullSecretSource) throw new Error('no pull secret source is configured');
   const source = config.pullSecretSource;
   const resolved = await withPhaseSpan('job.resolve', {}, () =>
@@ -96,8 +109,17 @@ async function validPullSecret({
       ...(deps.hyperfleet ? { hyperfleet: deps.hyperfleet } : {}),
     }),
   );
+  // Registered before anything can fail on them: no log line ever shows them.
   deps.redactor?.registerPullSecret(resolved.original);
   if (resolved.additional !== undefined) deps.redactor?.registerPullSecret(resolved.additional);
+  return { ...resolved, source };
+}
+
+function validPullSecret(
+  { deps, log, progress }: ApplyRun,
+  resolved: ResolvedPullSecret & { source: PullSecretSource },
+): ValidPullSecret {
+  const { source } = resolved;
   const parsed = parsePullSecret(resolved.original, 'pull secret');
   const additional =
     resolved.additional === undefined
@@ -158,11 +180,12 @@ function storeInSecretManager(
 
 /** The Kubernetes phase; the lost claim when the run must stand aside, a failure thrown. */
 async function writeToKubernetes(
-  { config, deps, options, log, progress }: ApplyRun,
+  run: ApplyRun,
   secret: ValidPullSecret,
   stored: SecretManagerOutcome,
   claim: ClaimOutcome | undefined,
 ): Promise<LostClaim | undefined> {
+  const { config, deps, options, log, progress } = run;
   const kubernetes = config.kubernetes;
   if (!kubernetes) return undefined;
   // No claim re-check before the write: the generation stamp keeps it from undoing newer work,
@@ -191,7 +214,7 @@ async function writeToKubernetes(
   if ('lost' in placed) {
     // The Secret just written, removed again because a delete took the work over meanwhile.
     if (placed.withdrawn) progress.cleaned = [placed.withdrawn];
-    return placed.lost;
+    return withdrawVersion(deps.secretStore, progress, placed.lost, run);
   }
   progress.cleaned = placed.cleaned;
   progress.kept = placed.kept;

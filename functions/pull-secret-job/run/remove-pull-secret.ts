@@ -1,6 +1,8 @@
 import type { Logger } from '../../../shared/logging/logger';
 import { claimFor, isLost, type LostClaim } from '../claim/job-claim';
+import type { ClaimOutcome } from '../claim/claim-work';
 import type { JobConfig } from '../config/config';
+import { secretManagerLabels } from '../config/labels';
 import { cleanPlaces } from '../places/clean-places';
 import {
   deleteSecretManagerSecret,
@@ -21,22 +23,42 @@ interface RemoveRun {
   readonly progress: Progress;
 }
 
-/** Deletion: the Kubernetes Secret first (its consumer goes first), then Secret Manager. */
+/**
+ * Deletion: the claim (a secret that does not exist is created as the tombstone, with the claim and
+ * the ttl: tombstone.ts), the Kubernetes Secret (its consumer goes first), then Secret Manager.
+ */
 export async function removePullSecret(run: RemoveRun): Promise<string | LostClaim> {
   const { config, deps, options, log, progress } = run;
   const claim = await runPhase(progress, { name: 'claim' }, log, () =>
-    claimFor(config, deps.secretStore, { dryRun: options.dryRun, logger: log }),
+    claimFor(
+      config,
+      deps.secretStore,
+      { dryRun: options.dryRun, logger: log },
+      {
+        labels: secretManagerLabels(config),
+        replication: config.replication,
+        ttlSeconds: config.tombstoneTtlSeconds,
+      },
+    ),
   );
   if (isLost(claim)) return claim;
   const removed = await removeFromKubernetes(run);
   if (removed && 'kind' in removed) return removed;
   const kubernetes = removed?.target;
-  const secretManager = await removeFromSecretManager(run);
+  const secretManager = await removeFromSecretManager(run, claim);
   progress.removed = { ...(kubernetes ? { kubernetes } : {}), secretManager };
   const k8s = kubernetes
     ? `Kubernetes Secret ${kubernetes.namespace}/${kubernetes.name} on management cluster ${config.kubernetes?.cluster ?? ''}: ${kubernetes.outcome}; ${cleanedSentence(progress.cleaned, progress.kept)}`
     : cleanedSentence(progress.cleaned, progress.kept);
-  return `${options.dryRun ? 'Dry run: ' : ''}Pull secret cleanup: ${k8s}Secret Manager secret ${secretManager.secretPath}: ${secretManager.outcome}${secretManager.outcome === 'retained' ? ` (${secretManager.disabledVersions.length} versions disabled)` : ''}.`;
+  return `${options.dryRun ? 'Dry run: ' : ''}Pull secret cleanup: ${k8s}Secret Manager secret ${secretManager.secretPath}: ${secretManager.outcome}${secretManagerDetail(secretManager)}.`;
+}
+
+/** What the Secret Manager outcome leaves behind, in words. */
+function secretManagerDetail(outcome: DeleteOutcome['secretManager']): string {
+  if (outcome.outcome === 'retained')
+    return ` (${outcome.disabledVersions.length} versions disabled)`;
+  if (outcome.expiresAfterSeconds === undefined) return '';
+  return ` (${outcome.destroyedVersions.length} versions destroyed; kept as a tombstone with this delete's claim, so a lagging apply stands aside, until Secret Manager deletes it in ${outcome.expiresAfterSeconds} s)`;
 }
 
 /** The Kubernetes phase of a delete: every recorded place and the target cleaned. */
@@ -71,15 +93,12 @@ async function removeFromKubernetes({
   return { target: { namespace: place.namespace, name: place.name, outcome } };
 }
 
-/** The Secret Manager phase of a delete: deleted, or kept as a tombstone while places are left. */
-function removeFromSecretManager({
-  config,
-  deps,
-  options,
-  log,
-  progress,
-}: RemoveRun): Promise<DeleteOutcome['secretManager']> {
-  // Places kept on unconfigured clusters are recorded only on this secret: it stays (a tombstone).
+/** The Secret Manager phase of a delete: a tombstone that expires, or retained while places are left. */
+function removeFromSecretManager(
+  { config, deps, options, log, progress }: RemoveRun,
+  claim: ClaimOutcome | undefined,
+): Promise<DeleteOutcome['secretManager']> {
+  // Places kept on unconfigured clusters are recorded only on this secret: it stays, with no ttl.
   const disposal = secretManagerDisposal(config.onDelete, progress.kept);
   const retained = retainedSecretWarning(config.onDelete, progress.kept);
   if (retained)
@@ -97,7 +116,11 @@ function removeFromSecretManager({
     deleteSecretManagerSecret(
       deps.secretStore,
       `projects/${config.projectId}/secrets/${config.secretId}`,
-      disposal,
+      {
+        onDelete: disposal,
+        ttlSeconds: config.tombstoneTtlSeconds,
+        createdByClaim: claim?.kind === 'claimed' && claim.secret === 'created',
+      },
       log,
       options.dryRun,
       config.clusterId,

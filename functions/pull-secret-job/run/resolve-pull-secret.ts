@@ -12,12 +12,15 @@ export interface ResolvedPullSecret {
   readonly additional?: string;
   /** Where it came from, for logs: `env`, `cluster-spec`, `secret-manager`. */
   readonly from: PullSecretSource['kind'];
+  /** The cluster as read, whenever the API is configured: the apply checks it (cluster-check.ts). */
+  readonly cluster?: Cluster;
 }
 
 /**
  * Resolves the reference the adapter passed (never the bytes): the cluster spec via the HyperFleet
  * API, a Secret Manager version such as the platform's default pull secret, or PULL_SECRET_DATA for
- * direct runs. The additional pull secret is read from the cluster spec when the API is configured.
+ * direct runs. The additional pull secret is read from the cluster spec when the API is configured,
+ * so the cluster is read then whatever the source.
  */
 export async function resolvePullSecret(
   clusterId: string,
@@ -60,7 +63,12 @@ export async function resolvePullSecret(
     extra === undefined || extra === null || extra === ''
       ? undefined
       : asDockerConfigText(extra, additionalSpecPath);
-  return { original, ...(additional !== undefined ? { additional } : {}), from: source.kind };
+  return {
+    original,
+    ...(additional !== undefined ? { additional } : {}),
+    from: source.kind,
+    ...(cluster ? { cluster } : {}),
+  };
 }
 
 /** The spec may hold the dockerconfigjson as a JSON string or as an object. */

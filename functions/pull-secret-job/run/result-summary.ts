@@ -21,7 +21,7 @@ export function removalSummary(
       version: removed.secretManager.outcome === 'retained' ? 'disabled' : 'none',
       version_name: '',
       verified: true,
-      destroyed_versions: [],
+      destroyed_versions: [...removed.secretManager.destroyedVersions],
     },
     ...(removed.kubernetes
       ? {

@@ -71,7 +71,9 @@ export function writesAfter(startReport: Promise<unknown>, deps: JobDependencies
     ),
     destroyVersion: after((name: string) => store.destroyVersion(name)),
     disableVersion: after((name: string) => store.disableVersion(name)),
-    deleteSecret: after((name: string) => store.deleteSecret(name)),
+    expireAfter: after((...args: Parameters<SecretStore['expireAfter']>) =>
+      store.expireAfter(...args),
+    ),
   };
   const clusterSecrets = async (cluster: string): Promise<ClusterSecrets> => {
     const secrets = await deps.clusterSecrets(cluster);

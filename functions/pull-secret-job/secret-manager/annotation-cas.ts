@@ -22,6 +22,8 @@ export type AnnotationStep<T> =
         labels: Record<string, string>;
         annotations: Record<string, string>;
         replication: Replication;
+        /** A tombstone's: Secret Manager deletes it by itself that long after (tombstone.ts). */
+        ttlSeconds?: number;
       };
       readonly then: T;
     };

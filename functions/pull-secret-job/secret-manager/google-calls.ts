@@ -3,7 +3,7 @@ import { grpcCode, isTransientGrpcError, toAdapterError } from '../../../shared/
 import type { Logger } from '../../../shared/logging/logger';
 import type { RetryPolicy } from '../../../shared/retry/backoff';
 import { withRetry } from '../../../shared/retry/with-retry';
-import type { Replication } from './secret-store';
+import type { Replication, SecretMetadata } from './secret-store';
 
 export interface GoogleSecretStoreOptions {
   readonly timeoutMs: number;
@@ -88,5 +88,31 @@ export function toProtoReplication(replication: Replication) {
         ...cmek(replication.kmsKeyName, location),
       })),
     },
+  };
+}
+
+/** A proto int64 (number, Long or string) as a number; undefined when unset. */
+export const toNumber = (value: unknown): number | undefined =>
+  value === null || value === undefined || value === '' ? undefined : Number(String(value));
+
+/** The client's Secret as far as SecretMetadata goes (int64 alias values may come as Long or string). */
+interface ClientSecret {
+  labels?: Record<string, string> | null;
+  annotations?: Record<string, string> | null;
+  etag?: string | null;
+  versionAliases?: Record<string, unknown> | null;
+}
+
+export function metadataOf(secret: ClientSecret): SecretMetadata {
+  const versionAliases: Record<string, number> = {};
+  for (const [alias, value] of Object.entries(secret.versionAliases ?? {})) {
+    const version = toNumber(value);
+    if (version !== undefined && Number.isInteger(version)) versionAliases[alias] = version;
+  }
+  return {
+    labels: { ...(secret.labels ?? {}) },
+    annotations: { ...(secret.annotations ?? {}) },
+    etag: secret.etag ?? '',
+    versionAliases,
   };
 }

@@ -3,6 +3,8 @@ import type { SecretManagerServiceClient } from '@google-cloud/secret-manager';
 import { grpcCode } from '../../../shared/gcp/grpc-failure';
 import {
   callSecretManager,
+  metadataOf,
+  toNumber,
   toProtoReplication,
   type GoogleSecretStoreOptions,
 } from './google-calls';
@@ -16,31 +18,6 @@ import type {
 } from './secret-store';
 
 export type { GoogleSecretStoreOptions };
-
-const toNumber = (value: unknown): number | undefined =>
-  value === null || value === undefined || value === '' ? undefined : Number(String(value));
-
-/** The client's Secret as far as SecretMetadata goes (int64 alias values may come as Long or string). */
-interface ClientSecret {
-  labels?: Record<string, string> | null;
-  annotations?: Record<string, string> | null;
-  etag?: string | null;
-  versionAliases?: Record<string, unknown> | null;
-}
-
-function metadataOf(secret: ClientSecret): SecretMetadata {
-  const versionAliases: Record<string, number> = {};
-  for (const [alias, value] of Object.entries(secret.versionAliases ?? {})) {
-    const version = toNumber(value);
-    if (version !== undefined && Number.isInteger(version)) versionAliases[alias] = version;
-  }
-  return {
-    labels: { ...(secret.labels ?? {}) },
-    annotations: { ...(secret.annotations ?? {}) },
-    etag: secret.etag ?? '',
-    versionAliases,
-  };
-}
 
 /** SecretStore over the real @google-cloud/secret-manager client (service or emulator). */
 export class GoogleSecretStore implements SecretStore {
@@ -70,6 +47,7 @@ export class GoogleSecretStore implements SecretStore {
       labels: Record<string, string>;
       annotations?: Record<string, string>;
       replication: Replication;
+      ttlSeconds?: number;
     },
   ): Promise<SecretMetadata | 'exists'> {
     const parent = `projects/${projectId}`;
@@ -86,6 +64,7 @@ export class GoogleSecretStore implements SecretStore {
               labels: spec.labels,
               ...(spec.annotations ? { annotations: spec.annotations } : {}),
               replication: toProtoReplication(spec.replication),
+              ...(spec.ttlSeconds ? { ttl: { seconds: spec.ttlSeconds } } : {}),
             },
           },
           callOptions,
@@ -223,18 +202,24 @@ export class GoogleSecretStore implements SecretStore {
     );
   }
 
-  async deleteSecret(name: string): Promise<boolean> {
-    const deleted = await this.call(
-      'DeleteSecret',
+  async expireAfter(name: string, ttlSeconds: number): Promise<'updated' | 'gone'> {
+    // Retried: setting the same ttl again only moves the expiration a little later. Without an
+    // etag, so a claim or record written meanwhile never makes it fail.
+    // https://cloud.google.com/secret-manager/docs/creating-and-managing-expiring-secrets
+    const updated = await this.call(
+      'UpdateSecret',
       name,
       true,
       async (callOptions) => {
-        await this.client.deleteSecret({ name }, callOptions);
+        await this.client.updateSecret(
+          { secret: { name, ttl: { seconds: ttlSeconds } }, updateMask: { paths: ['ttl'] } },
+          callOptions,
+        );
         return true;
       },
       [status.NOT_FOUND],
     );
-    return deleted === true;
+    return updated ? 'updated' : 'gone';
   }
 
   private call<T>(

@@ -40,7 +40,11 @@ export interface VersionSummary {
  */
 export interface SecretStore {
   getSecret(name: string): Promise<SecretMetadata | undefined>;
-  /** Creates the secret and answers it as created (its etag); `exists` when another writer was first. */
+  /**
+   * Creates the secret and answers it as created (its etag); `exists` when another writer was
+   * first. With `ttlSeconds`, Secret Manager deletes it by itself that long after (Secret.ttl; a
+   * delete's tombstone).
+   */
   createSecret(
     projectId: string,
     secretId: string,
@@ -48,6 +52,7 @@ export interface SecretStore {
       labels: Record<string, string>;
       annotations?: Record<string, string>;
       replication: Replication;
+      ttlSeconds?: number;
     },
   ): Promise<SecretMetadata | 'exists'>;
   /**
@@ -67,6 +72,9 @@ export interface SecretStore {
   listVersions(secretName: string): Promise<VersionSummary[]>;
   destroyVersion(name: string): Promise<void>;
   disableVersion(name: string): Promise<void>;
-  /** Deletes the secret; false when it was already gone. */
-  deleteSecret(name: string): Promise<boolean>;
+  /**
+   * Sets the secret's ttl (UpdateSecret, update_mask `ttl`): Secret Manager deletes it, with every
+   * version, that long from now. `gone` when it no longer exists.
+   */
+  expireAfter(name: string, ttlSeconds: number): Promise<'updated' | 'gone'>;
 }

@@ -9,7 +9,6 @@ locals {
   # The list of modules/pullsecret-tenant-role (locals.tf); a test keeps the two equal.
   permissions = [
     "secretmanager.secrets.create",
-    "secretmanager.secrets.delete",
     "secretmanager.secrets.get",
     "secretmanager.secrets.update",
     "secretmanager.versions.access",

@@ -3,7 +3,6 @@ locals {
   # keeps the two equal).
   permissions = [
     "secretmanager.secrets.create",
-    "secretmanager.secrets.delete",
     "secretmanager.secrets.get",
     # UpdateSecret, whatever its update mask: the claim and place annotations, and the publication
     # of a version (alias `current` with its annotation; functions/pull-secret-job/secret-manager/

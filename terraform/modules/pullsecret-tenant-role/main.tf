@@ -5,8 +5,8 @@
 # it (https://cloud.google.com/iam/docs/understanding-custom-roles#custom_role_levels).
 #
 # Exactly the calls the job makes (functions/pull-secret-job/secret-manager/google-secret-store.ts, annotation-cas.ts):
-#   GetSecret (read the claim and labels)      secrets.get     UpdateSecret (claim annotations)  secrets.update
-#   CreateSecret                               secrets.create  DeleteSecret (on_delete = delete)  secrets.delete
+#   GetSecret (read the claim and labels)      secrets.get     UpdateSecret (claim annotations,  secrets.update
+#   CreateSecret (also a delete's tombstone)   secrets.create    a delete's tombstone ttl)
 #   AccessSecretVersion (compare payload)      versions.access AddSecretVersion                   versions.add
 #   ListSecretVersions (retention, retain)     versions.list   DestroySecretVersion (retention)   versions.destroy
 #   DisableSecretVersion (on_delete = retain)  versions.disable

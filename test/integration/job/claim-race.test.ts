@@ -17,7 +17,7 @@ import {
   type Claim,
 } from '../../../shared/pull-secret/claim';
 import { runJob, samplePullSecret, type JobRun } from '../../helpers/job';
-import { secretManagerClient } from '../../helpers/secret-manager';
+import { secretManagerClient, tombstoneOf } from '../../helpers/secret-manager';
 
 const NS = 'clusters-cls-race';
 const SECRET = 'projects/demo-project/secrets/hyperfleet-cls-race-pull-secret';
@@ -141,29 +141,24 @@ describe('pull secret job, two executions racing for the same work (claim in Sec
     expect(updateOutcomes).toEqual(['FAILED_PRECONDITION', 'OK', 'OK']);
   }, 60_000);
 
-  it('two deletes of the same generation: one deletes, the other writes nothing and reports the same', async () => {
+  it('two deletes of the same generation: one leaves the tombstone, the other writes nothing', async () => {
     expect((await runJob({ ...env, CLOUD_RUN_EXECUTION: 'pull-secret-gen-1' })).code).toBe(0);
     kube.requests.clear();
 
     const runs = await race('UpdateSecret', { GENERATION: '2', OPERATION: 'delete' });
 
-    for (const run of runs) expect(run.code).toBe(EXIT_CODES.success);
-    const deleters = runs.filter((run) => run.result.secret_manager?.secret === 'deleted');
-    expect(deleters).toHaveLength(1);
-    expect(deleters[0]!.result.kubernetes?.outcome).toBe('deleted');
-    // The other one either lost the claim, or (if it read after the secret was gone) found
-    // nothing left to remove: never a different report than the winner's.
-    const other = runs.find((run) => run !== deleters[0])!;
-    if (other.result.outcome === 'duplicate')
-      expect(other.result.claim_holder?.execution).toBe(deleters[0]!.result.execution);
-    else
-      expect(other.result).toMatchObject({
-        outcome: 'succeeded',
-        reason: 'CleanupConfirmed',
-        secret_manager: { secret: 'absent' },
-      });
+    const { winner, duplicate } = winnerAndDuplicate(runs);
+    expect(winner.result).toMatchObject({
+      secret_manager: { secret: 'deleted' },
+      kubernetes: { outcome: 'deleted' },
+    });
+    // The secret stays as the winner's tombstone, so the other one always finds its claim.
+    expect(duplicate.result.claim_holder?.execution).toBe(winner.result.execution);
     expect(kubeWrites()).toEqual(['DELETE 200']);
-    await expect(client.getSecret({ name: SECRET })).rejects.toMatchObject({ code: 5 });
+    expect(await tombstoneOf(client, SECRET)).toMatchObject({
+      versions: ['1:DESTROYED'],
+      claim: 'delete@2',
+    });
   }, 60_000);
 
   it('a Cloud Run task retry of the claim holder continues; a relaunch (higher attempt) takes over; an older generation stands aside', async () => {

@@ -9,7 +9,7 @@ import {
 import { EXIT_CODES } from '../../../shared/job-result';
 import { runJob, samplePullSecret } from '../../helpers/job';
 import { coreApi, dockerConfig } from '../../helpers/kubernetes';
-import { secretManagerClient } from '../../helpers/secret-manager';
+import { secretManagerClient, tombstoneOf } from '../../helpers/secret-manager';
 
 const NS = 'clusters-cls-del';
 const SECRET = 'projects/demo-project/secrets/hyperfleet-cls-del-pull-secret';
@@ -47,27 +47,34 @@ describe('pull secret job, OPERATION=delete', () => {
     ...extra,
   });
 
-  it('deletes the Kubernetes Secret and the Secret Manager secret we own; a second run finds them gone', async () => {
+  it('deletes the Kubernetes Secret and destroys every version, leaving a tombstone that expires; a second run has nothing left but the ttl to renew', async () => {
     const run = await runJob(deleteEnv());
     expect(run.code).toBe(EXIT_CODES.success);
     expect(run.result).toMatchObject({
       reason: 'CleanupConfirmed',
       phases: ['kubernetes', 'secret-manager'],
       kubernetes: { outcome: 'deleted' },
-      secret_manager: { secret: 'deleted' },
+      secret_manager: { secret: 'deleted', destroyed_versions: [`${SECRET}/versions/2`] },
     });
+    expect(run.result.message).toContain('tombstone');
+    // No DeleteSecret: the secret stays, without bytes, until Secret Manager deletes it (25 h).
+    expect(sm.requests.list().filter((r) => r.method === 'DeleteSecret')).toEqual([]);
     const client = secretManagerClient(sm.endpoint);
-    await expect(client.getSecret({ name: SECRET })).rejects.toMatchObject({ code: 5 });
-    await client.close();
+    const tombstone = await tombstoneOf(client, SECRET);
+    expect(tombstone?.versions).toEqual(['2:DESTROYED', '1:DESTROYED']);
+    expect(tombstone?.expiresInSeconds).toBeGreaterThan(25 * 3600 - 60);
+    expect(tombstone?.expiresInSeconds).toBeLessThanOrEqual(25 * 3600);
     await expect(
       coreApi(kube).readNamespacedSecret({ namespace: NS, name: 'cls-del-pull-secret' }),
     ).rejects.toMatchObject({ code: 404 });
-    const again = await runJob(deleteEnv());
+    const again = await runJob(deleteEnv({ TOMBSTONE_TTL: '2h' }));
     expect(again.result).toMatchObject({
       outcome: 'succeeded',
       kubernetes: { outcome: 'absent' },
-      secret_manager: { secret: 'absent' },
+      secret_manager: { secret: 'absent', destroyed_versions: [] },
     });
+    expect((await tombstoneOf(client, SECRET))?.expiresInSeconds).toBeLessThanOrEqual(2 * 3600);
+    await client.close();
   });
 
   it('ON_DELETE=retain keeps the secret and disables its versions', async () => {

@@ -356,3 +356,118 @@ describe('Secret Manager emulator persistence', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 });
+
+// Secret expiration as Secret Manager documents it (emulators/secret-manager/expiration.ts):
+// ttl or expire_time on create and update, expire_time always returned, the secret and every
+// version deleted once it passes, 60 s to 100 years away.
+describe('Secret Manager emulator: secret expiration (ttl, expire_time)', () => {
+  let clock: number;
+  let emulator: SecretManagerEmulator;
+  let client: SecretManagerServiceClient;
+  const HOUR = 3600;
+
+  beforeEach(async () => {
+    clock = Date.parse('2030-01-01T00:00:00Z');
+    emulator = await startSecretManagerEmulator({ now: () => new Date(clock) });
+    client = secretManagerClient(emulator.endpoint);
+  });
+  afterEach(async () => {
+    await client.close();
+    await emulator.stop();
+  });
+
+  const expiresAt = async (name: string) => {
+    const [secret] = await client.getSecret({ name });
+    return secret.expireTime ? Number(secret.expireTime.seconds) * 1000 : undefined;
+  };
+
+  it('sets expire_time from ttl on create, returns it on every read, and deletes the secret and its versions once it passes', async () => {
+    const [secret] = await client.createSecret({
+      parent: PROJECT,
+      secretId: 'short-lived',
+      secret: { replication: { automatic: {} }, ttl: { seconds: 2 * HOUR } },
+    });
+    expect(Number(secret.expireTime?.seconds) * 1000).toBe(clock + 2 * HOUR * 1000);
+    expect(secret.ttl).toBeFalsy(); // input only
+    await client.addSecretVersion({ parent: secret.name, payload: { data: Buffer.from('x') } });
+    const [listed] = await client.listSecrets({ parent: PROJECT });
+    expect(listed.map((s) => Number(s.expireTime?.seconds) * 1000)).toEqual([
+      clock + 2 * HOUR * 1000,
+    ]);
+
+    clock += 2 * HOUR * 1000 - 1;
+    expect(await expiresAt(secret.name!)).toBe(Date.parse('2030-01-01T02:00:00Z'));
+    clock += 1;
+    expect(await codeOf(client.getSecret({ name: secret.name }))).toBe(status.NOT_FOUND);
+    expect(await codeOf(client.accessSecretVersion({ name: `${secret.name}/versions/1` }))).toBe(
+      status.NOT_FOUND,
+    );
+    expect((await client.listSecrets({ parent: PROJECT }))[0]).toEqual([]);
+    // Deleted, so the id can be used again, without the old versions.
+    const [again] = await client.createSecret({
+      parent: PROJECT,
+      secretId: 'short-lived',
+      secret: { replication: { automatic: {} } },
+    });
+    expect(again.expireTime).toBeFalsy();
+    expect((await client.listSecretVersions({ parent: again.name }))[0]).toEqual([]);
+  });
+
+  it('UpdateSecret sets the expiration with update_mask ttl or expire_time, moves it, and removes it when the field is empty', async () => {
+    const [secret] = await client.createSecret({
+      parent: PROJECT,
+      secretId: 'kept',
+      secret: { replication: { automatic: {} }, annotations: { a: 'b' } },
+    });
+    expect(secret.expireTime).toBeFalsy();
+    await client.updateSecret({
+      secret: { name: secret.name, ttl: { seconds: HOUR } },
+      updateMask: { paths: ['ttl'] },
+    });
+    expect(await expiresAt(secret.name!)).toBe(clock + HOUR * 1000);
+    // A later ttl is counted from the update, not from the creation.
+    clock += 30 * 60 * 1000;
+    await client.updateSecret({
+      secret: { name: secret.name, ttl: { seconds: HOUR } },
+      updateMask: { paths: ['ttl'] },
+    });
+    expect(await expiresAt(secret.name!)).toBe(clock + HOUR * 1000);
+    await client.updateSecret({
+      secret: { name: secret.name, expireTime: { seconds: clock / 1000 + 3 * HOUR } },
+      updateMask: { paths: ['expire_time'] },
+    });
+    expect(await expiresAt(secret.name!)).toBe(clock + 3 * HOUR * 1000);
+    // Other fields are untouched by an expiration update, and vice versa.
+    const [annotated] = await client.updateSecret({
+      secret: { name: secret.name, annotations: { c: 'd' } },
+      updateMask: { paths: ['annotations'] },
+    });
+    expect(annotated.annotations).toEqual({ c: 'd' });
+    expect(await expiresAt(secret.name!)).toBe(clock + 3 * HOUR * 1000);
+    await client.updateSecret({ secret: { name: secret.name }, updateMask: { paths: ['ttl'] } });
+    expect(await expiresAt(secret.name!)).toBeUndefined();
+    clock += 200 * 365 * 24 * HOUR * 1000;
+    expect((await client.getSecret({ name: secret.name }))[0].name).toBe(secret.name);
+  });
+
+  it('refuses an expiration less than 60 seconds or more than 100 years away with INVALID_ARGUMENT', async () => {
+    const create = (secretId: string, ttlSeconds: number) =>
+      client.createSecret({
+        parent: PROJECT,
+        secretId,
+        secret: { replication: { automatic: {} }, ttl: { seconds: ttlSeconds } },
+      });
+    expect(await codeOf(create('too-soon', 59))).toBe(status.INVALID_ARGUMENT);
+    expect(await codeOf(create('too-late', 101 * 365 * 24 * HOUR))).toBe(status.INVALID_ARGUMENT);
+    await create('just-in', 60);
+    expect(
+      await codeOf(
+        client.updateSecret({
+          secret: { name: `${PROJECT}/secrets/just-in`, expireTime: { seconds: clock / 1000 } },
+          updateMask: { paths: ['expire_time'] },
+        }),
+      ),
+    ).toBe(status.INVALID_ARGUMENT);
+    expect(await expiresAt(`${PROJECT}/secrets/just-in`)).toBe(clock + 60_000);
+  });
+});

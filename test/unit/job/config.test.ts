@@ -37,6 +37,17 @@ describe('loadJobConfig', () => {
     expect(config.retention).toBe(1);
   });
 
+  it("TOMBSTONE_TTL: 25 h by default, in seconds, within Secret Manager's 60 s to 100 years", () => {
+    // Cloud Run's longest task (24 h) and an hour for calls in flight (tombstone.ts).
+    expect(loadJobConfig(base).tombstoneTtlSeconds).toBe(25 * 3600);
+    expect(loadJobConfig({ ...base, TOMBSTONE_TTL: '4200s' }).tombstoneTtlSeconds).toBe(4200);
+    expect(loadJobConfig({ ...base, TOMBSTONE_TTL: '60s' }).tombstoneTtlSeconds).toBe(60);
+    expect(configError({ ...base, TOMBSTONE_TTL: '59s' })).toMatch(
+      /TOMBSTONE_TTL: must be between 60s and 100 years/,
+    );
+    expect(configError({ ...base, TOMBSTONE_TTL: `${101 * 365 * 24}h` })).toMatch(/TOMBSTONE_TTL/);
+  });
+
   it('SECRET_VERSION_RETENTION=0 keeps every version', () => {
     expect(loadJobConfig({ ...base, SECRET_VERSION_RETENTION: '0' }).retention).toBeUndefined();
   });

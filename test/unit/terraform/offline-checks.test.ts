@@ -43,6 +43,7 @@ const SAMPLE_VALUES: Record<string, string> = {
   MANAGEMENT_CLUSTER_ENDPOINT: 'https://34.123.45.67',
   MANAGEMENT_CLUSTER_CA_CERT: Buffer.from('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n').toString('base64'),
   ON_DELETE: 'delete',
+  TOMBSTONE_TTL: '4200s',
   REPLICATION_POLICY: 'automatic',
   SECRET_VERSION_RETENTION: '5',
   KMS_KEY_NAME: 'projects/kms-project/locations/global/keyRings/ring/cryptoKeys/key',

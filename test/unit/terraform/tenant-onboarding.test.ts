@@ -92,9 +92,8 @@ describe('tenant onboarding, on the parsed modules', () => {
     expect(tenant.locals.permissions).toEqual(role.locals.permissions);
     expect(role.locals.permissions).toEqual([
       'secretmanager.secrets.create',
-      'secretmanager.secrets.delete',
       'secretmanager.secrets.get',
-      'secretmanager.secrets.update', // UpdateSecret: the claim annotations, the `current` alias (publish-version.ts)
+      'secretmanager.secrets.update', // UpdateSecret: the claim annotations, the `current` alias (publish-version.ts), a tombstone's ttl
       'secretmanager.versions.access',
       'secretmanager.versions.add',
       'secretmanager.versions.destroy',
