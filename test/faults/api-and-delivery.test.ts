@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PubSub } from '@google-cloud/pubsub';
 import { reconcileEvent } from '../../emulators/pullsecret/sentinel/sentinel';
 import { canaryPullSecret, type Canary } from '../helpers/canary';
+import { cloudTasksClient } from '../helpers/cloud-tasks';
 import { scanForCanaries } from '../helpers/secret-scan';
 import { startTestStack, type TestStack } from '../helpers/stack';
 
@@ -89,9 +90,24 @@ describe('fault matrix: HyperFleet API, Cloud Run, delivery', () => {
         ...(status ? { status } : {}),
         ...(delayMs ? { delayMs } : {}),
       });
-      stack.pausePlacement(false);
+      // The launch waits in the paused queue until the adapter has met all three faults: the
+      // queue is created before the status write, so the job, the reporter's success and then
+      // up-to-date events (which write nothing) could otherwise converge the cluster first.
+      const tasks = cloudTasksClient(stack.d.endpoints.cloudTasks);
+      const takenHere = async () =>
+        (await stack.faultsTaken('hyperfleet-api')).filter((f) => f.key === key);
+      try {
+        await tasks.pauseQueue({ name: stack.d.launchQueue });
+        stack.pausePlacement(false);
+        await stack.waitFor('the adapter to meet the three faults', async () =>
+          (await takenHere()).length === 3 ? true : undefined,
+        );
+      } finally {
+        await tasks.resumeQueue({ name: stack.d.launchQueue });
+        await tasks.close();
+      }
       await convergedOnce(id);
-      const taken = (await stack.faultsTaken('hyperfleet-api')).filter((f) => f.key === key);
+      const taken = await takenHere();
       expect(taken.map((f) => f.client)).toEqual([ADAPTER, ADAPTER, ADAPTER]);
       if (status) {
         const answered = (await stack.requests('hyperfleet-api')).filter(
