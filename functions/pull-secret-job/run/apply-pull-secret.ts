@@ -1,3 +1,4 @@
+import { AdapterError } from '../../../shared/errors';
 import type { Logger } from '../../../shared/logging/logger';
 import { pullSecretFingerprint } from '../../../shared/pull-secret/fingerprint';
 import { pullSecretBytes } from '../../../shared/pull-secret/merge';
@@ -11,6 +12,7 @@ import { targetPlace } from '../places/place-context';
 import { recordingPlaces } from '../places/places';
 import { placeSecret } from '../places/place-secret';
 import {
+  DIRECT_RUN_PUBLISHER,
   syncSecretManager,
   type SecretManagerOutcome,
 } from '../secret-manager/sync-secret-manager';
@@ -19,7 +21,7 @@ import { withPhaseSpan } from '../telemetry/open-spans';
 import { runPhase } from '../telemetry/phase';
 import { placeContext, type JobDependencies, type Progress } from './job-run';
 import { resolvePullSecret, type ResolvedPullSecret } from './resolve-pull-secret';
-import { withdrawVersion } from './withdraw-version';
+import { withdrawAfterDelete } from './withdraw-version';
 import { summarise } from './result-summary';
 import {
   copiesToTenant,
@@ -56,6 +58,10 @@ interface ValidPullSecret {
 export async function applyPullSecret(run: ApplyRun): Promise<string | LostClaim> {
   const { config, deps, options, log, progress } = run;
   const resolved = await resolve(run);
+  if (resolved === 'gone') {
+    await checkCluster(deps, config, 'before the first write', log, { cluster: undefined });
+    return { kind: 'superseded', cluster: { kind: 'gone' } };
+  }
   const known = resolved.cluster ? { cluster: resolved.cluster } : undefined;
   const stale = await checkCluster(deps, config, 'before the first write', log, known);
   if (stale) return { kind: 'superseded', cluster: stale };
@@ -76,12 +82,14 @@ export async function applyPullSecret(run: ApplyRun): Promise<string | LostClaim
   if (isLost(claim)) return claim;
   const stored = await storeInSecretManager(run, secret, labels, claim);
   progress.stored = stored;
-  // A newer execution published first: this one withdrew its version and writes nothing more.
-  if (stored.lost) return stored.lost;
+  const created = claimCreatedSecret(claim);
+  // Lost the publication: to a newer apply (its own withdrawal is done: publish-version.ts), or to
+  // a delete, whose tombstone must not keep a version this run added or adopted meanwhile.
+  if (stored.lost) return withdrawAfterDelete(progress, stored.lost, run, created);
   // A delete requested while we stored is noticed here, before the Secret reaches a cluster.
   const late = await checkCluster(deps, config, 'before the Kubernetes write', log);
   if (late)
-    return withdrawVersion(deps.secretStore, progress, { kind: 'superseded', cluster: late }, run);
+    return withdrawAfterDelete(progress, { kind: 'superseded', cluster: late }, run, created);
   if (config.kubernetes) {
     const lost = await writeToKubernetes(run, secret, stored, claim);
     if (lost) return lost;
@@ -100,7 +108,7 @@ function recordingTarget(config: JobConfig, kubernetes: NonNullable<JobConfig['k
 async function resolve({
   config,
   deps,
-}: ApplyRun): Promise<ResolvedPullSecret & { source: PullSecretSource }> {
+}: ApplyRun): Promise<(ResolvedPullSecret & { source: PullSecretSource }) | 'gone'> {
   if (!config.pullSecretSource) throw new Error('no pull secret source is configured');
   const source = config.pullSecretSource;
   const resolved = await withPhaseSpan('job.resolve', {}, () =>
@@ -108,7 +116,12 @@ async function resolve({
       secretStore: deps.secretStore,
       ...(deps.hyperfleet ? { hyperfleet: deps.hyperfleet } : {}),
     }),
-  );
+  ).catch((error: unknown) => {
+    // Deleted and finalized: the cluster wants nothing more (cluster-check.ts, `gone`).
+    if (error instanceof AdapterError && error.reason === 'ClusterNotFound') return 'gone' as const;
+    throw error;
+  });
+  if (resolved === 'gone') return resolved;
   // Registered before anything can fail on them: no log line ever shows them.
   deps.redactor?.registerPullSecret(resolved.original);
   if (resolved.additional !== undefined) deps.redactor?.registerPullSecret(resolved.additional);
@@ -160,10 +173,13 @@ function storeInSecretManager(
     dryRun: options.dryRun,
     ...(claim?.kind === 'claimed' ? { claimed: claim.secret } : {}),
     ...(claim?.kind === 'claimed' && claim.written ? { claimedSecret: claim.written } : {}),
-    publisher: {
-      ...(config.generation !== undefined ? { generation: config.generation } : {}),
-      lostIn: (current: Parameters<typeof recheckIn>[1]) => recheckIn(config, current, log),
-    },
+    publisher:
+      config.generation === undefined
+        ? DIRECT_RUN_PUBLISHER
+        : {
+            generation: config.generation,
+            lostIn: (current: Parameters<typeof recheckIn>[1]) => recheckIn(config, current, log),
+          },
   };
   const phase = {
     name: 'secret_manager',
@@ -214,10 +230,15 @@ async function writeToKubernetes(
   if ('lost' in placed) {
     // The Secret just written, removed again because a delete took the work over meanwhile.
     if (placed.withdrawn) progress.cleaned = [placed.withdrawn];
-    return withdrawVersion(deps.secretStore, progress, placed.lost, run);
+    return withdrawAfterDelete(progress, placed.lost, run, claimCreatedSecret(claim));
   }
   progress.cleaned = placed.cleaned;
   progress.kept = placed.kept;
   if (placed.failure) throw placed.failure;
   return undefined;
+}
+
+/** Whether this run's claim created the secret (the delete's tombstone, if any, had expired). */
+function claimCreatedSecret(claim: ClaimOutcome | undefined): boolean {
+  return claim?.kind === 'claimed' && claim.secret === 'created';
 }

@@ -121,8 +121,7 @@ function removeFromSecretManager(
         ttlSeconds: config.tombstoneTtlSeconds,
         createdByClaim: claim?.kind === 'claimed' && claim.secret === 'created',
       },
-      log,
-      options.dryRun,
+      { log, dryRun: options.dryRun, retry: config.retry },
       config.clusterId,
     ),
   );

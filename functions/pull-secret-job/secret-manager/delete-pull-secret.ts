@@ -1,5 +1,6 @@
 import { TransientError } from '../../../shared/errors';
 import type { Logger } from '../../../shared/logging/logger';
+import type { RetryPolicy } from '../../../shared/retry/backoff';
 import {
   FOREIGN,
   NamespaceMissingError,
@@ -9,6 +10,7 @@ import {
 import { stampedGeneration, writtenByNewer } from '../kubernetes/generation-stamp';
 import { isOurSecretManagerSecret } from '../config/labels';
 import type { SecretStore } from './secret-store';
+import { unaliasVersions } from './publish-version';
 import { leaveTombstone } from './tombstone';
 
 /** What the delete phases did; `foreign` means a resource exists that we do not own and left alone. */
@@ -129,8 +131,7 @@ export async function deleteSecretManagerSecret(
   store: SecretStore,
   secretPath: string,
   disposal: SecretManagerDisposal,
-  log: Logger,
-  dryRun: boolean,
+  { log, dryRun, retry }: { log: Logger; dryRun: boolean; retry: RetryPolicy },
   /** The cluster the secret must belong to (labels.ts, isOurs); another's is left untouched. */
   clusterId: string,
 ): Promise<DeleteOutcome['secretManager']> {
@@ -154,6 +155,7 @@ export async function deleteSecretManagerSecret(
     const tombstone = await leaveTombstone(store, secretPath, disposal.ttlSeconds, {
       log: log.child({ phase: 'secret-manager' }),
       dryRun,
+      retry,
     });
     if (!tombstone) return { secretPath, outcome: 'absent', ...none };
     return {
@@ -165,7 +167,12 @@ export async function deleteSecretManagerSecret(
     };
   }
   const enabled = (await store.listVersions(secretPath)).filter((v) => v.state === 'ENABLED');
-  if (!dryRun) for (const version of enabled) await store.disableVersion(version.name);
+  if (!dryRun) {
+    // No version is disabled while an alias names it (publish-version.ts): `current` goes first.
+    const names = enabled.map((v) => v.name);
+    await unaliasVersions(store, secretPath, names, { logger: log, retry });
+    for (const name of names) await store.disableVersion(name);
+  }
   log.info('Secret Manager secret retained; its versions are disabled (ON_DELETE=retain)', {
     phase: 'secret-manager',
     operation: 'disable-versions',

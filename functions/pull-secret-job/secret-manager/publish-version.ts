@@ -46,7 +46,8 @@ export function publishedGeneration(
  * - the alias already names `version`: published (our swap landed with its answer lost);
  * - a newer generation published: lost (the invariant's own guard, should claims ever be reset);
  * - else swap: the alias (other aliases kept: the update replaces the whole map) and the
- *   generation annotation (removed by a direct run, which has no generation to say).
+ *   generation annotation (kept as it is by a direct run, which has no generation to say: the
+ *   guard against a lagging older generation stays).
  */
 export function publishStep(
   current: SecretMetadata | undefined,
@@ -63,12 +64,14 @@ export function publishStep(
     const holder = claimFromAnnotations(current.annotations);
     return { done: { lost: { kind: 'superseded', ...(holder ? { holder } : {}) } } };
   }
-  const others = withoutPublisher(current.annotations);
   return {
     update:
       publisher.generation === undefined
-        ? others
-        : { ...others, [PUBLISHED_GENERATION_ANNOTATION]: String(publisher.generation) },
+        ? { ...current.annotations }
+        : {
+            ...current.annotations,
+            [PUBLISHED_GENERATION_ANNOTATION]: String(publisher.generation),
+          },
     aliases: { ...current.versionAliases, [PUBLISHED_VERSION_ALIAS]: version },
     then: { published: true },
   };
@@ -112,7 +115,7 @@ export async function publishVersion(
  * (ours may have been published before we were overtaken, or a customer may alias it). A failure
  * is logged: the version then waits for the next change's retention. Whether it was destroyed.
  */
-export async function withdrawVersion(
+export async function withdrawLostPublication(
   store: SecretStore,
   versionName: string,
   seen: SecretMetadata | undefined,

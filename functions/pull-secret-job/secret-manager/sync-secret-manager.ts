@@ -1,11 +1,17 @@
 import { PermanentError } from '../../../shared/errors';
+import { claimFromAnnotations } from '../../../shared/pull-secret/claim';
 import type { Logger } from '../../../shared/logging/logger';
 import { PUBLISHED_VERSION_ALIAS, publishedVersionPath } from '../../../shared/pull-secret/names';
 import type { RetryPolicy } from '../../../shared/retry/backoff';
 import type { LostClaim } from '../claim/claim-step';
 import { ownershipMismatch } from '../config/labels';
 import { addVersionOnce } from './add-version';
-import { aliasesOf, publishVersion, withdrawVersion, type Publisher } from './publish-version';
+import {
+  aliasesOf,
+  publishVersion,
+  withdrawLostPublication,
+  type Publisher,
+} from './publish-version';
 import type { Replication, SecretMetadata, SecretStore, VersionPayload } from './secret-store';
 import { pruneAfterAdd } from './version-retention';
 
@@ -48,7 +54,13 @@ export interface SyncOptions {
   readonly publisher?: Publisher;
 }
 
-const DIRECT_RUN: Publisher = { lostIn: () => undefined };
+/** A direct run (no GENERATION, no claim) publishes unless a delete holds the secret (its tombstone). */
+export const DIRECT_RUN_PUBLISHER: Publisher = {
+  lostIn: (current) => {
+    const holder = claimFromAnnotations(current?.annotations);
+    return holder?.operation === 'delete' ? { kind: 'superseded', holder } : undefined;
+  },
+};
 
 /**
  * Stores `data` as the cluster's current pull secret with the fewest calls: read the secret
@@ -117,7 +129,8 @@ export async function syncSecretManager(
   if ('lost' in published) {
     // Only a version this run knows it added: one adopted after a lost answer may be another's.
     const withdrawn =
-      added.adopted === false && (await withdrawVersion(store, added.name, published.seen, log));
+      added.adopted === false &&
+      (await withdrawLostPublication(store, added.name, published.seen, log));
     return { ...outcome, destroyedVersions: withdrawn ? [added.name] : [], lost: published.lost };
   }
   const destroyedVersions = await pruneAfterAdd(store, secretPath, {
@@ -141,7 +154,7 @@ async function publish(
     store,
     secretPath,
     versionName,
-    options.publisher ?? DIRECT_RUN,
+    options.publisher ?? DIRECT_RUN_PUBLISHER,
     { logger: options.logger, retry: options.retry, known },
   );
   return { ...answer, seen };

@@ -1,4 +1,6 @@
 import type { Logger } from '../../../shared/logging/logger';
+import type { RetryPolicy } from '../../../shared/retry/backoff';
+import { unaliasVersions } from './publish-version';
 import type { SecretStore } from './secret-store';
 
 // What a delete leaves in Secret Manager with ON_DELETE=delete: a tombstone, not nothing.
@@ -39,12 +41,17 @@ export async function leaveTombstone(
   store: SecretStore,
   secretPath: string,
   ttlSeconds: number,
-  { log, dryRun }: { log: Logger; dryRun: boolean },
+  { log, dryRun, retry }: { log: Logger; dryRun: boolean; retry: RetryPolicy },
 ): Promise<Tombstone | undefined> {
   if (!dryRun && (await store.expireAfter(secretPath, ttlSeconds)) === 'gone') return undefined;
   const live = (await store.listVersions(secretPath)).filter((v) => v.state !== 'DESTROYED');
-  // Destroying a version a lagging apply destroyed first answers FAILED_PRECONDITION: done.
-  if (!dryRun) for (const version of live) await store.destroyVersion(version.name);
+  if (!dryRun) {
+    // No version is destroyed while an alias names it (publish-version.ts): `current` goes first.
+    const names = live.map((v) => v.name);
+    await unaliasVersions(store, secretPath, names, { logger: log, retry });
+    // Destroying a version a lagging apply destroyed first answers FAILED_PRECONDITION: done.
+    for (const name of names) await store.destroyVersion(name);
+  }
   log.info(
     `${dryRun ? 'Dry run: would leave' : 'Left'} the secret as a tombstone: ${live.length} version(s) destroyed, the delete's claim kept, deleted by Secret Manager in ${ttlSeconds} s`,
     { operation: 'tombstone', versions: live.length, ttl_seconds: ttlSeconds },

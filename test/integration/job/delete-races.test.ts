@@ -206,6 +206,53 @@ describe('a cluster deleted during its apply leaves nothing behind (tombstone an
     60_000,
   );
 
+  it('a version whose AddSecretVersion answer was lost, landing after the delete listed the versions, is adopted, then withdrawn; no alias is left', async () => {
+    const id = await newCluster('adopted');
+    // The add is held before it is performed, then performed with its answer lost: the apply
+    // adopts the version it finds (add-version.ts) after the delete's tombstone listed none.
+    sm.faults.add({
+      match: 'AddSecretVersion',
+      target: secretOf(id),
+      hold: true,
+      after: true,
+      status: 'UNAVAILABLE',
+    });
+    const applying = apply(id);
+    await until('the apply to be held at its AddSecretVersion', () => sm.faults.held() > 0);
+    const deleted = await deleteRun(id, requestDeletion(id));
+    expect(deleted.result.outcome).toBe('succeeded');
+    sm.faults.release();
+    const late = await applying;
+
+    expect(late.result).toMatchObject({ outcome: 'duplicate', reason: 'SupersededExecution' });
+    expect(await liveVersions(id)).toEqual([]);
+    expect(await leftAfterDelete(client, secretOf(id))).toBe('tombstone');
+    const [secret] = await client.getSecret({ name: secretOf(id) });
+    expect(secret.versionAliases ?? {}).toEqual({});
+  }, 60_000);
+
+  it('a delete of a published secret removes the `current` alias before it destroys the versions', async () => {
+    const id = await newCluster('aliased');
+    expect((await apply(id)).result.outcome).toBe('succeeded');
+    const [published] = await client.getSecret({ name: secretOf(id) });
+    expect(Object.keys(published.versionAliases ?? {})).toEqual(['current']);
+    const deleted = await deleteRun(id, requestDeletion(id));
+    expect(deleted.result.outcome).toBe('succeeded');
+    const [tombstone] = await client.getSecret({ name: secretOf(id) });
+    expect(tombstone.versionAliases ?? {}).toEqual({});
+    expect(await leftAfterDelete(client, secretOf(id))).toBe('tombstone');
+    const calls = sm.requests
+      .list()
+      .filter(
+        (r) =>
+          r.target.startsWith(secretOf(id)) &&
+          ['UpdateSecret', 'DestroySecretVersion'].includes(r.method),
+      )
+      .map((r) => r.method);
+    // The ttl, then the alias removed, then the destroy.
+    expect(calls.slice(-3)).toEqual(['UpdateSecret', 'UpdateSecret', 'DestroySecretVersion']);
+  }, 60_000);
+
   it('6 of 6 clusters deleted during their first apply leave nothing in Secret Manager or on the management cluster', async () => {
     const ids = await Promise.all(HOLD_POINTS.map((_, i) => newCluster(`six-${i}`)));
     const runs: Promise<JobRun>[] = [];
@@ -260,14 +307,24 @@ describe('a cluster deleted during its apply leaves nothing behind (tombstone an
       phases: [],
       claim_holder: { operation: 'delete', generation: 2 },
     });
+    // A direct run (no GENERATION, no claim, no API) adds a version but may not publish it over
+    // the delete's claim: it withdraws what it added.
+    const direct = await runJob({
+      ...env(id, { CLOUD_RUN_EXECUTION: `direct-${id}`, PULL_SECRET_DATA: samplePullSecret() }),
+      LAUNCH_ATTEMPT: undefined,
+      HYPERFLEET_API_BASE_URL: undefined,
+    });
+    expect(direct.result).toMatchObject({ outcome: 'duplicate', reason: 'SupersededExecution' });
+    expect(await liveVersions(id)).toEqual([]);
     // With the API, the cluster check stops it before it even reads Secret Manager.
     const checked = await apply(id, { CLOUD_RUN_EXECUTION: `apply-${id}-2` });
     expect(checked.result).toMatchObject({ outcome: 'duplicate', reason: 'SupersededExecution' });
     expect(checked.result.message).toMatch(
       /^Superseded execution: the cluster is being deleted \(deleted_time .+\), so this execution wrote nothing\.$/,
     );
+    // The direct run's version, destroyed: no bytes are left.
     expect(await tombstoneOf(client, secretOf(id))).toMatchObject({
-      versions: [],
+      versions: ['1:DESTROYED'],
       claim: 'delete@2',
     });
     expect(await kubernetesSecret(id)).toBe('absent');
@@ -299,7 +356,7 @@ describe('a cluster deleted during its apply leaves nothing behind (tombstone an
     expect(await kubernetesSecret(id)).toBe('absent');
   }, 60_000);
 
-  it('an apply of a cluster already being deleted, or of an older generation, stops before its first write', async () => {
+  it('an apply of a cluster already being deleted, gone, or of an older generation, stops before its first write', async () => {
     const deleting = await newCluster('check-deleting');
     requestDeletion(deleting);
     const stale = await newCluster('check-newer');
@@ -325,9 +382,19 @@ describe('a cluster deleted during its apply leaves nothing behind (tombstone an
       message:
         "Superseded execution: generation 2 is newer than this execution's 1, so this execution wrote nothing.",
     });
+    // Deleted and finalized (gone from the API): superseded as well, not a permanent failure.
+    const gone = await newCluster('check-gone');
+    hyperfleet.store.forceDelete(gone, 'finalized');
+    const third = await apply(gone);
+    expect(third.result).toMatchObject({
+      outcome: 'duplicate',
+      reason: 'SupersededExecution',
+      phases: [],
+    });
+    expect(third.result.message).toContain('the cluster no longer exists in the HyperFleet API');
     // Not a single Secret Manager call: the check comes before the claim.
     expect(sm.requests.list()).toEqual([]);
-    for (const id of [deleting, stale]) {
+    for (const id of [deleting, stale, gone]) {
       expect(await tombstoneOf(client, secretOf(id))).toBeUndefined();
       expect(await kubernetesSecret(id)).toBe('absent');
     }
