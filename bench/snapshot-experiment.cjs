@@ -55,7 +55,7 @@ const snapshotTime = [
   `${job}/kubernetes-cluster-secrets`,
   `${job}/job-outcome`,
   `${job}/job-trace`,
-  `${job}/run-job`,
+  `${job}/run-pull-secret-job`,
   `${job}/version`,
   ...(process.env.SNAPSHOT_KUBE === '1' ? ['@kubernetes/client-node'] : []),
 ];

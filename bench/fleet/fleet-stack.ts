@@ -13,7 +13,7 @@ import { GoogleSecretStore } from '../../functions/pull-secret-job/secret-manage
 import { exitCodeFor } from '../../functions/pull-secret-job/run/job-outcome';
 import { createCoreV1Api } from '../../functions/pull-secret-job/kubernetes/kubernetes-access';
 import { KubernetesClusterSecrets } from '../../functions/pull-secret-job/kubernetes/kubernetes-cluster-secrets';
-import { runPullSecretJob } from '../../functions/pull-secret-job/run/run-job';
+import { runPullSecretJob } from '../../functions/pull-secret-job/run/run-pull-secret-job';
 import { CloudRunExecutionReader } from '../../shared/executions/cloud-run-execution-reader';
 import { createReporterHandler } from '../../functions/reporter/report/handle-report';
 import { startCloudRunEmulator } from '../../emulators/cloud-run/server';

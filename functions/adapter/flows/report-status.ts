@@ -3,7 +3,10 @@ import type { HyperFleetApi } from '../../../shared/hyperfleet/port';
 import type { AdapterStatusRequest } from '../../../shared/hyperfleet/schemas';
 import type { Logger } from '../../../shared/logging/logger';
 import type { StatusOutcome } from '../../../shared/status/outcome';
-import { nextObservedTime } from '../../../shared/status/report-clock';
+import {
+  nextObservedTime,
+  OBSERVED_TIME_PAST_WINDOW_MS,
+} from '../../../shared/status/report-clock';
 import { buildStatus } from '../../../shared/status/status-builder';
 
 /** Writes our status and logs what the API did with it (stored, discarded, or kept unchanged). */
@@ -68,9 +71,6 @@ export class StatusWriter {
   }
 }
 
-// The API accepts observed_time up to 30 minutes in the past.
-const PAST_WINDOW_MS = 29 * 60_000;
-
 /**
  * The observed_time of a state the adapter read from Cloud Run just now: when that state came
  * about (so a later, more specific report still wins), or now when that moment is outside the
@@ -78,7 +78,9 @@ const PAST_WINDOW_MS = 29 * 60_000;
  */
 export function observedAt(moment: string, now: Date): Date {
   const at = Date.parse(moment);
-  return Number.isFinite(at) && at >= now.getTime() - PAST_WINDOW_MS && at <= now.getTime()
+  return Number.isFinite(at) &&
+    at >= now.getTime() - OBSERVED_TIME_PAST_WINDOW_MS &&
+    at <= now.getTime()
     ? new Date(at)
     : now;
 }

@@ -44,7 +44,7 @@ export interface JobConfig {
   readonly kubernetes?: {
     readonly namespace: string;
     readonly secretName: string;
-    /** The management cluster this execution targets; may be unknown (the run checks, see run/run-job.ts). */
+    /** The management cluster this execution targets; may be unknown (the run checks, see run/run-pull-secret-job.ts). */
     readonly cluster: string;
     /** Every configured management cluster by name: where earlier places may be cleaned up. */
     readonly clusters: ManagementClusterSet;

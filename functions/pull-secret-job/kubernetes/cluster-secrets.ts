@@ -13,8 +13,8 @@ export interface ClusterSecret {
 /** A Secret that is not ours stands at the place: the job learns nothing else about it. */
 export const FOREIGN = 'foreign' as const;
 
-/** What readOwn found. */
-export type OwnRead = ClusterSecret | undefined | typeof FOREIGN;
+/** What probeOwn found. */
+export type OwnProbe = ClusterSecret | undefined | typeof FOREIGN;
 
 /** What the job wants the Secret to be. */
 export interface DesiredClusterSecret {
@@ -42,11 +42,14 @@ export class WriteConflictError extends Error {}
 export interface ClusterSecrets {
   /**
    * Our Secret as it is now, undefined when there is none, FOREIGN when a Secret is there that is
-   * not ours (labels managed-by=hyperfleet, adapter=pullsecret and this cluster-id). The job has
-   * no `get` on Secrets: this is a JSON patch of `test` operations on those labels, which changes
-   * nothing, answers our own Secret, and answers a foreign one with 422 and no content.
+   * not ours (labels managed-by=hyperfleet, adapter=pullsecret and this cluster-id). A dry-run
+   * PATCH, not a GET: the job has no `get`, `list` or `watch` on Secrets, so code running as the
+   * job cannot read anyone else's (threat 1 of SECURITY.md). The patch's `test` operations on
+   * those labels answer our own Secret and refuse a foreign one with 422 and no content; the dry
+   * run stores nothing. Being a PATCH it needs the `patch` verb and passes admission, where the
+   * fence admits it only for our own pull secret.
    */
-  readOwn(namespace: string, name: string, clusterId: string): Promise<OwnRead>;
+  probeOwn(namespace: string, name: string, clusterId: string): Promise<OwnProbe>;
   create(secret: DesiredClusterSecret): Promise<ClusterSecret>;
   /**
    * Writes the desired labels, annotations and data key into the Secret if it is still at

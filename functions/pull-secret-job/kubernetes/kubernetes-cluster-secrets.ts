@@ -9,7 +9,7 @@ import {
   type ClusterSecret,
   type ClusterSecrets,
   type DesiredClusterSecret,
-  type OwnRead,
+  type OwnProbe,
 } from './cluster-secrets';
 import {
   CallTimeoutError,
@@ -45,7 +45,7 @@ export class KubernetesClusterSecrets implements ClusterSecrets {
    * on dry runs too, and the fence admits this UPDATE only for our own pull secret. 404: none there
    * (or no namespace).
    */
-  async readOwn(namespace: string, name: string, clusterId: string): Promise<OwnRead> {
+  async probeOwn(namespace: string, name: string, clusterId: string): Promise<OwnProbe> {
     const { PatchStrategy, setHeaderOptions } = await loadKubernetesClient();
     const jsonPatch = setHeaderOptions('Content-Type', PatchStrategy.JsonPatch);
     try {

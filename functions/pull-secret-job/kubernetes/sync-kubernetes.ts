@@ -65,7 +65,7 @@ async function readToCompare(
 ): Promise<{ existing: ClusterSecret | undefined; sameContent: boolean }> {
   const { namespace, name } = desired;
   const clusterId = desired.labels['cluster-id'] ?? '';
-  const existing = await secrets.readOwn(namespace, name, clusterId);
+  const existing = await secrets.probeOwn(namespace, name, clusterId);
   if (existing === FOREIGN) throw notOurs(namespace, name, clusterId);
   if (existing && writtenByNewer(existing.annotations, desired.generation))
     throw new NewerGenerationError(

@@ -103,7 +103,7 @@ async function reappeared(
     if (outcome === 'foreign') continue;
     try {
       const secrets = await deps.clusterSecrets(place.cluster);
-      const found = await secrets.readOwn(place.namespace, place.name, deps.clusterId);
+      const found = await secrets.probeOwn(place.namespace, place.name, deps.clusterId);
       if (found !== undefined && found !== FOREIGN) back.push({ place });
     } catch (error) {
       back.push({ place, error: asAdapterError(error) });

@@ -2,7 +2,7 @@ import { AdapterError, PermanentError, TransientError } from '../../../shared/er
 import type { Logger } from '../../../shared/logging/logger';
 import type { ClusterSecrets } from '../kubernetes/cluster-secrets';
 import { placeProblem } from '../../../shared/pull-secret/names';
-import { deleteKubernetesSecret } from '../secret-manager/delete-pull-secret';
+import { deleteKubernetesSecret } from '../kubernetes/delete-kubernetes-secret';
 import type { ManagementClusterSet } from '../config/management-clusters';
 import { describePlace, type Place } from './places';
 import { unconfiguredPlaceWarning } from './unknown-cluster';

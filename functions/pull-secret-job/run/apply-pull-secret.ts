@@ -19,7 +19,7 @@ import {
 import { kubernetesPhaseAttributes } from '../telemetry/job-trace';
 import { withPhaseSpan } from '../telemetry/open-spans';
 import { runPhase } from '../telemetry/phase';
-import { placeContext, type JobDependencies, type Progress } from './job-run';
+import { placeContext, type JobDependencies, type Progress } from './run-context';
 import { resolvePullSecret, type ResolvedPullSecret } from './resolve-pull-secret';
 import { withdrawAfterDelete } from './withdraw-version';
 import { summarise } from './result-summary';

@@ -11,7 +11,7 @@ import { KubernetesClusterSecrets } from '../kubernetes/kubernetes-cluster-secre
 import { GoogleSecretStore } from '../secret-manager/google-secret-store';
 import { PubSubResultPublisher } from '../telemetry/pubsub-result-publisher';
 import type { ResultPublisher } from '../telemetry/result-publisher';
-import type { JobDependencies } from './job-run';
+import type { JobDependencies } from './run-context';
 import { customerProjectPermissionFix } from './permission-fix';
 
 /** The Secret Manager client; the caller closes it on every path out. */

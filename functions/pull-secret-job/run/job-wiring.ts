@@ -19,7 +19,7 @@ import {
 } from '../telemetry/termination';
 import { jobDependencies, resultPublisher, secretManagerClient } from './job-clients';
 import { configFailure, resultWasWritten, writeResult } from './result-line';
-import { runPullSecretJob } from './run-job';
+import { runPullSecretJob } from './run-pull-secret-job';
 import { START_REPORT_WAIT_MS, startedMessage, writesAfter } from './start-report';
 
 /** What the wiring shares between the run and a termination signal. */

@@ -10,7 +10,7 @@ import {
 } from '../secret-manager/delete-pull-secret';
 import { kubernetesPhaseAttributes } from '../telemetry/job-trace';
 import { runPhase } from '../telemetry/phase';
-import { placeContext, type JobDependencies, type Progress } from './job-run';
+import { placeContext, type JobDependencies, type Progress } from './run-context';
 import { cleanedSentence } from './result-summary';
 import { retainedSecretWarning, secretManagerDisposal } from '../places/unknown-cluster';
 

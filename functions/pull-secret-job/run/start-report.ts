@@ -4,7 +4,7 @@ import type { JobConfig } from '../config/config';
 import type { ClusterSecrets } from '../kubernetes/cluster-secrets';
 import type { SecretStore } from '../secret-manager/secret-store';
 import { boundedWait } from '../telemetry/termination';
-import type { JobDependencies } from './job-run';
+import type { JobDependencies } from './run-context';
 
 /**
  * How long a write waits for the start report at most. Its publish is bounded by its own retries
@@ -78,7 +78,7 @@ export function writesAfter(startReport: Promise<unknown>, deps: JobDependencies
   const clusterSecrets = async (cluster: string): Promise<ClusterSecrets> => {
     const secrets = await deps.clusterSecrets(cluster);
     return {
-      readOwn: (...args) => secrets.readOwn(...args),
+      probeOwn: (...args) => secrets.probeOwn(...args),
       create: after((...args: Parameters<ClusterSecrets['create']>) => secrets.create(...args)),
       update: after((...args: Parameters<ClusterSecrets['update']>) => secrets.update(...args)),
       delete: after((...args: Parameters<ClusterSecrets['delete']>) => secrets.delete(...args)),

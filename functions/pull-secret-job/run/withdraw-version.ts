@@ -4,7 +4,7 @@ import type { LostClaim } from '../claim/job-claim';
 import type { JobConfig } from '../config/config';
 import { unaliasVersions } from '../secret-manager/publish-version';
 import type { SecretStore } from '../secret-manager/secret-store';
-import type { JobDependencies, Progress } from './job-run';
+import type { JobDependencies, Progress } from './run-context';
 
 /**
  * After an apply lost to a delete (its claim taken by one, or the cluster found deleting or gone),

@@ -1,13 +1,6 @@
-import { TransientError } from '../../../shared/errors';
 import type { Logger } from '../../../shared/logging/logger';
 import type { RetryPolicy } from '../../../shared/retry/backoff';
-import {
-  FOREIGN,
-  NamespaceMissingError,
-  WriteConflictError,
-  type ClusterSecrets,
-} from '../kubernetes/cluster-secrets';
-import { stampedGeneration, writtenByNewer } from '../kubernetes/generation-stamp';
+import type { KubernetesRemoval } from '../kubernetes/delete-kubernetes-secret';
 import { isOurSecretManagerSecret } from '../config/labels';
 import type { SecretStore } from './secret-store';
 import { unaliasVersions } from './publish-version';
@@ -18,7 +11,8 @@ export interface DeleteOutcome {
   readonly kubernetes?: {
     readonly namespace: string;
     readonly name: string;
-    readonly outcome: 'deleted' | 'absent' | 'foreign';
+    /** Never `newer`: a place a newer generation wrote is kept, not removed (remove-places.ts). */
+    readonly outcome: Exclude<KubernetesRemoval['outcome'], 'newer'>;
   };
   readonly secretManager: {
     readonly secretPath: string;
@@ -32,83 +26,6 @@ export interface DeleteOutcome {
     /** The tombstone's ttl: Secret Manager deletes the secret by itself that long after. */
     readonly expiresAfterSeconds?: number;
   };
-}
-
-/** What removing one Kubernetes Secret did; `newer`: ours, but a newer generation wrote it (kept). */
-export interface KubernetesRemoval {
-  readonly namespace: string;
-  readonly name: string;
-  readonly outcome: NonNullable<DeleteOutcome['kubernetes']>['outcome'] | 'newer';
-}
-
-const MAX_CONFLICT_RETRIES = 5;
-
-/**
- * Deletes the Kubernetes Secret if and only if it is ours (labels managed-by, adapter and this
- * cluster's cluster-id) and no generation newer than `generation` wrote it (its stamp, read with
- * the resourceVersion the delete is conditional on); already gone is success; anything else there
- * is left alone and logged.
- */
-export async function deleteKubernetesSecret(
-  secrets: ClusterSecrets,
-  namespace: string,
-  name: string,
-  clusterId: string,
-  log: Logger,
-  dryRun: boolean,
-  generation?: number,
-): Promise<KubernetesRemoval> {
-  for (let conflicts = 0; conflicts <= MAX_CONFLICT_RETRIES; conflicts++) {
-    let existing;
-    try {
-      existing = await secrets.readOwn(namespace, name, clusterId);
-    } catch (error) {
-      if (error instanceof NamespaceMissingError) return { namespace, name, outcome: 'absent' };
-      throw error;
-    }
-    if (!existing) {
-      log.info('Kubernetes Secret already absent', {
-        phase: 'kubernetes',
-        operation: 'delete-secret',
-      });
-      return { namespace, name, outcome: 'absent' };
-    }
-    if (existing === FOREIGN) {
-      log.warn(
-        `Kubernetes Secret ${namespace}/${name} exists but is not ours (labels managed-by=hyperfleet, adapter=pullsecret, cluster-id=${clusterId}); left untouched`,
-        { phase: 'kubernetes', operation: 'delete-secret', namespace, k8s_secret: name },
-      );
-      return { namespace, name, outcome: 'foreign' };
-    }
-    if (writtenByNewer(existing.annotations, generation)) {
-      log.info(
-        `Kubernetes Secret ${namespace}/${name} was written by generation ${stampedGeneration(existing.annotations)}, newer than ours (${generation}); left in place`,
-        { phase: 'kubernetes', operation: 'delete-secret', namespace, k8s_secret: name },
-      );
-      return { namespace, name, outcome: 'newer' };
-    }
-    if (dryRun) return { namespace, name, outcome: 'deleted' };
-    try {
-      const deleted = await secrets.delete(namespace, name, existing.resourceVersion);
-      log.info(deleted ? 'Kubernetes Secret deleted' : 'Kubernetes Secret already absent', {
-        phase: 'kubernetes',
-        operation: 'delete-secret',
-      });
-      return { namespace, name, outcome: deleted ? 'deleted' : 'absent' };
-    } catch (error) {
-      if (!(error instanceof WriteConflictError)) throw error;
-      log.warn('Kubernetes Secret changed before deletion; reading it again', {
-        phase: 'kubernetes',
-        operation: 'delete-secret',
-      });
-    }
-  }
-  // Ours is still there: never report it absent (the caller would forget the place). Transient:
-  // whoever keeps changing it stops, and the next execution removes it.
-  throw new TransientError(
-    `Kubernetes Secret ${namespace}/${name} kept changing while we deleted it (${MAX_CONFLICT_RETRIES + 1} conflicts); it is still there and stays recorded. The next execution removes it.`,
-    'KubernetesConflict',
-  );
 }
 
 /** How the delete's Secret Manager phase treats the secret. */

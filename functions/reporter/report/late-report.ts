@@ -1,12 +1,9 @@
 import { IN_FLIGHT_REASONS, type OwnStatus } from '../../../shared/status/own-status';
 import type { PlannedReport } from '../../../shared/status/planned-report';
-
-/**
- * The API's window for `observed_time` (30 min in the past, 5 min in the future), shrunk by a
- * minute on each side for the request's transit and clock skew between us and the API.
- */
-const PAST_WINDOW_MS = 29 * 60_000;
-const FUTURE_WINDOW_MS = 4 * 60_000;
+import {
+  OBSERVED_TIME_FUTURE_WINDOW_MS,
+  OBSERVED_TIME_PAST_WINDOW_MS,
+} from '../../../shared/status/report-clock';
 
 /** What to do with a planned report, given when it was observed. */
 export type ReportTiming =
@@ -23,8 +20,8 @@ export function reportTiming(plan: PlannedReport, now: Date): ReportTiming {
   const observed = Date.parse(plan.observedAt);
   const inWindow =
     Number.isFinite(observed) &&
-    observed >= now.getTime() - PAST_WINDOW_MS &&
-    observed <= now.getTime() + FUTURE_WINDOW_MS;
+    observed >= now.getTime() - OBSERVED_TIME_PAST_WINDOW_MS &&
+    observed <= now.getTime() + OBSERVED_TIME_FUTURE_WINDOW_MS;
   return inWindow
     ? { kind: 'as-observed', observedAt: new Date(observed) }
     : { kind: 'needs-current-state' };

@@ -3,7 +3,7 @@ import { lostClaimResult } from '../claim/job-claim';
 import type { JobConfig } from '../config/config';
 import { applyPullSecret } from './apply-pull-secret';
 import { describeFailure } from './job-outcome';
-import type { JobDependencies, Progress } from './job-run';
+import type { JobDependencies, Progress } from './run-context';
 import { removePullSecret } from './remove-pull-secret';
 import {
   cleanedSummary,
