@@ -117,8 +117,11 @@ async function resolve({
       ...(deps.hyperfleet ? { hyperfleet: deps.hyperfleet } : {}),
     }),
   ).catch((error: unknown) => {
-    // Deleted and finalized: the cluster wants nothing more (cluster-check.ts, `gone`).
-    if (error instanceof AdapterError && error.reason === 'ClusterNotFound') return 'gone' as const;
+    // Deleted and finalized since the adapter launched us: the cluster wants nothing more
+    // (cluster-check.ts, `gone`). A direct run's unknown cluster is an operator's mistake: it fails.
+    const launched = config.generation !== undefined;
+    if (launched && error instanceof AdapterError && error.reason === 'ClusterNotFound')
+      return 'gone' as const;
     throw error;
   });
   if (resolved === 'gone') return resolved;
