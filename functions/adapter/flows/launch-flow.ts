@@ -1,6 +1,7 @@
 import { AdapterError } from '../../../shared/errors';
 import type { Cluster } from '../../../shared/hyperfleet/schemas';
 import type { Logger } from '../../../shared/logging/logger';
+import { readOwnStatus, type OwnStatus } from '../../../shared/status/own-status';
 import type { Decision } from '../decision/decision';
 import { pullSecretReference } from '../decision/pull-secret-reference';
 import type { LaunchRequest, PullSecretReference } from '../cloud-run/execution-env';
@@ -70,6 +71,19 @@ export async function launchThroughQueue(
       pull_secret_source: reference.source,
     },
   );
+  // Another delivery queued it: its status row, and the execution's own reports, may have landed
+  // since this decision read the status. Every write takes a moment after that read, so a stale
+  // JobQueued would replace a newer JobLaunched or result (the API keeps the later observed_time):
+  // read again, and record the launch only if nothing has recorded this attempt yet. The creator
+  // of the task needs no such read: no execution can report before the task it creates.
+  if (queued !== 'queued' && (await launchRecorded(deps, cluster, attempt))) {
+    log.info(`Launch task ${task} is already recorded in our status; nothing to write`, {
+      decision: 'launch-already-recorded',
+      task,
+      attempt,
+    });
+    return;
+  }
   const at = writer.nextTime();
   await writer.write(
     {
@@ -104,4 +118,31 @@ function launchRequest(
     launchId,
     pullSecret,
   };
+}
+
+/** Whether our status, read now, records this attempt of this generation (or newer work). */
+async function launchRecorded(
+  deps: AdapterDependencies,
+  cluster: Cluster,
+  attempt: number,
+): Promise<boolean> {
+  return recordsAttempt(
+    readOwnStatus(await deps.hyperfleet.listStatuses(cluster.id)),
+    cluster.generation,
+    attempt,
+  );
+}
+
+/**
+ * Pure: our status records `attempt` of `generation` already (its queued row, the execution's
+ * start or result: every row of a generation keeps its attempt), or newer work.
+ */
+export function recordsAttempt(
+  own: OwnStatus | undefined,
+  generation: number,
+  attempt: number,
+): boolean {
+  if (!own) return false;
+  if (own.observedGeneration !== generation) return own.observedGeneration > generation;
+  return (own.data.attempt ?? 0) >= attempt;
 }

@@ -25,11 +25,14 @@ const cluster: Cluster = { id: 'cls-1', name: 'prod', generation: 3, spec: {} };
 /** The HyperFleet API as the flow sees it: PUTs recorded. */
 class RecordingHyperFleet implements HyperFleetApi {
   readonly puts: AdapterStatusRequest[] = [];
+  listed = 0;
+  constructor(private readonly stored: AdapterStatus[] = []) {}
   async findCluster(): Promise<Cluster> {
     return cluster;
   }
   async listStatuses(): Promise<AdapterStatus[]> {
-    return [];
+    this.listed++;
+    return this.stored;
   }
   async putStatus(_id: string, body: AdapterStatusRequest): Promise<PutStatusOutcome> {
     this.puts.push(body);
@@ -54,9 +57,14 @@ class ScriptedQueue implements LaunchQueue {
 
 const run = async (
   queue: ScriptedQueue,
-  options: { lastReportTime?: string; attempt?: number; now?: () => Date } = {},
+  options: {
+    lastReportTime?: string;
+    attempt?: number;
+    now?: () => Date;
+    stored?: AdapterStatus[];
+  } = {},
 ) => {
-  const hyperfleet = new RecordingHyperFleet();
+  const hyperfleet = new RecordingHyperFleet(options.stored);
   const logger = new RecordingLogger();
   const deps: AdapterDependencies = {
     hyperfleet,
@@ -117,6 +125,38 @@ describe('launchThroughQueue', () => {
     const c = new ScriptedQueue();
     await run(c, { attempt: 2 });
     expect(c.enqueued[0]?.task).not.toBe(a.enqueued[0]?.task);
+  });
+
+  it('ALREADY_EXISTS records nothing over a status that already records this attempt (a stale decision never rolls back a newer report)', async () => {
+    const own = (generation: number, attempt: number | undefined, reason: string) => ({
+      adapter: 'pullsecret',
+      observed_generation: generation,
+      conditions: [{ type: 'Available', status: 'True' as const, reason }],
+      data: attempt === undefined ? {} : { attempt },
+    });
+    // The execution started and succeeded between this decision's read and its CreateTask.
+    for (const stored of [own(3, 1, 'PullSecretProvisioned'), own(4, undefined, 'JobQueued')]) {
+      const { hyperfleet, logger } = await run(new ScriptedQueue('already-queued'), {
+        stored: [stored],
+      });
+      expect(hyperfleet.listed).toBe(1);
+      expect(hyperfleet.puts).toEqual([]);
+      expect(logger.lines.some((l) => l.fields.decision === 'launch-already-recorded')).toBe(true);
+    }
+    // The creator's write was lost (or an older attempt is on record): recorded here.
+    for (const stored of [[], [own(3, undefined, 'PreconditionsNotMet')]]) {
+      const { hyperfleet } = await run(new ScriptedQueue('already-queued'), { stored });
+      expect(available(hyperfleet.puts[0])?.reason).toBe('JobQueued');
+    }
+    const next = await run(new ScriptedQueue('already-queued'), {
+      attempt: 2,
+      stored: [own(3, 1, 'JobFailed')],
+    });
+    expect(available(next.hyperfleet.puts[0])?.reason).toBe('JobQueued');
+    // The creator reads nothing again: no execution can report before its task exists.
+    const creator = await run(new ScriptedQueue('queued'), { stored: [own(3, 1, 'JobQueued')] });
+    expect(creator.hyperfleet.listed).toBe(0);
+    expect(creator.hyperfleet.puts).toHaveLength(1);
   });
 
   it('writes strictly after the stored report, even when the clock has not passed it', async () => {
