@@ -180,6 +180,23 @@ describe('Secret Manager emulator: IAM as Terraform grants it', () => {
     );
   });
 
+  it('the job leaves a tombstone (UpdateSecret of ttl and aliases) on its own secret, and can no longer DeleteSecret (issue 38: the role lost secrets.delete)', async () => {
+    await expect(
+      client.updateSecret(
+        {
+          secret: { name: OURS, ttl: { seconds: 3600 }, versionAliases: {} },
+          updateMask: { paths: ['ttl', 'version_aliases'] },
+        },
+        as(token),
+      ),
+    ).resolves.toBeTruthy();
+    expect(await codeOf(client.deleteSecret({ name: OURS }, as(token)))).toEqual({
+      code: status.PERMISSION_DENIED,
+      details: `Permission 'secretmanager.secrets.delete' denied for resource '${OURS}' (or it may not exist).`,
+    });
+    await expect(client.getSecret({ name: OURS }, as(token))).resolves.toBeTruthy();
+  });
+
   it('enforces the policy on every call with a token: PERMISSION_DENIED before NOT_FOUND outside the condition', async () => {
     await expect(client.getSecret({ name: OURS }, as(token))).resolves.toBeTruthy();
     expect(await codeOf(client.getSecret({ name: FOREIGN }, as(token)))).toEqual({
