@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { startHyperFleetApiEmulator } from '../emulators/hyperfleet-api/server';
 import { startKubeApiServerEmulator } from '../emulators/kube-apiserver/server';
 import { startSecretManagerEmulator } from '../emulators/secret-manager/server';
 import { readJobImageNode } from '../emulators/pullsecret/job-image';
@@ -24,16 +25,33 @@ export interface JobRunFigures {
   readonly maxRssMb: number;
   readonly secretManagerCalls: number;
   readonly kubernetesCalls: number;
+  readonly hyperfleetCalls: number;
+}
+
+/** The cluster's spec as the HyperFleet API serves it: the pull secret the job resolves from it. */
+function clusterSpec(n: number): Record<string, unknown> {
+  return {
+    platform: { type: 'gcp', gcp: { projectID: 'demo-bench', region: 'us-central1' } },
+    pullSecret: { data: pullSecret(n) },
+  };
 }
 
 /**
- * Runs the real job process `runs` times per kind against the Secret Manager and Kubernetes emulators, counting
- * the calls the emulator saw for one run of each kind.
+ * Runs the real job process `runs` times per kind against the Secret Manager, Kubernetes and
+ * HyperFleet API emulators, as the adapter launches it in production (the pull secret read from
+ * the cluster's spec, the cluster checked around the writes), counting the calls the emulators saw
+ * for one run of each kind.
  */
 export async function benchJobRuns(runs: number): Promise<JobRunFigures[]> {
   const sm = await startSecretManagerEmulator();
+  const hyperfleet = await startHyperFleetApiEmulator();
   const namespaces = Array.from({ length: runs }, (_, i) => `clusters-bench-${i}`);
   const kube = await startKubeApiServerEmulator({ namespaces });
+  for (let i = 0; i < runs; i++)
+    hyperfleet.store.createCluster(
+      { id: `bench-${i}`, kind: 'Cluster', name: `bench-${i}`, spec: clusterSpec(1) },
+      'bench@hyperfleet.local',
+    );
   const results: JobRunFigures[] = [];
   // As the image runs it (functions/pull-secret-job/Dockerfile, read by emulators/pullsecret/job-image.ts):
   // its ENTRYPOINT's node flags, its NODE_OPTIONS, and Node's compile cache warmed by the image's
@@ -65,7 +83,8 @@ export async function benchJobRuns(runs: number): Promise<JobRunFigures[]> {
       SECRET_MANAGER_EMULATOR_HOST: sm.endpoint,
       GCP_PROJECT_ID: 'demo-bench',
       CLUSTER_ID: `bench-${cluster}`,
-      PULL_SECRET_DATA: pullSecret(kind === 'changed' ? 2 : 1),
+      HYPERFLEET_API_BASE_URL: hyperfleet.baseUrl,
+      PULL_SECRET_SOURCE: 'cluster-spec',
       GENERATION: String(launchOf[kind].generation),
       LAUNCH_ATTEMPT: String(launchOf[kind].attempt),
       CLOUD_RUN_EXECUTION: `bench-job-${kind}-${cluster}`,
@@ -79,9 +98,14 @@ export async function benchJobRuns(runs: number): Promise<JobRunFigures[]> {
       let maxRss = 0;
       let calls = 0;
       let kubeCalls = 0;
+      let hyperfleetCalls = 0;
       for (let i = 0; i < runs; i++) {
+        // Generation 2: a new pull secret in the spec (PATCH bumps the generation).
+        if (kind === 'changed')
+          hyperfleet.store.patchCluster(`bench-${i}`, { spec: clusterSpec(2) }, 'bench');
         const before = sm.requests.list().length;
         const kubeBefore = kube.requests.list().length;
+        const hyperfleetBefore = hyperfleet.requests.list().length;
         const m = await measureJob([JOB, 'run-job', 'pull-secret'], envFor(i, kind));
         if (m.code !== 0)
           throw new Error(`job exited ${m.code} during the ${kind} bench:\n${m.stdout}`);
@@ -89,6 +113,7 @@ export async function benchJobRuns(runs: number): Promise<JobRunFigures[]> {
         maxRss = Math.max(maxRss, m.maxRssMb);
         calls = sm.requests.list().length - before;
         kubeCalls = kube.requests.list().length - kubeBefore;
+        hyperfleetCalls = hyperfleet.requests.list().length - hyperfleetBefore;
       }
       results.push({
         kind,
@@ -98,11 +123,13 @@ export async function benchJobRuns(runs: number): Promise<JobRunFigures[]> {
         maxRssMb: round(maxRss),
         secretManagerCalls: calls,
         kubernetesCalls: kubeCalls,
+        hyperfleetCalls,
       });
     }
   } finally {
     await sm.stop();
     await kube.stop();
+    await hyperfleet.stop();
     fs.rmSync(compileCache, { recursive: true, force: true });
   }
   return results;

@@ -125,7 +125,7 @@ async function main(): Promise<void> {
       key: 'job',
       measure: () => benchJobRuns(Number(process.env.BENCH_JOB_RUNS ?? 10)),
       title: () =>
-        'Pull secret job: one process per run, against the Secret Manager and Kubernetes emulators',
+        'Pull secret job: one process per run as the adapter launches it, against the Secret Manager, Kubernetes and HyperFleet API emulators',
       rows: (job) =>
         job.map((j) => ({
           run: j.kind,
@@ -136,6 +136,7 @@ async function main(): Promise<void> {
           ...vsFloor(j.wallMsP50, j.maxRssMb),
           'SM calls': j.secretManagerCalls,
           'K8s calls': j.kubernetesCalls,
+          'HyperFleet calls': j.hyperfleetCalls,
         })),
     }),
     section({
