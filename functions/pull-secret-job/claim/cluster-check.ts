@@ -54,7 +54,7 @@ export function describeStale(stale: StaleCluster): string {
 export async function checkCluster(
   ports: { readonly hyperfleet?: Pick<HyperFleetApi, 'findCluster'> },
   run: { readonly clusterId: string; readonly generation?: number },
-  when: 'before the first write' | 'before the Kubernetes write' | 'after the Kubernetes write',
+  when: 'before the first write' | 'before the Kubernetes write',
   log: Logger,
   known?: { readonly cluster: Cluster | undefined },
 ): Promise<StaleCluster | undefined> {

@@ -3,7 +3,6 @@ import type { RetryPolicy } from '../../../shared/retry/backoff';
 import type { ClusterSecrets } from '../kubernetes/cluster-secrets';
 import type { JobConfig } from '../config/config';
 import type { LostClaim } from '../claim/job-claim';
-import type { StaleCluster } from '../claim/cluster-check';
 import { changePlaces, type readPlaces } from './place-record';
 import type { Place } from './places';
 import type { SecretMetadata } from '../secret-manager/secret-store';
@@ -22,12 +21,6 @@ export interface PlaceContext {
   readonly recheckClaim: () => Promise<LostClaim | undefined>;
   /** The claim re-check on a secret already read (the read after the Kubernetes write). */
   readonly recheckIn: (current: SecretMetadata | undefined) => LostClaim | undefined;
-  /**
-   * The cluster check after the Kubernetes write (cluster-check.ts), for runs launched by the
-   * adapter with the HyperFleet API configured; absent otherwise, and the read after the write is
-   * then Secret Manager's (after-write.ts).
-   */
-  readonly checkClusterAfterWrite?: () => Promise<StaleCluster | undefined>;
   readonly retry: RetryPolicy;
   readonly logger: Logger;
   readonly dryRun: boolean;

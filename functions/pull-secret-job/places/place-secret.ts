@@ -6,7 +6,7 @@ import { removalDeps, targetPlace, type PlaceContext } from './place-context';
 import { afterWriteStep, type AfterWrite } from './after-write';
 import { changePlaces, placesIn, readPlaces } from './place-record';
 import { writeAnnotations } from '../secret-manager/annotation-cas';
-import { describePlace, planApply, uniquePlaces, type Place } from './places';
+import { describePlace, planApply, type Place } from './places';
 import { afterLostClaim } from '../claim/claim-recheck';
 import {
   removePlaces,
@@ -53,8 +53,6 @@ export async function placeSecret(
     dockerConfigJson: Buffer;
     gcpSecretPath: string;
     claimed: boolean;
-    /** The place record as this run's claim wrote it (the target in it); absent without a claim. */
-    recorded?: readonly Place[];
   },
 ): Promise<PlacedSecret | 'gone'> {
   const target = targetPlace(ctx.kubernetes);
@@ -67,7 +65,7 @@ export async function placeSecret(
   }
   const pushed = await writeTarget(ctx, target, desired, record);
   if ('lost' in pushed) return pushed;
-  const after = ctx.dryRun ? { recorded: before } : await afterWrite(ctx, target, desired.recorded);
+  const after = ctx.dryRun ? { recorded: before } : await readAfterWrite(ctx, target);
   if ('lost' in after) {
     const withdrawn =
       afterLostClaim(after.lost) === 'withdraw' ? await withdraw(ctx, target) : undefined;
@@ -131,29 +129,7 @@ async function writeTarget(
   }
 }
 
-/**
- * What the run learns after its write. The cluster check (HyperFleet API) answers first: every
- * execution that can undo our write (a delete, which DELETE starts by setting `deleted_time`; a
- * newer generation that forgets this place) exists only once the API shows it, so a cluster still
- * at our generation and not deleting means our write stands and the record our claim wrote is the
- * one to clean up from: no Secret Manager read. A deleting or gone cluster withdraws what we wrote
- * (its delete may have cleaned already); a newer generation, or no API to ask, takes the Secret
- * Manager read (after-write.ts) that tells the newer holder from a forgotten place.
- */
-async function afterWrite(
-  ctx: PlaceContext,
-  target: Place,
-  recorded: readonly Place[] | undefined,
-): Promise<AfterWrite> {
-  if (ctx.checkClusterAfterWrite && recorded) {
-    const stale = await ctx.checkClusterAfterWrite();
-    if (!stale) return { recorded: uniquePlaces([...recorded, target]) };
-    if (stale.kind !== 'newer') return { lost: { kind: 'superseded', cluster: stale } };
-  }
-  return readAfterWrite(ctx, target);
-}
-
-/** The Secret Manager read after the write (after-write.ts), its ignored entries logged (place-record.ts). */
+/** The one read after the write (after-write.ts), its ignored entries logged (place-record.ts). */
 async function readAfterWrite(ctx: PlaceContext, target: Place): Promise<AfterWrite> {
   const current = await ctx.store.getSecret(ctx.secretPath);
   placesIn(current, ctx.secretPath, ctx);

@@ -9,7 +9,7 @@ import { checkCluster } from '../claim/cluster-check';
 import type { JobConfig, PullSecretSource } from '../config/config';
 import { kubernetesLabels, secretManagerLabels } from '../config/labels';
 import { targetPlace } from '../places/place-context';
-import { placesFromAnnotations, recordingPlaces } from '../places/places';
+import { recordingPlaces } from '../places/places';
 import { placeSecret } from '../places/place-secret';
 import {
   DIRECT_RUN_PUBLISHER,
@@ -226,9 +226,6 @@ async function writeToKubernetes(
         dockerConfigJson: secret.bytes,
         gcpSecretPath: sourceVersionPath(stored, secret.source),
         claimed: claim?.kind === 'claimed',
-        ...(claim?.kind === 'claimed' && claim.written
-          ? { recorded: placesFromAnnotations(claim.written.annotations) }
-          : {}),
       }),
   );
   if (placed === 'gone') return { kind: 'superseded' };

@@ -3,7 +3,6 @@ import type { JobResult } from '../../../shared/job-result';
 import type { Logger } from '../../../shared/logging/logger';
 import type { SecretRedactor } from '../../../shared/logging/secret-redactor';
 import { recheck, recheckIn } from '../claim/job-claim';
-import { checkCluster } from '../claim/cluster-check';
 import type { JobConfig } from '../config/config';
 import type { ClusterSecrets } from '../kubernetes/cluster-secrets';
 import type { KubernetesOutcome } from '../kubernetes/sync-kubernetes';
@@ -58,12 +57,6 @@ export function placeContext(
     clusterSecrets: deps.clusterSecrets,
     recheckClaim: () => recheck(config, deps.secretStore, log),
     recheckIn: (current) => recheckIn(config, current, log),
-    ...(deps.hyperfleet && config.generation !== undefined
-      ? {
-          checkClusterAfterWrite: () =>
-            checkCluster(deps, config, 'after the Kubernetes write', log),
-        }
-      : {}),
     retry: config.retry,
     logger: log,
     dryRun: options.dryRun,

@@ -69,7 +69,7 @@ const HOLD_POINTS: readonly HoldPoint[] = [
     versions: ['1:DESTROYED'],
   },
   {
-    name: 'its Kubernetes write (the cluster check after it withdraws the Secret)',
+    name: 'its Kubernetes write (the claim re-check after it withdraws the Secret)',
     on: 'kube',
     rules: (id) => [
       { match: `POST /api/v1/namespaces/${namespaceOf(id)}/secrets`, exact: true, hold: true },
@@ -77,12 +77,11 @@ const HOLD_POINTS: readonly HoldPoint[] = [
     versions: ['1:DESTROYED'],
   },
   {
-    name: 'its cluster check after the Kubernetes write (it withdraws the Secret and its version)',
-    on: 'hyperfleet',
+    name: 'its claim re-check after the Kubernetes write',
+    on: 'sm',
     rules: (id) => [
-      { match: clusterPath(id), exact: true },
-      { match: clusterPath(id), exact: true },
-      { match: clusterPath(id), exact: true, hold: true },
+      { match: 'GetSecret', target: secretOf(id) },
+      { match: 'GetSecret', target: secretOf(id), hold: true },
     ],
     versions: ['1:DESTROYED'],
   },

@@ -124,6 +124,43 @@ describe('place races between generations (two Kubernetes emulators, real job pr
     expect(await t.places()).toEqual([place('mgmt-1', 'clusters-cls-1')]);
   }, 60_000);
 
+  // The one guard only the claim re-check after the write gives: a relaunch at the SAME generation
+  // (the adapter presumed attempt 1 lost) that moved the cluster is invisible to the cluster check
+  // (generation unchanged, not deleting); only the claim, taken over by attempt 2, tells attempt 1
+  // that its late Secret may be at a place attempt 2 already cleaned and forgot.
+  it('a late write by attempt 1 after a same-generation relaunch moved the cluster is recorded again, and the next run removes it', async () => {
+    // Attempt 1 of generation 1 writes mgmt-1; its create is held (sent, not yet performed)...
+    t.mgmt1.faults.add({
+      match: `POST /api/v1/namespaces/clusters-cls-1/secrets`,
+      exact: true,
+      hold: true,
+    });
+    const lagging = t.run(1, 'mgmt-1', 'clusters-cls-1');
+    await until('attempt 1 to send its create', () => t.mgmt1.faults.held() === 1);
+    // ...while attempt 2 (same generation, placement now mgmt-2) takes the claim over, writes
+    // mgmt-2, finds nothing of ours at mgmt-1 yet, and forgets that place.
+    const relaunch = await t.run(1, 'mgmt-2', 'clusters-cls-1', { LAUNCH_ATTEMPT: '2' });
+    expect(relaunch.code).toBe(EXIT_CODES.success);
+    expect(await t.places()).toEqual([place('mgmt-2', 'clusters-cls-1')]);
+    t.mgmt1.faults.release();
+    const late = await lagging;
+    expect(late.result).toMatchObject({ outcome: 'duplicate', reason: 'SupersededExecution' });
+
+    // Attempt 1's Secret landed at mgmt-1 after the cleanup: it is recorded, not lost...
+    expect(await t.everywhere()).toEqual(['mgmt-1/clusters-cls-1', 'mgmt-2/clusters-cls-1']);
+    expect(await t.places()).toEqual(
+      expect.arrayContaining([
+        place('mgmt-1', 'clusters-cls-1'),
+        place('mgmt-2', 'clusters-cls-1'),
+      ]),
+    );
+    // ...so the next run (a resync) removes it.
+    const next = await t.run(1, 'mgmt-2', 'clusters-cls-1', { LAUNCH_ATTEMPT: '3' });
+    expect(next.code).toBe(EXIT_CODES.success);
+    expect(await t.everywhere()).toEqual(['mgmt-2/clusters-cls-1']);
+    expect(await t.places()).toEqual([place('mgmt-2', 'clusters-cls-1')]);
+  }, 60_000);
+
   it('a create that lands with its answer lost after a newer generation forgot that place is recorded again', async () => {
     expect((await t.run(1, 'mgmt-1', 'clusters-cls-1')).code).toBe(EXIT_CODES.success);
     // Generation 2 moves to mgmt-2/clusters-cls-1; its create is held, then performed, its answer lost...
