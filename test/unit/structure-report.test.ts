@@ -93,6 +93,32 @@ describe('scripts/structure-report.cjs', () => {
     ]);
   });
 
+  it('holds a file on the whole-concepts list to its own limit, and only that file', () => {
+    const report = structureReport(
+      fixtureTree({
+        ...cleanTree,
+        'scripts/whole-concepts.cjs':
+          "module.exports = { 'functions/pull-secret-job/run/whole.ts': { lines: 300, why: 'one concept' } };\n",
+        'functions/pull-secret-job/run/whole.ts': fileOfLines(300),
+        'functions/pull-secret-job/run/other.ts': fileOfLines(251),
+      }),
+    );
+    expect(report.longFiles).toEqual([
+      { file: 'functions/pull-secret-job/run/other.ts', lines: 251 },
+    ]);
+    const over = structureReport(
+      fixtureTree({
+        ...cleanTree,
+        'scripts/whole-concepts.cjs':
+          "module.exports = { 'functions/pull-secret-job/run/whole.ts': { lines: 300, why: 'one concept' } };\n",
+        'functions/pull-secret-job/run/whole.ts': fileOfLines(301),
+      }),
+    );
+    expect(over.longFiles).toEqual([
+      { file: 'functions/pull-secret-job/run/whole.ts', lines: 301 },
+    ]);
+  });
+
   it('lets a clean tree pass, and lists the root files of each function folder', () => {
     const report = structureReport(fixtureTree(cleanTree));
     expect(report).toMatchObject({ longFiles: [], longFunctions: [], cycles: [] });

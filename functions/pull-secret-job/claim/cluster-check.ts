@@ -7,8 +7,9 @@ import type { Logger } from '../../../shared/logging/logger';
 // HyperFleet API has already moved past. The cluster itself can: DELETE sets `deleted_time` and
 // bumps `generation`, and a spec change bumps `generation` (openshift-hyperfleet/hyperfleet-api-spec,
 // schemas/core/openapi.yaml: deleteClusterById, Cluster). So an apply reads the cluster before its
-// first write and again before the Kubernetes write, and stops as superseded when it no longer
-// wants this work (docs/design/job-protocol.md, "Nothing comes back after a delete").
+// first write and again before publishing its version (or before the Kubernetes write when it has
+// nothing to publish), and stops as superseded when it no longer wants this work
+// (docs/design/job-protocol.md, "Nothing comes back after a delete").
 
 /** Why the cluster, as the HyperFleet API has it now, no longer wants this apply. */
 export type StaleCluster =
@@ -54,7 +55,7 @@ export function describeStale(stale: StaleCluster): string {
 export async function checkCluster(
   ports: { readonly hyperfleet?: Pick<HyperFleetApi, 'findCluster'> },
   run: { readonly clusterId: string; readonly generation?: number },
-  when: 'before the first write' | 'before the Kubernetes write',
+  when: 'before the first write' | 'before publishing' | 'before the Kubernetes write',
   log: Logger,
   known?: { readonly cluster: Cluster | undefined },
 ): Promise<StaleCluster | undefined> {
@@ -69,4 +70,12 @@ export async function checkCluster(
       stale_cluster: stale.kind,
     });
   return stale;
+}
+
+/** checkCluster, answered as the loss the run stands aside for (a cluster that still wants it: undefined). */
+export async function supersededBy(
+  ...check: Parameters<typeof checkCluster>
+): Promise<{ kind: 'superseded'; cluster: StaleCluster } | undefined> {
+  const stale = await checkCluster(...check);
+  return stale ? { kind: 'superseded', cluster: stale } : undefined;
 }

@@ -5,7 +5,7 @@ import { pullSecretBytes } from '../../../shared/pull-secret/merge';
 import { parsePullSecret, type DockerConfigJson } from '../../../shared/pull-secret/validate';
 import { claimFor, isLost, recheckIn, type LostClaim } from '../claim/job-claim';
 import type { ClaimOutcome } from '../claim/claim-work';
-import { checkCluster } from '../claim/cluster-check';
+import { checkCluster, supersededBy } from '../claim/cluster-check';
 import type { JobConfig, PullSecretSource } from '../config/config';
 import { kubernetesLabels, secretManagerLabels } from '../config/labels';
 import { targetPlace } from '../places/place-context';
@@ -50,7 +50,8 @@ interface ValidPullSecret {
 /**
  * An apply: resolve the pull secret (reading the cluster), check that the cluster still wants this
  * generation, validate, claim the work (recording the Kubernetes target with it), store it in
- * Secret Manager, check the cluster again, then write it to the management cluster. A check that
+ * Secret Manager (checking the cluster again before publishing), then write it to the management
+ * cluster (checking it there when nothing was published). A check that
  * finds the cluster deleting, gone or at a newer generation stops the run as superseded
  * (cluster-check.ts); after the Secret Manager phase it also withdraws the version it added when
  * the cluster is going away (the delete's tombstone must not get bytes back: tombstone.ts).
@@ -86,8 +87,11 @@ export async function applyPullSecret(run: ApplyRun): Promise<string | LostClaim
   // Lost the publication: to a newer apply (its own withdrawal is done: publish-version.ts), or to
   // a delete, whose tombstone must not keep a version this run added or adopted meanwhile.
   if (stored.lost) return withdrawAfterDelete(progress, stored.lost, run, created);
-  // A delete requested while we stored is noticed here, before the Secret reaches a cluster.
-  const late = await checkCluster(deps, config, 'before the Kubernetes write', log);
+  // A delete requested while we stored is noticed before publishing (sync-secret-manager.ts), or
+  // here when there was nothing to publish: either way before the Secret reaches a cluster.
+  const late = stored.clusterChecked
+    ? undefined
+    : await checkCluster(deps, config, 'before the Kubernetes write', log);
   if (late)
     return withdrawAfterDelete(progress, { kind: 'superseded', cluster: late }, run, created);
   if (config.kubernetes) {
@@ -183,6 +187,9 @@ function storeInSecretManager(
             generation: config.generation,
             lostIn: (current: Parameters<typeof recheckIn>[1]) => recheckIn(config, current, log),
           },
+    ...(deps.hyperfleet
+      ? { checkBeforePublishing: () => supersededBy(deps, config, 'before publishing', log) }
+      : {}),
   };
   const phase = {
     name: 'secret_manager',

@@ -6,7 +6,7 @@ import type { JobConfig, PullSecretSource } from '../config/config';
 import { unaliasVersions } from '../secret-manager/publish-version';
 import type { SecretStore } from '../secret-manager/secret-store';
 import {
-  ensureSecret,
+  ensureSecretSeen,
   type SecretManagerOutcome,
   type SecretManagerTarget,
   type SyncOptions,
@@ -56,9 +56,10 @@ export async function keepDefaultOutOfTenant(
 ): Promise<SecretManagerOutcome> {
   const secretPath = `projects/${target.projectId}/secrets/${target.secretId}`;
   const log = options.logger.child({ phase: 'secret-manager', secret_name: target.secretId });
-  const state =
+  const ensured =
     options.claimed ??
-    (await ensureSecret(store, target, secretPath, { log, dryRun: options.dryRun }));
+    (await ensureSecretSeen(store, target, secretPath, { log, dryRun: options.dryRun }));
+  const state = typeof ensured === 'string' ? ensured : ensured.state;
   const withdrawn =
     state === 'reused'
       ? await withdrawCopies(store, secretPath, platformDefault, { ...options, logger: log })

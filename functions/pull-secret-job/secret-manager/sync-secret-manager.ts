@@ -40,6 +40,8 @@ export interface SecretManagerOutcome {
   readonly destroyedVersions: readonly string[];
   /** Set when a newer execution published first: the run stands aside (its own version withdrawn). */
   readonly lost?: LostClaim;
+  /** The cluster was checked before publishing (SyncOptions.checkBeforePublishing): no need again. */
+  readonly clusterChecked?: true;
 }
 
 export interface SyncOptions {
@@ -52,6 +54,11 @@ export interface SyncOptions {
   readonly claimedSecret?: SecretMetadata;
   /** Who publishes (publish-version.ts); a run without one publishes as a direct run. */
   readonly publisher?: Publisher;
+  /**
+   * The cluster check before publishing (cluster-check.ts): a cluster being deleted, gone or at a
+   * newer generation is found before `current` could name our version, which is then withdrawn.
+   */
+  readonly checkBeforePublishing?: () => Promise<LostClaim | undefined>;
 }
 
 /** A direct run (no GENERATION, no claim) publishes unless a delete holds the secret (its tombstone). */
@@ -104,7 +111,11 @@ export async function syncSecretManager(
       ...options,
       logger: log,
     });
-    return { ...unchanged, ...('lost' in lost ? { lost: lost.lost } : {}) };
+    return {
+      ...unchanged,
+      ...('lost' in lost ? { lost: lost.lost } : {}),
+      ...(options.checkBeforePublishing ? { clusterChecked: true } : {}),
+    };
   }
   if (dryRun) {
     log.info('Dry run: would add a new version', { operation: 'add-secret-version' });
@@ -121,6 +132,7 @@ export async function syncSecretManager(
     version: 'added',
     versionName: added.name,
     verified: true,
+    ...(options.checkBeforePublishing ? { clusterChecked: true as const } : {}),
   } as const;
   const published = await publish(store, secretPath, added.name, secret, {
     ...options,
@@ -150,6 +162,10 @@ async function publish(
   known: SecretMetadata | undefined,
   options: SyncOptions,
 ): Promise<{ seen: SecretMetadata | undefined } & ({ published: true } | { lost: LostClaim })> {
+  // Checked before the swap, not after it: `current` never names a version of a cluster that is
+  // going away, nor one a newer generation is about to replace.
+  const stale = await options.checkBeforePublishing?.();
+  if (stale) return { lost: stale, seen: known };
   const { answer, seen } = await publishVersion(
     store,
     secretPath,
@@ -193,19 +209,11 @@ async function knownSecret(
   return { state: options.claimed ?? ensured.state, secret: ensured.secret };
 }
 
-/** Reads the secret and creates it when missing (ALREADY_EXISTS from a concurrent job is fine). */
-export async function ensureSecret(
-  store: SecretStore,
-  target: SecretManagerTarget,
-  secretPath: string,
-  options: { log: Logger; dryRun: boolean },
-): Promise<'created' | 'reused' | 'would-create'> {
-  const ensured = await ensureSecretSeen(store, target, secretPath, options);
-  return ensured === 'would-create' ? ensured : ensured.state;
-}
-
-/** ensureSecret, also answering the secret as read or created (its etag, its aliases). */
-async function ensureSecretSeen(
+/**
+ * Reads the secret and creates it when missing (ALREADY_EXISTS from a concurrent job is fine),
+ * answering it as read or created (its etag, its aliases).
+ */
+export async function ensureSecretSeen(
   store: SecretStore,
   target: SecretManagerTarget,
   secretPath: string,

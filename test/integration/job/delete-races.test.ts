@@ -231,6 +231,28 @@ describe('a cluster deleted during its apply leaves nothing behind (tombstone an
     expect(secret.versionAliases ?? {}).toEqual({});
   }, 60_000);
 
+  it('an apply that finds the cluster being deleted when it is about to publish never makes its version current', async () => {
+    const id = await newCluster('unpublished');
+    // Held at its second cluster check, the one before publishing (the first resolved the pull secret).
+    hyperfleet.faults.add({ match: clusterPath(id), exact: true });
+    hyperfleet.faults.add({ match: clusterPath(id), exact: true, hold: true });
+    const applying = apply(id);
+    await until('the apply to be held before publishing', () => hyperfleet.faults.held() > 0);
+    // Its version is added, not yet current.
+    expect(await liveVersions(id)).toEqual(['1:ENABLED']);
+    const [held] = await client.getSecret({ name: secretOf(id) });
+    expect(held.versionAliases ?? {}).toEqual({});
+    requestDeletion(id);
+    hyperfleet.faults.release();
+    const late = await applying;
+
+    expect(late.result).toMatchObject({ outcome: 'duplicate', reason: 'SupersededExecution' });
+    const [secret] = await client.getSecret({ name: secretOf(id) });
+    expect(secret.versionAliases ?? {}).toEqual({});
+    expect(await liveVersions(id)).toEqual([]);
+    expect(await kubernetesSecret(id)).toBe('absent');
+  }, 60_000);
+
   it('a delete of a published secret removes the `current` alias before it destroys the versions', async () => {
     const id = await newCluster('aliased');
     expect((await apply(id)).result.outcome).toBe('succeeded');
