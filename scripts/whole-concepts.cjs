@@ -4,12 +4,36 @@
 // Read by eslint.config.mjs (max-lines) and scripts/structure-report.cjs (the report and --check),
 // so the two agree. Keep the reason true; a file that falls back under 250 lines leaves the list.
 module.exports = {
+  'functions/pull-secret-job/claim/claim.ts': {
+    lines: 350,
+    why: 'the claim: what an execution claims, how it is written and re-read, what losing it means',
+  },
+  'functions/pull-secret-job/kubernetes/sync-kubernetes.ts': {
+    lines: 350,
+    why: 'writing and removing our Kubernetes Secret under the generation stamp',
+  },
+  'functions/pull-secret-job/places/place-record.ts': {
+    lines: 300,
+    why: 'the place record: what a place is, its validation, its annotations, reading and changing it',
+  },
+  'functions/pull-secret-job/places/place-secret.ts': {
+    lines: 350,
+    why: "the apply's Kubernetes phase: write the target, the read after the write, clean old places",
+  },
+  'functions/pull-secret-job/places/remove-places.ts': {
+    lines: 370,
+    why: 'removing ours from places: one place, unconfigured clusters, the delete, their PlaceContext',
+  },
   'functions/pull-secret-job/run/apply-pull-secret.ts': {
     lines: 320,
     why: 'an apply, in order: resolve, check, claim, store, publish, write, and what it withdraws when it lost',
   },
+  'functions/pull-secret-job/secret-manager/google-secret-store.ts': {
+    lines: 350,
+    why: "the adapter to Google's Secret Manager API: each call, its retries and errors, the translation",
+  },
   'functions/pull-secret-job/secret-manager/sync-secret-manager.ts': {
-    lines: 420,
+    lines: 410,
     why: 'storing a version: read, compare, add once (a lost answer adopted), publish, retention',
   },
 };

@@ -7,7 +7,7 @@ export function secretManagerClient(endpoint: string): SecretManagerServiceClien
   return new SecretManagerServiceClient(googleClientOptions(endpoint, 'demo-project'));
 }
 
-/** What a delete leaves in Secret Manager (tombstone.ts), as read back through the real client. */
+/** What a delete leaves in Secret Manager (the tombstone: delete-pull-secret.ts), as read back through the real client. */
 export interface TombstoneView {
   /** Every version as `N:STATE`, newest first: all DESTROYED once the bytes are gone. */
   readonly versions: string[];

@@ -14,7 +14,10 @@ import {
   startSecretManagerEmulator,
   type SecretManagerEmulator,
 } from '../../emulators/secret-manager/server';
-import { placesFromAnnotations, type Place } from '../../functions/pull-secret-job/places/places';
+import {
+  placesFromAnnotations,
+  type Place,
+} from '../../functions/pull-secret-job/places/place-record';
 import { googleClientOptions } from '../../shared/gcp/client-options';
 import { runJob, samplePullSecret, type JobRun } from './job';
 import { coreApi } from './kubernetes';

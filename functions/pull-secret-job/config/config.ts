@@ -30,7 +30,7 @@ export interface JobConfig {
   /** Keep the newest N versions of the secret (SECRET_VERSION_RETENTION); absent keeps all. */
   readonly retention?: number;
   readonly onDelete: 'delete' | 'retain';
-  /** TOMBSTONE_TTL in seconds: how long a delete's tombstone stays (secret-manager/tombstone.ts). */
+  /** TOMBSTONE_TTL in seconds: how long a delete's tombstone stays (secret-manager/delete-pull-secret.ts). */
   readonly tombstoneTtlSeconds: number;
   /** Absent for deletions, which need no pull secret. */
   readonly pullSecretSource?: PullSecretSource;

@@ -70,8 +70,8 @@ export const jobEnvSchema = z
     ON_DELETE: z
       .enum(['delete', 'retain'], { message: 'must be delete or retain' })
       .default('delete'),
-    // How long a delete's tombstone stays (secret-manager/tombstone.ts): it must outlast every
-    // apply that passed its cluster check before the delete, so the execution's whole budget
+    // How long a delete's tombstone stays (secret-manager/delete-pull-secret.ts): it must outlast
+    // every apply that passed its cluster check before the delete, so the execution's whole budget
     // (task timeout x attempts; Terraform sets it from job.timeout_seconds and job.max_retries).
     // 25h by default: Cloud Run's longest task (24 h) and an hour for calls still in flight.
     // Secret Manager takes 60 s to 100 years.

@@ -2,7 +2,7 @@ import { ONBOARDING_SECTION } from '../run/permission-fix';
 import { DOCTOR_SECTION, fail, ok, skip, type CheckResult } from './check';
 
 // What the job needs in a customer project, from the calls it makes (google-secret-store.ts,
-// claim-work.ts) and Terraform's custom role (modules/pullsecret-tenant-role), and what it must not hold
+// claim/claim.ts) and Terraform's custom role (modules/pullsecret-tenant-role), and what it must not hold
 // (docs/deployment.md, "Onboarding a customer project": never secrets.list or any IAM permission).
 
 /** Checked on the project (Resource Manager projects.testIamPermissions): CreateSecret's permission. */

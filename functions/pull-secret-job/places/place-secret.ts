@@ -1,21 +1,45 @@
-import type { AdapterError } from '../../../shared/errors';
-import { cleanOldPlaces } from './clean-old-places';
-import { NewerGenerationError } from '../kubernetes/generation-stamp';
-import type { LostClaim } from '../claim/job-claim';
-import { removalDeps, targetPlace, type PlaceContext } from './place-context';
-import { afterWriteStep, type AfterWrite } from './after-write';
-import { changePlaces, placesIn, readPlaces } from './place-record';
-import { writeAnnotations } from '../secret-manager/annotation-cas';
-import { describePlace, planApply, type Place } from './places';
-import { afterLostClaim } from '../claim/claim-recheck';
+import { TransientError, type AdapterError } from '../../../shared/errors';
+import type { Logger } from '../../../shared/logging/logger';
+import type { RetryPolicy } from '../../../shared/retry/backoff';
+import { afterLostClaim, type LostClaim } from '../claim/claim';
+import { isOurSecretManagerSecret } from '../config/labels';
+import { FOREIGN } from '../kubernetes/cluster-secrets';
 import {
-  removePlaces,
+  NewerGenerationError,
+  syncKubernetesSecret,
+  type KubernetesOutcome,
+} from '../kubernetes/sync-kubernetes';
+import { writeAnnotations, type AnnotationStep } from '../secret-manager/annotation-cas';
+import type { SecretMetadata } from '../secret-manager/secret-store';
+import {
+  changePlaces,
+  describePlace,
+  placesFromAnnotations,
+  placesIn,
+  planApply,
+  readPlaces,
+  recordingPlaces,
+  samePlace,
+  uniquePlaces,
+  type Place,
+} from './place-record';
+import {
+  asAdapterError,
   newerFailure,
   placeFailure,
+  removalDeps,
+  removePlaces,
+  targetPlace,
   type KeptPlace,
+  type PlaceContext,
+  type RemovalDependencies,
+  type RemovalReport,
   type RemovedPlace,
 } from './remove-places';
-import { syncKubernetesSecret, type KubernetesOutcome } from '../kubernetes/sync-kubernetes';
+
+// The apply's Kubernetes phase: write the Secret to the target, read the secret once after the
+// write (the claim re-checked, the target recorded again if it was forgotten meanwhile), and after
+// a move remove ours from the old places, reading them again after forgetting them.
 
 /** The apply's Kubernetes phase: the Secret written, earlier places cleaned, the failure if any. */
 export type PlacedSecret =
@@ -40,9 +64,9 @@ export type PlacedSecret =
 /**
  * Writes the Secret to the target and removes ours from every other recorded place (a move to a
  * new cluster or namespace). Order: record the target (so a crash right after the write still
- * leaves it known: with a claim, the claim's own write recorded it, claim-step.ts), write it, read
- * the secret once (after-write.ts), remove the old ones, forget those removed
- * (clean-old-places.ts). An old place that cannot be reached stays recorded and is returned as the
+ * leaves it known: with a claim, the claim's own write recorded it, claim/claim.ts), write it, read
+ * the secret once (afterWriteStep), remove the old ones, forget those removed
+ * (cleanOldPlaces). An old place that cannot be reached stays recorded and is returned as the
  * failure: the next execution cleans it. `gone` when the secret was deleted meanwhile (a delete's
  * tombstone expired, or a person deleted it). `claimed`: this execution holds a claim, which recorded the target.
  */
@@ -123,13 +147,29 @@ async function writeTarget(
       throw error;
     }
     // The write may have landed with its answer lost: record the target again, as after a write
-    // that answered (after-write.ts), so a newer generation that forgot it meanwhile removes it.
+    // that answered (afterWriteStep), so a newer generation that forgot it meanwhile removes it.
     if (!ctx.dryRun) await recordAgainBestEffort(ctx, target, record);
     throw error;
   }
 }
 
-/** The one read after the write (after-write.ts), its ignored entries logged (place-record.ts). */
+/** Re-records the target after a write that failed; its own failure is logged, never thrown. */
+async function recordAgainBestEffort(
+  ctx: PlaceContext,
+  target: Place,
+  record: Parameters<typeof changePlaces>[3],
+): Promise<void> {
+  try {
+    await changePlaces(ctx.store, ctx.secretPath, { add: [target] }, record);
+  } catch (error) {
+    ctx.logger.warn(
+      `Could not record the ${describePlace(target)} again after its write failed: ${error instanceof Error ? error.message : String(error)}`,
+      { phase: 'kubernetes', operation: 'record-place', management_cluster: target.cluster },
+    );
+  }
+}
+
+/** The one read after the write (afterWriteStep), its ignored entries logged (place-record.ts). */
 async function readAfterWrite(ctx: PlaceContext, target: Place): Promise<AfterWrite> {
   const current = await ctx.store.getSecret(ctx.secretPath);
   placesIn(current, ctx.secretPath, ctx);
@@ -149,6 +189,43 @@ async function readAfterWrite(ctx: PlaceContext, target: Place): Promise<AfterWr
   );
 }
 
+/** What the read after the Kubernetes write says: the claim lost, or the record to clean up from. */
+export type AfterWrite = { readonly lost: LostClaim } | { readonly recorded: readonly Place[] };
+
+/**
+ * The one read after an apply's Kubernetes write serves every check that needs it:
+ *
+ * - the claim re-check: a delete that took the claim while we wrote has cleaned the places it read
+ *   and forgot them (its tombstone keeps no record of our write), so what we wrote must be
+ *   withdrawn (afterLostClaim, claim/claim.ts);
+ * - the target recorded again when it is missing: a newer generation may have forgotten this place
+ *   while we wrote it (it read the record between our recording and our write), so that its next
+ *   run removes it. The write is conditional on the etag of the read whose claim was checked: when
+ *   it lands, that claim was in force, and a delete claiming after it reads a record with ours;
+ * - the record the move's cleanup starts from (every place other than the target).
+ *
+ * `recheck` answers undefined for runs without a claim (direct runs). Pure: annotation-cas.ts does the I/O.
+ */
+export function afterWriteStep(
+  current: SecretMetadata | undefined,
+  target: Place,
+  recheck: (current: SecretMetadata | undefined) => LostClaim | undefined,
+  where: { readonly clusterId: string; readonly secretPath: string },
+): AnnotationStep<AfterWrite> {
+  const lost = recheck(current);
+  if (lost && afterLostClaim(lost) === 'withdraw') return { done: { lost } };
+  // Gone, or no longer ours: a newer delete holds the work and removed the record with it.
+  if (!current || !isOurSecretManagerSecret(current.labels, where.clusterId))
+    return { done: { lost: lost ?? { kind: 'superseded' } } };
+  const recorded = placesFromAnnotations(current.annotations);
+  const answer: AfterWrite = lost ? { lost } : { recorded: uniquePlaces([...recorded, target]) };
+  if (recorded.some((p) => samePlace(p, target))) return { done: answer };
+  return {
+    update: recordingPlaces(current.annotations, { add: [target] }, where.secretPath),
+    then: answer,
+  };
+}
+
 /**
  * Removes the Secret just written after a delete took the work over. Best effort: a failure is
  * logged and the run still ends superseded (the delete, or the next one, owns the cleanup now).
@@ -163,18 +240,101 @@ async function withdraw(ctx: PlaceContext, target: Place): Promise<RemovedPlace 
   return report.removed[0];
 }
 
-/** Re-records the target after a write that failed; its own failure is logged, never thrown. */
-async function recordAgainBestEffort(
-  ctx: PlaceContext,
-  target: Place,
-  record: Parameters<typeof changePlaces>[3],
-): Promise<void> {
-  try {
-    await changePlaces(ctx.store, ctx.secretPath, { add: [target] }, record);
-  } catch (error) {
-    ctx.logger.warn(
-      `Could not record the ${describePlace(target)} again after its write failed: ${error instanceof Error ? error.message : String(error)}`,
-      { phase: 'kubernetes', operation: 'record-place', management_cluster: target.cluster },
+interface OldPlacesContext {
+  readonly store: Parameters<typeof changePlaces>[0];
+  readonly secretPath: string;
+  readonly removal: RemovalDependencies;
+  readonly retry: RetryPolicy;
+  readonly logger: Logger;
+}
+
+// A lagging execution writes its Secret once; a second round removes what it wrote after our first.
+const MAX_ROUNDS = 2;
+
+/**
+ * A move's cleanup: removes ours from each old place, forgets the places done, then reads each of
+ * them again and records again any where ours is back.
+ *
+ * Why the read after forgetting: an older execution still running may write its target (one of our
+ * old places) after we found it empty. It records that place again after its write, but our forget
+ * can land after its record, and the Secret would then exist recorded nowhere: no later move or
+ * delete would ever remove it. Reading after the forget closes that: a write before our read is
+ * seen (recorded again, and removed in a second round unless a newer generation stamped it); a
+ * write after our read comes after our forget, so the writer's own record after its write stands.
+ * Deletes need no such read: a write racing a delete is withdrawn by its writer (afterLostClaim, claim/claim.ts).
+ */
+async function cleanOldPlaces(
+  ctx: OldPlacesContext,
+  places: readonly Place[],
+): Promise<RemovalReport> {
+  const removed: RemovedPlace[] = [];
+  const kept: KeptPlace[] = [];
+  const failed: { place: Place; error: AdapterError }[] = [];
+  const record = { logger: ctx.logger, retry: ctx.retry, clusterId: ctx.removal.clusterId };
+  let pending: Place[] = [...places];
+  for (let round = 1; pending.length > 0; round++) {
+    const report = await removePlaces(pending, ctx.removal);
+    kept.push(...report.kept);
+    failed.push(...report.failed);
+    pending = [];
+    if (ctx.removal.dryRun || report.removed.length === 0) {
+      removed.push(...report.removed);
+      break;
+    }
+    const forgotten = await changePlaces(
+      ctx.store,
+      ctx.secretPath,
+      { remove: report.removed.map((r) => r.place) },
+      record,
     );
+    // `gone`: a delete holds the work and removes the record; it is the delete's to finish.
+    if (forgotten === 'gone') {
+      removed.push(...report.removed);
+      break;
+    }
+    const back = await reappeared(ctx.removal, report.removed);
+    removed.push(...report.removed.filter((r) => !back.some((b) => samePlace(b.place, r.place))));
+    if (back.length === 0) break;
+    await changePlaces(ctx.store, ctx.secretPath, { add: back.map((b) => b.place) }, record);
+    ctx.logger.warn(
+      `Ours was written again at ${back.map((b) => describePlace(b.place)).join(', ')} while we removed it (an earlier execution still running); recorded again`,
+      { phase: 'kubernetes', operation: 'move', round },
+    );
+    for (const { place, error } of back) {
+      if (error) failed.push({ place, error });
+      else if (round === MAX_ROUNDS)
+        failed.push({
+          place,
+          error: new TransientError(
+            `ours keeps being written there again while it is removed (${MAX_ROUNDS} rounds)`,
+            'KubernetesConflict',
+          ),
+        });
+      else pending.push(place);
+    }
   }
+  return { removed, kept, failed };
+}
+
+/**
+ * The places just forgotten where a Secret of ours exists again, or where it could not be read
+ * (with the error: recorded again rather than guessed absent). `foreign` places are skipped: a
+ * Secret we do not own is never overwritten, so ours cannot reappear there.
+ */
+async function reappeared(
+  deps: RemovalDependencies,
+  removed: readonly RemovedPlace[],
+): Promise<{ place: Place; error?: AdapterError }[]> {
+  const back: { place: Place; error?: AdapterError }[] = [];
+  for (const { place, outcome } of removed) {
+    if (outcome === 'foreign') continue;
+    try {
+      const secrets = await deps.clusterSecrets(place.cluster);
+      const found = await secrets.probeOwn(place.namespace, place.name, deps.clusterId);
+      if (found !== undefined && found !== FOREIGN) back.push({ place });
+    } catch (error) {
+      back.push({ place, error: asAdapterError(error) });
+    }
+  }
+  return back;
 }

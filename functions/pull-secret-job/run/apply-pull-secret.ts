@@ -3,25 +3,31 @@ import type { Logger } from '../../../shared/logging/logger';
 import { pullSecretFingerprint } from '../../../shared/pull-secret/fingerprint';
 import { pullSecretBytes } from '../../../shared/pull-secret/merge';
 import { parsePullSecret, type DockerConfigJson } from '../../../shared/pull-secret/validate';
-import { claimFor, isLost, recheckIn, type LostClaim } from '../claim/job-claim';
-import type { ClaimOutcome } from '../claim/claim-work';
+import {
+  afterLostClaim,
+  claimFor,
+  isLost,
+  recheckIn,
+  type ClaimOutcome,
+  type LostClaim,
+} from '../claim/claim';
 import { checkCluster, supersededBy } from '../claim/cluster-check';
 import type { JobConfig, PullSecretSource } from '../config/config';
 import { kubernetesLabels, secretManagerLabels } from '../config/labels';
-import { targetPlace } from '../places/place-context';
-import { recordingPlaces } from '../places/places';
+import { recordingPlaces } from '../places/place-record';
 import { placeSecret } from '../places/place-secret';
+import { targetPlace } from '../places/remove-places';
+import { unaliasVersions } from '../secret-manager/publish-version';
+import type { SecretStore } from '../secret-manager/secret-store';
 import {
   DIRECT_RUN_PUBLISHER,
   syncSecretManager,
   type SecretManagerOutcome,
 } from '../secret-manager/sync-secret-manager';
 import { kubernetesPhaseAttributes } from '../telemetry/job-trace';
-import { withPhaseSpan } from '../telemetry/open-spans';
-import { runPhase } from '../telemetry/phase';
+import { runPhase, withPhaseSpan } from '../telemetry/phase';
 import { placeContext, type JobDependencies, type Progress } from './run-context';
 import { resolvePullSecret, type ResolvedPullSecret } from './resolve-pull-secret';
-import { withdrawAfterDelete } from './withdraw-version';
 import { summarise } from './result-summary';
 import {
   copiesToTenant,
@@ -54,7 +60,7 @@ interface ValidPullSecret {
  * cluster (checking it there when nothing was published). A check that
  * finds the cluster deleting, gone or at a newer generation stops the run as superseded
  * (cluster-check.ts); after the Secret Manager phase it also withdraws the version it added when
- * the cluster is going away (the delete's tombstone must not get bytes back: tombstone.ts).
+ * the cluster is going away (the delete's tombstone must not get bytes back: withdrawAfterDelete).
  */
 export async function applyPullSecret(run: ApplyRun): Promise<string | LostClaim> {
   const { config, deps, options, log, progress } = run;
@@ -215,7 +221,8 @@ async function writeToKubernetes(
   const kubernetes = config.kubernetes;
   if (!kubernetes) return undefined;
   // No claim re-check before the write: the generation stamp keeps it from undoing newer work,
-  // and the one read after it (after-write.ts) re-checks the claim and withdraws if need be.
+  // and the one read after it (afterWriteStep, places/place-secret.ts) re-checks the claim and
+  // withdraws if need be.
   const placed = await runPhase(
     progress,
     {
@@ -246,6 +253,63 @@ async function writeToKubernetes(
   progress.kept = placed.kept;
   if (placed.failure) throw placed.failure;
   return undefined;
+}
+
+/**
+ * After an apply lost to a delete (its claim taken by one, or the cluster found deleting or gone),
+ * destroys the version it added or adopted, even one it had published as `current`: the delete may
+ * have listed the versions before ours landed (secret-manager/delete-pull-secret.ts, the
+ * tombstone), and nobody else would ever destroy it, so the tombstone would hold the customer's pull
+ * secret again. Aliases naming it go first (no version is destroyed while an alias names it:
+ * publish-version.ts). A secret this run's claim created (the delete's tombstone had expired) gets
+ * the tombstone's ttl, so it does not stay for good. A loss to a newer apply generation keeps the
+ * version (afterLostClaim, claim/claim.ts; the publication's own withdrawal is publish-version.ts).
+ * Best effort: the run ends superseded either way, and a failure is logged.
+ */
+async function withdrawAfterDelete(
+  progress: Progress,
+  lost: LostClaim,
+  run: {
+    config: JobConfig;
+    deps: Pick<JobDependencies, 'secretStore'>;
+    log: Logger;
+    options: { dryRun: boolean };
+  },
+  createdSecret: boolean,
+): Promise<LostClaim> {
+  const { config, deps, log, options } = run;
+  const stored = progress.stored;
+  if (afterLostClaim(lost) !== 'withdraw' || stored?.version !== 'added' || options.dryRun)
+    return lost;
+  const store: SecretStore = deps.secretStore;
+  const fields = {
+    phase: 'secret-manager',
+    operation: 'withdraw-version',
+    version: stored.versionName,
+  };
+  try {
+    await unaliasVersions(store, stored.secretPath, [stored.versionName], {
+      logger: log,
+      retry: config.retry,
+    });
+    // A version the delete destroyed first answers FAILED_PRECONDITION: done all the same.
+    await store.destroyVersion(stored.versionName);
+    progress.stored = {
+      ...stored,
+      destroyedVersions: [...stored.destroyedVersions, stored.versionName],
+    };
+    if (createdSecret) await store.expireAfter(stored.secretPath, config.tombstoneTtlSeconds);
+    log.warn(
+      `The cluster's pull secret is being removed: destroyed ${stored.versionName}, which this run had added`,
+      fields,
+    );
+  } catch (error) {
+    log.warn(
+      `Could not destroy ${stored.versionName} after losing to a delete: ${error instanceof Error ? error.message : String(error)}`,
+      fields,
+    );
+  }
+  return lost;
 }
 
 /** Whether this run's claim created the secret (the delete's tombstone, if any, had expired). */

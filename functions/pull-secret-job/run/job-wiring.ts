@@ -7,7 +7,7 @@ import { loadJobConfig, type JobConfig } from '../config/config';
 import { refuseRedirects } from '../config/redirect-guard';
 import { withJobRunSpan } from '../telemetry/job-trace';
 import type { ResultPublisher } from '../telemetry/result-publisher';
-import { endOpenSpans } from '../telemetry/open-spans';
+import { endOpenSpans } from '../telemetry/phase';
 import { traceFieldsFromTraceparent, traceFieldsOf } from '../telemetry/result-trace-fields';
 import {
   SIGNAL_EXIT_CODES,

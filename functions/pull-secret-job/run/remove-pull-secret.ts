@@ -1,9 +1,8 @@
 import type { Logger } from '../../../shared/logging/logger';
-import { claimFor, isLost, type LostClaim } from '../claim/job-claim';
-import type { ClaimOutcome } from '../claim/claim-work';
+import { claimFor, isLost, type ClaimOutcome, type LostClaim } from '../claim/claim';
 import type { JobConfig } from '../config/config';
 import { secretManagerLabels } from '../config/labels';
-import { cleanPlaces } from '../places/clean-places';
+import { cleanPlaces, retainedSecretWarning, secretManagerDisposal } from '../places/remove-places';
 import {
   deleteSecretManagerSecret,
   type DeleteOutcome,
@@ -12,7 +11,6 @@ import { kubernetesPhaseAttributes } from '../telemetry/job-trace';
 import { runPhase } from '../telemetry/phase';
 import { placeContext, type JobDependencies, type Progress } from './run-context';
 import { cleanedSentence } from './result-summary';
-import { retainedSecretWarning, secretManagerDisposal } from '../places/unknown-cluster';
 
 /** One delete run's context, as every phase of it needs it. */
 interface RemoveRun {
@@ -25,7 +23,7 @@ interface RemoveRun {
 
 /**
  * Deletion: the claim (a secret that does not exist is created as the tombstone, with the claim and
- * the ttl: tombstone.ts), the Kubernetes Secret (its consumer goes first), then Secret Manager.
+ * the ttl: secret-manager/delete-pull-secret.ts), the Kubernetes Secret (its consumer goes first), then Secret Manager.
  */
 export async function removePullSecret(run: RemoveRun): Promise<string | LostClaim> {
   const { config, deps, options, log, progress } = run;

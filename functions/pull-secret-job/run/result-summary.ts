@@ -1,7 +1,7 @@
 import type { JobResult } from '../../../shared/job-result';
 import type { JobConfig } from '../config/config';
 import type { DeleteOutcome } from '../secret-manager/delete-pull-secret';
-import { describePlace } from '../places/places';
+import { describePlace } from '../places/place-record';
 import type { KeptPlace, RemovedPlace } from '../places/remove-places';
 import type { KubernetesOutcome } from '../kubernetes/sync-kubernetes';
 import type { SecretManagerOutcome } from '../secret-manager/sync-secret-manager';

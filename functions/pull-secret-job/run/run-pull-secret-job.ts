@@ -1,5 +1,5 @@
 import type { JobResult } from '../../../shared/job-result';
-import { lostClaimResult } from '../claim/job-claim';
+import { lostClaimResult } from '../claim/claim';
 import type { JobConfig } from '../config/config';
 import { applyPullSecret } from './apply-pull-secret';
 import { describeFailure } from './job-outcome';
@@ -11,7 +11,7 @@ import {
   removalSummary,
   secretManagerSummary,
 } from './result-summary';
-import { requireKnownCluster, requireOwnPlace } from '../places/unknown-cluster';
+import { requireKnownCluster, requireOwnPlace } from '../places/remove-places';
 
 export type { JobDependencies };
 

@@ -22,7 +22,7 @@ export type AnnotationStep<T> =
         labels: Record<string, string>;
         annotations: Record<string, string>;
         replication: Replication;
-        /** A tombstone's: Secret Manager deletes it by itself that long after (tombstone.ts). */
+        /** A tombstone's: Secret Manager deletes it by itself that long after (delete-pull-secret.ts). */
         ttlSeconds?: number;
       };
       readonly then: T;

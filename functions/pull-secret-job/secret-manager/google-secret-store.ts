@@ -1,13 +1,9 @@
-import { GrpcStatus as status } from '../../../shared/gcp/grpc-status';
 import type { SecretManagerServiceClient } from '@google-cloud/secret-manager';
-import { grpcCode } from '../../../shared/gcp/grpc-failure';
-import {
-  callSecretManager,
-  metadataOf,
-  toNumber,
-  toProtoReplication,
-  type GoogleSecretStoreOptions,
-} from './google-calls';
+import { grpcCode, isTransientGrpcError, toAdapterError } from '../../../shared/gcp/grpc-failure';
+import { GrpcStatus as status, grpcStatusName } from '../../../shared/gcp/grpc-status';
+import type { Logger } from '../../../shared/logging/logger';
+import type { RetryPolicy } from '../../../shared/retry/backoff';
+import { withRetry } from '../../../shared/retry/with-retry';
 import type {
   Replication,
   SecretFields,
@@ -17,7 +13,20 @@ import type {
   VersionSummary,
 } from './secret-store';
 
-export type { GoogleSecretStoreOptions };
+// The adapter to Google's Secret Manager API: the SecretStore port over the
+// @google-cloud/secret-manager client, each call with its own deadline and our own retries, its
+// expected answers (NOT_FOUND, ALREADY_EXISTS, a stale etag) turned into results and the rest
+// into AdapterErrors, and the client's messages translated to and from SecretMetadata.
+
+export interface GoogleSecretStoreOptions {
+  readonly timeoutMs: number;
+  readonly retry: RetryPolicy;
+  readonly logger: Logger;
+  /** Who the calls run as, for permission error messages. */
+  readonly identityHint?: string;
+  /** What to do about PERMISSION_DENIED on a resource (permission-fix.ts), when there is more to say. */
+  readonly permissionFix?: (resource: string) => string | undefined;
+}
 
 /** SecretStore over the real @google-cloud/secret-manager client (service or emulator). */
 export class GoogleSecretStore implements SecretStore {
@@ -231,4 +240,106 @@ export class GoogleSecretStore implements SecretStore {
   ): Promise<T | undefined> {
     return callSecretManager(this.options, operation, resource, retryable, attempt, expected);
   }
+}
+
+/**
+ * One logical call: per-attempt deadline, our own backoff (the client's built-in retry is off so
+ * that every attempt is visible and bounded), and `expected` codes turned into `undefined`.
+ */
+async function callSecretManager<T>(
+  options: GoogleSecretStoreOptions,
+  operation: string,
+  resource: string,
+  retryable: boolean,
+  attempt: (callOptions: { timeout: number; retry: null }) => Promise<T>,
+  expected: readonly number[] = [],
+): Promise<T | undefined> {
+  const started = Date.now();
+  const { logger, retry, timeoutMs } = options;
+  try {
+    const result = await withRetry(
+      async () => {
+        try {
+          return await attempt({ timeout: timeoutMs, retry: null });
+        } catch (error) {
+          const code = grpcCode(error);
+          if (code !== undefined && expected.includes(code)) return undefined;
+          throw error;
+        }
+      },
+      {
+        policy: retryable ? retry : { ...retry, attempts: 1 },
+        isRetryable: isTransientGrpcError,
+        onRetry: ({ error, retry: n, delayMs }) =>
+          logger.warn(`Secret Manager ${operation} failed, retrying`, {
+            operation,
+            resource,
+            retry: n,
+            delay_ms: delayMs,
+            code: grpcStatusName(grpcCode(error) ?? -1) ?? 'NO_RESPONSE',
+          }),
+      },
+    );
+    logger.debug(`Secret Manager ${operation}`, {
+      operation,
+      resource,
+      duration_ms: Date.now() - started,
+    });
+    return result;
+  } catch (error) {
+    const permissionFix = options.permissionFix?.(resource);
+    throw toAdapterError(error, {
+      service: 'Secret Manager',
+      operation,
+      resource,
+      ...(options.identityHint ? { identityHint: options.identityHint } : {}),
+      ...(permissionFix ? { permissionFix } : {}),
+    });
+  }
+}
+
+function toProtoReplication(replication: Replication) {
+  const cmek = (key: string | undefined, location?: string) =>
+    key
+      ? {
+          customerManagedEncryption: {
+            kmsKeyName: location ? key.replace('{location}', location) : key,
+          },
+        }
+      : {};
+  if (replication.kind === 'automatic') return { automatic: cmek(replication.kmsKeyName) };
+  return {
+    userManaged: {
+      replicas: replication.locations.map((location) => ({
+        location,
+        ...cmek(replication.kmsKeyName, location),
+      })),
+    },
+  };
+}
+
+/** A proto int64 (number, Long or string) as a number; undefined when unset. */
+const toNumber = (value: unknown): number | undefined =>
+  value === null || value === undefined || value === '' ? undefined : Number(String(value));
+
+/** The client's Secret as far as SecretMetadata goes (int64 alias values may come as Long or string). */
+interface ClientSecret {
+  labels?: Record<string, string> | null;
+  annotations?: Record<string, string> | null;
+  etag?: string | null;
+  versionAliases?: Record<string, unknown> | null;
+}
+
+function metadataOf(secret: ClientSecret): SecretMetadata {
+  const versionAliases: Record<string, number> = {};
+  for (const [alias, value] of Object.entries(secret.versionAliases ?? {})) {
+    const version = toNumber(value);
+    if (version !== undefined && Number.isInteger(version)) versionAliases[alias] = version;
+  }
+  return {
+    labels: { ...(secret.labels ?? {}) },
+    annotations: { ...(secret.annotations ?? {}) },
+    etag: secret.etag ?? '',
+    versionAliases,
+  };
 }

@@ -3,7 +3,7 @@ import type { Logger } from '../../../shared/logging/logger';
 import { claimFromAnnotations } from '../../../shared/pull-secret/claim';
 import { PUBLISHED_VERSION_ALIAS } from '../../../shared/pull-secret/names';
 import type { RetryPolicy } from '../../../shared/retry/backoff';
-import type { LostClaim } from '../claim/claim-step';
+import type { LostClaim } from '../claim/claim';
 import { writeAnnotations, writeAnnotationsSeen, type AnnotationStep } from './annotation-cas';
 import type { SecretMetadata, SecretStore } from './secret-store';
 
@@ -22,7 +22,7 @@ export const PUBLISHED_GENERATION_ANNOTATION = 'hyperfleet.io-current-generation
 export interface Publisher {
   /** The execution's generation; undefined for a direct run, which has none to order by. */
   readonly generation?: number;
-  /** The claim re-check on the secret as read (job-claim.ts recheckIn): undefined while held. */
+  /** The claim re-check on the secret as read (claim/claim.ts recheckIn): undefined while held. */
   readonly lostIn: (current: SecretMetadata | undefined) => LostClaim | undefined;
 }
 

@@ -1,19 +1,25 @@
-import { PermanentError } from '../../../shared/errors';
-import { claimFromAnnotations } from '../../../shared/pull-secret/claim';
+import { isFailureKind, PermanentError } from '../../../shared/errors';
+import { crc32c } from '../../../shared/gcp/crc32c';
+import { grpcCode } from '../../../shared/gcp/grpc-failure';
 import type { Logger } from '../../../shared/logging/logger';
+import { claimFromAnnotations } from '../../../shared/pull-secret/claim';
 import { PUBLISHED_VERSION_ALIAS, publishedVersionPath } from '../../../shared/pull-secret/names';
 import type { RetryPolicy } from '../../../shared/retry/backoff';
-import type { LostClaim } from '../claim/claim-step';
+import { withRetry } from '../../../shared/retry/with-retry';
+import type { LostClaim } from '../claim/claim';
 import { ownershipMismatch } from '../config/labels';
-import { addVersionOnce } from './add-version';
 import {
   aliasesOf,
   publishVersion,
+  versionNumber,
   withdrawLostPublication,
   type Publisher,
 } from './publish-version';
 import type { Replication, SecretMetadata, SecretStore, VersionPayload } from './secret-store';
-import { pruneAfterAdd } from './version-retention';
+
+// Storing the pull secret as a version of the cluster's Secret Manager secret: read the secret and
+// what readers read, compare, add a version only when the bytes differ (once, a lost answer
+// adopted), publish it (the compare-and-swap is publish-version.ts), then retention.
 
 /** Where and how the pull secret is stored. */
 export interface SecretManagerTarget {
@@ -48,7 +54,7 @@ export interface SyncOptions {
   readonly logger: Logger;
   readonly retry: RetryPolicy;
   readonly dryRun: boolean;
-  /** Set when the claim (claim-work.ts) already created or checked the secret: no read needed. */
+  /** Set when the claim (claim/claim.ts) already created or checked the secret: no read needed. */
   readonly claimed?: 'created' | 'reused';
   /** The secret as the claim left it: the publication's compare-and-swap starts from its etag. */
   readonly claimedSecret?: SecretMetadata;
@@ -155,42 +161,6 @@ export async function syncSecretManager(
   return { ...outcome, destroyedVersions };
 }
 
-async function publish(
-  store: SecretStore,
-  secretPath: string,
-  versionName: string,
-  known: SecretMetadata | undefined,
-  options: SyncOptions,
-): Promise<{ seen: SecretMetadata | undefined } & ({ published: true } | { lost: LostClaim })> {
-  // Checked before the swap, not after it: `current` never names a version of a cluster that is
-  // going away, nor one a newer generation is about to replace.
-  const stale = await options.checkBeforePublishing?.();
-  if (stale) return { lost: stale, seen: known };
-  const { answer, seen } = await publishVersion(
-    store,
-    secretPath,
-    versionName,
-    options.publisher ?? DIRECT_RUN_PUBLISHER,
-    { logger: options.logger, retry: options.retry, known },
-  );
-  return { ...answer, seen };
-}
-
-/**
- * What readers read: the `current` alias, or `latest` for a secret published before the alias
- * existed (the job then publishes the alias). Undefined when there is no enabled version there.
- */
-function readCurrent(
-  store: SecretStore,
-  secretPath: string,
-  secret: SecretMetadata | undefined,
-): Promise<VersionPayload | undefined> {
-  const aliased = secret?.versionAliases[PUBLISHED_VERSION_ALIAS] !== undefined;
-  return store.accessVersion(
-    aliased ? publishedVersionPath(secretPath) : `${secretPath}/versions/latest`,
-  );
-}
-
 /** The secret as the claim left it, else read (and created when missing). */
 async function knownSecret(
   store: SecretStore,
@@ -253,4 +223,179 @@ export function assertOwned(
       'SecretOwnershipConflict',
     );
   }
+}
+
+/**
+ * What readers read: the `current` alias, or `latest` for a secret published before the alias
+ * existed (the job then publishes the alias). Undefined when there is no enabled version there.
+ */
+function readCurrent(
+  store: SecretStore,
+  secretPath: string,
+  secret: SecretMetadata | undefined,
+): Promise<VersionPayload | undefined> {
+  const aliased = secret?.versionAliases[PUBLISHED_VERSION_ALIAS] !== undefined;
+  return store.accessVersion(
+    aliased ? publishedVersionPath(secretPath) : `${secretPath}/versions/latest`,
+  );
+}
+
+/** The version holding the bytes; `adopted` when a retry found it rather than AddSecretVersion answering it. */
+interface AddedVersion {
+  readonly name: string;
+  readonly adopted: boolean;
+}
+
+/**
+ * Adds the version with its CRC32C, retrying transient failures. The server checks data_crc32c and
+ * refuses a mismatch (INVALID_ARGUMENT), so the bytes stored are the bytes sent: no read-back.
+ * Before each retry it re-reads `latest`: a call that timed out may still have been applied, and
+ * adding again would create a duplicate version. A version found that way is `adopted`: it holds
+ * these bytes, but another execution with the same bytes may have added it, so it is never ours
+ * to withdraw (publish-version.ts).
+ */
+async function addVersionOnce(
+  store: SecretStore,
+  secretPath: string,
+  data: Buffer,
+  options: { logger: Logger; retry: RetryPolicy },
+): Promise<AddedVersion> {
+  const checksum = crc32c(data);
+  const added = await withRetry(
+    async (attempt): Promise<AddedVersion> => {
+      if (attempt > 1) {
+        const latest = await store.accessVersion(`${secretPath}/versions/latest`);
+        if (latest?.data.equals(data)) return { name: latest.name, adopted: true };
+      }
+      return { name: (await store.addVersion(secretPath, data, checksum)).name, adopted: false };
+    },
+    {
+      policy: options.retry,
+      isRetryable: (error) => isFailureKind(error, 'transient'),
+      onRetry: ({ retry, delayMs }) =>
+        options.logger.warn('AddSecretVersion failed, checking before retrying', {
+          operation: 'add-secret-version',
+          retry,
+          delay_ms: delayMs,
+        }),
+    },
+  );
+  options.logger.info('Added secret version', {
+    operation: 'add-secret-version',
+    version: added.name,
+    bytes: data.length,
+  });
+  return added;
+}
+
+async function publish(
+  store: SecretStore,
+  secretPath: string,
+  versionName: string,
+  known: SecretMetadata | undefined,
+  options: SyncOptions,
+): Promise<{ seen: SecretMetadata | undefined } & ({ published: true } | { lost: LostClaim })> {
+  // Checked before the swap, not after it: `current` never names a version of a cluster that is
+  // going away, nor one a newer generation is about to replace.
+  const stale = await options.checkBeforePublishing?.();
+  if (stale) return { lost: stale, seen: known };
+  const { answer, seen } = await publishVersion(
+    store,
+    secretPath,
+    versionName,
+    options.publisher ?? DIRECT_RUN_PUBLISHER,
+    { logger: options.logger, retry: options.retry, known },
+  );
+  return { ...answer, seen };
+}
+
+/**
+ * SECRET_VERSION_RETENTION after a run added and published `added`: destroys the versions before
+ * it beyond the newest `keep` (each kept version is billed monthly; docs/configuration.md, "Secret
+ * Manager versions"). Never one an alias names (`aliased`, as the publication last saw the secret:
+ * `current`, or a customer's), and never one numbered after `added`: a newer execution added it,
+ * and it is that execution's to publish or withdraw. Returns the destroyed versions' names.
+ */
+async function pruneAfterAdd(
+  store: SecretStore,
+  secretPath: string,
+  run: {
+    keep: number | undefined;
+    secretState: 'created' | 'reused';
+    added: string;
+    aliased: ReadonlySet<number>;
+    log: Logger;
+  },
+): Promise<string[]> {
+  if (!needsRetention(run.keep, run.secretState, run.added)) return [];
+  return applyRetentionOrWarn(store, secretPath, { ...run, keep: run.keep });
+}
+
+/**
+ * Whether adding `added` can have left more than `keep` live versions: not in a secret this run
+ * created (it holds only that version), nor while the version number is at most `keep`. Saves
+ * the ListSecretVersions call on first runs and early changes.
+ */
+function needsRetention(
+  keep: number | undefined,
+  secretState: 'created' | 'reused',
+  added: string,
+): keep is number {
+  if (keep === undefined || secretState === 'created') return false;
+  return !(versionNumber(added) <= keep);
+}
+
+/**
+ * Retention after the write it follows: a failure to prune costs money, not correctness, so it is
+ * logged and the run goes on to deliver the pull secret (failing here would relaunch a run that
+ * finds the bytes unchanged and never prunes either). The next added version prunes again.
+ */
+async function applyRetentionOrWarn(
+  store: SecretStore,
+  secretPath: string,
+  run: { keep: number; added: string; aliased: ReadonlySet<number>; log: Logger },
+): Promise<string[]> {
+  try {
+    return await applyRetention(store, secretPath, run);
+  } catch (error) {
+    run.log.warn(
+      'Could not destroy old secret versions (SECRET_VERSION_RETENTION); they stay billed until the next change prunes them',
+      {
+        operation: 'destroy-version',
+        reason: 'RetentionFailed',
+        grpc_code: grpcCode(error),
+      },
+    );
+    return [];
+  }
+}
+
+/**
+ * Destroys enabled or disabled versions before `added` beyond the newest `keep` (counting `added`),
+ * since each kept version is billed; an aliased one is kept and does not count.
+ */
+async function applyRetention(
+  store: SecretStore,
+  secretPath: string,
+  {
+    keep,
+    added,
+    aliased,
+    log,
+  }: { keep: number; added: string; aliased: ReadonlySet<number>; log: Logger },
+): Promise<string[]> {
+  const mine = versionNumber(added);
+  const versions = await store.listVersions(secretPath);
+  const before = versions
+    .filter((v) => v.state !== 'DESTROYED' && v.number < mine && !aliased.has(v.number))
+    .sort((a, b) => b.number - a.number);
+  const doomed = before.slice(Math.max(keep - 1, 0));
+  for (const version of doomed) {
+    await store.destroyVersion(version.name);
+    log.info('Destroyed old secret version (SECRET_VERSION_RETENTION)', {
+      operation: 'destroy-version',
+      version: version.name,
+    });
+  }
+  return doomed.map((v) => v.name);
 }

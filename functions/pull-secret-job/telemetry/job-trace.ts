@@ -1,10 +1,10 @@
 import { SpanStatusCode, type SpanContext } from '@opentelemetry/api';
 import type { JobResult } from '../../../shared/job-result';
-import { HTTP_ATTRIBUTES, TRACE_ATTRIBUTES } from '../../../shared/tracing/attributes';
-import { errorType, withSpan, type Span, type SpanAttributes } from '../../../shared/tracing/spans';
+import { TRACE_ATTRIBUTES } from '../../../shared/tracing/attributes';
+import { withSpan, type SpanAttributes } from '../../../shared/tracing/spans';
 import { contextFromTraceparent } from '../../../shared/tracing/traceparent';
 import type { JobConfig } from '../config/config';
-import { trackOpenSpan } from './open-spans';
+import { trackOpenSpan } from './phase';
 
 /**
  * Runs one execution inside its root span `job.run`, the child of the adapter's launch span
@@ -68,14 +68,4 @@ export function kubernetesPhaseAttributes(
   kubernetes: NonNullable<JobConfig['kubernetes']>,
 ): SpanAttributes {
   return { [TRACE_ATTRIBUTES.managementCluster]: kubernetes.cluster };
-}
-
-/**
- * Marks a phase span failed for a failure the phase returns rather than throws (a Kubernetes
- * write that failed after the Secret Manager write succeeded, for instance).
- */
-export function markPhaseFailed(span: Span, failure: unknown): void {
-  const type = errorType(failure);
-  span.setAttribute(HTTP_ATTRIBUTES.errorType, type);
-  span.setStatus({ code: SpanStatusCode.ERROR, message: type });
 }

@@ -1,8 +1,12 @@
+import { SpanStatusCode } from '@opentelemetry/api';
 import type { JobResult } from '../../../shared/job-result';
 import type { Logger } from '../../../shared/logging/logger';
-import type { Span, SpanAttributes } from '../../../shared/tracing/spans';
-import { markPhaseFailed } from './job-trace';
-import { withPhaseSpan } from './open-spans';
+import { HTTP_ATTRIBUTES, TRACE_ATTRIBUTES } from '../../../shared/tracing/attributes';
+import { errorType, withSpan, type Span, type SpanAttributes } from '../../../shared/tracing/spans';
+
+// A phase of the job: timed, logged, run inside its span, and that span marked failed for a failure
+// the phase returns; and the job's spans open now (job.run and the phase in progress), which a
+// termination signal ends.
 
 /** Where a phase's timing goes: the result's phases (in order) and durations_ms. */
 export interface PhaseRecord {
@@ -24,7 +28,7 @@ export interface Phase<T> {
 
 /**
  * One phase of the job: timed into durations_ms, run inside its tracked span (ended by a
- * termination signal too, open-spans.ts) when it has one, and its duration logged at debug level.
+ * termination signal too, endOpenSpans) when it has one, and its duration logged at debug level.
  */
 export async function runPhase<T>(
   record: PhaseRecord,
@@ -49,4 +53,57 @@ export async function runPhase<T>(
       duration_ms: record.durations[phase.name],
     });
   }
+}
+
+/**
+ * Marks a phase span failed for a failure the phase returns rather than throws (a Kubernetes
+ * write that failed after the Secret Manager write succeeded, for instance).
+ */
+export function markPhaseFailed(span: Span, failure: unknown): void {
+  const type = errorType(failure);
+  span.setAttribute(HTTP_ATTRIBUTES.errorType, type);
+  span.setStatus({ code: SpanStatusCode.ERROR, message: type });
+}
+
+/**
+ * The job's spans that are running now (job.run and the phase in progress), so a termination
+ * signal, which arrives outside any span's context, can still end them: Cloud Run kills an
+ * execution at its task timeout with SIGTERM, and those are the executions operators most need
+ * to see in a trace.
+ */
+const open = new Set<Span>();
+
+/** Runs fn with `span` counted as open until fn settles. */
+export async function trackOpenSpan<T>(span: Span, fn: () => Promise<T>): Promise<T> {
+  open.add(span);
+  try {
+    return await fn();
+  } finally {
+    open.delete(span);
+  }
+}
+
+/** `withSpan` for a phase of the job, tracked while it runs. */
+export function withPhaseSpan<T>(
+  name: string,
+  attributes: SpanAttributes,
+  fn: (span: Span) => Promise<T>,
+): Promise<T> {
+  return withSpan(name, attributes, (span) => trackOpenSpan(span, () => fn(span)));
+}
+
+/**
+ * Marks every open span ERROR with the reason and ends it, the innermost (the running phase)
+ * first. The code that started them ends them again later, if it ever gets to: a no-op on an
+ * ended span. Returns how many were ended.
+ */
+export function endOpenSpans(reason: string): number {
+  const spans = [...open].reverse();
+  for (const span of spans) {
+    span.setAttribute(TRACE_ATTRIBUTES.reason, reason);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: reason });
+    span.end();
+  }
+  open.clear();
+  return spans.length;
 }

@@ -101,7 +101,7 @@ locals {
     LOG_FORMAT               = "json"
     # A delete's tombstone must outlast every apply still running when the cluster was deleted:
     # the execution's whole budget (as EXECUTION_TIMEOUT) and an hour for calls in flight
-    # (functions/pull-secret-job/secret-manager/tombstone.ts).
+    # (functions/pull-secret-job/secret-manager/delete-pull-secret.ts, the tombstone).
     TOMBSTONE_TTL = "${var.job.timeout_seconds * (var.job.max_retries + 1) + 3600}s"
     # Where the job runs: its logs' trace field and its spans name this project (GCP_PROJECT_ID,
     # set per execution, is the customer project it writes to).

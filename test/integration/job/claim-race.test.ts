@@ -8,7 +8,7 @@ import {
   type SecretManagerEmulator,
 } from '../../../emulators/secret-manager/server';
 import { EXIT_CODES } from '../../../shared/job-result';
-import { recheckClaim } from '../../../functions/pull-secret-job/claim/claim-work';
+import { recheckClaim } from '../../../functions/pull-secret-job/claim/claim';
 import { GoogleSecretStore } from '../../../functions/pull-secret-job/secret-manager/google-secret-store';
 import { nullLogger } from '../../../shared/logging/null-logger';
 import {

@@ -209,7 +209,7 @@ describe('a cluster deleted during its apply leaves nothing behind (tombstone an
   it('a version whose AddSecretVersion answer was lost, landing after the delete listed the versions, is adopted, then withdrawn; no alias is left', async () => {
     const id = await newCluster('adopted');
     // The add is held before it is performed, then performed with its answer lost: the apply
-    // adopts the version it finds (add-version.ts) after the delete's tombstone listed none.
+    // adopts the version it finds (addVersionOnce, sync-secret-manager.ts) after the delete's tombstone listed none.
     sm.faults.add({
       match: 'AddSecretVersion',
       target: secretOf(id),

@@ -11,7 +11,7 @@ import {
   startSecretManagerEmulator,
   type SecretManagerEmulator,
 } from '../../../emulators/secret-manager/server';
-import { placeKey } from '../../../functions/pull-secret-job/places/places';
+import { placeKey } from '../../../functions/pull-secret-job/places/place-record';
 import { EXIT_CODES } from '../../../shared/job-result';
 import { runJob, samplePullSecret } from '../../helpers/job';
 import { coreApi, dockerConfig } from '../../helpers/kubernetes';

@@ -14,7 +14,7 @@ import {
   startSecretManagerEmulator,
   type SecretManagerEmulator,
 } from '../../../emulators/secret-manager/server';
-import { placesFromAnnotations } from '../../../functions/pull-secret-job/places/places';
+import { placesFromAnnotations } from '../../../functions/pull-secret-job/places/place-record';
 import { googleClientOptions } from '../../../shared/gcp/client-options';
 import { EXIT_CODES } from '../../../shared/job-result';
 import { runJob, samplePullSecret } from '../../helpers/job';

@@ -12,7 +12,7 @@ import {
   startSecretManagerEmulator,
   type SecretManagerEmulator,
 } from '../../../emulators/secret-manager/server';
-import { placeKey, type Place } from '../../../functions/pull-secret-job/places/places';
+import { placeKey, type Place } from '../../../functions/pull-secret-job/places/place-record';
 import { EXIT_CODES } from '../../../shared/job-result';
 import { runJob, samplePullSecret } from '../../helpers/job';
 import { coreApi } from '../../helpers/kubernetes';

@@ -1,11 +1,11 @@
-import { claimStep, lostClaimIn } from '../../../functions/pull-secret-job/claim/claim-step';
+import { claimStep, lostClaimIn } from '../../../functions/pull-secret-job/claim/claim';
 import { ownershipLabels } from '../../../functions/pull-secret-job/config/labels';
-import { afterWriteStep } from '../../../functions/pull-secret-job/places/after-write';
+import { afterWriteStep } from '../../../functions/pull-secret-job/places/place-secret';
 import {
   annotationsWithPlaces,
   placesFromAnnotations,
   type Place,
-} from '../../../functions/pull-secret-job/places/places';
+} from '../../../functions/pull-secret-job/places/place-record';
 import type { SecretMetadata } from '../../../functions/pull-secret-job/secret-manager/secret-store';
 import { annotationsWithClaim, type Claim } from '../../../shared/pull-secret/claim';
 

@@ -1,4 +1,4 @@
-import { afterLostClaim } from '../../../functions/pull-secret-job/claim/claim-recheck';
+import { afterLostClaim } from '../../../functions/pull-secret-job/claim/claim';
 import type { Claim } from '../../../shared/pull-secret/claim';
 
 const claim = (operation: Claim['operation'], generation = 3): Claim => ({

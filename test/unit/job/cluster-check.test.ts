@@ -1,10 +1,9 @@
-import { afterLostClaim } from '../../../functions/pull-secret-job/claim/claim-recheck';
+import { afterLostClaim, lostClaimResult } from '../../../functions/pull-secret-job/claim/claim';
 import {
   checkCluster,
   describeStale,
   staleCluster,
 } from '../../../functions/pull-secret-job/claim/cluster-check';
-import { lostClaimResult } from '../../../functions/pull-secret-job/claim/job-claim';
 import type { HyperFleetApi } from '../../../shared/hyperfleet/port';
 import { clusterSchema, type Cluster } from '../../../shared/hyperfleet/schemas';
 import { RecordingLogger } from '../../helpers/recording-logger';

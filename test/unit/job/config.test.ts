@@ -38,7 +38,7 @@ describe('loadJobConfig', () => {
   });
 
   it("TOMBSTONE_TTL: 25 h by default, in seconds, within Secret Manager's 60 s to 100 years", () => {
-    // Cloud Run's longest task (24 h) and an hour for calls in flight (tombstone.ts).
+    // Cloud Run's longest task (24 h) and an hour for calls in flight (the tombstone: delete-pull-secret.ts).
     expect(loadJobConfig(base).tombstoneTtlSeconds).toBe(25 * 3600);
     expect(loadJobConfig({ ...base, TOMBSTONE_TTL: '4200s' }).tombstoneTtlSeconds).toBe(4200);
     expect(loadJobConfig({ ...base, TOMBSTONE_TTL: '60s' }).tombstoneTtlSeconds).toBe(60);

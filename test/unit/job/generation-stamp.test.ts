@@ -4,7 +4,7 @@ import {
   stampFor,
   stampedGeneration,
   writtenByNewer,
-} from '../../../functions/pull-secret-job/kubernetes/generation-stamp';
+} from '../../../functions/pull-secret-job/kubernetes/sync-kubernetes';
 
 const stamped = (value: string) => ({ [GENERATION_ANNOTATION]: value, other: 'x' });
 

@@ -1,12 +1,12 @@
 // The recorded places are read from annotations the tenant can edit (issue 26, item 7): only names
 // Kubernetes itself accepts are used; the exploit test is test/integration/job/recorded-places.test.ts.
-import { placeNameProblem } from '../../../functions/pull-secret-job/places/place-names';
 import {
   PLACED_PREFIX,
   placeKey,
+  placeNameProblem,
   recordedPlaces,
   type Place,
-} from '../../../functions/pull-secret-job/places/places';
+} from '../../../functions/pull-secret-job/places/place-record';
 
 const place = (cluster: string, namespace: string, name: string): Place => ({
   cluster,

@@ -8,7 +8,7 @@ import {
   planApply,
   planCleanup,
   type Place,
-} from '../../../functions/pull-secret-job/places/places';
+} from '../../../functions/pull-secret-job/places/place-record';
 import { CLAIM_ANNOTATIONS } from '../../../shared/pull-secret/claim';
 
 const place = (cluster: string, namespace: string, name = 'cls-1-pull-secret'): Place => ({

@@ -1,4 +1,4 @@
-import { lostClaimIn } from '../../../functions/pull-secret-job/claim/claim-step';
+import { lostClaimIn } from '../../../functions/pull-secret-job/claim/claim';
 import { ownershipLabels } from '../../../functions/pull-secret-job/config/labels';
 import {
   PUBLISHED_GENERATION_ANNOTATION,
