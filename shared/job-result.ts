@@ -6,10 +6,16 @@ import * as z from 'zod';
  */
 export const jobResultSchema = z.object({
   /**
-   * `duplicate`: another execution holds the claim for the same or newer work (claim.ts), so this
-   * one wrote nothing; it exits 0 and the reporter writes no status for it.
+   * `stood-aside`: another execution holds the claim for the same work (reason DuplicateExecution)
+   * or newer work (SupersededExecution, also when the cluster is being deleted or is at a newer
+   * generation), so this one stopped, leaving nothing of its own; it exits 0 and the reporter
+   * writes no status for it. Read as `duplicate` from executions of releases before issue 38,
+   * whose results may still be in flight during an upgrade.
    */
-  outcome: z.enum(['succeeded', 'failed', 'duplicate']),
+  outcome: z.preprocess(
+    (outcome) => (outcome === 'duplicate' ? 'stood-aside' : outcome),
+    z.enum(['succeeded', 'failed', 'stood-aside']),
+  ),
   operation: z.enum(['apply', 'delete']),
   dry_run: z.boolean(),
   cluster_id: z.string(),
@@ -62,7 +68,7 @@ export const jobResultSchema = z.object({
       }),
     )
     .optional(),
-  /** For a duplicate: the claim that another execution holds. */
+  /** For an execution that stood aside: the claim that another execution holds. */
   claim_holder: z
     .object({
       execution: z.string(),

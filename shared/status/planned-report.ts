@@ -9,11 +9,11 @@ export interface PlannedReport {
 }
 
 /**
- * Nothing to report, and why; `decision` marks duplicates and executions that cannot be attributed
+ * Nothing to report, and why; `decision` marks executions that stood aside and executions that cannot be attributed
  * to a cluster in the logs; `severity` `warn` for what an operator should see.
  */
 export interface SkippedReport {
   readonly skip: string;
-  readonly decision?: 'duplicate' | 'execution-unattributed';
+  readonly decision?: 'stood-aside' | 'execution-unattributed';
   readonly severity?: 'info' | 'warn';
 }

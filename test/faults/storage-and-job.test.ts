@@ -191,7 +191,7 @@ describe('fault matrix: Secret Manager, Kubernetes, the job', () => {
     const holder = own?.data.execution ?? '';
     expect(executions.map((e) => e.name)).toContain(holder);
     expect(own?.available).toBe('True');
-    expect(stack.logText()).toMatch(/"decision":"duplicate"/);
+    expect(stack.logText()).toMatch(/"decision":"stood-aside"/);
     expect(await stack.versions(id)).toEqual(['1:ENABLED']);
   });
 

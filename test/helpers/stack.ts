@@ -437,7 +437,7 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
         const mine = (await executions()).filter((e) => e.env.CLUSTER_ID === id);
         return mine.every((e) => e.done) ? mine : undefined;
       });
-      return all.filter((e) => jobOutcome(d.logDir, e.name) !== 'duplicate');
+      return all.filter((e) => jobOutcome(d.logDir, e.name) !== 'stood-aside');
     },
     kubeWrites: async (id) =>
       (await kubeRequests()).filter(

@@ -335,7 +335,7 @@ export function lostClaimResult(
         ? 'stopped before writing to Kubernetes'
         : 'stopped before removing the Secret from earlier places';
   return {
-    outcome: 'duplicate',
+    outcome: 'stood-aside',
     reason: lost.kind === 'duplicate' ? 'DuplicateExecution' : 'SupersededExecution',
     message: `${lost.kind === 'duplicate' ? 'Duplicate' : 'Superseded'} execution: ${holder}, so this execution ${done}.`,
     ...(lost.holder ? { claim_holder: { ...lost.holder } } : {}),

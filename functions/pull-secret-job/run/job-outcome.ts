@@ -19,7 +19,7 @@ export function describeFailure(
 /** The process exit code for a result: configuration, permanent and transient failures differ. */
 export function exitCodeFor(result: JobResult): number {
   // A duplicate did its job by standing aside: exiting non-zero would make Cloud Run retry it.
-  if (result.outcome === 'succeeded' || result.outcome === 'duplicate') return EXIT_CODES.success;
+  if (result.outcome === 'succeeded' || result.outcome === 'stood-aside') return EXIT_CODES.success;
   if (result.reason === new ConfigError('').reason) return EXIT_CODES.configuration;
   if (result.reason === 'InternalError') return EXIT_CODES.internal;
   return result.failure_kind === 'permanent' ? EXIT_CODES.permanent : EXIT_CODES.transient;

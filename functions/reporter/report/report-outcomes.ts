@@ -16,10 +16,10 @@ export function planFromJobResult(
 ): PlannedReport | SkippedReport {
   if (result.dry_run) return { skip: 'dry-run results are not reported' };
   // A duplicate wrote nothing; the claim holder reports. Reporting it could overwrite the winner.
-  if (result.outcome === 'duplicate')
+  if (result.outcome === 'stood-aside')
     return {
-      skip: `execution ${result.execution ?? 'unknown'} was a duplicate (${result.reason}): ${result.message}`,
-      decision: 'duplicate',
+      skip: `execution ${result.execution ?? 'unknown'} stood aside (${result.reason}): ${result.message}`,
+      decision: 'stood-aside',
     };
   if (result.generation === undefined)
     return { skip: 'the result has no generation (a direct run, not launched by the adapter)' };
@@ -99,7 +99,7 @@ export function skipUnclaimedSuccess(
   if (!claim || claim.execution === execution) return undefined;
   if (claim.generation < Number(summary.env.GENERATION)) return undefined;
   return {
-    skip: `execution ${execution} succeeded without holding the claim (held for ${describeClaim(claim)}): it was a duplicate and wrote nothing`,
-    decision: 'duplicate',
+    skip: `execution ${execution} succeeded without holding the claim (held for ${describeClaim(claim)}): it stood aside and wrote nothing`,
+    decision: 'stood-aside',
   };
 }

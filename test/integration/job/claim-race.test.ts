@@ -81,7 +81,7 @@ describe('pull secret job, two executions racing for the same work (claim in Sec
   };
   const winnerAndDuplicate = (runs: [JobRun, JobRun]) => {
     const winners = runs.filter((run) => run.result.outcome === 'succeeded');
-    const duplicates = runs.filter((run) => run.result.outcome === 'duplicate');
+    const duplicates = runs.filter((run) => run.result.outcome === 'stood-aside');
     expect([winners.length, duplicates.length]).toEqual([1, 1]);
     for (const run of runs) expect(run.code).toBe(EXIT_CODES.success);
     return { winner: winners[0]!, duplicate: duplicates[0]! };
@@ -181,7 +181,7 @@ describe('pull secret job, two executions racing for the same work (claim in Sec
     const stale = await runJob({ ...env, CLOUD_RUN_EXECUTION: 'pull-secret-stale' });
     expect(stale.code).toBe(EXIT_CODES.success);
     expect(stale.result).toMatchObject({
-      outcome: 'duplicate',
+      outcome: 'stood-aside',
       reason: 'SupersededExecution',
       claim_holder: { execution: 'pull-secret-relaunch', attempt: 2 },
     });

@@ -196,7 +196,7 @@ describe('a cluster deleted during its apply leaves nothing behind (tombstone an
       const late = await applying;
 
       expect(late.code).toBe(EXIT_CODES.success);
-      expect(late.result).toMatchObject({ outcome: 'duplicate', reason: 'SupersededExecution' });
+      expect(late.result).toMatchObject({ outcome: 'stood-aside', reason: 'SupersededExecution' });
       expect(await leftAfterDelete(client, secretOf(id))).toBe('tombstone');
       expect((await tombstoneOf(client, secretOf(id)))?.versions).toEqual(point.versions);
       expect(await kubernetesSecret(id)).toBe('absent');
@@ -224,7 +224,7 @@ describe('a cluster deleted during its apply leaves nothing behind (tombstone an
     sm.faults.release();
     const late = await applying;
 
-    expect(late.result).toMatchObject({ outcome: 'duplicate', reason: 'SupersededExecution' });
+    expect(late.result).toMatchObject({ outcome: 'stood-aside', reason: 'SupersededExecution' });
     expect(await liveVersions(id)).toEqual([]);
     expect(await leftAfterDelete(client, secretOf(id))).toBe('tombstone');
     const [secret] = await client.getSecret({ name: secretOf(id) });
@@ -246,7 +246,7 @@ describe('a cluster deleted during its apply leaves nothing behind (tombstone an
     hyperfleet.faults.release();
     const late = await applying;
 
-    expect(late.result).toMatchObject({ outcome: 'duplicate', reason: 'SupersededExecution' });
+    expect(late.result).toMatchObject({ outcome: 'stood-aside', reason: 'SupersededExecution' });
     const [secret] = await client.getSecret({ name: secretOf(id) });
     expect(secret.versionAliases ?? {}).toEqual({});
     expect(await liveVersions(id)).toEqual([]);
@@ -324,7 +324,7 @@ describe('a cluster deleted during its apply leaves nothing behind (tombstone an
       HYPERFLEET_API_BASE_URL: undefined,
     });
     expect(blind.result).toMatchObject({
-      outcome: 'duplicate',
+      outcome: 'stood-aside',
       reason: 'SupersededExecution',
       phases: [],
       claim_holder: { operation: 'delete', generation: 2 },
@@ -336,11 +336,11 @@ describe('a cluster deleted during its apply leaves nothing behind (tombstone an
       LAUNCH_ATTEMPT: undefined,
       HYPERFLEET_API_BASE_URL: undefined,
     });
-    expect(direct.result).toMatchObject({ outcome: 'duplicate', reason: 'SupersededExecution' });
+    expect(direct.result).toMatchObject({ outcome: 'stood-aside', reason: 'SupersededExecution' });
     expect(await liveVersions(id)).toEqual([]);
     // With the API, the cluster check stops it before it even reads Secret Manager.
     const checked = await apply(id, { CLOUD_RUN_EXECUTION: `apply-${id}-2` });
-    expect(checked.result).toMatchObject({ outcome: 'duplicate', reason: 'SupersededExecution' });
+    expect(checked.result).toMatchObject({ outcome: 'stood-aside', reason: 'SupersededExecution' });
     expect(checked.result.message).toMatch(
       /^Superseded execution: the cluster is being deleted \(deleted_time .+\), so this execution wrote nothing\.$/,
     );
@@ -391,14 +391,14 @@ describe('a cluster deleted during its apply leaves nothing behind (tombstone an
 
     const first = await apply(deleting);
     expect(first.result).toMatchObject({
-      outcome: 'duplicate',
+      outcome: 'stood-aside',
       reason: 'SupersededExecution',
       phases: [],
     });
     expect(first.result.message).toContain('the cluster is being deleted');
     const second = await apply(stale);
     expect(second.result).toMatchObject({
-      outcome: 'duplicate',
+      outcome: 'stood-aside',
       reason: 'SupersededExecution',
       phases: [],
       message:
@@ -409,7 +409,7 @@ describe('a cluster deleted during its apply leaves nothing behind (tombstone an
     hyperfleet.store.forceDelete(gone, 'finalized');
     const third = await apply(gone);
     expect(third.result).toMatchObject({
-      outcome: 'duplicate',
+      outcome: 'stood-aside',
       reason: 'SupersededExecution',
       phases: [],
     });

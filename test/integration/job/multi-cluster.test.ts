@@ -230,7 +230,7 @@ describe('pull secret job across management clusters (two Kubernetes emulators)'
     const applied = await applying;
     expect(applied.code).toBe(EXIT_CODES.success);
     expect(applied.result).toMatchObject({
-      outcome: 'duplicate',
+      outcome: 'stood-aside',
       reason: 'SupersededExecution',
       kubernetes: { management_cluster: 'mgmt-1', namespace: late, outcome: 'created' },
       cleaned_placements: [

@@ -48,7 +48,7 @@ describe('place races between generations (two Kubernetes emulators, real job pr
     });
     const late = await lagging;
     expect(late.code).toBe(EXIT_CODES.success);
-    expect(late.result).toMatchObject({ outcome: 'duplicate', reason: 'SupersededExecution' });
+    expect(late.result).toMatchObject({ outcome: 'stood-aside', reason: 'SupersededExecution' });
 
     expect(await t.everywhere()).toEqual(['mgmt-2/clusters-cls-1']);
     expect(await t.places()).toEqual([place('mgmt-2', 'clusters-cls-1')]);
@@ -68,7 +68,7 @@ describe('place races between generations (two Kubernetes emulators, real job pr
     // ...while generation 3 moves back to mgmt-2 and re-stamps the Secret there (2 overtaken).
     expect((await t.run(3, 'mgmt-2', 'clusters-cls-1')).code).toBe(EXIT_CODES.success);
     const late = await lagging;
-    expect(late.result).toMatchObject({ outcome: 'duplicate', reason: 'SupersededExecution' });
+    expect(late.result).toMatchObject({ outcome: 'stood-aside', reason: 'SupersededExecution' });
     const deletes = t.mgmt2.requests.list().filter((r) => r.method === 'DELETE');
     expect(deletes.map((r) => r.outcome)).toEqual([409]);
     expect(await t.everywhere()).toEqual(['mgmt-2/clusters-cls-1']);
@@ -90,7 +90,7 @@ describe('place races between generations (two Kubernetes emulators, real job pr
     const newer = await t.run(3, 'mgmt-1', 'clusters-cls-1');
     expect(newer.code).toBe(EXIT_CODES.success);
     const late = await lagging;
-    expect(late.result).toMatchObject({ outcome: 'duplicate', reason: 'SupersededExecution' });
+    expect(late.result).toMatchObject({ outcome: 'stood-aside', reason: 'SupersededExecution' });
 
     const current = await t.secretIn(t.mgmt1, 'clusters-cls-1');
     expect(Buffer.from(current?.data?.['.dockerconfigjson'] ?? '', 'base64').toString()).toBe(
@@ -115,7 +115,7 @@ describe('place races between generations (two Kubernetes emulators, real job pr
     t.sm.faults.add({ match: 'UpdateSecret', target: SECRET, delayMs: HOLD_MS });
     const newer = t.run(3, 'mgmt-1', 'clusters-cls-1');
     const late = await lagging;
-    expect(late.result).toMatchObject({ outcome: 'duplicate', reason: 'SupersededExecution' });
+    expect(late.result).toMatchObject({ outcome: 'stood-aside', reason: 'SupersededExecution' });
     const current = await newer;
     expect(current.code).toBe(EXIT_CODES.success);
 
@@ -144,7 +144,7 @@ describe('place races between generations (two Kubernetes emulators, real job pr
     expect(await t.places()).toEqual([place('mgmt-2', 'clusters-cls-1')]);
     t.mgmt1.faults.release();
     const late = await lagging;
-    expect(late.result).toMatchObject({ outcome: 'duplicate', reason: 'SupersededExecution' });
+    expect(late.result).toMatchObject({ outcome: 'stood-aside', reason: 'SupersededExecution' });
 
     // Attempt 1's Secret landed at mgmt-1 after the cleanup: it is recorded, not lost...
     expect(await t.everywhere()).toEqual(['mgmt-1/clusters-cls-1', 'mgmt-2/clusters-cls-1']);

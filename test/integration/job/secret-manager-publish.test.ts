@@ -128,7 +128,7 @@ describe('pull secret job, publishing in Secret Manager (real processes, held ca
     const late = await lagging;
     expect(late.code).toBe(EXIT_CODES.success);
     expect(late.result).toMatchObject({
-      outcome: 'duplicate',
+      outcome: 'stood-aside',
       reason: 'SupersededExecution',
       claim_holder: { generation: 3, execution: 'pull-secret-g3-a1' },
       secret_manager: { version_name: version(3), destroyed_versions: [version(3)] },
@@ -161,7 +161,7 @@ describe('pull secret job, publishing in Secret Manager (real processes, held ca
     sm.faults.release();
     const late = await lagging;
     // The published generation is still 1, older than 2: only the claim stops generation 2.
-    expect(late.result).toMatchObject({ outcome: 'duplicate', reason: 'SupersededExecution' });
+    expect(late.result).toMatchObject({ outcome: 'stood-aside', reason: 'SupersededExecution' });
     expect(await current()).toEqual({ name: version(1), data: bytes.A });
     expect(await states()).toEqual(['2:DESTROYED', '1:ENABLED']);
     expect(await kubernetesSecret()).toEqual({ path: version(1), generation: '3', data: bytes.A });
@@ -185,7 +185,7 @@ describe('pull secret job, publishing in Secret Manager (real processes, held ca
     // destroys only what is older than its own version, so 3 (current, named by 3's status) stays.
     expect(sm.faults.release('ListSecretVersions')).toBe(1);
     const late = await lagging;
-    expect(late.result).toMatchObject({ outcome: 'duplicate', reason: 'SupersededExecution' });
+    expect(late.result).toMatchObject({ outcome: 'stood-aside', reason: 'SupersededExecution' });
     expect(await current()).toEqual({ name: version(3), data: bytes.C });
     expect(await kubernetesSecret()).toMatchObject({ path: version(3), generation: '3' });
     sm.faults.release();

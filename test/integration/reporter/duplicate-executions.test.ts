@@ -128,7 +128,7 @@ describe('reporter: duplicate executions are never reported', () => {
     holder: string,
     operation: 'apply' | 'delete',
   ): JobResult => ({
-    outcome: 'duplicate',
+    outcome: 'stood-aside',
     operation,
     dry_run: false,
     cluster_id: clusterId,
@@ -162,7 +162,7 @@ describe('reporter: duplicate executions are never reported', () => {
       ).toBe(204);
       expect(await ownStatus(id)).toBeUndefined();
       const decisions = logger.lines
-        .filter((line) => line.fields.decision === 'duplicate')
+        .filter((line) => line.fields.decision === 'stood-aside')
         .map((line) => line.fields.source);
       expect(decisions.slice(-2)).toEqual(['execution-finished', 'job-result']);
 

@@ -75,7 +75,7 @@ describe('the cluster check: does the cluster still want this apply?', () => {
         'nothing',
       ),
     ).toEqual({
-      outcome: 'duplicate',
+      outcome: 'stood-aside',
       reason: 'SupersededExecution',
       message:
         "Superseded execution: generation 5 is newer than this execution's 3, so this execution wrote nothing.",

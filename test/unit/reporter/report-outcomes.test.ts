@@ -7,7 +7,7 @@ import {
 } from '../../../functions/reporter/report/report-outcomes';
 import type { Claim } from '../../../shared/pull-secret/claim';
 import { buildStatus } from '../../../shared/status/status-builder';
-import type { JobResult } from '../../../shared/job-result';
+import { jobResultSchema, type JobResult } from '../../../shared/job-result';
 
 const JOB = 'projects/demo/locations/local/jobs/pullsecret-job';
 const EXEC = `${JOB}/executions/pullsecret-job-abc12`;
@@ -170,10 +170,10 @@ describe('planFromJobResult', () => {
   });
 
   it.each(['apply', 'delete'] as const)(
-    'never reports a duplicate %s execution (the claim holder reports), and says so',
+    'never reports a %s execution that stood aside (the claim holder reports), and says so',
     (operation) => {
       const duplicate = result({
-        outcome: 'duplicate',
+        outcome: 'stood-aside',
         operation,
         reason: 'DuplicateExecution',
         message: 'Duplicate execution: the pull secret claim is held by another execution.',
@@ -183,11 +183,19 @@ describe('planFromJobResult', () => {
         claim_holder: { execution: 'pullsecret-job-zzz99', generation: 2, operation, attempt: 1 },
       });
       expect(planFromJobResult(duplicate, JOB)).toEqual({
-        skip: expect.stringContaining('pullsecret-job-abc12 was a duplicate') as unknown as string,
-        decision: 'duplicate',
+        skip: expect.stringContaining('pullsecret-job-abc12 stood aside') as unknown as string,
+        decision: 'stood-aside',
       });
     },
   );
+});
+
+describe('the result message', () => {
+  it('reads `duplicate` from executions of the release before `stood-aside` as stood aside', () => {
+    const legacy = { ...result({}), outcome: 'duplicate', reason: 'DuplicateExecution' };
+    expect(jobResultSchema.parse(legacy).outcome).toBe('stood-aside');
+    expect(() => jobResultSchema.parse({ ...legacy, outcome: 'skipped' })).toThrow();
+  });
 });
 
 describe('planFromExecution', () => {
@@ -301,7 +309,7 @@ describe('skipUnclaimedSuccess (execution-finished events of successful executio
   ])('%s', (_name, claim, skipped) => {
     const decision = skipUnclaimedSuccess(summary(), claim);
     expect(decision !== undefined).toBe(skipped);
-    if (decision) expect(decision).toMatchObject({ decision: 'duplicate' });
+    if (decision) expect(decision).toMatchObject({ decision: 'stood-aside' });
   });
 
   it('names the secret from the overrides', () => {
