@@ -24,11 +24,9 @@ import {
   syncSecretManager,
   type SecretManagerOutcome,
 } from '../secret-manager/sync-secret-manager';
-import { kubernetesPhaseAttributes } from '../telemetry/job-trace';
-import { runPhase, withPhaseSpan } from '../telemetry/phase';
-import { placeContext, type JobDependencies, type Progress } from './run-context';
+import { kubernetesPhaseAttributes, runPhase, withPhaseSpan } from '../telemetry/job-trace';
+import { placeContext, summarise, type JobDependencies, type Progress } from './run-context';
 import { resolvePullSecret, type ResolvedPullSecret } from './resolve-pull-secret';
-import { summarise } from './result-summary';
 import {
   copiesToTenant,
   keepDefaultOutOfTenant,

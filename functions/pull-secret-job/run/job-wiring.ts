@@ -5,9 +5,8 @@ import type { SecretRedactor } from '../../../shared/logging/secret-redactor';
 import { startTracing } from '../../../shared/tracing/start';
 import { loadJobConfig, type JobConfig } from '../config/config';
 import { refuseRedirects } from '../config/redirect-guard';
-import { withJobRunSpan } from '../telemetry/job-trace';
+import { endOpenSpans, withJobRunSpan } from '../telemetry/job-trace';
 import type { ResultPublisher } from '../telemetry/result-publisher';
-import { endOpenSpans } from '../telemetry/phase';
 import { traceFieldsFromTraceparent, traceFieldsOf } from '../telemetry/result-trace-fields';
 import {
   SIGNAL_EXIT_CODES,

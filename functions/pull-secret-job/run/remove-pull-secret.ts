@@ -7,10 +7,8 @@ import {
   deleteSecretManagerSecret,
   type DeleteOutcome,
 } from '../secret-manager/delete-pull-secret';
-import { kubernetesPhaseAttributes } from '../telemetry/job-trace';
-import { runPhase } from '../telemetry/phase';
-import { placeContext, type JobDependencies, type Progress } from './run-context';
-import { cleanedSentence } from './result-summary';
+import { kubernetesPhaseAttributes, runPhase } from '../telemetry/job-trace';
+import { cleanedSentence, placeContext, type JobDependencies, type Progress } from './run-context';
 
 /** One delete run's context, as every phase of it needs it. */
 interface RemoveRun {

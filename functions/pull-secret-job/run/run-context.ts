@@ -6,11 +6,18 @@ import { recheck, recheckIn } from '../claim/claim';
 import type { JobConfig } from '../config/config';
 import type { ClusterSecrets } from '../kubernetes/cluster-secrets';
 import type { KubernetesOutcome } from '../kubernetes/sync-kubernetes';
+import { describePlace } from '../places/place-record';
 import type { KeptPlace, PlaceContext, RemovedPlace } from '../places/remove-places';
 import type { DeleteOutcome } from '../secret-manager/delete-pull-secret';
 import type { SecretStore } from '../secret-manager/secret-store';
 import type { SecretManagerOutcome } from '../secret-manager/sync-secret-manager';
 import type { PullSecretOrigin } from './tenant-copy';
+
+// What a run carries and how it is summed up: the ports it talks through (JobDependencies), what
+// its phases accumulate (Progress), the context its Kubernetes phases work in (placeContext); then
+// what the JobResult says of that progress (its secret_manager, kubernetes and cleaned_placements
+// parts) and the sentences people read (the result's message). Not in run-pull-secret-job.ts: it
+// imports the apply and the delete, which import this (one file would be an import cycle).
 
 /** The ports the job talks through; built by main.ts, faked nowhere (tests use the emulators). */
 export interface JobDependencies {
@@ -60,4 +67,131 @@ export function placeContext(
     logger: log,
     dryRun: options.dryRun,
   };
+}
+
+// The summary of what the run did.
+
+type Target = Pick<JobConfig, 'kubernetes'>;
+const clusterOf = (config: Target) =>
+  config.kubernetes ? { management_cluster: config.kubernetes.cluster } : {};
+
+export function removalSummary(
+  removed: DeleteOutcome,
+  config: Target,
+): Pick<JobResult, 'secret_manager' | 'kubernetes'> {
+  return {
+    secret_manager: {
+      secret_path: removed.secretManager.secretPath,
+      secret: removed.secretManager.outcome,
+      version: removed.secretManager.outcome === 'retained' ? 'disabled' : 'none',
+      version_name: '',
+      verified: true,
+      destroyed_versions: [...removed.secretManager.destroyedVersions],
+    },
+    ...(removed.kubernetes
+      ? {
+          kubernetes: {
+            ...clusterOf(config),
+            namespace: removed.kubernetes.namespace,
+            name: removed.kubernetes.name,
+            outcome: removed.kubernetes.outcome,
+          },
+        }
+      : {}),
+  };
+}
+
+export function secretManagerSummary(
+  outcome: SecretManagerOutcome,
+): NonNullable<JobResult['secret_manager']> {
+  return {
+    secret_path: outcome.secretPath,
+    secret: outcome.secret,
+    version: outcome.version,
+    version_name: outcome.versionName,
+    verified: outcome.verified,
+    destroyed_versions: [...outcome.destroyedVersions],
+  };
+}
+
+export function kubernetesSummary(
+  outcome: KubernetesOutcome,
+  config: Target,
+): NonNullable<JobResult['kubernetes']> {
+  return {
+    ...clusterOf(config),
+    namespace: outcome.namespace,
+    name: outcome.name,
+    outcome: outcome.outcome,
+    ...(outcome.resourceVersion ? { resource_version: outcome.resourceVersion } : {}),
+  };
+}
+
+export function cleanedSummary(
+  cleaned: readonly RemovedPlace[],
+): NonNullable<JobResult['cleaned_placements']> {
+  return cleaned.map(({ place, outcome }) => ({
+    management_cluster: place.cluster,
+    namespace: place.namespace,
+    name: place.name,
+    outcome,
+  }));
+}
+
+/** "earlier places: ...; " for the places a move or a delete cleaned or left, else nothing. */
+export function cleanedSentence(
+  cleaned: readonly RemovedPlace[] | undefined,
+  kept?: readonly KeptPlace[],
+): string {
+  const parts = (cleaned ?? []).map(({ place, outcome }) => `${describePlace(place)}: ${outcome}`);
+  const left = unconfiguredSentence(kept);
+  return `${parts.length ? `earlier places: ${parts.join(', ')}; ` : ''}${left ? `${left}; ` : ''}`;
+}
+
+/**
+ * The earlier places left on management clusters no longer configured: said in the result (the
+ * status message people read), not only in the job's WARNING, because a person must remove them.
+ */
+export function unconfiguredSentence(kept: readonly KeptPlace[] | undefined): string {
+  const left = (kept ?? []).filter((k) => k.why === 'unconfigured');
+  if (!left.length) return '';
+  return `not removed, on management clusters no longer in MANAGEMENT_CLUSTERS (delete by hand, see the job's warning): ${left.map((k) => describePlace(k.place)).join(', ')}`;
+}
+
+/** One sentence for people: where the pull secret is now. */
+export function summarise(
+  stored: SecretManagerOutcome,
+  progress: {
+    pushed?: KubernetesOutcome;
+    cleaned?: readonly RemovedPlace[];
+    kept?: readonly KeptPlace[];
+  },
+  config: Target,
+  dryRun: boolean,
+): string {
+  const { pushed } = progress;
+  const cluster = config.kubernetes ? ` on management cluster ${config.kubernetes.cluster}` : '';
+  const left = unconfiguredSentence(progress.kept);
+  const moved = `${
+    progress.cleaned?.length
+      ? ` Removed from the earlier ${progress.cleaned.map(({ place, outcome }) => `${describePlace(place)} (${outcome})`).join(', ')}.`
+      : ''
+  }${left ? ` Earlier places ${left}.` : ''}`;
+  if (dryRun) {
+    const k8s = pushed
+      ? ` Kubernetes Secret ${pushed.namespace}/${pushed.name}${cluster} would be ${pushed.outcome === 'unchanged' ? 'left unchanged' : pushed.outcome}.`
+      : '';
+    const version =
+      stored.version === 'none'
+        ? 'hold no version (platform default pull secret, not copied)'
+        : `its version ${stored.version === 'added' ? 'added' : 'left unchanged'}`;
+    return `Dry run: Secret Manager secret ${stored.secretPath} would be ${stored.secret === 'created' ? 'created' : 'reused'} and ${version}.${k8s}${moved}`;
+  }
+  const sm =
+    stored.version === 'none'
+      ? `Platform default pull secret in use, not copied to the tenant project (${stored.secretPath} holds only the claim and place records${stored.destroyedVersions.length ? `; earlier copies destroyed: ${stored.destroyedVersions.join(', ')}` : ''})`
+      : `Pull secret stored in ${stored.versionName} (${stored.version === 'added' ? 'new version' : 'unchanged'})`;
+  return pushed
+    ? `${sm}; Kubernetes Secret ${pushed.namespace}/${pushed.name}${cluster} ${pushed.outcome}.${moved}`
+    : `${sm}.`;
 }

@@ -3,14 +3,15 @@ import { lostClaimResult } from '../claim/claim';
 import type { JobConfig } from '../config/config';
 import { applyPullSecret } from './apply-pull-secret';
 import { describeFailure } from './job-outcome';
-import type { JobDependencies, Progress } from './run-context';
 import { removePullSecret } from './remove-pull-secret';
 import {
   cleanedSummary,
   kubernetesSummary,
   removalSummary,
   secretManagerSummary,
-} from './result-summary';
+  type JobDependencies,
+  type Progress,
+} from './run-context';
 import { requireKnownCluster, requireOwnPlace } from '../places/remove-places';
 
 export type { JobDependencies };

@@ -12,7 +12,7 @@ import {
 import { TRACE_ATTRIBUTES } from '../../../shared/tracing/attributes';
 import { SpanKind, withSpan } from '../../../shared/tracing/spans';
 import { currentTraceparent, currentTracestate } from '../../../shared/tracing/traceparent';
-import { markPhaseFailed } from './phase';
+import { markPhaseFailed } from './job-trace';
 import type { ResultPublisher } from './result-publisher';
 
 /** One kind of message on the results topic: its `type`, span, log words and retry policy. */

@@ -1,4 +1,4 @@
-import { translateKubeError } from '../../../functions/pull-secret-job/kubernetes/kube-errors';
+import { translateKubeError } from '../../../functions/pull-secret-job/kubernetes/kubernetes-cluster-secrets';
 import { AdapterError } from '../../../shared/errors';
 
 /** An error as @kubernetes/client-node throws it: the HTTP code and the Status body as text. */
