@@ -111,6 +111,31 @@ export async function publishVersion(
 }
 
 /**
+ * Whether a version this run adopted (its AddSecretVersion answer was lost, and the version found
+ * holds its bytes: sync-secret-manager.ts) may be withdrawn after losing the publication. An adopted
+ * version may be another execution's with the same bytes, about to publish it, so it is kept unless
+ * a newer generation has already published another one: that generation's executions are done
+ * publishing, and an older one cannot publish over it. Without this, a lagging generation whose
+ * add landed with its answer lost left its version enabled for good (`latest` serving its old
+ * bytes), found by the chaos run (test/faults/chaos.test.ts, seed 6).
+ */
+export function mayWithdrawAdopted(
+  seen: SecretMetadata | undefined,
+  versionName: string,
+  generation: number | undefined,
+): boolean {
+  if (!seen || generation === undefined) return false;
+  const published = publishedGeneration(seen.annotations);
+  const current = seen.versionAliases[PUBLISHED_VERSION_ALIAS];
+  return (
+    published !== undefined &&
+    published > generation &&
+    current !== undefined &&
+    current !== versionNumber(versionName)
+  );
+}
+
+/**
  * The loser's cleanup: destroys the version it added, and only that, never one an alias names
  * (ours may have been published before we were overtaken, or a customer may alias it). A failure
  * is logged: the version then waits for the next change's retention. Whether it was destroyed.

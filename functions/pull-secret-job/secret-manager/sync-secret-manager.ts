@@ -10,6 +10,7 @@ import type { LostClaim } from '../claim/claim';
 import { ownershipMismatch } from '../config/labels';
 import {
   aliasesOf,
+  mayWithdrawAdopted,
   publishVersion,
   versionNumber,
   withdrawLostPublication,
@@ -145,10 +146,13 @@ export async function syncSecretManager(
     logger: log,
   });
   if ('lost' in published) {
-    // Only a version this run knows it added: one adopted after a lost answer may be another's.
+    // A version this run knows it added; one adopted after a lost answer only when no execution
+    // can still publish it (mayWithdrawAdopted).
+    const withdrawable =
+      added.adopted === false ||
+      mayWithdrawAdopted(published.seen, added.name, options.publisher?.generation);
     const withdrawn =
-      added.adopted === false &&
-      (await withdrawLostPublication(store, added.name, published.seen, log));
+      withdrawable && (await withdrawLostPublication(store, added.name, published.seen, log));
     return { ...outcome, destroyedVersions: withdrawn ? [added.name] : [], lost: published.lost };
   }
   const destroyedVersions = await pruneAfterAdd(store, secretPath, {

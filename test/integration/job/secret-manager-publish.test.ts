@@ -46,7 +46,7 @@ describe('pull secret job, publishing in Secret Manager (real processes, held ca
   });
 
   /** One execution as the adapter launches it. */
-  const run = (generation: number, data: string, attempt = 1) =>
+  const run = (generation: number, data: string, attempt = 1, extra: Record<string, string> = {}) =>
     runJob({
       SECRET_MANAGER_EMULATOR_HOST: sm.endpoint,
       KUBECONFIG: kube.kubeconfigPath,
@@ -57,6 +57,7 @@ describe('pull secret job, publishing in Secret Manager (real processes, held ca
       GENERATION: String(generation),
       LAUNCH_ATTEMPT: String(attempt),
       CLOUD_RUN_EXECUTION: `pull-secret-g${generation}-a${attempt}`,
+      ...extra,
     });
   const calls = () => sm.requests.list().map((r) => r.method);
   const states = async () => {
@@ -142,6 +143,36 @@ describe('pull secret job, publishing in Secret Manager (real processes, held ca
     const [secret] = await client.getSecret({ name: SECRET });
     expect(secret.annotations?.['hyperfleet.io-current-generation']).toBe('3');
     // `latest` names generation 2's withdrawn version: its readers get an error, never B.
+    expect(await codeOf(client.accessSecretVersion({ name: `${SECRET}/versions/latest` }))).toBe(
+      status.FAILED_PRECONDITION,
+    );
+  }, 60_000);
+
+  // Found by the chaos run (test/faults/chaos.test.ts, seed 6): the lagging generation's add lands
+  // with its answer lost, so it adopts the version it finds with its bytes; losing the publication,
+  // it used to keep an adopted version (it might be another execution's), enabled for good.
+  it('a stalled older generation whose AddSecretVersion answer was lost withdraws the version it adopted once a newer generation has published', async () => {
+    expect((await run(1, bytes.A)).code).toBe(EXIT_CODES.success);
+    sm.faults.add({
+      match: 'AddSecretVersion',
+      target: SECRET,
+      hold: true,
+      after: true,
+      status: 'UNAVAILABLE',
+    });
+    const lagging = run(2, bytes.B, 1, { GCP_API_TIMEOUT: '60s' });
+    await waitFor('generation 2 to send AddSecretVersion', () => sm.faults.held() === 1);
+    const newer = await run(3, bytes.C);
+    expect(newer.result.secret_manager).toMatchObject({ version_name: version(2) });
+    sm.faults.release();
+    const late = await lagging;
+    expect(late.result).toMatchObject({
+      outcome: 'stood-aside',
+      reason: 'SupersededExecution',
+      secret_manager: { version_name: version(3), destroyed_versions: [version(3)] },
+    });
+    expect(await current()).toEqual({ name: version(2), data: bytes.C });
+    expect(await states()).toEqual(['3:DESTROYED', '2:ENABLED', '1:DESTROYED']);
     expect(await codeOf(client.accessSecretVersion({ name: `${SECRET}/versions/latest` }))).toBe(
       status.FAILED_PRECONDITION,
     );

@@ -1,6 +1,7 @@
 import { lostClaimIn } from '../../../functions/pull-secret-job/claim/claim';
 import { ownershipLabels } from '../../../functions/pull-secret-job/config/labels';
 import {
+  mayWithdrawAdopted,
   PUBLISHED_GENERATION_ANNOTATION,
   publishStep,
   type Publisher,
@@ -110,5 +111,45 @@ describe('publishStep: making a version current, or standing aside', () => {
     const step = publishStep(read, 5, { lostIn: () => undefined });
     expect(step).toMatchObject({ aliases: { current: 5 }, then: { published: true } });
     expect('update' in step && step.update).not.toHaveProperty(PUBLISHED_GENERATION_ANNOTATION);
+  });
+});
+
+describe('mayWithdrawAdopted: a version adopted after a lost answer, withdrawn only when nobody can publish it', () => {
+  const V3 = 'projects/p/secrets/s/versions/3';
+  it.each<[string, SecretMetadata | undefined, number | undefined, boolean]>([
+    [
+      'a newer generation published another version',
+      secret(claim(3), { generation: 3, version: 2 }),
+      2,
+      true,
+    ],
+    ['nothing published yet: another execution may publish it', secret(claim(3)), 2, false],
+    [
+      'the publisher is older: the claim holder may still publish it',
+      secret(claim(3), { generation: 1, version: 1 }),
+      2,
+      false,
+    ],
+    [
+      "our own generation published: it may be that execution's",
+      secret(claim(2, 2), { generation: 2, version: 2 }),
+      2,
+      false,
+    ],
+    [
+      'the newer generation published this very version',
+      secret(claim(3), { generation: 3, version: 3 }),
+      2,
+      false,
+    ],
+    [
+      'a direct run has no generation to compare',
+      secret(claim(3), { generation: 3, version: 2 }),
+      undefined,
+      false,
+    ],
+    ['the secret is gone', undefined, 2, false],
+  ])('%s', (_name, seen, generation, expected) => {
+    expect(mayWithdrawAdopted(seen, V3, generation)).toBe(expected);
   });
 });
