@@ -146,13 +146,7 @@ export async function syncSecretManager(
     logger: log,
   });
   if ('lost' in published) {
-    // A version this run knows it added; one adopted after a lost answer only when no execution
-    // can still publish it (mayWithdrawAdopted).
-    const withdrawable =
-      added.adopted === false ||
-      mayWithdrawAdopted(published.seen, added.name, options.publisher?.generation);
-    const withdrawn =
-      withdrawable && (await withdrawLostPublication(store, added.name, published.seen, log));
+    const withdrawn = await withdrawAfterLoss(store, added, published.seen, options, log);
     return { ...outcome, destroyedVersions: withdrawn ? [added.name] : [], lost: published.lost };
   }
   const destroyedVersions = await pruneAfterAdd(store, secretPath, {
@@ -290,6 +284,24 @@ async function addVersionOnce(
     bytes: data.length,
   });
   return added;
+}
+
+/**
+ * The loser's withdrawal: a version this run knows it added; one adopted after a lost answer only
+ * when no execution can still publish it (mayWithdrawAdopted). Whether it was destroyed.
+ */
+function withdrawAfterLoss(
+  store: SecretStore,
+  added: { readonly name: string; readonly adopted: boolean },
+  seen: SecretMetadata | undefined,
+  options: SyncOptions,
+  log: Logger,
+): Promise<boolean> {
+  const withdrawable =
+    !added.adopted || mayWithdrawAdopted(seen, added.name, options.publisher?.generation);
+  return withdrawable
+    ? withdrawLostPublication(store, added.name, seen, log)
+    : Promise.resolve(false);
 }
 
 async function publish(
