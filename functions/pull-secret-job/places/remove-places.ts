@@ -69,8 +69,6 @@ export interface CleanedPlaces {
   /** Places left as they are and still recorded (see KeptPlace). */
   readonly kept: readonly KeptPlace[];
   readonly failure?: AdapterError;
-  /** A newer generation wrote one of the places: it holds the claim, this delete stands aside. */
-  readonly lost?: LostClaim;
 }
 
 /**
@@ -91,11 +89,10 @@ export async function cleanPlaces(ctx: PlaceContext): Promise<CleanedPlaces> {
   const places = planCleanup(state.recorded, known ? target : undefined);
   const report = await removePlaces(places, removalDeps(ctx, 'delete'));
   await forget(ctx, report.removed);
-  const newer = report.kept.filter((k) => k.why === 'newer');
-  if (newer.length > 0) {
-    const lost = await ctx.recheckClaim();
-    if (lost) return { cleaned: [], kept: report.kept, lost };
-  }
+  // A place stamped newer than the delete is no execution's: DELETE bumps the generation once and
+  // the API refuses every change after it (hyperfleet-api pkg/services/resource.go: a patch of a
+  // resource marked for deletion is a conflict), so no apply is ever newer than its delete. It
+  // fails SecretGenerationAhead (newerFailure); the claim is not read again for it.
   const failure = placeFailure(report) ?? newerFailure(report.kept);
   const mine = report.removed.find((r) => samePlace(r.place, target));
   return {

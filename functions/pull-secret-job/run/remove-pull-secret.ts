@@ -79,7 +79,6 @@ async function removeFromKubernetes({
     log,
     () => cleanPlaces(placeContext(config, kubernetesConfig, deps, log, options)),
   );
-  if (cleaned.lost) return cleaned.lost;
   progress.cleaned = cleaned.cleaned;
   progress.kept = cleaned.kept;
   // The Secret Manager secret holds the record of the places left: it stays until they are clean.
