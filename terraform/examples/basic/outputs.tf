@@ -23,6 +23,11 @@ output "launch_queue" {
   value       = module.pullsecret_adapter.launch_queue
 }
 
+output "management_cluster_fence" {
+  description = "The admission fence for the job's identity, the same for every management cluster; apply it first and alone: terraform output -raw management_cluster_fence | kubectl apply -f -"
+  value       = module.pullsecret_adapter.management_cluster_fence
+}
+
 output "management_cluster_rbac" {
   description = "Per management cluster, the job's RBAC and admission fence; apply each to its cluster: terraform output -json management_cluster_rbac | jq -r '.[\"NAME\"]' | kubectl apply -f -"
   value       = module.pullsecret_adapter.management_cluster_rbac
