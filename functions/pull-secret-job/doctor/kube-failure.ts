@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { apiExceptionBody } from '../kubernetes/kubernetes-cluster-secrets';
 
 /** What a failed Kubernetes client call says: an HTTP answer, or no answer (TLS, network). */
 export type KubeFailure =
@@ -18,15 +19,7 @@ const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TL
 export function kubeFailureOf(error: unknown): KubeFailure {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'number') {
-    const raw = (error as { body?: unknown }).body;
-    let body: unknown = raw;
-    if (typeof raw === 'string') {
-      try {
-        body = JSON.parse(raw);
-      } catch {
-        body = undefined;
-      }
-    }
+    const body = apiExceptionBody(error);
     const status = statusSchema.safeParse(body);
     const google = googleErrorSchema.safeParse(body);
     const message = status.success

@@ -271,19 +271,24 @@ interface ApiFailure {
   status?: z.infer<typeof statusSchema>;
 }
 
+/**
+ * The body of an error of @kubernetes/client-node (ApiException: `body`), parsed when it came as
+ * JSON text; undefined when it is not JSON. Also read by the doctor (doctor/kube-failure.ts).
+ */
+export function apiExceptionBody(error: unknown): unknown {
+  const body = (error as { body?: unknown } | null)?.body;
+  if (typeof body !== 'string') return body;
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The HTTP code and Status of an error of @kubernetes/client-node (ApiException: `code`, `body`). */
 function apiFailure(error: unknown): ApiFailure {
   const code = (error as { code?: unknown } | null)?.code;
-  const body = (error as { body?: unknown } | null)?.body;
-  let parsed: unknown = body;
-  if (typeof body === 'string') {
-    try {
-      parsed = JSON.parse(body);
-    } catch {
-      parsed = undefined;
-    }
-  }
-  const status = statusSchema.safeParse(parsed);
+  const status = statusSchema.safeParse(apiExceptionBody(error));
   return {
     ...(typeof code === 'number' ? { code } : {}),
     ...(status.success ? { status: status.data } : {}),

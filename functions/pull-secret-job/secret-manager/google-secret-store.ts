@@ -231,70 +231,59 @@ export class GoogleSecretStore implements SecretStore {
     return updated ? 'updated' : 'gone';
   }
 
-  private call<T>(
+  /**
+   * One logical call: per-attempt deadline, our own backoff (the client's built-in retry is off so
+   * that every attempt is visible and bounded), and `expected` codes turned into `undefined`.
+   */
+  private async call<T>(
     operation: string,
     resource: string,
     retryable: boolean,
     attempt: (callOptions: { timeout: number; retry: null }) => Promise<T>,
     expected: readonly number[] = [],
   ): Promise<T | undefined> {
-    return callSecretManager(this.options, operation, resource, retryable, attempt, expected);
-  }
-}
-
-/**
- * One logical call: per-attempt deadline, our own backoff (the client's built-in retry is off so
- * that every attempt is visible and bounded), and `expected` codes turned into `undefined`.
- */
-async function callSecretManager<T>(
-  options: GoogleSecretStoreOptions,
-  operation: string,
-  resource: string,
-  retryable: boolean,
-  attempt: (callOptions: { timeout: number; retry: null }) => Promise<T>,
-  expected: readonly number[] = [],
-): Promise<T | undefined> {
-  const started = Date.now();
-  const { logger, retry, timeoutMs } = options;
-  try {
-    const result = await withRetry(
-      async () => {
-        try {
-          return await attempt({ timeout: timeoutMs, retry: null });
-        } catch (error) {
-          const code = grpcCode(error);
-          if (code !== undefined && expected.includes(code)) return undefined;
-          throw error;
-        }
-      },
-      {
-        policy: retryable ? retry : { ...retry, attempts: 1 },
-        isRetryable: isTransientGrpcError,
-        onRetry: ({ error, retry: n, delayMs }) =>
-          logger.warn(`Secret Manager ${operation} failed, retrying`, {
-            operation,
-            resource,
-            retry: n,
-            delay_ms: delayMs,
-            code: grpcStatusName(grpcCode(error) ?? -1) ?? 'NO_RESPONSE',
-          }),
-      },
-    );
-    logger.debug(`Secret Manager ${operation}`, {
-      operation,
-      resource,
-      duration_ms: Date.now() - started,
-    });
-    return result;
-  } catch (error) {
-    const permissionFix = options.permissionFix?.(resource);
-    throw toAdapterError(error, {
-      service: 'Secret Manager',
-      operation,
-      resource,
-      ...(options.identityHint ? { identityHint: options.identityHint } : {}),
-      ...(permissionFix ? { permissionFix } : {}),
-    });
+    const started = Date.now();
+    const { logger, retry, timeoutMs } = this.options;
+    try {
+      const result = await withRetry(
+        async () => {
+          try {
+            return await attempt({ timeout: timeoutMs, retry: null });
+          } catch (error) {
+            const code = grpcCode(error);
+            if (code !== undefined && expected.includes(code)) return undefined;
+            throw error;
+          }
+        },
+        {
+          policy: retryable ? retry : { ...retry, attempts: 1 },
+          isRetryable: isTransientGrpcError,
+          onRetry: ({ error, retry: n, delayMs }) =>
+            logger.warn(`Secret Manager ${operation} failed, retrying`, {
+              operation,
+              resource,
+              retry: n,
+              delay_ms: delayMs,
+              code: grpcStatusName(grpcCode(error) ?? -1) ?? 'NO_RESPONSE',
+            }),
+        },
+      );
+      logger.debug(`Secret Manager ${operation}`, {
+        operation,
+        resource,
+        duration_ms: Date.now() - started,
+      });
+      return result;
+    } catch (error) {
+      const permissionFix = this.options.permissionFix?.(resource);
+      throw toAdapterError(error, {
+        service: 'Secret Manager',
+        operation,
+        resource,
+        ...(this.options.identityHint ? { identityHint: this.options.identityHint } : {}),
+        ...(permissionFix ? { permissionFix } : {}),
+      });
+    }
   }
 }
 
