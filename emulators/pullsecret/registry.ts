@@ -12,7 +12,7 @@ import { startCloudTasksEmulator } from '../cloud-tasks/server';
 import { rbacTableSchema } from '../kube-apiserver/rbac';
 import { startKubeApiServerEmulator } from '../kube-apiserver/server';
 import { startMetadataServer } from '../metadata-server/server';
-import { iamConfigSchema } from '../secret-manager/iam/iam-config';
+import { iamConfigSchema } from '../common/iam/iam-config';
 import { startSecretManagerEmulator } from '../secret-manager/server';
 import { parseDurationMs } from '../../shared/config/durations';
 import { readServingCertificate, type EmulatorArgs } from './emulator-args';

@@ -13,9 +13,9 @@ import { loadProtos, lookupService } from '../common/protos';
 import { RequestLog } from '../common/request-log';
 import { StateFile } from '../common/state-file';
 import { SecretManagerState, type ProtoSecret, type SecretManagerSnapshot } from './state';
-import { iamAdminRoutes } from './iam/iam-admin';
-import type { IamConfigInput } from './iam/iam-config';
-import { IamModel } from './iam/iam-model';
+import { iamAdminRoutes } from '../common/iam/iam-admin';
+import type { IamConfigInput } from '../common/iam/iam-config';
+import { IamModel } from '../common/iam/iam-model';
 import { handleResourceManager } from './iam/resource-manager';
 import { SecretManagerIam } from './iam/secret-manager-iam';
 

@@ -10,7 +10,7 @@ import { canaryPullSecret, leaks } from '../helpers/canary';
 import { CUSTOMER_PROJECT, startTestStack, type DoctorRun, type TestStack } from '../helpers/stack';
 import { JOB_IDENTITY } from '../../emulators/pullsecret/stack/layout';
 import { jobRoleName } from '../../emulators/pullsecret/stack/secret-manager-grants';
-import type { IamBinding } from '../../emulators/secret-manager/iam/iam-config';
+import type { IamBinding } from '../../emulators/common/iam/iam-config';
 
 const DEFAULT_PULL_SECRET = 'projects/demo-hyperfleet/secrets/platform-default-pull-secret';
 const FENCE_BINDING =

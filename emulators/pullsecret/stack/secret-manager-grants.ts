@@ -1,5 +1,5 @@
 import { derivedProjectNumber } from '../../common/derived-number';
-import type { IamBinding, IamConfigInput } from '../../secret-manager/iam/iam-config';
+import type { IamBinding, IamConfigInput } from '../../common/iam/iam-config';
 
 // What Terraform grants on Secret Manager, as the local Secret Manager emulator's allow policies:
 // per customer project what terraform/modules/pullsecret-tenant-project binds (the job's custom

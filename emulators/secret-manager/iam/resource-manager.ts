@@ -6,8 +6,8 @@ import {
   MISSING_CREDENTIALS_MESSAGE,
   UNAUTHENTICATED_MESSAGE,
 } from '../../common/google-caller';
-import type { IamModel } from './iam-model';
-import { PERMISSION } from './roles';
+import type { IamModel } from '../../common/iam/iam-model';
+import { PERMISSION } from '../../common/iam/roles';
 
 // Cloud Resource Manager's projects.testIamPermissions, backed by the Secret Manager emulator's IAM
 // model (a project's allow policy is where Terraform grants secretmanager.secrets.create):
@@ -85,7 +85,7 @@ export async function handleResourceManager(
     );
     return true;
   }
-  const held = model.held(caller.principal, { project }, body.permissions);
+  const held = model.held(caller.principal, `projects/${project}`, body.permissions);
   // Google leaves an empty repeated field out of the JSON.
   sendJson(res, 200, held.length > 0 ? { permissions: held } : {});
   return true;

@@ -1,5 +1,3 @@
-import type { IamTarget } from './iam-model';
-
 // The permission each Secret Manager RPC needs, and on which resource IAM checks it, from the
 // method reference pages ("Authorization requires the following IAM permission on the specified
 // resource ..."), e.g. https://cloud.google.com/secret-manager/docs/reference/rest/v1/projects.secrets/create
@@ -9,8 +7,7 @@ import type { IamTarget } from './iam-model';
 /** What IAM checks for one request. */
 export interface RequiredPermission {
   readonly permission: string;
-  readonly target: IamTarget;
-  /** The resource name as the request gave it, for the PERMISSION_DENIED message. */
+  /** The resource name as the request gave it: what IAM checks, and the PERMISSION_DENIED names. */
   readonly resource: string;
 }
 
@@ -32,8 +29,10 @@ const METHODS: Readonly<Record<string, { readonly field: string; readonly permis
   DestroySecretVersion: { field: 'name', permission: 'secretmanager.versions.destroy' },
 };
 
-/** A resource name split into what IAM checks; undefined when it is not a Secret Manager name. */
-export function targetOf(name: string): IamTarget | undefined {
+/** The parts of a Secret Manager name; undefined when it is not one. */
+export function secretManagerNameParts(
+  name: string,
+): { project: string; secret?: string; version?: string } | undefined {
   const match = NAME.exec(name);
   if (!match) return undefined;
   return {
@@ -62,6 +61,7 @@ export function requiredPermission(
         ? (holder as Record<string, unknown>)[second]
         : undefined;
   if (typeof value !== 'string') return undefined;
-  const target = targetOf(value);
-  return target ? { permission: rule.permission, target, resource: value } : undefined;
+  return secretManagerNameParts(value)
+    ? { permission: rule.permission, resource: value }
+    : undefined;
 }

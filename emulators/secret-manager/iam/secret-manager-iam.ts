@@ -1,9 +1,9 @@
 import { status } from '@grpc/grpc-js';
 import { GrpcError } from '../../common/grpc-error';
 import { callerOf, UNAUTHENTICATED_MESSAGE, type Caller } from '../../common/google-caller';
-import type { IamModel } from './iam-model';
-import { PERMISSION } from './roles';
-import { requiredPermission, targetOf } from './rpc-permissions';
+import type { IamModel } from '../../common/iam/iam-model';
+import { PERMISSION } from '../../common/iam/roles';
+import { requiredPermission, secretManagerNameParts } from './rpc-permissions';
 
 /**
  * IAM in front of the Secret Manager emulator: every call with a bearer token is authorized as
@@ -28,7 +28,7 @@ export class SecretManagerIam {
     if (caller.kind !== 'principal') return;
     const required = requiredPermission(method, request);
     if (!required) return;
-    const [held] = this.model.held(caller.principal, required.target, [required.permission]);
+    const [held] = this.model.held(caller.principal, required.resource, [required.permission]);
     if (held === undefined)
       throw new GrpcError(
         status.PERMISSION_DENIED,
@@ -48,7 +48,7 @@ export class SecretManagerIam {
     secretExists: (name: string) => boolean,
   ): Promise<{ permissions: string[] }> {
     const resource = typeof request.resource === 'string' ? request.resource : '';
-    const target = targetOf(resource);
+    const target = secretManagerNameParts(resource);
     if (!target || target.secret === undefined || target.version !== undefined)
       throw new GrpcError(
         status.INVALID_ARGUMENT,
@@ -66,7 +66,7 @@ export class SecretManagerIam {
     const caller = await this.caller(authorization);
     if (!secretExists(resource)) return { permissions: [] };
     if (caller.kind !== 'principal') return { permissions };
-    return { permissions: this.model.held(caller.principal, target, permissions) };
+    return { permissions: this.model.held(caller.principal, resource, permissions) };
   }
 
   /** The caller of a request; throws UNAUTHENTICATED for a token Google would not accept. */

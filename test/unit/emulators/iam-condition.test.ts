@@ -1,7 +1,7 @@
 // The CEL subset of IAM Conditions the Secret Manager emulator evaluates (what Terraform writes):
 // https://cloud.google.com/iam/docs/conditions-overview (operators), and
 // https://cloud.google.com/iam/docs/conditions-resource-attributes (resource.type, resource.name).
-import { compileCondition } from '../../../emulators/secret-manager/iam/condition';
+import { compileCondition } from '../../../emulators/common/iam/condition';
 
 const project = { type: 'cloudresourcemanager.googleapis.com/Project', name: 'projects/123' };
 const ours = {

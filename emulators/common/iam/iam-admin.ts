@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import type { AdminRoute } from '../../common/admin-routes';
-import { readJson, sendJson } from '../../common/http';
+import type { AdminRoute } from '../admin-routes';
+import { readJson, sendJson } from '../http';
 import type { IamModel } from './iam-model';
 
 const removalSchema = z.object({

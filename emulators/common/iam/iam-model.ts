@@ -1,7 +1,6 @@
-import type { Principal } from '../../common/google-caller';
+import type { Principal } from '../google-caller';
 import { compileCondition, type Condition, type ResourceAttributes } from './condition';
 import {
-  BINDING_RESOURCE,
   bindingSchema,
   iamConfigSchema,
   type IamBinding,
@@ -10,13 +9,23 @@ import {
 } from './iam-config';
 import { PREDEFINED_ROLES } from './roles';
 
-/** What a permission is checked on: a project, a secret, or a secret version. */
-export interface IamTarget {
-  /** The project id or number, as the request names it. */
-  readonly project: string;
-  readonly secret?: string;
-  readonly version?: string;
-}
+/**
+ * The resource type IAM Conditions see for the last collection of a resource name
+ * (https://cloud.google.com/iam/docs/conditions-resource-attributes#resource-type), by the
+ * collection the name ends in; a bare project is `cloudresourcemanager.googleapis.com/Project`.
+ */
+const RESOURCE_TYPES: Readonly<Record<string, string>> = {
+  secrets: 'secretmanager.googleapis.com/Secret',
+  versions: 'secretmanager.googleapis.com/SecretVersion',
+  jobs: 'run.googleapis.com/Job',
+  executions: 'run.googleapis.com/Execution',
+  tasks: 'run.googleapis.com/Task',
+  queues: 'cloudtasks.googleapis.com/Queue',
+  clusters: 'container.googleapis.com/Cluster',
+};
+
+/** A resource name split into its project (id or number, as written) and the path below it. */
+const RESOURCE_NAME = /^projects\/([^/]+)((?:\/[^/]+\/[^/]+)*)$/;
 
 interface CompiledBinding {
   readonly binding: IamBinding;
@@ -31,7 +40,8 @@ export interface MemberRemoval {
 }
 
 /**
- * Allow policies and their evaluation, as IAM evaluates them for Secret Manager
+ * Allow policies and their evaluation, as IAM evaluates them (here for Secret Manager, Cloud Run,
+ * Cloud Tasks and GKE)
  * (https://cloud.google.com/iam/docs/allow-policies, "Policy inheritance"; Secret Manager: "IAM
  * roles can't be granted on a secret version. Permissions on SecretVersions are enforced according
  * to the policy set on the associated Secret"): a permission is held on a resource when a binding
@@ -90,17 +100,22 @@ export class IamModel {
     return this.config.serviceAccounts[uniqueId];
   }
 
-  /** The subset of `permissions` the principal holds on the target. */
-  held(principal: Principal, target: IamTarget, permissions: readonly string[]): string[] {
-    const project = this.projectId(target.project);
-    if (project === undefined) return [];
-    const attributes = this.attributesOf(target, project);
+  /**
+   * The subset of `permissions` the principal holds on `resource` (`projects/{id|number}/...`): a
+   * binding applies when it is on the resource or an ancestor (policy inheritance: a secret's
+   * versions, a job's executions, the project's everything), names the principal, and its
+   * condition holds for the resource. Unknown projects and malformed names hold nothing.
+   */
+  held(principal: Principal, resource: string, permissions: readonly string[]): string[] {
+    const match = RESOURCE_NAME.exec(resource);
+    const project = match ? this.projectId(match[1]!) : undefined;
+    if (!match || project === undefined) return [];
+    const canonical = `projects/${project}${match[2]!}`;
+    const attributes = this.attributesOf(project, match[2]!);
     const applicable = this.compiled.filter(({ binding, condition }) => {
-      const where = BINDING_RESOURCE.exec(binding.resource)!;
-      const onTarget = where[2] === undefined || where[2] === target.secret;
+      const on = binding.resource;
       return (
-        where[1] === project &&
-        onTarget &&
+        (canonical === on || canonical.startsWith(`${on}/`)) &&
         binding.members.some((m) => principal.members.includes(m)) &&
         (condition === undefined || condition(attributes))
       );
@@ -109,22 +124,28 @@ export class IamModel {
     return permissions.filter((permission) => granted.has(permission));
   }
 
+  /** Whether the configuration knows the project (by id or number). */
+  knowsProject(idOrNumber: string): boolean {
+    return this.projectId(idOrNumber) !== undefined;
+  }
+
   private permissionsOf(role: string): readonly string[] {
     return PREDEFINED_ROLES[role] ?? this.config.customRoles[role] ?? [];
   }
 
-  /** Resource attributes as conditions see them: Secret Manager names resources by project number. */
-  private attributesOf(target: IamTarget, project: string): ResourceAttributes {
-    const base = `projects/${this.config.projects[project]!}`;
-    if (target.secret === undefined)
-      return { type: 'cloudresourcemanager.googleapis.com/Project', name: base };
-    const secret = `${base}/secrets/${target.secret}`;
-    if (target.version === undefined)
-      return { type: 'secretmanager.googleapis.com/Secret', name: secret };
-    return {
-      type: 'secretmanager.googleapis.com/SecretVersion',
-      name: `${secret}/versions/${target.version}`,
-    };
+  /**
+   * Resource attributes as conditions see them: the type of the last collection, and the name
+   * with the project NUMBER (as Secret Manager names its resources to IAM; the other services'
+   * grants here carry no condition).
+   */
+  private attributesOf(project: string, below: string): ResourceAttributes {
+    const name = `projects/${this.config.projects[project]!}${below}`;
+    const collection = below.split('/').at(-2);
+    const type =
+      collection === undefined
+        ? 'cloudresourcemanager.googleapis.com/Project'
+        : (RESOURCE_TYPES[collection] ?? `unknown/${collection}`);
+    return { type, name };
   }
 
   private compile(
