@@ -9,7 +9,7 @@ import { secretManagerClient } from '../helpers/secret-manager';
 import { canaryPullSecret, leaks } from '../helpers/canary';
 import { CUSTOMER_PROJECT, startTestStack, type DoctorRun, type TestStack } from '../helpers/stack';
 import { JOB_IDENTITY } from '../../emulators/pullsecret/stack/layout';
-import { jobRoleName } from '../../emulators/pullsecret/stack/secret-manager-grants';
+import { customRoleName } from '../../emulators/pullsecret/stack/runtime-grants';
 import type { IamBinding } from '../../emulators/common/iam/iam-config';
 
 const DEFAULT_PULL_SECRET = 'projects/demo-hyperfleet/secrets/platform-default-pull-secret';
@@ -89,7 +89,7 @@ describe('pull-secret doctor on the local stack', () => {
 
   it("flags the job's Secret Manager binding removed: the project and its secrets, fixed by onboarding", async () => {
     const iam = (await stack.secretManagerIam('GET', '/iam')) as { bindings: IamBinding[] };
-    const role = jobRoleName(CUSTOMER_PROJECT);
+    const role = customRoleName(CUSTOMER_PROJECT, 'pullSecretManager');
     const binding = iam.bindings.find((b) => b.role === role)!;
     await stack.secretManagerIam('DELETE', '/iam/bindings', {
       resource: `projects/${CUSTOMER_PROJECT}`,

@@ -40,12 +40,78 @@ function collectStrings(value: unknown, out: string[]): void {
     Object.entries(value).forEach(([k, v]) => (out.push(k), collectStrings(v, out)));
 }
 
+/** terraform/modules/runtime-grants.json: every runtime identity's roles, custom roles and conditions. */
+export interface RuntimeGrantsFile {
+  readonly conditions: Record<string, { title: string; expression: string }>;
+  readonly customRoles: Record<string, string[]>;
+  readonly grants: Record<
+    string,
+    {
+      identity: string;
+      on: string;
+      role?: string;
+      customRole?: string;
+      condition?: string;
+      terraform: string;
+    }
+  >;
+}
+
+export const RUNTIME_GRANTS_FILE = path.join(TERRAFORM_ROOT, 'modules/runtime-grants.json');
+
+export function runtimeGrantsFile(): RuntimeGrantsFile {
+  return JSON.parse(fs.readFileSync(RUNTIME_GRANTS_FILE, 'utf8')) as RuntimeGrantsFile;
+}
+
+/**
+ * An expression that reads runtime-grants.json, replaced by what Terraform evaluates it to (the
+ * forms the modules use; a grant or role that does not exist throws, as Terraform would fail), so
+ * the tests assert the roles and permissions themselves. Anything else is left as it is.
+ */
+function resolveRuntimeGrants(value: unknown, grants: RuntimeGrantsFile): unknown {
+  if (Array.isArray(value)) return value.map((v) => resolveRuntimeGrants(v, grants));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, resolveRuntimeGrants(v, grants)]),
+    );
+  if (typeof value !== 'string') return value;
+  const grant = (key: string) => {
+    const found = grants.grants[key];
+    if (!found) throw new Error(`runtime-grants.json has no grant ${key}`);
+    return found;
+  };
+  const role = (name: string | undefined) => {
+    const permissions = name === undefined ? undefined : grants.customRoles[name];
+    if (!permissions) throw new Error(`runtime-grants.json has no custom role ${String(name)}`);
+    return permissions;
+  };
+  let m = /^\$\{local\.(?:grant|runtime_grants)\["([^"]+)"\]\.role\}$/.exec(value);
+  if (m) return grant(m[1]!).role;
+  m = /^\$\{local\.custom_role\[local\.grant\["([^"]+)"\]\.customRole\]\}$/.exec(value);
+  if (m) return role(grant(m[1]!).customRole);
+  m =
+    /^\$\{jsondecode\(file\("\$\{path\.module\}\/[./]*runtime-grants\.json"\)\)\.customRoles\.(\w+)\}$/.exec(
+      value,
+    );
+  if (m) return role(m[1]!);
+  m = /^\$\{local\.condition\[local\.grant\["([^"]+)"\]\.condition\]\.(title|expression)\}$/.exec(
+    value,
+  );
+  if (m) {
+    const condition = grants.conditions[grant(m[1]!).condition ?? ''];
+    if (!condition) throw new Error(`grant ${m[1]!} has no condition in runtime-grants.json`);
+    return condition[m[2] as 'title' | 'expression'];
+  }
+  return value;
+}
+
 /** Parses every module under terraform/ with @cdktf/hcl2json (the HCL parser Terraform uses, compiled to WebAssembly). */
 export async function loadModules(): Promise<TfModule[]> {
   const byDir = new Map<string, string[]>();
   for (const file of tfFiles(TERRAFORM_ROOT))
     byDir.set(path.dirname(file), [...(byDir.get(path.dirname(file)) ?? []), file]);
   const modules: TfModule[] = [];
+  const grants = runtimeGrantsFile();
   for (const [dir, files] of byDir) {
     const module: TfModule = {
       dir,
@@ -92,9 +158,22 @@ export async function loadModules(): Promise<TfModule[]> {
       }
       collectStrings(rest, module.strings);
     }
-    modules.push(module);
+    modules.push(withGrantsResolved(module, grants));
   }
   return modules;
+}
+
+/** The module with its reads of runtime-grants.json evaluated (its `strings` stay as written). */
+function withGrantsResolved(module: TfModule, grants: RuntimeGrantsFile): TfModule {
+  const r = <T>(value: T) => resolveRuntimeGrants(value, grants) as T;
+  return {
+    ...module,
+    resources: r(module.resources),
+    data: r(module.data),
+    locals: r(module.locals),
+    modules: r(module.modules),
+    outputs: r(module.outputs),
+  };
 }
 
 /** An attribute as Terraform validates it: its type, and required, optional (maybe computed) or read-only (computed alone). */

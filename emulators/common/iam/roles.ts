@@ -47,6 +47,54 @@ export const PREDEFINED_ROLES: Readonly<Record<string, readonly string[]>> = {
     'secretmanager.versions.get',
     'secretmanager.versions.list',
   ],
+  /** The launcher, on the job (https://cloud.google.com/run/docs/reference/iam/roles). */
+  'roles/run.jobsExecutorWithOverrides': [
+    'run.executions.get',
+    'run.executions.list',
+    'run.jobs.get',
+    'run.jobs.list',
+    'run.jobs.run',
+    'run.jobs.runWithOverrides',
+    'run.tasks.get',
+    'run.tasks.list',
+  ],
+  /** The reporter, on the job (https://cloud.google.com/run/docs/reference/iam/roles). */
+  'roles/run.viewer': [
+    ...PROJECT_READ,
+    'run.executions.get',
+    'run.executions.list',
+    'run.jobs.get',
+    'run.jobs.getIamPolicy',
+    'run.jobs.list',
+    'run.tasks.get',
+    'run.tasks.list',
+  ],
+  /** The adapter, on the launch queue (https://cloud.google.com/iam/docs/roles-permissions/cloudtasks). */
+  'roles/cloudtasks.enqueuer': ['cloudtasks.tasks.create', 'cloudtasks.tasks.fullView'],
+  /** The adapter, on the launcher's account (https://cloud.google.com/iam/docs/service-account-permissions). */
+  'roles/iam.serviceAccountUser': [
+    ...PROJECT_READ,
+    'iam.serviceAccounts.actAs',
+    'iam.serviceAccounts.get',
+    'iam.serviceAccounts.list',
+  ],
+  /** The job, on a GKE management cluster's project (https://cloud.google.com/kubernetes-engine/docs/how-to/iam#predefined). */
+  'roles/container.clusterViewer': [
+    ...PROJECT_READ,
+    'container.clusters.connect',
+    'container.clusters.get',
+    'container.clusters.list',
+  ],
+  /** The job, on a Connect Gateway fleet host project (https://cloud.google.com/iam/docs/roles-permissions/gkehub). */
+  'roles/gkehub.gatewayEditor': [
+    'gkehub.gateway.delete',
+    'gkehub.gateway.get',
+    'gkehub.gateway.getIamPolicy',
+    'gkehub.gateway.patch',
+    'gkehub.gateway.post',
+    'gkehub.gateway.put',
+    'gkehub.memberships.get',
+  ],
 };
 
 /** A permission as IAM spells one: service.resource.verb (no wildcards in testIamPermissions). */

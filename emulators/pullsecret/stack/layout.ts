@@ -57,6 +57,9 @@ export const topicPath = (topic: string) => `projects/${LOCAL_PROJECT}/topics/${
  */
 export const TARGET_PROJECTS = ['demo-customer-project', 'my-project-123'] as const;
 
+/** The adapter function's identity (its own service account, as Cloud Run gives each service). */
+export const ADAPTER_IDENTITY = `pullsecret-adapter@${LOCAL_PROJECT}.iam.gserviceaccount.com`;
+
 /** The identities the tenant module grants on Secret Manager besides the job. */
 export const READER_IDENTITY = `pullsecret-reader@${LOCAL_PROJECT}.iam.gserviceaccount.com`;
 export const REPORTER_IDENTITY = `pullsecret-reporter@${LOCAL_PROJECT}.iam.gserviceaccount.com`;

@@ -6,8 +6,13 @@ import { managementClusterSetup } from './cluster-setup';
 import { localEventarc } from './delivery-triggers';
 import type { DeliveryMode } from './eventarc-conversion';
 import {
+  ADAPTER_IDENTITY,
   JOB_IDENTITY,
+  JOB_NAME,
+  LAUNCH_QUEUE,
+  LAUNCHER_IDENTITY,
   LOCAL_PROJECT,
+  LOCAL_PROJECT_NUMBER,
   MANAGEMENT_CLUSTER_MODES,
   MANAGEMENT_CLUSTERS,
   READER_IDENTITY,
@@ -15,7 +20,7 @@ import {
   TARGET_PROJECTS,
 } from './layout';
 import type { Launcher } from './launcher';
-import { secretManagerIam } from './secret-manager-grants';
+import { runtimeIam } from './runtime-grants';
 
 /** The job's identity path and Google's services that know it. */
 export interface GoogleSide {
@@ -45,17 +50,35 @@ export async function startGoogleSide(
     emulator: (name, args, component) => launcher.emulator(name, args, launcher.baseEnv, component),
   });
   const serviceAccounts = { [access.metadata.uniqueId]: JOB_IDENTITY };
+  const defaultSecret = /^(projects\/[^/]+\/secrets\/[^/]+)\/versions\/[^/]+$/.exec(
+    options.jobEnv?.DEFAULT_PULL_SECRET_VERSION ?? '',
+  )?.[1];
+  // Every emulator that authorizes calls reads this one file: what Terraform grants
+  // (terraform/modules/runtime-grants.json), bound to the local resources.
   const iamFile = launcher.writePrivateFile(
-    'secret-manager-iam.json',
+    'runtime-iam.json',
     JSON.stringify(
-      secretManagerIam({
-        targetProjects: TARGET_PROJECTS,
-        platformProject: LOCAL_PROJECT,
-        identities: { job: JOB_IDENTITY, reader: READER_IDENTITY, reporter: REPORTER_IDENTITY },
+      runtimeIam({
+        targets: {
+          platformProject: LOCAL_PROJECT,
+          platformProjectNumber: LOCAL_PROJECT_NUMBER,
+          job: JOB_NAME,
+          launchQueue: LAUNCH_QUEUE,
+          launcherAccount: LAUNCHER_IDENTITY,
+          tenantProjects: TARGET_PROJECTS,
+          ...(defaultSecret ? { defaultPullSecret: defaultSecret } : {}),
+          // The local management clusters and their fleet host are in the platform project.
+          gkeClusterProjects: [LOCAL_PROJECT],
+          fleetHostProjects: [LOCAL_PROJECT],
+        },
+        identities: {
+          adapter: ADAPTER_IDENTITY,
+          launcher: LAUNCHER_IDENTITY,
+          job: JOB_IDENTITY,
+          reader: READER_IDENTITY,
+          reporter: REPORTER_IDENTITY,
+        },
         serviceAccounts,
-        ...(options.jobEnv?.DEFAULT_PULL_SECRET_VERSION
-          ? { defaultPullSecretVersion: options.jobEnv.DEFAULT_PULL_SECRET_VERSION }
-          : {}),
       }),
     ),
   );

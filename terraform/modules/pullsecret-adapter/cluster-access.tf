@@ -64,7 +64,7 @@ resource "google_project_iam_member" "job_management_cluster" {
 resource "google_project_iam_member" "job_cluster_viewer" {
   count   = var.management_cluster == null ? 0 : 1
   project = var.management_cluster.project_id
-  role    = "roles/container.clusterViewer"
+  role    = local.grant["job-sees-gke-clusters"].role
   member  = "serviceAccount:${google_service_account.job.email}"
 }
 
@@ -78,7 +78,7 @@ moved {
 resource "google_project_iam_member" "job_connect_gateway" {
   count   = local.legacy_connect_gateway ? 1 : 0
   project = var.management_cluster.project_id
-  role    = "roles/gkehub.gatewayEditor"
+  role    = local.grant["job-reaches-gateway-clusters"].role
   member  = "serviceAccount:${google_service_account.job.email}"
 
   depends_on = [google_project_service.connect_gateway]

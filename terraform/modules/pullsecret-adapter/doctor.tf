@@ -21,7 +21,7 @@ resource "google_project_iam_custom_role" "doctor" {
   role_id     = "${replace(var.name_prefix, "-", "_")}_pullSecretDoctor_${random_id.doctor_role.hex}"
   title       = "HyperFleet pull secret doctor (${var.name_prefix})"
   description = "Lets pull-secret doctor, run as the job, read the deployment's Eventarc triggers."
-  permissions = ["eventarc.triggers.get"]
+  permissions = local.custom_role[local.grant["doctor-reads-triggers"].customRole]
   depends_on  = [google_project_service.apis]
 }
 
@@ -38,7 +38,7 @@ resource "google_project_iam_member" "job_reads_triggers" {
 resource "google_pubsub_topic_iam_member" "job_reads_sentinel_topic" {
   project = local.sentinel_topic_project
   topic   = data.google_pubsub_topic.sentinel.name
-  role    = "roles/pubsub.viewer"
+  role    = local.grant["doctor-reads-sentinel-topic"].role
   member  = "serviceAccount:${google_service_account.job.email}"
 }
 
@@ -46,6 +46,6 @@ resource "google_pubsub_subscription_iam_member" "job_reads_push_subscriptions" 
   for_each     = google_pubsub_subscription.push
   project      = var.project_id
   subscription = each.value.name
-  role         = "roles/pubsub.viewer"
+  role         = local.grant["doctor-reads-push-subscriptions"].role
   member       = "serviceAccount:${google_service_account.job.email}"
 }

@@ -177,7 +177,7 @@ resource "google_secret_manager_secret_iam_member" "hyperfleet_token" {
   }
   project   = var.project_id
   secret_id = var.hyperfleet_api.auth_token_secret
-  role      = "roles/secretmanager.secretAccessor"
+  role      = local.grant["components-read-api-token"].role
   member    = "serviceAccount:${each.value}"
   # The secret and its version are looked up first (prerequisites.tf): missing, the plan stops
   # with the command that creates them.

@@ -121,7 +121,7 @@ resource "google_project_iam_custom_role" "execution_reader" {
   role_id     = "${replace(var.name_prefix, "-", "_")}_pullSecretExecutionReader_${random_id.adapter_roles.hex}"
   title       = "HyperFleet pull secret execution reader (${var.name_prefix})"
   description = "Lets the adapter read the pull secret job's executions and their tasks (GetExecution, GetTask, ListTasks)."
-  permissions = ["run.executions.get", "run.tasks.get", "run.tasks.list"]
+  permissions = local.custom_role[local.grant["adapter-reads-executions"].customRole]
   depends_on  = [google_project_service.apis]
 }
 
@@ -142,7 +142,7 @@ resource "google_cloud_run_v2_job_iam_member" "reads_executions" {
   project  = var.project_id
   location = var.region
   name     = google_cloud_run_v2_job.pull_secret.name
-  role     = "roles/run.viewer"
+  role     = local.grant["reporter-reads-executions"].role
   member   = "serviceAccount:${each.value}"
 }
 

@@ -67,7 +67,7 @@ resource "google_cloud_run_v2_job_iam_member" "launcher_runs_job" {
   project  = var.project_id
   location = var.region
   name     = google_cloud_run_v2_job.pull_secret.name
-  role     = "roles/run.jobsExecutorWithOverrides"
+  role     = local.grant["launcher-runs-job"].role
   member   = "serviceAccount:${google_service_account.launcher.email}"
 }
 
@@ -79,7 +79,7 @@ resource "google_cloud_tasks_queue_iam_member" "adapter_enqueues" {
   project  = var.project_id
   location = google_cloud_tasks_queue.launches.location
   name     = google_cloud_tasks_queue.launches.name
-  role     = "roles/cloudtasks.enqueuer"
+  role     = local.grant["adapter-enqueues-launches"].role
   member   = "serviceAccount:${google_service_account.adapter.email}"
 }
 
@@ -104,7 +104,7 @@ resource "google_project_iam_custom_role" "launch_tasks" {
   role_id     = "${replace(var.name_prefix, "-", "_")}_pullSecretLaunchTasks_${random_id.adapter_roles.hex}"
   title       = "HyperFleet pull secret launch tasks (${var.name_prefix})"
   description = "Lets the adapter read and delete the tasks of its launch queue (GetTask, DeleteTask)."
-  permissions = ["cloudtasks.tasks.delete", "cloudtasks.tasks.get"]
+  permissions = local.custom_role[local.grant["adapter-reads-deletes-launch-tasks"].customRole]
   depends_on  = [google_project_service.apis]
 }
 
@@ -124,7 +124,7 @@ resource "google_cloud_tasks_queue_iam_member" "adapter_reads_deletes_tasks" {
 # account), not the project: the adapter must not act as the job's or any other account.
 resource "google_service_account_iam_member" "adapter_acts_as_launcher" {
   service_account_id = google_service_account.launcher.name
-  role               = "roles/iam.serviceAccountUser"
+  role               = local.grant["adapter-acts-as-launcher"].role
   member             = "serviceAccount:${google_service_account.adapter.email}"
 }
 

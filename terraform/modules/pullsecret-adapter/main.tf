@@ -1,4 +1,10 @@
 locals {
+  # Every runtime identity's roles, custom role permissions and conditions (../runtime-grants.json):
+  # the one source the local stack's emulators read too.
+  runtime_grants = jsondecode(file("${path.module}/../runtime-grants.json"))
+  grant          = local.runtime_grants.grants
+  custom_role    = local.runtime_grants.customRoles
+
   apis = setunion(module.tracing.apis, [
     "artifactregistry.googleapis.com",
     "cloudbuild.googleapis.com",

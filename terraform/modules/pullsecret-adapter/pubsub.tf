@@ -132,6 +132,6 @@ resource "google_service_account_iam_member" "invoker_token_creator" {
 resource "google_pubsub_topic_iam_member" "job_publishes_results" {
   project = var.project_id
   topic   = google_pubsub_topic.results.name
-  role    = "roles/pubsub.publisher"
+  role    = local.grant["job-publishes-results"].role
   member  = "serviceAccount:${google_service_account.job.email}"
 }

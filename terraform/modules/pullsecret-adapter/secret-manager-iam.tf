@@ -10,6 +10,6 @@ resource "google_secret_manager_secret_iam_member" "job_reads_default_pull_secre
   count     = var.default_pull_secret_version == null ? 0 : 1
   project   = split("/", var.default_pull_secret_version)[1]
   secret_id = split("/", var.default_pull_secret_version)[3]
-  role      = "roles/secretmanager.secretAccessor"
+  role      = local.grant["job-reads-default-pull-secret"].role
   member    = "serviceAccount:${google_service_account.job.email}"
 }

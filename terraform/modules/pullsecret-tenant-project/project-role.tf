@@ -6,17 +6,8 @@
 locals {
   role_id = var.role_id != null ? var.role_id : google_project_iam_custom_role.secret_manager[0].id
 
-  # The list of modules/pullsecret-tenant-role (locals.tf); a test keeps the two equal.
-  permissions = [
-    "secretmanager.secrets.create",
-    "secretmanager.secrets.get",
-    "secretmanager.secrets.update",
-    "secretmanager.versions.access",
-    "secretmanager.versions.add",
-    "secretmanager.versions.destroy",
-    "secretmanager.versions.disable",
-    "secretmanager.versions.list",
-  ]
+  # The list of modules/pullsecret-tenant-role, from the same source (../runtime-grants.json).
+  permissions = jsondecode(file("${path.module}/../runtime-grants.json")).customRoles.pullSecretManager
 }
 
 # Role ids stay reserved for 7 (+37) days after deletion: the suffix lets a re-apply create anew.

@@ -21,10 +21,10 @@ import {
   type SecretManagerEmulator,
 } from '../../../emulators/secret-manager/server';
 import {
-  JOB_SECRET_MANAGER_PERMISSIONS,
-  jobRoleName,
-  secretManagerIam,
-} from '../../../emulators/pullsecret/stack/secret-manager-grants';
+  customRoleName,
+  RUNTIME_GRANTS,
+  runtimeIam,
+} from '../../../emulators/pullsecret/stack/runtime-grants';
 import { metadataServerToken } from '../../helpers/metadata-token';
 import { secretManagerClient } from '../../helpers/secret-manager';
 
@@ -33,7 +33,7 @@ const OTHER_PROJECT = 'not-onboarded-project';
 const JOB = 'pullsecret-job@platform-project.iam.gserviceaccount.com';
 const OURS = `projects/${PROJECT}/secrets/hyperfleet-cls-1-pull-secret`;
 const FOREIGN = `projects/${PROJECT}/secrets/database-password`;
-const PER_SECRET = JOB_SECRET_MANAGER_PERMISSIONS.filter(
+const PER_SECRET = RUNTIME_GRANTS.customRoles.pullSecretManager!.filter(
   (p) => p !== 'secretmanager.secrets.create',
 );
 
@@ -74,10 +74,20 @@ describe('Secret Manager emulator: IAM as Terraform grants it', () => {
   beforeEach(async () => {
     emulator = await startSecretManagerEmulator({
       googleTokenInfoUrl: metadata.tokenInfoUrl,
-      iam: secretManagerIam({
-        targetProjects: [PROJECT],
-        platformProject: 'platform-project',
+      iam: runtimeIam({
+        targets: {
+          platformProject: 'platform-project',
+          platformProjectNumber: '100000000002',
+          job: 'projects/platform-project/locations/us-central1/jobs/pullsecret-job',
+          launchQueue: 'projects/platform-project/locations/us-central1/queues/pullsecret-launches',
+          launcherAccount: 'pullsecret-launcher@platform-project.iam.gserviceaccount.com',
+          tenantProjects: [PROJECT],
+          gkeClusterProjects: [],
+          fleetHostProjects: [],
+        },
         identities: {
+          adapter: 'pullsecret-adapter@platform-project.iam.gserviceaccount.com',
+          launcher: 'pullsecret-launcher@platform-project.iam.gserviceaccount.com',
           job: JOB,
           reader: 'pullsecret-reader@platform-project.iam.gserviceaccount.com',
           reporter: 'pullsecret-reporter@platform-project.iam.gserviceaccount.com',
@@ -255,7 +265,7 @@ describe('Secret Manager emulator: IAM as Terraform grants it', () => {
   it('the admin API removes and restores a binding, and the next call sees it', async () => {
     const removal = {
       resource: `projects/${PROJECT}`,
-      role: jobRoleName(PROJECT),
+      role: customRoleName(PROJECT, 'pullSecretManager'),
       member: `serviceAccount:${JOB}`,
     };
     const removed = await fetch(`${emulator.adminUrl}/_emulator/iam/bindings`, {

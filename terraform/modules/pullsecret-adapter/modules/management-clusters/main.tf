@@ -88,9 +88,11 @@ locals {
   #   (https://cloud.google.com/iam/docs/roles-permissions/gkehub). Only gkeMemberships (GKE
   #   clusters registered to the fleet) are accepted: for them the gateway passes the caller's own
   #   Google identity on to GKE, so no Connect Agent impersonation RBAC is rendered.
+  # From the one source of runtime grants (terraform/modules/runtime-grants.json).
+  runtime_grants = jsondecode(file("${path.module}/../../../runtime-grants.json")).grants
   roles_by_kind = {
-    gke             = ["roles/container.clusterViewer"]
-    connect-gateway = ["roles/gkehub.gatewayEditor"]
+    gke             = [local.runtime_grants["job-sees-gke-clusters"].role]
+    connect-gateway = [local.runtime_grants["job-reaches-gateway-clusters"].role]
   }
 
   # The APIs Connect Gateway needs in the fleet host project of each connect-gateway cluster (the

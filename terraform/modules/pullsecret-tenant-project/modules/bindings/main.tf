@@ -1,11 +1,15 @@
 # The tenant bindings, decided without a provider: each identity's role and IAM condition. The same
 # for a project and a folder binding.
 locals {
-  # The secret's id, whatever the project: extract() yields the part after "/secrets/" of a secret
-  # or version name (projects/NUMBER/secrets/ID[/versions/V]) and "" for any other resource
-  # (https://cloud.google.com/iam/docs/conditions-attribute-reference#extract). One expression
-  # fits a folder binding, where the project number varies, and needs no project lookup per plan.
-  own_secret = "resource.name.extract(\"/secrets/{id}\").startsWith(\"hyperfleet-\")"
+  # Roles and conditions from the one source of runtime grants (terraform/modules/runtime-grants.json).
+  # Its conditions name the secret's id, whatever the project: extract() yields the part after
+  # "/secrets/" of a secret or version name (projects/NUMBER/secrets/ID[/versions/V]) and "" for
+  # any other resource (https://cloud.google.com/iam/docs/conditions-attribute-reference#extract).
+  # One expression fits a folder binding, where the project number varies, and needs no project
+  # lookup per plan.
+  runtime_grants = jsondecode(file("${path.module}/../../../runtime-grants.json"))
+  condition      = local.runtime_grants.conditions
+  grant          = local.runtime_grants.grants
 
   bindings = {
     # The job: its custom role on hyperfleet-* secrets. CreateSecret is checked on the project
@@ -14,23 +18,23 @@ locals {
     job = {
       role       = var.job_role
       member     = "serviceAccount:${var.identities.job}"
-      title      = "hyperfleet-secrets-only"
-      expression = "resource.type == \"cloudresourcemanager.googleapis.com/Project\" || ${local.own_secret}"
+      title      = local.condition[local.grant["job-manages-tenant-secrets"].condition].title
+      expression = local.condition[local.grant["job-manages-tenant-secrets"].condition].expression
     }
     # The reporter reads the claim annotations of hyperfleet-* secrets: metadata, never payloads
     # (roles/secretmanager.viewer: secrets.get/list, versions.get/list).
     reporter = {
-      role       = "roles/secretmanager.viewer"
+      role       = local.grant["reporter-views-tenant-secrets"].role
       member     = "serviceAccount:${var.identities.reporter}"
-      title      = "hyperfleet-secrets-only"
-      expression = local.own_secret
+      title      = local.condition[local.grant["reporter-views-tenant-secrets"].condition].title
+      expression = local.condition[local.grant["reporter-views-tenant-secrets"].condition].expression
     }
     # HyperShift's reader (Workload Identity) accesses hyperfleet-* secret versions, nothing else.
     reader = {
-      role       = "roles/secretmanager.secretAccessor"
+      role       = local.grant["reader-accesses-tenant-secrets"].role
       member     = "serviceAccount:${var.identities.reader}"
-      title      = "hyperfleet-secrets-only"
-      expression = local.own_secret
+      title      = local.condition[local.grant["reader-accesses-tenant-secrets"].condition].title
+      expression = local.condition[local.grant["reader-accesses-tenant-secrets"].condition].expression
     }
   }
 }
