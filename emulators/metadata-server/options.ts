@@ -37,6 +37,13 @@ const optionsSchema = z.object({
   host: z.string().default('127.0.0.1'),
   port: z.number().int().min(0).max(65535).default(0),
   serviceAccount: z.email('serviceAccount must be a service account email'),
+  /**
+   * More service accounts, each the identity of its own Cloud Run service or job: each gets its own
+   * listener (its own GCE_METADATA_HOST), while one token book and one token info know them all.
+   */
+  additionalAccounts: z
+    .array(z.email('additionalAccounts must be service account emails'))
+    .default([]),
   uniqueId: z
     .string()
     .regex(/^[1-9]\d{0,20}$/, 'uniqueId must be a number of at most 21 digits')

@@ -10,6 +10,7 @@ import { RequestLog } from '../common/request-log';
 import { metadataAdminRoutes } from './admin';
 import { serveMetadata } from './metadata-routes';
 import { buildTree } from './metadata-tree';
+import { derivedNumber } from '../common/derived-number';
 import { resolveOptions, type MetadataServerOptions } from './options';
 import { METADATA_HEADERS, TOKENINFO_PATH, type Answer } from './rules';
 import { serveTokenInfo } from './tokeninfo';
@@ -28,10 +29,20 @@ export interface MetadataServerEmulator extends RunningEmulator {
   readonly tokenInfoUrl: string;
   readonly serviceAccount: string;
   readonly uniqueId: string;
+  /** Every account served (the main one first): its own GCE_METADATA_HOST and unique id. */
+  readonly accounts: readonly ServedAccount[];
   readonly faults: FaultInjector;
   readonly requests: RequestLog;
   /** What is known of a live token this server issued; undefined if unknown or expired. */
   lookup(token: string): IssuedToken | undefined;
+}
+
+/** One service account and the listener that serves its instance metadata. */
+export interface ServedAccount {
+  readonly email: string;
+  readonly uniqueId: string;
+  /** `127.0.0.1:PORT`: GCE_METADATA_HOST of the component that runs as this account. */
+  readonly host: string;
 }
 
 /** An injected fault, answered as the metadata server (an HTML page) or token info (JSON) would. */
@@ -67,47 +78,61 @@ export async function startMetadataServer(
   options: MetadataServerOptions,
 ): Promise<MetadataServerEmulator> {
   const o = resolveOptions(options);
-  const account = { email: o.serviceAccount, uniqueId: o.uniqueId };
   const tokens = new TokenBook(o.tokenLifetimeSeconds, o.now);
-  const context = {
-    tree: buildTree({ ...o, account, instanceId: randomBytes(48).toString('hex') }),
-    tokens,
-    defaultScopes: o.defaultScopes,
-  };
   const faults = new FaultInjector();
   const requests = new RequestLog();
   const admin = metadataAdminRoutes(tokens, o.now);
+  const emails = [o.serviceAccount, ...o.additionalAccounts.filter((e) => e !== o.serviceAccount)];
 
-  const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
-    if (await handleAdminRequest(req, res, { faults, requests, extra: admin })) return;
-    const url = new URL(req.url ?? '/', 'http://metadata.google.internal');
-    const method = req.method ?? 'GET';
-    // The path only: a token-info query carries the token, which no log may hold.
-    const answer = (a: Answer) => {
-      requests.add({ method, target: url.pathname, outcome: a.status });
-      send(res, url.pathname, a);
+  /** The handler of one account's listener: its own metadata tree, the shared tokens and token info. */
+  const handlerFor = (account: { email: string; uniqueId: string }) => {
+    const context = {
+      tree: buildTree({ ...o, account, instanceId: randomBytes(48).toString('hex') }),
+      tokens,
+      defaultScopes: o.defaultScopes,
     };
-    const fault = await applyHttpFault(faults, `${method} ${url.pathname}`, res, (f) =>
-      send(res, url.pathname, faultAnswer(url.pathname, f)),
-    );
-    if (fault) return answer(faultAnswer(url.pathname, fault));
-    if (url.pathname === TOKENINFO_PATH)
-      return answer(await serveTokenInfo(req, url, tokens, o.now));
-    answer(serveMetadata(method, url, req.headers, context));
+    return async (req: http.IncomingMessage, res: http.ServerResponse) => {
+      if (await handleAdminRequest(req, res, { faults, requests, extra: admin })) return;
+      const url = new URL(req.url ?? '/', 'http://metadata.google.internal');
+      const method = req.method ?? 'GET';
+      // The path only: a token-info query carries the token, which no log may hold.
+      const answer = (a: Answer) => {
+        requests.add({ method, target: url.pathname, outcome: a.status });
+        send(res, url.pathname, a);
+      };
+      const fault = await applyHttpFault(faults, `${method} ${url.pathname}`, res, (f) =>
+        send(res, url.pathname, faultAnswer(url.pathname, f)),
+      );
+      if (fault) return answer(faultAnswer(url.pathname, fault));
+      if (url.pathname === TOKENINFO_PATH)
+        return answer(await serveTokenInfo(req, url, tokens, o.now));
+      answer(serveMetadata(method, url, req.headers, context));
+    };
   };
-  const server = http.createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      const status = error instanceof BodyError ? error.status : 500;
-      send(res, '', { status, contentType: 'text/plain', body: `${String(error)}\n` });
+  const listen = async (account: { email: string; uniqueId: string }, port: number) => {
+    const handle = handlerFor(account);
+    const server = http.createServer((req, res) => {
+      handle(req, res).catch((error: unknown) => {
+        const status = error instanceof BodyError ? error.status : 500;
+        send(res, '', { status, contentType: 'text/plain', body: `${String(error)}\n` });
+      });
     });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(o.port, o.host, resolve);
-  });
-  const host = `${o.host}:${(server.address() as AddressInfo).port}`;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, o.host, resolve);
+    });
+    return { server, host: `${o.host}:${(server.address() as AddressInfo).port}` };
+  };
+  const served: (ServedAccount & { server: http.Server })[] = [];
+  for (const [index, email] of emails.entries()) {
+    const uniqueId = index === 0 ? o.uniqueId : derivedNumber(`unique-id:${email}`, 21);
+    const { server, host } = await listen({ email, uniqueId }, index === 0 ? o.port : 0);
+    served.push({ email, uniqueId, host, server });
+  }
+  const host = served[0]!.host;
   const endpoint = `http://${host}`;
   const tokenInfoUrl = `${endpoint}${TOKENINFO_PATH}`;
+  const accounts = served.map(({ email, uniqueId, host: h }) => ({ email, uniqueId, host: h }));
   return {
     name: 'metadata-server',
     endpoint,
@@ -115,6 +140,7 @@ export async function startMetadataServer(
     tokenInfoUrl,
     serviceAccount: o.serviceAccount,
     uniqueId: o.uniqueId,
+    accounts,
     faults,
     requests,
     lookup: (token) => tokens.lookup(token),
@@ -129,12 +155,18 @@ export async function startMetadataServer(
       projectNumber: o.projectNumber,
       region: o.region,
       tokenLifetimeSeconds: tokens.lifetime,
+      accounts,
       env: { GCE_METADATA_HOST: host },
     }),
     stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+      Promise.all(
+        served.map(
+          ({ server }) =>
+            new Promise<void>((resolve) => {
+              server.closeAllConnections();
+              server.close(() => resolve());
+            }),
+        ),
+      ).then(() => undefined),
   };
 }

@@ -79,6 +79,11 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
       host: args.host,
       port: args.port,
       serviceAccount,
+      // --also-serve A,B: more accounts, each on its own port (one per component, as Cloud Run
+      // gives each service its own identity and metadata server).
+      ...(args.options['also-serve']
+        ? { additionalAccounts: args.options['also-serve'].split(',').filter(Boolean) }
+        : {}),
       ...(args.options['unique-id'] ? { uniqueId: args.options['unique-id'] } : {}),
       ...(args.options['project-id'] ? { projectId: args.options['project-id'] } : {}),
       ...(args.options['project-number'] ? { projectNumber: args.options['project-number'] } : {}),

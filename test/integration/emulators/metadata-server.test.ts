@@ -464,3 +464,38 @@ describe('options and the registry', () => {
     }
   });
 });
+
+describe('one identity per component', () => {
+  test("each account has its own listener; one token info knows every account's tokens", async () => {
+    const main = 'pullsecret-job@demo-hyperfleet.iam.gserviceaccount.com';
+    const adapter = 'pullsecret-adapter@demo-hyperfleet.iam.gserviceaccount.com';
+    const many = await startMetadataServer({ serviceAccount: main, additionalAccounts: [adapter] });
+    try {
+      expect(many.accounts.map((a) => a.email)).toEqual([main, adapter]);
+      const [jobHost, adapterHost] = many.accounts.map((a) => a.host);
+      expect(jobHost).toBe(many.host);
+      expect(adapterHost).not.toBe(jobHost);
+      const tokenOf = async (host: string) => {
+        const res = await fetch(
+          `http://${host}/computeMetadata/v1/instance/service-accounts/default/token?scopes=${CLOUD_PLATFORM},${EMAIL}`,
+          { headers: { 'Metadata-Flavor': 'Google' } },
+        );
+        return ((await res.json()) as { access_token: string }).access_token;
+      };
+      const emailOf = async (host: string) => {
+        const res = await fetch(
+          `http://${host}/computeMetadata/v1/instance/service-accounts/default/email`,
+          { headers: { 'Metadata-Flavor': 'Google' } },
+        );
+        return res.text();
+      };
+      expect(await emailOf(adapterHost!)).toBe(adapter);
+      const info = await fetch(`${many.tokenInfoUrl}?access_token=${await tokenOf(adapterHost!)}`);
+      expect(((await info.json()) as { email: string }).email).toBe(adapter);
+      const jobInfo = await fetch(`${many.tokenInfoUrl}?access_token=${await tokenOf(jobHost!)}`);
+      expect(((await jobInfo.json()) as { email: string }).email).toBe(main);
+    } finally {
+      await many.stop();
+    }
+  });
+});
