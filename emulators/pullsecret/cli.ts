@@ -27,7 +27,11 @@ const OPTIONS = {
   'rbac-file': { type: 'string' },
   'iam-file': { type: 'string' },
   'google-token-info': { type: 'string' },
+  // Secret Manager, Cloud Run, Cloud Tasks: calls without credentials are UNAUTHENTICATED (needs --iam-file).
+  'enforce-iam': { type: 'boolean' },
   'serving-cert-dir': { type: 'string' },
+  // metadata-server: more accounts, comma-separated, each on its own port.
+  'also-serve': { type: 'string' },
   'management-clusters-file': { type: 'string' },
   'default-management-cluster': { type: 'string' },
   token: { type: 'string' },

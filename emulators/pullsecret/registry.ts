@@ -65,6 +65,11 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
       ...(args.options['google-token-info']
         ? { googleTokenInfoUrl: args.options['google-token-info'] }
         : {}),
+      // --enforce-iam: calls without credentials are UNAUTHENTICATED; --serving-cert-dir DIR: TLS.
+      ...(args.options['enforce-iam'] !== undefined ? { enforceIam: true } : {}),
+      ...(args.options['serving-cert-dir']
+        ? { certificate: readServingCertificate(args.options['serving-cert-dir']) }
+        : {}),
     }),
   // The metadata server of a Cloud Run instance (tokens for the job, token info for Kubernetes):
   // --service-account EMAIL [--unique-id N] [--project-id P] [--project-number N] [--region R]

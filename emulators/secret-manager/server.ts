@@ -10,6 +10,7 @@ import {
   type UnaryHandler,
 } from '../common/grpc-server';
 import { loadProtos, lookupService } from '../common/protos';
+import type { ServingCertificate } from '../common/certificates';
 import { RequestLog } from '../common/request-log';
 import { StateFile } from '../common/state-file';
 import { SecretManagerState, type ProtoSecret, type SecretManagerSnapshot } from './state';
@@ -35,6 +36,17 @@ export interface SecretManagerEmulatorOptions {
   readonly iam?: IamConfigInput;
   /** Where bearer tokens are looked up (the metadata server's /tokeninfo); required with `iam`. */
   readonly googleTokenInfoUrl?: string;
+  /**
+   * Refuse calls without credentials (UNAUTHENTICATED, as Google does) instead of taking them as
+   * the emulator's own: what the local stack always runs with (LocalStack's ENFORCE_IAM is the
+   * anchor). Needs `iam`.
+   */
+  readonly enforceIam?: boolean;
+  /**
+   * Serve TLS with this certificate: what lets Google client libraries send their call
+   * credentials (grpc-js sends tokens only over a secure channel), as to Google.
+   */
+  readonly certificate?: ServingCertificate;
   /** The clock of create times and expirations (tests move it past a secret's expire_time). */
   readonly now?: () => Date;
 }
@@ -69,10 +81,12 @@ export async function startSecretManagerEmulator(
   const requests = new RequestLog();
   if (options.iam && !options.googleTokenInfoUrl)
     throw new Error('the Secret Manager emulator needs googleTokenInfoUrl to check IAM');
+  if (options.enforceIam && !options.iam)
+    throw new Error('the Secret Manager emulator needs iam to enforce it');
   const model = options.iam ? new IamModel(options.iam) : undefined;
   const iam =
     model && options.googleTokenInfoUrl
-      ? new SecretManagerIam(model, options.googleTokenInfoUrl)
+      ? new SecretManagerIam(model, options.googleTokenInfoUrl, options.enforceIam ?? false)
       : undefined;
   const persist = <T>(result: T): T => {
     stateFile?.write(state.snapshot());
@@ -168,7 +182,7 @@ export async function startSecretManagerEmulator(
       },
     ),
   );
-  const port = await bindServer(server, host, options.port ?? 0);
+  const port = await bindServer(server, host, options.port ?? 0, options.certificate);
   const admin = await startAdminServer(host, options.adminPort ?? 0, {
     faults,
     requests,

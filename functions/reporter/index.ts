@@ -72,9 +72,7 @@ const executions: ExecutionReader = {
 const secretManagerReader = lazily(async () => {
   const { SecretManagerServiceClient, googleClientOptions } =
     await import('../../shared/gcp/lazy/secret-manager.js');
-  const client = new SecretManagerServiceClient(
-    googleClientOptions(config.secretManagerEmulatorHost),
-  );
+  const client = new SecretManagerServiceClient(googleClientOptions(config.secretManager));
   return new SecretManagerClaimReader(client, {
     timeoutMs: config.cloudRunTimeoutMs,
     retry: cloudRunRetry,

@@ -48,3 +48,15 @@ export const secretId = z
 export const hostPort = z
   .string()
   .regex(/^[^\s:]+:\d{1,5}$/, 'must be host:port, e.g. 127.0.0.1:8085');
+
+/**
+ * `host[:port]` of a Google API endpoint other than the default, called over TLS with the
+ * component's own credentials: a regional endpoint (`secretmanager.europe-west1.rep.googleapis.com`)
+ * or, locally, the stack's emulators.
+ */
+export const apiEndpoint = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9.-]+(:\d{1,5})?$/,
+    'must be host or host:port, e.g. secretmanager.europe-west1.rep.googleapis.com',
+  );

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT, runNode } from '../helpers/run-process';
-import { secretManagerClient } from '../helpers/secret-manager';
+import { stackSecretManagerClient } from '../helpers/secret-manager';
 import { canaryPullSecret, leaks } from '../helpers/canary';
 import { CUSTOMER_PROJECT, startTestStack, type DoctorRun, type TestStack } from '../helpers/stack';
 import { JOB_IDENTITY } from '../../emulators/pullsecret/stack/layout';
@@ -39,8 +39,8 @@ describe('pull-secret doctor on the local stack', () => {
       delivery: 'eventarc',
       jobEnv: { DEFAULT_PULL_SECRET_VERSION: `${DEFAULT_PULL_SECRET}/versions/latest` },
     });
-    // The platform's default pull secret, as an operator creates it (the emulator's own call).
-    const admin = secretManagerClient(stack.d.endpoints.secretManager);
+    // The platform's default pull secret, as an operator creates it.
+    const admin = stackSecretManagerClient(stack.d);
     await admin.createSecret({
       parent: 'projects/demo-hyperfleet',
       secretId: 'platform-default-pull-secret',

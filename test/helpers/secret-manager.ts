@@ -1,7 +1,29 @@
 import { SecretManagerServiceClient } from '@google-cloud/secret-manager';
 import { googleClientOptions } from '../../shared/gcp/client-options';
+import { operatorClientOptions } from '../../emulators/pullsecret/stack/operator-credentials';
 
-/** The real Secret Manager client pointed at an emulator endpoint. */
+/**
+ * The real Secret Manager client of the local stack, as its operator (the stack's Secret Manager
+ * serves TLS and refuses calls without credentials, as Google does).
+ */
+export function stackSecretManagerClient(d: {
+  readonly endpoints: {
+    readonly secretManager: string;
+    readonly publicCaFile: string;
+    readonly operatorMetadata: string;
+  };
+}): SecretManagerServiceClient {
+  return new SecretManagerServiceClient({
+    ...operatorClientOptions({
+      endpoint: d.endpoints.secretManager,
+      caFile: d.endpoints.publicCaFile,
+      operatorMetadata: d.endpoints.operatorMetadata,
+    }),
+    projectId: 'demo-project',
+  });
+}
+
+/** The real Secret Manager client pointed at a standalone emulator's endpoint (no credentials). */
 export function secretManagerClient(endpoint: string): SecretManagerServiceClient {
   process.env.METADATA_SERVER_DETECTION = 'none';
   return new SecretManagerServiceClient(googleClientOptions(endpoint, 'demo-project'));

@@ -29,7 +29,7 @@ import type { Cluster } from '../../shared/hyperfleet/schemas';
 import { metadataServerToken } from './metadata-token';
 import { ROOT } from './run-process';
 import { RecordingLogger } from './recording-logger';
-import { secretManagerClient } from './secret-manager';
+import { stackSecretManagerClient } from './secret-manager';
 import { localHyperFleetClient } from '../../emulators/pullsecret/hyperfleet/local-hyperfleet-client';
 import { runDoctorExecution } from '../../emulators/pullsecret/stack/doctor-execution';
 import type { CheckResult } from '../../functions/pull-secret-job/doctor/check';
@@ -207,7 +207,7 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
   const kube = kubes.get(DEFAULT_MANAGEMENT_CLUSTER)!;
   const jobToken = (scopes?: readonly string[]) =>
     metadataServerToken(d.endpoints.metadataServer, scopes);
-  const sm = secretManagerClient(d.endpoints.secretManager);
+  const sm = stackSecretManagerClient(d);
   let pubsub = new PubSub({
     projectId: d.project,
     apiEndpoint: d.endpoints.pubsub,

@@ -4,6 +4,7 @@ import { PubSub } from '@google-cloud/pubsub';
 import { v2 } from '@google-cloud/run';
 import { SecretManagerServiceClient } from '@google-cloud/secret-manager';
 import { googleClientOptions } from '../../../shared/gcp/client-options';
+import { operatorClientOptions } from '../stack/operator-credentials';
 import { localStackClients } from '../hyperfleet/local-hyperfleet-client';
 import { KubeReader } from '../../common/kube-admin';
 import { findTrace, traceJson } from '../traces/trace-view';
@@ -31,8 +32,13 @@ export async function startConsole(description: unknown, port = 0): Promise<Loca
   const kube = Object.fromEntries(
     Object.entries(managementClusters(stack)).map(([name, file]) => [name, new KubeReader(file)]),
   );
+  // As the operator: the stack's Secret Manager refuses calls without credentials.
   const secretManager = new SecretManagerServiceClient(
-    googleClientOptions(stack.endpoints.secretManager),
+    operatorClientOptions({
+      endpoint: stack.endpoints.secretManager,
+      caFile: stack.endpoints.publicCaFile,
+      operatorMetadata: stack.endpoints.operatorMetadata,
+    }),
   );
   const executions = new v2.ExecutionsClient(googleClientOptions(stack.endpoints.cloudRun));
   const pubsub = new PubSub({

@@ -12,6 +12,8 @@ export const stackViewSchema = z.object({
     hyperfleetApi: z.string(),
     secretManager: z.string(),
     secretManagerAdmin: z.string(),
+    publicCaFile: z.string(),
+    operatorMetadata: z.string(),
     kubeApiServer: z.string(),
     cloudRun: z.string(),
     cloudRunAdmin: z.string(),

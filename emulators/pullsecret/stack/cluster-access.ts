@@ -8,8 +8,12 @@ import {
 import type { ReadyProcess } from '../../common/child-process';
 import type { ConnectGatewayConfig } from '../../connect-gateway/server';
 import {
+  ADAPTER_IDENTITY,
   JOB_IDENTITY,
+  LAUNCHER_IDENTITY,
   LOCAL_FLEET_LOCATION,
+  OPERATOR_IDENTITY,
+  REPORTER_IDENTITY,
   LOCAL_PROJECT,
   LOCAL_PROJECT_NUMBER,
   LOCAL_REGION,
@@ -30,7 +34,16 @@ export interface ClusterAccess {
     readonly endpoint: string;
     readonly tokenInfoUrl: string;
     readonly uniqueId: string;
+    /**
+     * Every component's own identity (as Cloud Run gives each service its own): its
+     * GCE_METADATA_HOST and numeric unique id, by email; one token info knows them all.
+     */
+    readonly accounts: Readonly<
+      Record<string, { readonly host: string; readonly uniqueId: string }>
+    >;
   };
+  /** The local "public" CA: it also issues the certificates of the Google API emulators. */
+  readonly publicCa: CertificateAuthority;
   /** The gateway's endpoint, when a cluster is reached through Connect Gateway. */
   readonly gateway?: string;
   /** The local "public" CA's certificate file: what NODE_EXTRA_CA_CERTS adds to Node's roots. */
@@ -49,6 +62,10 @@ async function startMetadataServer(emulator: StartEmulator): Promise<ClusterAcce
   const metadataServer = await emulator('metadata-server', [
     '--service-account',
     JOB_IDENTITY,
+    // The adapter, the launcher (Cloud Tasks mints its tokens), the reporter and the operator
+    // (the stack's own tools, the console, tests) each on their own port.
+    '--also-serve',
+    [ADAPTER_IDENTITY, LAUNCHER_IDENTITY, REPORTER_IDENTITY, OPERATOR_IDENTITY].join(','),
     '--project-id',
     LOCAL_PROJECT,
     '--project-number',
@@ -62,6 +79,11 @@ async function startMetadataServer(emulator: StartEmulator): Promise<ClusterAcce
     endpoint,
     tokenInfoUrl: `${endpoint}/tokeninfo`,
     uniqueId: String(metadataServer.info.uniqueId),
+    accounts: Object.fromEntries(
+      (metadataServer.info.accounts as { email: string; host: string; uniqueId: string }[]).map(
+        (a) => [a.email, { host: a.host, uniqueId: a.uniqueId }],
+      ),
+    ),
   };
 }
 
@@ -144,6 +166,7 @@ export async function startClusterAccess(options: {
     clusters,
     metadata,
     ...(gateway ? { gateway } : {}),
+    publicCa,
     publicCaFile: publicCa.certFile,
     jobEnv: {
       MANAGEMENT_CLUSTERS: JSON.stringify(
@@ -151,6 +174,8 @@ export async function startClusterAccess(options: {
       ),
       GCE_METADATA_HOST: metadata.host,
       NODE_EXTRA_CA_CERTS: publicCa.certFile,
+      // The roots grpc-js trusts: the Google API emulators' certificates are the public CA's.
+      GRPC_DEFAULT_SSL_ROOTS_FILE_PATH: publicCa.certFile,
       // An empty home: no gcloud user credentials of the developer's can stand in for the
       // metadata server's token (google-auth-library reads ~/.config/gcloud before it asks).
       HOME: home,

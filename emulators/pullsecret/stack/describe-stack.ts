@@ -1,7 +1,15 @@
 import type { ReadyProcess } from '../../common/child-process';
 import type { ClusterAccess } from './cluster-access';
 import type { DeliveryMode } from './eventarc-conversion';
-import { JOB_IDENTITY, JOB_NAME, LAUNCH_QUEUE, LOCAL_PROJECT, TOPICS, topicPath } from './layout';
+import {
+  JOB_IDENTITY,
+  JOB_NAME,
+  LAUNCH_QUEUE,
+  LOCAL_PROJECT,
+  OPERATOR_IDENTITY,
+  TOPICS,
+  topicPath,
+} from './layout';
 import { emulatorEnv, type Launcher } from './launcher';
 import type { ManagementCluster } from './management-clusters';
 import { describeSubscriptions, type PushSubscriptions } from './push-subscriptions';
@@ -31,7 +39,9 @@ function clientEnv(parts: StartedParts): Record<string, string> {
   return {
     GOOGLE_CLOUD_PROJECT: LOCAL_PROJECT,
     PUBSUB_EMULATOR_HOST: parts.pubsubEndpoint,
-    SECRET_MANAGER_EMULATOR_HOST: parts.secretManager.info.endpoint as string,
+    // TLS (the public CA) with credentials: the emulator refuses calls without a token.
+    SECRET_MANAGER_API_ENDPOINT: parts.secretManager.info.endpoint as string,
+    GRPC_DEFAULT_SSL_ROOTS_FILE_PATH: parts.access.publicCaFile,
     CLOUD_RUN_EMULATOR_HOST: parts.cloudRun.info.endpoint as string,
     CLOUD_TASKS_EMULATOR_HOST: parts.cloudTasks.info.endpoint as string,
     HYPERFLEET_API_BASE_URL: parts.hyperfleetUrl,
@@ -58,6 +68,7 @@ function endpoints(parts: StartedParts): StackDescription['endpoints'] {
     cloudTasksAdmin: parts.cloudTasks.info.admin as string,
     eventarc: parts.eventarc.info.endpoint as string,
     metadataServer: access.metadata.endpoint,
+    operatorMetadata: access.metadata.accounts[OPERATOR_IDENTITY]!.host,
     ...(access.gateway ? { connectGateway: access.gateway } : {}),
     publicCaFile: access.publicCaFile,
     adapter: parts.functions.adapterUrl,

@@ -60,6 +60,12 @@ export const TARGET_PROJECTS = ['demo-customer-project', 'my-project-123'] as co
 /** The adapter function's identity (its own service account, as Cloud Run gives each service). */
 export const ADAPTER_IDENTITY = `pullsecret-adapter@${LOCAL_PROJECT}.iam.gserviceaccount.com`;
 
+/**
+ * The operator: the stack's own tools, the console and the tests call the Google emulators as
+ * this account (a person or pipeline in production), never as a runtime identity.
+ */
+export const OPERATOR_IDENTITY = `pullsecret-operator@${LOCAL_PROJECT}.iam.gserviceaccount.com`;
+
 /** The identities the tenant module grants on Secret Manager besides the job. */
 export const READER_IDENTITY = `pullsecret-reader@${LOCAL_PROJECT}.iam.gserviceaccount.com`;
 export const REPORTER_IDENTITY = `pullsecret-reporter@${LOCAL_PROJECT}.iam.gserviceaccount.com`;

@@ -95,6 +95,11 @@ export interface StackDescription {
     readonly eventarc: string;
     /** The metadata server that issues the job's Google access tokens (GCE_METADATA_HOST). */
     readonly metadataServer: string;
+    /**
+     * host:port of the metadata server listener of the operator (OPERATOR_IDENTITY): the stack's
+     * tools, the console and tests call the Google emulators with its tokens (operator-credentials.ts).
+     */
+    readonly operatorMetadata: string;
     /** The Connect Gateway in front of the clusters reached that way (absent when none is). */
     readonly connectGateway?: string;
     /** The local "public" CA (the gateway's and DNS endpoints' issuer; the job trusts it). */

@@ -41,7 +41,8 @@ export function pullSecretJobDefinition(
     memoryLimitMiB: 512,
     logDir: path.join(launcher.logDir, 'jobs'),
     env: {
-      SECRET_MANAGER_EMULATOR_HOST: wiring.secretManager.info.endpoint as string,
+      // Over TLS with the job's own token, as on Google's endpoint (the emulator enforces IAM).
+      SECRET_MANAGER_API_ENDPOINT: wiring.secretManager.info.endpoint as string,
       // What `pull-secret doctor` reads besides the job's own services: Resource Manager's
       // testIamPermissions (on the Secret Manager emulator) and Eventarc's triggers.
       ...emulatorEnv(wiring.secretManager, 'RESOURCE_MANAGER_EMULATOR_HOST'),

@@ -15,6 +15,10 @@ export interface FunctionWiring {
   readonly hyperfleetToken: string;
   readonly cloudRunEndpoint: string;
   readonly secretManagerEndpoint: string;
+  /** Each function's own metadata server (GCE_METADATA_HOST): its own Google identity. */
+  readonly identities: { readonly adapter: string; readonly reporter: string };
+  /** The roots grpc-js trusts for the TLS Google API emulators. */
+  readonly caFile: string;
   readonly otelEnv: Record<string, string>;
   /** The launch queue and Cloud Run's REST jobs.run, for the adapter only (start-launch-queue.ts). */
   readonly launchEnv: Record<string, string>;
@@ -36,7 +40,11 @@ function functionEnv(launcher: Launcher, wiring: FunctionWiring): NodeJS.Process
     HYPERFLEET_API_AUTH_TOKEN_PATH: wiring.hyperfleetToken,
     PULL_SECRET_JOB: JOB_NAME,
     CLOUD_RUN_EMULATOR_HOST: wiring.cloudRunEndpoint,
-    SECRET_MANAGER_EMULATOR_HOST: wiring.secretManagerEndpoint,
+    // Over TLS with the function's own token, as on Google's endpoint (the emulator enforces IAM):
+    // Application Default Credentials from the function's metadata server (as on Cloud Run).
+    SECRET_MANAGER_API_ENDPOINT: wiring.secretManagerEndpoint,
+    GRPC_DEFAULT_SSL_ROOTS_FILE_PATH: wiring.caFile,
+    METADATA_SERVER_DETECTION: 'assume-present',
     LOG_FORMAT: 'json',
     LOG_LEVEL: launcher.options.logLevel ?? 'info',
     ...wiring.otelEnv,
@@ -125,8 +133,15 @@ export async function startFunctions(
   delivery: DeliveryMode,
 ): Promise<StartedFunctions> {
   const env = functionEnv(launcher, wiring);
-  const adapters = await startAdapters(launcher, { ...env, ...wiring.launchEnv }, delivery);
-  const reporterPort = await startReporter(launcher, env);
+  const adapters = await startAdapters(
+    launcher,
+    { ...env, ...wiring.launchEnv, GCE_METADATA_HOST: wiring.identities.adapter },
+    delivery,
+  );
+  const reporterPort = await startReporter(launcher, {
+    ...env,
+    GCE_METADATA_HOST: wiring.identities.reporter,
+  });
   const reporterConverter =
     delivery === 'eventarc' ? await startReporterConverter(launcher, reporterPort) : undefined;
   return {

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { issueServingCertificate } from '../../common/certificates';
 import type { ReadyProcess } from '../../common/child-process';
 import { hostedClusterCrds } from '../management-cluster/hosted-cluster-crd';
 import { startClusterAccess, type ClusterAccess } from './cluster-access';
@@ -14,6 +17,7 @@ import {
   LOCAL_PROJECT,
   LOCAL_PROJECT_NUMBER,
   MANAGEMENT_CLUSTER_MODES,
+  OPERATOR_IDENTITY,
   MANAGEMENT_CLUSTERS,
   READER_IDENTITY,
   REPORTER_IDENTITY,
@@ -49,39 +53,55 @@ export async function startGoogleSide(
     setup: managementClusterSetup(hostedClusterCrds()),
     emulator: (name, args, component) => launcher.emulator(name, args, launcher.baseEnv, component),
   });
-  const serviceAccounts = { [access.metadata.uniqueId]: JOB_IDENTITY };
+  const serviceAccounts = Object.fromEntries(
+    Object.entries(access.metadata.accounts).map(([email, a]) => [a.uniqueId, email]),
+  );
   const defaultSecret = /^(projects\/[^/]+\/secrets\/[^/]+)\/versions\/[^/]+$/.exec(
     options.jobEnv?.DEFAULT_PULL_SECRET_VERSION ?? '',
   )?.[1];
   // Every emulator that authorizes calls reads this one file: what Terraform grants
   // (terraform/modules/runtime-grants.json), bound to the local resources.
+  const runtime = runtimeIam({
+    targets: {
+      platformProject: LOCAL_PROJECT,
+      platformProjectNumber: LOCAL_PROJECT_NUMBER,
+      job: JOB_NAME,
+      launchQueue: LAUNCH_QUEUE,
+      launcherAccount: LAUNCHER_IDENTITY,
+      tenantProjects: TARGET_PROJECTS,
+      ...(defaultSecret ? { defaultPullSecret: defaultSecret } : {}),
+      // The local management clusters and their fleet host are in the platform project.
+      gkeClusterProjects: [LOCAL_PROJECT],
+      fleetHostProjects: [LOCAL_PROJECT],
+    },
+    identities: {
+      adapter: ADAPTER_IDENTITY,
+      launcher: LAUNCHER_IDENTITY,
+      job: JOB_IDENTITY,
+      reader: READER_IDENTITY,
+      reporter: REPORTER_IDENTITY,
+    },
+    serviceAccounts,
+  });
+  // The operator (OPERATOR_IDENTITY: the stack's tools, the console, tests) administers Secret
+  // Manager in every project, as a platform engineer would: not a runtime grant.
+  const operatorBindings = Object.keys(runtime.projects).map((project) => ({
+    resource: `projects/${project}`,
+    role: 'roles/secretmanager.admin',
+    members: [`serviceAccount:${OPERATOR_IDENTITY}`],
+  }));
   const iamFile = launcher.writePrivateFile(
     'runtime-iam.json',
-    JSON.stringify(
-      runtimeIam({
-        targets: {
-          platformProject: LOCAL_PROJECT,
-          platformProjectNumber: LOCAL_PROJECT_NUMBER,
-          job: JOB_NAME,
-          launchQueue: LAUNCH_QUEUE,
-          launcherAccount: LAUNCHER_IDENTITY,
-          tenantProjects: TARGET_PROJECTS,
-          ...(defaultSecret ? { defaultPullSecret: defaultSecret } : {}),
-          // The local management clusters and their fleet host are in the platform project.
-          gkeClusterProjects: [LOCAL_PROJECT],
-          fleetHostProjects: [LOCAL_PROJECT],
-        },
-        identities: {
-          adapter: ADAPTER_IDENTITY,
-          launcher: LAUNCHER_IDENTITY,
-          job: JOB_IDENTITY,
-          reader: READER_IDENTITY,
-          reporter: REPORTER_IDENTITY,
-        },
-        serviceAccounts,
-      }),
-    ),
+    JSON.stringify({ ...runtime, bindings: [...(runtime.bindings ?? []), ...operatorBindings] }),
   );
+  // Secret Manager serves TLS from the local public CA (the certificate grpc-js checks, so that the
+  // clients send their tokens as to Google) and refuses calls without credentials.
+  const smCertDir = path.join(options.workDir, 'secret-manager-tls');
+  const smCertificate = issueServingCertificate(access.publicCa, smCertDir, [
+    'localhost',
+    '127.0.0.1',
+  ]);
+  fs.writeFileSync(path.join(smCertDir, 'ca.crt'), smCertificate.caPem);
   const eventarcFile = launcher.writePrivateFile(
     'eventarc.json',
     JSON.stringify(
@@ -94,6 +114,9 @@ export async function startGoogleSide(
       iamFile,
       '--google-token-info',
       access.metadata.tokenInfoUrl,
+      '--enforce-iam',
+      '--serving-cert-dir',
+      smCertDir,
     ]),
     launcher.emulator('eventarc', ['--config', eventarcFile]),
   ]);

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { startPubSubEmulator, type PubSubEmulator } from '../../pubsub/pubsub-emulator';
 import { startTraceReceiver } from '../../traces/receiver';
 import { describeStack } from './describe-stack';
-import { DEFAULT_MANAGEMENT_CLUSTER } from './layout';
+import { ADAPTER_IDENTITY, DEFAULT_MANAGEMENT_CLUSTER, REPORTER_IDENTITY } from './layout';
 import { createLauncher, type Launcher } from './launcher';
 import { pushSubscriptions, wireSubscriptions } from './push-subscriptions';
 import type { Stack, StackOptions } from './stack-description';
@@ -91,6 +91,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         hyperfleetToken,
         cloudRunEndpoint: cloudRun.info.endpoint as string,
         secretManagerEndpoint: secretManager.info.endpoint as string,
+        identities: {
+          adapter: access.metadata.accounts[ADAPTER_IDENTITY]!.host,
+          reporter: access.metadata.accounts[REPORTER_IDENTITY]!.host,
+        },
+        caFile: access.publicCaFile,
         otelEnv: otel.components,
         launchEnv: launchEnv(cloudTasks, cloudRun),
       },

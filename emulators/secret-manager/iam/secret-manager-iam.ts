@@ -1,6 +1,11 @@
 import { status } from '@grpc/grpc-js';
 import { GrpcError } from '../../common/grpc-error';
-import { callerOf, UNAUTHENTICATED_MESSAGE, type Caller } from '../../common/google-caller';
+import {
+  callerOf,
+  MISSING_CREDENTIALS_MESSAGE,
+  UNAUTHENTICATED_MESSAGE,
+  type Caller,
+} from '../../common/google-caller';
 import type { IamModel } from '../../common/iam/iam-model';
 import { PERMISSION } from '../../common/iam/roles';
 import { requiredPermission, secretManagerNameParts } from './rpc-permissions';
@@ -10,12 +15,13 @@ import { requiredPermission, secretManagerNameParts } from './rpc-permissions';
  * Secret Manager authorizes it, before the method looks at its resource (so a caller without the
  * permission gets PERMISSION_DENIED whether or not the resource exists, and learns nothing about
  * it: "... denied for resource '...' (or it may not exist)"). Calls without credentials are the
- * emulator's own (caller.ts).
+ * emulator's own, unless IAM is enforced: then UNAUTHENTICATED, as Google answers them.
  */
 export class SecretManagerIam {
   constructor(
     readonly model: IamModel,
     private readonly tokenInfoUrl: string,
+    private readonly enforce: boolean = false,
   ) {}
 
   /** Throws UNAUTHENTICATED or PERMISSION_DENIED, or resolves when the call may go on. */
@@ -25,7 +31,10 @@ export class SecretManagerIam {
     authorization: string | undefined,
   ): Promise<void> {
     const caller = await this.caller(authorization);
-    if (caller.kind !== 'principal') return;
+    if (caller.kind !== 'principal') {
+      if (this.enforce) throw new GrpcError(status.UNAUTHENTICATED, MISSING_CREDENTIALS_MESSAGE);
+      return;
+    }
     const required = requiredPermission(method, request);
     if (!required) return;
     const [held] = this.model.held(caller.principal, required.resource, [required.permission]);
@@ -64,6 +73,8 @@ export class SecretManagerIam {
         `Permission ${malformed} is not valid: permissions with wildcards (*) or without service.resource.verb form are not allowed.`,
       );
     const caller = await this.caller(authorization);
+    if (caller.kind !== 'principal' && this.enforce)
+      throw new GrpcError(status.UNAUTHENTICATED, MISSING_CREDENTIALS_MESSAGE);
     if (!secretExists(resource)) return { permissions: [] };
     if (caller.kind !== 'principal') return { permissions };
     return { permissions: this.model.held(caller.principal, resource, permissions) };

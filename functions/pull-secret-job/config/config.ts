@@ -1,3 +1,4 @@
+import type { GoogleEndpoint } from '../../../shared/gcp/client-options';
 import { parseEnv, type Env } from '../../../shared/config/parse-env';
 import { toHyperFleetApiConfig, type HyperFleetApiConfig } from '../../../shared/hyperfleet/config';
 import type { LOG_FORMATS, LOG_LEVELS } from '../../../shared/logging/logger';
@@ -57,7 +58,8 @@ export interface JobConfig {
   readonly logFormat: (typeof LOG_FORMATS)[number];
   readonly apiTimeoutMs: number;
   readonly retry: { attempts: number; baseDelayMs: number; maxDelayMs: number };
-  readonly secretManagerEmulatorHost?: string;
+  /** Where Secret Manager is called, when not Google's default endpoint. */
+  readonly secretManager: GoogleEndpoint;
   readonly execution?: string;
   /** Where the result is published for the reporter; unset for direct runs. */
   readonly resultsTopic?: string;
@@ -128,9 +130,10 @@ export function loadJobConfig(env: Env): JobConfig {
     logFormat: e.LOG_FORMAT,
     apiTimeoutMs: e.GCP_API_TIMEOUT,
     retry: { attempts: e.RETRY_ATTEMPTS, baseDelayMs: e.RETRY_BASE_DELAY, maxDelayMs: 30_000 },
-    ...(e.SECRET_MANAGER_EMULATOR_HOST
-      ? { secretManagerEmulatorHost: e.SECRET_MANAGER_EMULATOR_HOST }
-      : {}),
+    secretManager: {
+      ...(e.SECRET_MANAGER_EMULATOR_HOST ? { emulatorHost: e.SECRET_MANAGER_EMULATOR_HOST } : {}),
+      ...(e.SECRET_MANAGER_API_ENDPOINT ? { apiEndpoint: e.SECRET_MANAGER_API_ENDPOINT } : {}),
+    },
     ...(e.CLOUD_RUN_EXECUTION ? { execution: e.CLOUD_RUN_EXECUTION } : {}),
     ...(e.RESULTS_TOPIC ? { resultsTopic: e.RESULTS_TOPIC } : {}),
     ...(e.GOOGLE_CLOUD_PROJECT ? { platformProjectId: e.GOOGLE_CLOUD_PROJECT } : {}),

@@ -8,6 +8,7 @@ import {
 import {
   clusterId,
   gcpProjectId,
+  apiEndpoint,
   hostPort,
   namespaceName,
   objectName,
@@ -133,6 +134,7 @@ export const jobEnvSchema = z
     RETRY_ATTEMPTS: positiveIntWithDefault(4),
     RETRY_BASE_DELAY: duration('1s'),
     SECRET_MANAGER_EMULATOR_HOST: hostPort.optional(),
+    SECRET_MANAGER_API_ENDPOINT: apiEndpoint.optional(),
     CLOUD_RUN_EXECUTION: z.string().optional(),
     RESULTS_TOPIC: z
       .string()

@@ -42,6 +42,8 @@ const REDIRECTING: Readonly<Record<string, string>> = {
 
 /** A client library's emulator (SECRET_MANAGER_, PUBSUB_, ...): calls go there unauthenticated. */
 const EMULATOR_HOST = /_EMULATOR_HOST$/i;
+/** Another endpoint for a Google API (SECRET_MANAGER_API_ENDPOINT): the job's token would go there. */
+const API_ENDPOINT = /_API_ENDPOINT$/i;
 
 const clusterEntries = z.record(z.string(), z.unknown());
 
@@ -73,6 +75,11 @@ export function redirectingVariables(env: Env): ConfigProblem[] {
         variable: name,
         problem:
           "an emulator's address: the client would call it in cleartext, without credentials",
+      });
+    else if (API_ENDPOINT.test(name))
+      problems.push({
+        variable: name,
+        problem: "another endpoint for a Google API: the job's token and calls would go there",
       });
   }
   for (const entry of kubeconfigEntries(env.MANAGEMENT_CLUSTERS))

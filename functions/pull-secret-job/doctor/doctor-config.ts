@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { duration } from '../../../shared/config/durations';
-import { gcpProjectId, hostPort } from '../../../shared/config/gcp-names';
+import { apiEndpoint, gcpProjectId, hostPort } from '../../../shared/config/gcp-names';
 import { parseEnv, type Env } from '../../../shared/config/parse-env';
 import {
   hyperFleetApiEnvShape,
@@ -50,6 +50,7 @@ export const doctorEnvSchema = z
     KUBERNETES_API_TIMEOUT: duration('15s'),
     GCP_API_TIMEOUT: duration('30s'),
     SECRET_MANAGER_EMULATOR_HOST: hostPort.optional(),
+    SECRET_MANAGER_API_ENDPOINT: apiEndpoint.optional(),
     PUBSUB_EMULATOR_HOST: hostPort.optional(),
     /** Eventarc's REST API (GetTrigger) at host:port, in cleartext: the local stack's emulator. */
     EVENTARC_EMULATOR_HOST: hostPort.optional(),
@@ -77,6 +78,8 @@ export interface DoctorConfig {
   /** Where each Google API is served, when not Google's own endpoint (local emulators). */
   readonly emulators: {
     readonly secretManager?: string;
+    /** Secret Manager over TLS with the job's credentials (a regional endpoint; the local stack). */
+    readonly secretManagerApiEndpoint?: string;
     readonly pubsub?: string;
     readonly eventarc?: string;
     readonly resourceManager?: string;
@@ -109,6 +112,9 @@ export function loadDoctorConfig(env: Env): DoctorConfig {
     gcpTimeoutMs: e.GCP_API_TIMEOUT,
     emulators: {
       ...(e.SECRET_MANAGER_EMULATOR_HOST ? { secretManager: e.SECRET_MANAGER_EMULATOR_HOST } : {}),
+      ...(e.SECRET_MANAGER_API_ENDPOINT
+        ? { secretManagerApiEndpoint: e.SECRET_MANAGER_API_ENDPOINT }
+        : {}),
       ...(e.PUBSUB_EMULATOR_HOST ? { pubsub: e.PUBSUB_EMULATOR_HOST } : {}),
       ...(e.EVENTARC_EMULATOR_HOST ? { eventarc: e.EVENTARC_EMULATOR_HOST } : {}),
       ...(e.RESOURCE_MANAGER_EMULATOR_HOST

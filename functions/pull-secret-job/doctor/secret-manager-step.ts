@@ -46,13 +46,8 @@ export async function checkSecretManager(
     return [skip('secret-manager', 'the HyperFleet API lists no cluster with a GCP project yet')];
   const { SecretManagerServiceClient, googleClientOptions } =
     await import('../../../shared/gcp/lazy/secret-manager.js');
-  const client = new SecretManagerServiceClient(
-    googleClientOptions(config.emulators.secretManager),
-  );
-  const callOptions = secretManagerCallOptions(
-    context,
-    config.emulators.secretManager !== undefined,
-  );
+  const client = new SecretManagerServiceClient(googleClientOptions(secretManagerEndpoint(config)));
+  const callOptions = secretManagerCallOptions(context, insecureEmulator(config));
   const base = restBase('cloudresourcemanager.googleapis.com', config.emulators.resourceManager);
   try {
     const rows = await Promise.all(
@@ -92,18 +87,12 @@ export async function checkDefaultPullSecret(
     return judgeDefaultPullSecret(undefined, { kind: 'unconfigured' }, identity);
   const { SecretManagerServiceClient, googleClientOptions } =
     await import('../../../shared/gcp/lazy/secret-manager.js');
-  const client = new SecretManagerServiceClient(
-    googleClientOptions(config.emulators.secretManager),
-  );
+  const client = new SecretManagerServiceClient(googleClientOptions(secretManagerEndpoint(config)));
   try {
     const answer = await probeDefaultPullSecret({
       client,
       version: config.defaultPullSecretVersion,
-      callOptions: secretManagerCallOptions(
-        context,
-        config.emulators.secretManager !== undefined,
-        token,
-      ),
+      callOptions: secretManagerCallOptions(context, insecureEmulator(config), token),
       redactor: context.redactor,
     });
     return judgeDefaultPullSecret(config.defaultPullSecretVersion, answer, identity);
@@ -118,6 +107,23 @@ export async function checkDefaultPullSecret(
  * send none) the job's token goes as call metadata, so the emulator checks the job's IAM as
  * Google would.
  */
+/** Where the doctor calls Secret Manager: as the job does (doctor-config.ts). */
+const secretManagerEndpoint = (config: DoctorContext['config']) => ({
+  ...(config.emulators.secretManager ? { emulatorHost: config.emulators.secretManager } : {}),
+  ...(config.emulators.secretManagerApiEndpoint
+    ? { apiEndpoint: config.emulators.secretManagerApiEndpoint }
+    : {}),
+});
+
+/**
+ * A cleartext emulator, where grpc-js sends no call credentials: the job's token goes as a plain
+ * header instead, so a standalone emulator with IAM still sees who asks. Over TLS (Google's or
+ * an API endpoint) the client attaches the token itself.
+ */
+const insecureEmulator = (config: DoctorContext['config']) =>
+  config.emulators.secretManager !== undefined &&
+  config.emulators.secretManagerApiEndpoint === undefined;
+
 function secretManagerCallOptions(
   context: DoctorContext,
   emulated: boolean,

@@ -16,9 +16,7 @@ import { customerProjectPermissionFix } from './permission-fix';
 
 /** The Secret Manager client; the caller closes it on every path out. */
 export const secretManagerClient = (config: JobConfig) =>
-  new SecretManagerServiceClient(
-    googleClientOptions(config.secretManagerEmulatorHost, config.projectId),
-  );
+  new SecretManagerServiceClient(googleClientOptions(config.secretManager, config.projectId));
 
 /** The ports runPullSecretJob talks through, built on the real clients. */
 export function jobDependencies(

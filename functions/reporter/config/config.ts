@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { duration, positiveIntWithDefault } from '../../../shared/config/durations';
 import type { RetryBoundSettings } from '../../../shared/events/retry-bound';
-import { hostPort } from '../../../shared/config/gcp-names';
+import { apiEndpoint, hostPort } from '../../../shared/config/gcp-names';
+import type { GoogleEndpoint } from '../../../shared/gcp/client-options';
 import { parseEnv, type Env } from '../../../shared/config/parse-env';
 import {
   hyperFleetApiEnvShape,
@@ -31,6 +32,7 @@ export const reporterEnvSchema = z.object({
   CLOUD_RUN_EMULATOR_HOST: hostPort.optional(),
   CLOUD_RUN_API_TIMEOUT: duration('30s'),
   SECRET_MANAGER_EMULATOR_HOST: hostPort.optional(),
+  SECRET_MANAGER_API_ENDPOINT: apiEndpoint.optional(),
   // Longer than the adapter's: a late report is still applied safely (late-report.ts), and after
   // an hour the adapter's in-flight check (EXECUTION_TIMEOUT 25m) has read the outcome itself.
   EVENT_MAX_AGE: duration('1h'),
@@ -52,7 +54,8 @@ export interface ReporterConfig {
   readonly cloudRunJob: string;
   readonly cloudRunEmulatorHost?: string;
   readonly cloudRunTimeoutMs: number;
-  readonly secretManagerEmulatorHost?: string;
+  /** Where Secret Manager is called, when not Google's default endpoint. */
+  readonly secretManager: GoogleEndpoint;
   /** How long one delivery may work before it answers (DELIVERY_BUDGET). */
   readonly deliveryBudgetMs: number;
   /** When a failing message stops being retried (Eventarc's subscription has no dead-letter policy). */
@@ -70,9 +73,10 @@ export function loadReporterConfig(env: Env): ReporterConfig {
     cloudRunJob: e.PULL_SECRET_JOB,
     ...(e.CLOUD_RUN_EMULATOR_HOST ? { cloudRunEmulatorHost: e.CLOUD_RUN_EMULATOR_HOST } : {}),
     cloudRunTimeoutMs: e.CLOUD_RUN_API_TIMEOUT,
-    ...(e.SECRET_MANAGER_EMULATOR_HOST
-      ? { secretManagerEmulatorHost: e.SECRET_MANAGER_EMULATOR_HOST }
-      : {}),
+    secretManager: {
+      ...(e.SECRET_MANAGER_EMULATOR_HOST ? { emulatorHost: e.SECRET_MANAGER_EMULATOR_HOST } : {}),
+      ...(e.SECRET_MANAGER_API_ENDPOINT ? { apiEndpoint: e.SECRET_MANAGER_API_ENDPOINT } : {}),
+    },
     deliveryBudgetMs: e.DELIVERY_BUDGET,
     retryBounds: { maxAgeMs: e.EVENT_MAX_AGE, maxFailures: e.EVENT_MAX_FAILURES },
     logLevel: e.LOG_LEVEL,
