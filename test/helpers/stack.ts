@@ -135,7 +135,7 @@ export interface TestStack {
   doctor(args: readonly string[], env?: Readonly<Record<string, string>>): Promise<DoctorRun>;
   /** The Secret Manager emulator's IAM admin API (`/_emulator/iam...`). */
   secretManagerIam(
-    method: 'GET' | 'POST' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
     body?: unknown,
   ): Promise<unknown>;

@@ -13,6 +13,7 @@ import {
   LAUNCHER_IDENTITY,
   LOCAL_FLEET_LOCATION,
   OPERATOR_IDENTITY,
+  READER_IDENTITY,
   REPORTER_IDENTITY,
   LOCAL_PROJECT,
   LOCAL_PROJECT_NUMBER,
@@ -65,7 +66,13 @@ async function startMetadataServer(emulator: StartEmulator): Promise<ClusterAcce
     // The adapter, the launcher (Cloud Tasks mints its tokens), the reporter and the operator
     // (the stack's own tools, the console, tests) each on their own port.
     '--also-serve',
-    [ADAPTER_IDENTITY, LAUNCHER_IDENTITY, REPORTER_IDENTITY, OPERATOR_IDENTITY].join(','),
+    [
+      ADAPTER_IDENTITY,
+      LAUNCHER_IDENTITY,
+      REPORTER_IDENTITY,
+      READER_IDENTITY,
+      OPERATOR_IDENTITY,
+    ].join(','),
     '--project-id',
     LOCAL_PROJECT,
     '--project-number',

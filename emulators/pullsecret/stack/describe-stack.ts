@@ -69,6 +69,9 @@ function endpoints(parts: StartedParts): StackDescription['endpoints'] {
     eventarc: parts.eventarc.info.endpoint as string,
     metadataServer: access.metadata.endpoint,
     operatorMetadata: access.metadata.accounts[OPERATOR_IDENTITY]!.host,
+    identities: Object.fromEntries(
+      Object.entries(access.metadata.accounts).map(([email, account]) => [email, account.host]),
+    ),
     ...(access.gateway ? { connectGateway: access.gateway } : {}),
     publicCaFile: access.publicCaFile,
     adapter: parts.functions.adapterUrl,

@@ -100,6 +100,8 @@ export interface StackDescription {
      * tools, the console and tests call the Google emulators with its tokens (operator-credentials.ts).
      */
     readonly operatorMetadata: string;
+    /** host:port of each identity's own metadata server listener, by service account email. */
+    readonly identities: Readonly<Record<string, string>>;
     /** The Connect Gateway in front of the clusters reached that way (absent when none is). */
     readonly connectGateway?: string;
     /** The local "public" CA (the gateway's and DNS endpoints' issuer; the job trusts it). */
