@@ -1,4 +1,5 @@
 import * as grpc from '@grpc/grpc-js';
+import type { ServingCertificate } from './certificates';
 import { GrpcError, parseGrpcCode } from './grpc-error';
 import { sleep, type FaultInjector } from './fault-injector';
 import type { RequestLog } from './request-log';
@@ -71,13 +72,42 @@ export function targetOf(request: Record<string, unknown>): string {
   return typeof secret?.name === 'string' ? secret.name : '';
 }
 
-/** Binds a grpc-js server on host:port (0 = free port) and resolves with the bound port. */
-export function bindServer(server: grpc.Server, host: string, port: number): Promise<number> {
+/**
+ * Binds a grpc-js server on host:port (0 = free port) and resolves with the bound port: plaintext,
+ * or TLS with `certificate` (servingCredentials).
+ */
+export function bindServer(
+  server: grpc.Server,
+  host: string,
+  port: number,
+  certificate?: ServingCertificate,
+): Promise<number> {
   return new Promise((resolve, reject) => {
-    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (error, bound) =>
+    server.bindAsync(`${host}:${port}`, servingCredentials(certificate), (error, bound) =>
       error ? reject(error) : resolve(bound),
     );
   });
+}
+
+/**
+ * The credentials a gRPC port serves with: TLS with a serving certificate (no client
+ * certificate asked for), else plaintext. TLS is what lets a Google client library send call
+ * credentials (a bearer token per call) as it does to Google: grpc-js composes call credentials
+ * only with secure channel credentials (`credentials.createInsecure().compose(...)` throws
+ * "Cannot compose insecure credentials", @grpc/grpc-js src/channel-credentials.ts).
+ */
+export function servingCredentials(certificate?: ServingCertificate): grpc.ServerCredentials {
+  if (!certificate) return grpc.ServerCredentials.createInsecure();
+  return grpc.ServerCredentials.createSsl(
+    null,
+    [
+      {
+        private_key: Buffer.from(certificate.keyPem),
+        cert_chain: Buffer.from(certificate.certPem),
+      },
+    ],
+    false,
+  );
 }
 
 /** Stops a grpc-js server, waiting at most `graceMs` for calls in flight. */
