@@ -27,6 +27,8 @@ const OPTIONS = {
   'rbac-file': { type: 'string' },
   'iam-file': { type: 'string' },
   'google-token-info': { type: 'string' },
+  // Cloud Run, Cloud Tasks: calls without credentials are UNAUTHENTICATED (needs --iam-file).
+  'enforce-iam': { type: 'boolean' },
   'serving-cert-dir': { type: 'string' },
   'management-clusters-file': { type: 'string' },
   'default-management-cluster': { type: 'string' },
