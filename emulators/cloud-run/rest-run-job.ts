@@ -74,6 +74,14 @@ export interface RestRunJobContext {
   readonly runJob: (request: Record<string, unknown>) => string;
   /** The operation in proto3 JSON. */
   readonly operationJson: (operationName: string) => Record<string, unknown>;
+  /**
+   * IAM, when configured: authenticates the `Authorization` header (throws UNAUTHENTICATED), and
+   * answers the check of a RunJob request (its `name`, and `overrides` when the body has them),
+   * which throws PERMISSION_DENIED.
+   */
+  readonly authorize?: (
+    authorization: string | undefined,
+  ) => Promise<(request: Readonly<Record<string, unknown>>) => void>;
 }
 
 function parseBody(value: unknown): z.infer<typeof runJobRequestSchema> {
@@ -92,8 +100,12 @@ function parseBody(value: unknown): z.infer<typeof runJobRequestSchema> {
  * Serves `POST /v2/projects/P/locations/L/jobs/J:run`; false for any other request. It needs an
  * `Authorization: Bearer` header (401 UNAUTHENTICATED without one, before anything else, as
  * Google's front end), then takes the injected fault of `RunJob` for the job, as the gRPC RunJob
- * does (grpc-server.ts), and runs the same RunJob: the quota, the job's existence, the override
- * rules. An error answers Google's JSON error body with the HTTP status of its gRPC code.
+ * does (grpc-server.ts); with IAM configured it authenticates the token (401 for one Google would
+ * not accept), reads the body (a malformed one is 400), then checks run.jobs.run, and
+ * run.jobs.runWithOverrides when the body has `overrides` (403: before the job is looked up, so a
+ * refusal tells nothing of its existence); then it runs the same RunJob: the quota, the job's
+ * existence, the override rules. An error answers Google's JSON error body with the HTTP status
+ * of its gRPC code.
  */
 export async function handleRestRunJob(
   req: IncomingMessage,
@@ -122,12 +134,15 @@ export async function handleRestRunJob(
       return new GrpcError(code, fault!.message ?? `injected fault: ${grpc.status[code]}`);
     };
     if (fault?.status !== undefined && !fault.after) throw injected();
+    const check = await context.authorize?.(req.headers.authorization);
     const body = parseBody(await readJson(req));
-    const operation = context.runJob({
+    const request = {
       name: job,
-      overrides: grpcOverrides(body),
+      ...(body.overrides !== undefined ? { overrides: grpcOverrides(body) } : {}),
       ...(body.validateOnly !== undefined ? { validate_only: body.validateOnly } : {}),
-    });
+    };
+    check?.(request);
+    const operation = context.runJob(request);
     // "Perform, then fail": the execution exists, the caller sees only the error.
     if (fault?.status !== undefined) throw injected();
     record('OK');

@@ -3,18 +3,28 @@ import fs from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
 import * as z from 'zod';
 import { startAdminServer } from '../common/admin-server';
-import type { AdminRoute } from '../common/admin-routes';
+import { eitherRoute, type AdminRoute } from '../common/admin-routes';
+import type { ServingCertificate } from '../common/certificates';
 import type { RunningEmulator } from '../common/emulator';
 import { FaultInjector } from '../common/fault-injector';
 import { GrpcError } from '../common/grpc-error';
-import { bindServer, shutdownServer, unaryHandlers } from '../common/grpc-server';
+import {
+  bindServer,
+  shutdownServer,
+  unaryHandlers,
+  type UnaryHandler,
+} from '../common/grpc-server';
 import { readJson, sendJson } from '../common/http';
+import { iamAdminRoutes } from '../common/iam/iam-admin';
+import { guardHandlers, iamGuardFor, type GoogleIamOptions } from '../common/iam/iam-guard';
+import type { IamModel } from '../common/iam/iam-model';
 import { loadProtos, lookupService } from '../common/protos';
 import { RequestLog } from '../common/request-log';
 import { createExecutionPacker, EXECUTION_TYPE_URL, loadExecutionType } from './any-codec';
 import { ExecutionState } from './execution-state';
 import { pageOf } from './execution-pages';
 import { protoJson } from './proto-json';
+import { cloudRunDenied, cloudRunPermissions } from './iam/rpc-permissions';
 import { handleRestRunJob } from './rest-run-job';
 import { runJobAuditEntries } from './audit-entries';
 import {
@@ -27,7 +37,11 @@ import { RunJobQuota } from './run-quota';
 import { TaskRunner, type InProcessTask } from './task-runner';
 import { taskHandlers } from './tasks-service';
 
-export interface CloudRunEmulatorOptions {
+/**
+ * `iam`, `googleTokenInfoUrl`, `enforceIam` (GoogleIamOptions): every call with a bearer token, on
+ * the gRPC and the REST surface, is authorized as Cloud Run authorizes it (iam/rpc-permissions.ts).
+ */
+export interface CloudRunEmulatorOptions extends GoogleIamOptions {
   readonly host?: string;
   readonly port?: number;
   readonly adminPort?: number;
@@ -54,6 +68,11 @@ export interface CloudRunEmulatorOptions {
   readonly runJobQuotaPerMinute?: number;
   /** The quota's clock (the fleet simulation's virtual one); Date.now otherwise. */
   readonly now?: () => number;
+  /**
+   * Serve TLS on the gRPC port and HTTPS on the admin port (the REST jobs.run with it), as Google
+   * serves its APIs, so a client library can send call credentials (grpc-server.ts).
+   */
+  readonly servingCertificate?: ServingCertificate;
 }
 
 export interface CloudRunEmulator extends RunningEmulator {
@@ -70,6 +89,8 @@ export interface CloudRunEmulator extends RunningEmulator {
   readonly quota: RunJobQuota;
   /** Resolves when the execution has ended. */
   waitForExecution(name: string, timeoutMs?: number): Promise<ExecutionState>;
+  /** The allow policies, when configured (tests change them here or over the admin API). */
+  readonly iam?: IamModel;
   /** Sends a signal to the running task of an execution (simulates a crash). */
   kill(name: string, signal?: NodeJS.Signals): boolean;
   /** Kills the task of the next `count` attempts that start, `afterMs` after they start. */
@@ -108,6 +129,10 @@ export async function startCloudRunEmulator(
   const baseEnv = options.baseEnv ?? { PATH: process.env.PATH ?? '/usr/bin:/bin' };
   const pendingKills: { afterMs: number; signal: NodeJS.Signals }[] = [];
   const quota = new RunJobQuota(options.runJobQuotaPerMinute, options.now);
+  const guard = iamGuardFor('Cloud Run', options, cloudRunDenied);
+  /** Every RPC: IAM first (a caller with credentials, or any with enforceIam), then Cloud Run's rules. */
+  const guarded = (handlers: Record<string, UnaryHandler>) =>
+    guardHandlers(handlers, guard, cloudRunPermissions);
 
   const requireJob = (name: unknown) => {
     const job = typeof name === 'string' ? jobs.get(name) : undefined;
@@ -266,7 +291,7 @@ export async function startCloudRunEmulator(
   server.addService(
     lookupService(protos, 'google.cloud.run.v2.Jobs'),
     unaryHandlers(
-      {
+      guarded({
         GetJob: (r: Request) => renderJob(requireJob(r.name)),
         ListJobs: (r: Request) => ({
           jobs: [...jobs.values()]
@@ -275,14 +300,14 @@ export async function startCloudRunEmulator(
           next_page_token: '',
         }),
         RunJob: (r: Request) => renderOperation(runJob(r)),
-      },
+      }),
       context,
     ),
   );
   server.addService(
     lookupService(protos, 'google.cloud.run.v2.Executions'),
     unaryHandlers(
-      {
+      guarded({
         GetExecution: (r: Request) => requireExecution(r.name).toProto(),
         ListExecutions: (r: Request) => listExecutions(r),
         CancelExecution: (r: Request) => {
@@ -292,36 +317,42 @@ export async function startCloudRunEmulator(
           operations.set(operationName, execution.name);
           return renderOperation(operationName);
         },
-      },
+      }),
       context,
     ),
   );
   server.addService(
     lookupService(protos, 'google.cloud.run.v2.Tasks'),
-    unaryHandlers(taskHandlers(executions), context),
+    unaryHandlers(guarded(taskHandlers(executions)), context),
   );
   server.addService(
     lookupService(protos, 'google.longrunning.Operations'),
     unaryHandlers(
-      {
+      guarded({
         GetOperation: (r: Request) => {
           if (typeof r.name !== 'string' || !operations.has(r.name))
             throw new GrpcError(grpc.status.NOT_FOUND, `Operation ${String(r.name)} not found.`);
           return renderOperation(r.name);
         },
-        ListOperations: () => ({
-          operations: [...operations.keys()].map(renderOperation),
+        // The operations under `name` (projects/P/locations/L): what run.operations.list was
+        // checked on, so a caller sees no other location's.
+        ListOperations: (r: Request) => ({
+          operations: [...operations.keys()]
+            .filter(
+              (o) => typeof r.name !== 'string' || r.name === '' || o.startsWith(`${r.name}/`),
+            )
+            .map(renderOperation),
           next_page_token: '',
         }),
         DeleteOperation: (r: Request) => {
           operations.delete(String(r.name));
           return {};
         },
-      },
+      }),
       context,
     ),
   );
-  const port = await bindServer(server, host, options.port ?? 0);
+  const port = await bindServer(server, host, options.port ?? 0, options.servingCertificate);
 
   const killSchema = z.object({
     execution: z.string().optional(),
@@ -370,10 +401,25 @@ export async function startCloudRunEmulator(
   const adminServer = await startAdminServer(host, options.adminPort ?? 0, {
     faults,
     requests,
-    extra: admin,
+    extra: eitherRoute(admin, guard ? iamAdminRoutes(guard.model) : undefined),
     // The REST RunJob shares the admin port: one HTTP server, and the path spaces do not meet
     // (/_emulator/... and /v2/...).
-    api: (req, res) => handleRestRunJob(req, res, { faults, requests, runJob, operationJson }),
+    api: (req, res) =>
+      handleRestRunJob(req, res, {
+        faults,
+        requests,
+        runJob,
+        operationJson,
+        ...(guard
+          ? {
+              authorize: async (authorization) => {
+                const caller = await guard.authenticate(authorization);
+                return (request) => guard.check(caller, cloudRunPermissions('RunJob', request));
+              },
+            }
+          : {}),
+      }),
+    ...(options.servingCertificate ? { certificate: options.servingCertificate } : {}),
   });
   const endpoint = `${host}:${port}`;
   return {
@@ -385,11 +431,14 @@ export async function startCloudRunEmulator(
     requests,
     executions,
     quota,
+    ...(guard ? { iam: guard.model } : {}),
     info: () => ({
       name: 'cloud-run',
       endpoint,
       admin: adminServer.url,
       jobs: [...jobs.keys()],
+      ...(options.servingCertificate ? { tls: true } : {}),
+      ...(guard ? { iam: guard.enforced ? 'enforced' : 'with credentials' } : {}),
       env: { CLOUD_RUN_EMULATOR_HOST: endpoint, CLOUD_RUN_API_ENDPOINT: adminServer.url },
     }),
     waitForExecution: async (name, timeoutMs = 60_000) => {

@@ -1,21 +1,37 @@
 import * as grpc from '@grpc/grpc-js';
 import { startAdminServer } from '../common/admin-server';
+import { eitherRoute } from '../common/admin-routes';
+import type { ServingCertificate } from '../common/certificates';
 import type { RunningEmulator } from '../common/emulator';
 import { FaultInjector } from '../common/fault-injector';
 import { GrpcError } from '../common/grpc-error';
-import { bindServer, shutdownServer, unaryHandlers } from '../common/grpc-server';
+import {
+  bindServer,
+  shutdownServer,
+  unaryHandlers,
+  type UnaryHandler,
+} from '../common/grpc-server';
+import { iamAdminRoutes } from '../common/iam/iam-admin';
+import { guardHandlers, iamGuardFor, type GoogleIamOptions } from '../common/iam/iam-guard';
+import type { IamModel } from '../common/iam/iam-model';
 import { loadProtos, lookupService } from '../common/protos';
 import { RequestLog } from '../common/request-log';
 import { cloudTasksAdmin } from './admin';
 import { queueOfSeed, type QueueSeed } from './config';
 import { Dispatcher, type DispatchMode } from './dispatcher';
 import { opaqueToken, type MintToken } from './http-attempt';
+import { cloudTasksDenied, cloudTasksPermissions } from './iam/rpc-permissions';
 import { QueueBook } from './queue-book';
 import { renderQueue, renderTask } from './records';
 import { TASK_TOMBSTONE_MS } from './rules';
 import { decode, queueSchema, taskSchema, updateMaskSchema, viewOf } from './wire';
 
-export interface CloudTasksEmulatorOptions {
+/**
+ * `iam`, `googleTokenInfoUrl`, `enforceIam` (GoogleIamOptions): every call with a bearer token is
+ * authorized as Cloud Tasks authorizes it (iam/rpc-permissions.ts). Dispatch is not a call: its
+ * tasks carry their own OAuth or OIDC token to their target.
+ */
+export interface CloudTasksEmulatorOptions extends GoogleIamOptions {
   readonly host?: string;
   /** gRPC port; 0 or absent picks a free one. */
   readonly port?: number;
@@ -32,6 +48,8 @@ export interface CloudTasksEmulatorOptions {
   readonly mintToken?: MintToken;
   /** The ID token of an OidcToken task (default: opaque, as mintToken). */
   readonly mintIdToken?: MintToken;
+  /** Serve TLS on the gRPC port and HTTPS on the admin port, as Google serves its APIs (grpc-server.ts). */
+  readonly servingCertificate?: ServingCertificate;
 }
 
 /** A running Cloud Tasks emulator; `book`, `faults` and `requests` are for in-process tests. */
@@ -42,6 +60,8 @@ export interface CloudTasksEmulator extends RunningEmulator {
   readonly requests: RequestLog;
   /** Queues, tasks (with every attempt) and tombstones. */
   readonly book: QueueBook;
+  /** The allow policies, when configured (tests change them here or over the admin API). */
+  readonly iam?: IamModel;
   /** Starts the attempts due now that rate and concurrency allow; the names of the tasks started. */
   tick(): readonly string[];
   /** `tick()`, then waits until every attempt in flight is answered; the names started. */
@@ -76,7 +96,8 @@ function page<T>(items: readonly T[], request: Request): { items: T[]; next: str
 /**
  * Starts a gRPC server implementing google.cloud.tasks.v2.CloudTasks from the .proto files inside
  * @google-cloud/tasks (queues, tasks, dispatch of HTTP targets), so the real CloudTasksClient talks
- * to it unchanged, and its admin API (admin.ts). IAM policy RPCs answer UNIMPLEMENTED.
+ * to it unchanged, and its admin API (admin.ts). IAM policy RPCs answer UNIMPLEMENTED; with
+ * `iam`, every other RPC is authorized first (iam/rpc-permissions.ts).
  */
 export async function startCloudTasksEmulator(
   options: CloudTasksEmulatorOptions = {},
@@ -85,6 +106,10 @@ export async function startCloudTasksEmulator(
   const now = options.now ?? Date.now;
   const faults = new FaultInjector();
   const requests = new RequestLog();
+  const guard = iamGuardFor('Cloud Tasks', options, cloudTasksDenied);
+  /** Every RPC: IAM first (a caller with credentials, or any with enforceIam), then Cloud Tasks' rules. */
+  const guarded = (handlers: Record<string, UnaryHandler>) =>
+    guardHandlers(handlers, guard, cloudTasksPermissions);
   const book = new QueueBook(now, options.taskTombstoneMs ?? TASK_TOMBSTONE_MS);
   const dispatcher = new Dispatcher(book, {
     now,
@@ -117,7 +142,7 @@ export async function startCloudTasksEmulator(
   server.addService(
     lookupService(protos, 'google.cloud.tasks.v2.CloudTasks'),
     unaryHandlers(
-      {
+      guarded({
         CreateQueue: thenWake((r) =>
           renderQueue(
             book.createQueue(String(r.parent ?? ''), decode(queueSchema, r.queue, 'queue')),
@@ -163,15 +188,16 @@ export async function startCloudTasksEmulator(
           dispatcher.runNow(task);
           return renderTask(task, viewOf(r.response_view));
         },
-      },
+      }),
       { faults, requests },
     ),
   );
-  const port = await bindServer(server, host, options.port ?? 0);
+  const port = await bindServer(server, host, options.port ?? 0, options.servingCertificate);
   const admin = await startAdminServer(host, options.adminPort ?? 0, {
     faults,
     requests,
-    extra: cloudTasksAdmin(book, dispatcher),
+    extra: eitherRoute(cloudTasksAdmin(book, dispatcher), guard && iamAdminRoutes(guard.model)),
+    ...(options.servingCertificate ? { certificate: options.servingCertificate } : {}),
   });
   dispatcher.wake();
   const endpoint = `${host}:${port}`;
@@ -182,6 +208,7 @@ export async function startCloudTasksEmulator(
     faults,
     requests,
     book,
+    ...(guard ? { iam: guard.model } : {}),
     tick: () => dispatcher.tick().started,
     dispatchDue: async () => {
       const { started } = dispatcher.tick();
@@ -195,6 +222,8 @@ export async function startCloudTasksEmulator(
       endpoint,
       admin: admin.url,
       queues: [...book.queues.keys()],
+      ...(options.servingCertificate ? { tls: true } : {}),
+      ...(guard ? { iam: guard.enforced ? 'enforced' : 'with credentials' } : {}),
       env: { CLOUD_TASKS_EMULATOR_HOST: endpoint },
     }),
     stop: async () => {

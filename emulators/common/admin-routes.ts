@@ -87,3 +87,11 @@ export async function handleAdminRequest(
     return true;
   }
 }
+
+/** Admin routes tried in turn (an emulator's own and, e.g., its IAM routes); absent ones skipped. */
+export function eitherRoute(...routes: readonly (AdminRoute | undefined)[]): AdminRoute {
+  return async (req, res, path) => {
+    for (const route of routes) if (route && (await route(req, res, path))) return true;
+    return false;
+  };
+}

@@ -1,6 +1,8 @@
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { handleAdminRequest, type AdminRoute } from './admin-routes';
+import type { ServingCertificate } from './certificates';
 import type { FaultInjector } from './fault-injector';
 import type { RequestLog } from './request-log';
 
@@ -13,7 +15,9 @@ export interface AdminServer {
 /**
  * Starts the admin API (see admin-routes.ts) on its own port; 0 picks a free one. `api` serves the
  * paths outside /_emulator, for an emulator that also answers a REST API there (the Secret
- * Manager emulator's Resource Manager testIamPermissions).
+ * Manager emulator's Resource Manager testIamPermissions, the Cloud Run Admin API's jobs.run).
+ * With `certificate` the port serves HTTPS, as the emulator's gRPC port then serves TLS
+ * (grpc-server.ts servingCredentials): a REST client reaches it as it reaches Google.
  */
 export async function startAdminServer(
   host: string,
@@ -23,9 +27,10 @@ export async function startAdminServer(
     requests: RequestLog;
     extra?: AdminRoute;
     api?: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<boolean>;
+    certificate?: ServingCertificate;
   },
 ): Promise<AdminServer> {
-  const server = http.createServer((req, res) => {
+  const listener: http.RequestListener = (req, res) => {
     void (async () => {
       const handled =
         (await handleAdminRequest(req, res, context)) ||
@@ -38,11 +43,17 @@ export async function startAdminServer(
       if (!res.headersSent) res.writeHead(500);
       res.end();
     });
-  });
+  };
+  const server = context.certificate
+    ? https.createServer(
+        { key: context.certificate.keyPem, cert: context.certificate.certPem },
+        listener,
+      )
+    : http.createServer(listener);
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://${host}:${bound}`,
+    url: `${context.certificate ? 'https' : 'http'}://${host}:${bound}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ServingCertificate } from '../common/certificates';
+import { iamConfigSchema } from '../common/iam/iam-config';
+import type { GoogleIamOptions } from '../common/iam/iam-guard';
 
 /** Command-line options every emulator understands, plus its own. */
 export interface EmulatorArgs {
@@ -24,4 +26,26 @@ export function readTokenFile(file: string): string {
 export function readServingCertificate(dir: string): ServingCertificate {
   const read = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8');
   return { caPem: read('ca.crt'), certPem: read('server.crt'), keyPem: read('server.key') };
+}
+
+/**
+ * The Google API emulators' IAM and TLS flags (Cloud Run, Cloud Tasks): `--iam-file FILE` (allow
+ * policies, common/iam/iam-config.ts), `--google-token-info URL` (where bearer tokens are looked
+ * up), `--enforce-iam` (calls without credentials are UNAUTHENTICATED too) and
+ * `--serving-cert-dir DIR` (ca.crt, server.crt, server.key: serve TLS and HTTPS).
+ */
+export function googleApiOptions(
+  args: EmulatorArgs,
+): GoogleIamOptions & { servingCertificate?: ServingCertificate } {
+  const iamFile = args.options['iam-file'];
+  const tokenInfo = args.options['google-token-info'];
+  const certDir = args.options['serving-cert-dir'];
+  return {
+    ...(iamFile
+      ? { iam: iamConfigSchema.parse(JSON.parse(fs.readFileSync(iamFile, 'utf8'))) }
+      : {}),
+    ...(tokenInfo ? { googleTokenInfoUrl: tokenInfo } : {}),
+    ...(args.options['enforce-iam'] !== undefined ? { enforceIam: true } : {}),
+    ...(certDir ? { servingCertificate: readServingCertificate(certDir) } : {}),
+  };
 }

@@ -15,7 +15,7 @@ import { startMetadataServer } from '../metadata-server/server';
 import { iamConfigSchema } from '../common/iam/iam-config';
 import { startSecretManagerEmulator } from '../secret-manager/server';
 import { parseDurationMs } from '../../shared/config/durations';
-import { readServingCertificate, type EmulatorArgs } from './emulator-args';
+import { googleApiOptions, readServingCertificate, type EmulatorArgs } from './emulator-args';
 import {
   startHyperFleetApiFromArgs,
   startHyperShiftFromArgs,
@@ -128,7 +128,9 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
   // OTEL_* (the local stack sets them) turn on a SERVER span per request, as the API's middleware.
   'hyperfleet-api': startHyperFleetApiFromArgs,
   // --config jobs.json (a list of {name, command, env, timeoutSeconds, maxRetries, memoryLimitMiB, logDir});
-  // --finished-topic projects/P/topics/T publishes execution-finished entries to the Pub/Sub emulator.
+  // --finished-topic projects/P/topics/T publishes execution-finished entries to the Pub/Sub emulator;
+  // --iam-file FILE --google-token-info URL [--enforce-iam] check IAM on the gRPC and REST calls,
+  // --serving-cert-dir DIR serves them over TLS (emulator-args.ts googleApiOptions).
   'cloud-run': async (args) => {
     const configFile = args.options.config;
     if (!configFile)
@@ -154,6 +156,7 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
       port: args.port,
       adminPort: args.adminPort,
       jobs,
+      ...googleApiOptions(args),
       ...(quota ? { runJobQuotaPerMinute: Number(quota) } : {}),
       // Cloud Run writes three audit entries a RunJob (audit-entries.ts); the sink routes one.
       ...(publisher
@@ -186,7 +189,8 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
     };
   },
   // [--config FILE]: the queues to create at start and the dedupe window (cloud-tasks/config.ts);
-  // its ready line's env has CLOUD_TASKS_EMULATOR_HOST. Dispatches in real time.
+  // its ready line's env has CLOUD_TASKS_EMULATOR_HOST. Dispatches in real time. IAM and TLS flags
+  // as cloud-run's.
   'cloud-tasks': (args) => {
     const config = cloudTasksConfigSchema.parse(
       args.options.config ? JSON.parse(fs.readFileSync(args.options.config, 'utf8')) : {},
@@ -197,6 +201,7 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
       port: args.port,
       adminPort: args.adminPort,
       queues: config.queues,
+      ...googleApiOptions(args),
       ...(tombstone !== undefined ? { taskTombstoneMs: tombstone } : {}),
     });
   },

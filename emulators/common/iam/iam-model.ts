@@ -22,6 +22,7 @@ const RESOURCE_TYPES: Readonly<Record<string, string>> = {
   tasks: 'run.googleapis.com/Task',
   queues: 'cloudtasks.googleapis.com/Queue',
   clusters: 'container.googleapis.com/Cluster',
+  serviceAccounts: 'iam.googleapis.com/ServiceAccount',
 };
 
 /** A resource name split into its project (id or number, as written) and the path below it. */

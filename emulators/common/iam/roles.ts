@@ -1,8 +1,104 @@
-// The predefined roles this project grants on Secret Manager, with the permissions Google lists for
-// them (https://cloud.google.com/secret-manager/docs/access-control, "Secret Manager roles").
-// Custom roles (Terraform's google_project_iam_custom_role) come from the IAM configuration.
+// The predefined roles this project grants on Secret Manager, Cloud Run and Cloud Tasks (and the
+// operators' roles for the last two), with the permissions Google lists for them: Secret Manager
+// https://cloud.google.com/secret-manager/docs/access-control ("Secret Manager roles"), Cloud Run
+// https://cloud.google.com/iam/docs/roles-permissions/run (also
+// https://cloud.google.com/run/docs/reference/iam/roles), Cloud Tasks
+// https://cloud.google.com/iam/docs/roles-permissions/cloudtasks (also
+// https://cloud.google.com/tasks/docs/reference-access-control). Each role keeps its own service's
+// permissions and resourcemanager.projects.*; what it holds of services no emulator here checks
+// (recommender.* in the Cloud Run roles, monitoring.timeSeries.list in Cloud Tasks Admin and
+// Viewer) is left out. Custom roles (Terraform's google_project_iam_custom_role) come from the IAM
+// configuration.
 
 const PROJECT_READ = ['resourcemanager.projects.get', 'resourcemanager.projects.list'];
+
+/** Cloud Run Viewer: "Can view the state of all Cloud Run resources, including IAM policies." */
+const RUN_VIEWER = [
+  ...PROJECT_READ,
+  'run.configurations.get',
+  'run.configurations.list',
+  'run.executions.get',
+  'run.executions.list',
+  'run.instances.get',
+  'run.instances.getIamPolicy',
+  'run.instances.list',
+  'run.jobs.get',
+  'run.jobs.getIamPolicy',
+  'run.jobs.list',
+  'run.jobs.listEffectiveTags',
+  'run.jobs.listTagBindings',
+  'run.locations.list',
+  'run.operations.get',
+  'run.operations.list',
+  'run.prompts.get',
+  'run.revisions.get',
+  'run.revisions.list',
+  'run.routes.get',
+  'run.routes.list',
+  'run.services.get',
+  'run.services.getIamPolicy',
+  'run.services.list',
+  'run.services.listEffectiveTags',
+  'run.services.listTagBindings',
+  'run.tasks.get',
+  'run.tasks.list',
+  'run.workerpools.get',
+  'run.workerpools.getIamPolicy',
+  'run.workerpools.list',
+];
+
+/** Cloud Run Developer: "Read and write access to all Cloud Run resources" (the viewer's, and these). */
+const RUN_DEVELOPER = [
+  ...RUN_VIEWER,
+  'run.executions.cancel',
+  'run.executions.delete',
+  'run.instances.create',
+  'run.instances.delete',
+  'run.instances.invoke',
+  'run.instances.sshRead',
+  'run.instances.sshRoot',
+  'run.instances.start',
+  'run.instances.stop',
+  'run.instances.update',
+  'run.jobs.create',
+  'run.jobs.delete',
+  'run.jobs.run',
+  'run.jobs.runWithOverrides',
+  'run.jobs.sshRead',
+  'run.jobs.sshRoot',
+  'run.jobs.update',
+  'run.locations.uploadSource',
+  'run.operations.delete',
+  'run.revisions.delete',
+  'run.routes.invoke',
+  'run.services.create',
+  'run.services.delete',
+  'run.services.sshRead',
+  'run.services.sshRoot',
+  'run.services.update',
+  'run.workerpools.create',
+  'run.workerpools.delete',
+  'run.workerpools.sshRead',
+  'run.workerpools.sshRoot',
+  'run.workerpools.update',
+];
+
+/** Cloud Tasks Queue Admin: "Admin access to queues" (cloudtasks.locations.*, cloudtasks.queues.*). */
+const CLOUDTASKS_QUEUE_ADMIN = [
+  ...PROJECT_READ,
+  'cloudtasks.locations.get',
+  'cloudtasks.locations.list',
+  'cloudtasks.queues.create',
+  'cloudtasks.queues.delete',
+  'cloudtasks.queues.get',
+  'cloudtasks.queues.getIamPolicy',
+  'cloudtasks.queues.list',
+  'cloudtasks.queues.pause',
+  'cloudtasks.queues.purge',
+  'cloudtasks.queues.resume',
+  'cloudtasks.queues.setIamPolicy',
+  'cloudtasks.queues.update',
+];
 
 export const PREDEFINED_ROLES: Readonly<Record<string, readonly string[]>> = {
   'roles/secretmanager.admin': [
@@ -47,36 +143,82 @@ export const PREDEFINED_ROLES: Readonly<Record<string, readonly string[]>> = {
     'secretmanager.versions.get',
     'secretmanager.versions.list',
   ],
-  /** The launcher, on the job (https://cloud.google.com/run/docs/reference/iam/roles). */
+  // Cloud Run. The launcher runs the job with overrides (run.jobs.runWithOverrides: the narrowest
+  // predefined role with it, granted on the job); the reporter reads executions (Viewer, on the job).
   'roles/run.jobsExecutorWithOverrides': [
-    'run.executions.get',
-    'run.executions.list',
-    'run.jobs.get',
-    'run.jobs.list',
+    'run.executions.cancel',
     'run.jobs.run',
     'run.jobs.runWithOverrides',
-    'run.tasks.get',
-    'run.tasks.list',
   ],
-  /** The reporter, on the job (https://cloud.google.com/run/docs/reference/iam/roles). */
-  'roles/run.viewer': [
+  'roles/run.jobsExecutor': ['run.executions.cancel', 'run.jobs.run'],
+  /** "Can invoke Cloud Run services and execute Cloud Run jobs" (the functions' invokers). */
+  'roles/run.invoker': ['run.instances.invoke', 'run.jobs.run', 'run.routes.invoke'],
+  'roles/run.viewer': RUN_VIEWER,
+  'roles/run.developer': RUN_DEVELOPER,
+  /** "Full control over all Cloud Run resources" (run.*): the developer's, and IAM policies and tags. */
+  'roles/run.admin': [
+    ...RUN_DEVELOPER,
+    'run.instances.setIamPolicy',
+    'run.jobs.createTagBinding',
+    'run.jobs.deleteTagBinding',
+    'run.jobs.setIamPolicy',
+    'run.services.createTagBinding',
+    'run.services.deleteTagBinding',
+    'run.services.setIamPolicy',
+    'run.workerpools.setIamPolicy',
+  ],
+  // Cloud Tasks. The adapter creates its launch tasks (Enqueuer, on the queue; its reads and
+  // deletes come from a custom role); operators pause and resume the queue (Queue Admin).
+  /** "Access to create tasks." */
+  'roles/cloudtasks.enqueuer': [
     ...PROJECT_READ,
-    'run.executions.get',
-    'run.executions.list',
-    'run.jobs.get',
-    'run.jobs.getIamPolicy',
-    'run.jobs.list',
-    'run.tasks.get',
-    'run.tasks.list',
+    'cloudtasks.operations.get',
+    'cloudtasks.tasks.create',
+    'cloudtasks.tasks.fullView',
   ],
-  /** The adapter, on the launch queue (https://cloud.google.com/iam/docs/roles-permissions/cloudtasks). */
-  'roles/cloudtasks.enqueuer': ['cloudtasks.tasks.create', 'cloudtasks.tasks.fullView'],
-  /** The adapter, on the launcher's account (https://cloud.google.com/iam/docs/service-account-permissions). */
+  /** "Get and list access to tasks, queues, and locations." */
+  'roles/cloudtasks.viewer': [
+    ...PROJECT_READ,
+    'cloudtasks.cmekConfig.get',
+    'cloudtasks.locations.get',
+    'cloudtasks.locations.list',
+    'cloudtasks.operations.get',
+    'cloudtasks.queues.get',
+    'cloudtasks.queues.list',
+    'cloudtasks.tasks.fullView',
+    'cloudtasks.tasks.get',
+    'cloudtasks.tasks.list',
+  ],
+  'roles/cloudtasks.taskDeleter': [...PROJECT_READ, 'cloudtasks.tasks.delete'],
+  'roles/cloudtasks.taskRunner': [
+    ...PROJECT_READ,
+    'cloudtasks.tasks.fullView',
+    'cloudtasks.tasks.run',
+  ],
+  'roles/cloudtasks.queueAdmin': CLOUDTASKS_QUEUE_ADMIN,
+  /**
+   * Service Account User, "Run operations as the service account"
+   * (https://cloud.google.com/iam/docs/roles-permissions/iam): what the adapter holds on the
+   * launcher account, to create tasks that carry the launcher's token.
+   */
   'roles/iam.serviceAccountUser': [
     ...PROJECT_READ,
     'iam.serviceAccounts.actAs',
     'iam.serviceAccounts.get',
     'iam.serviceAccounts.list',
+  ],
+  /** "Full access to queues and tasks" (cloudtasks.*). */
+  'roles/cloudtasks.admin': [
+    ...CLOUDTASKS_QUEUE_ADMIN,
+    'cloudtasks.cmekConfig.get',
+    'cloudtasks.cmekConfig.update',
+    'cloudtasks.operations.get',
+    'cloudtasks.tasks.create',
+    'cloudtasks.tasks.delete',
+    'cloudtasks.tasks.fullView',
+    'cloudtasks.tasks.get',
+    'cloudtasks.tasks.list',
+    'cloudtasks.tasks.run',
   ],
   /** The job, on a GKE management cluster's project (https://cloud.google.com/kubernetes-engine/docs/how-to/iam#predefined). */
   'roles/container.clusterViewer': [

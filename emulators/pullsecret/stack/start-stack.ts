@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { startPubSubEmulator, type PubSubEmulator } from '../../pubsub/pubsub-emulator';
 import { startTraceReceiver } from '../../traces/receiver';
+import type { ClusterAccess } from './cluster-access';
 import { describeStack } from './describe-stack';
 import { ADAPTER_IDENTITY, DEFAULT_MANAGEMENT_CLUSTER, REPORTER_IDENTITY } from './layout';
 import { createLauncher, type Launcher } from './launcher';
@@ -17,6 +18,12 @@ import {
   writeHyperFleetToken,
 } from './start-hyperfleet-side';
 import { tracingEnv } from './tracing-env';
+
+/** Each function's own metadata server listener (GCE_METADATA_HOST): its own Google identity. */
+const functionIdentities = (access: ClusterAccess) => ({
+  adapter: access.metadata.accounts[ADAPTER_IDENTITY]!.host,
+  reporter: access.metadata.accounts[REPORTER_IDENTITY]!.host,
+});
 
 /** The trace receiver every component exports to: first up, last down, so every final flush lands. */
 async function startTraces(launcher: Launcher): Promise<{ endpoint: string; dir: string }> {
@@ -91,10 +98,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         hyperfleetToken,
         cloudRunEndpoint: cloudRun.info.endpoint as string,
         secretManagerEndpoint: secretManager.info.endpoint as string,
-        identities: {
-          adapter: access.metadata.accounts[ADAPTER_IDENTITY]!.host,
-          reporter: access.metadata.accounts[REPORTER_IDENTITY]!.host,
-        },
+        identities: functionIdentities(access),
         caFile: access.publicCaFile,
         otelEnv: otel.components,
         launchEnv: launchEnv(cloudTasks, cloudRun),
