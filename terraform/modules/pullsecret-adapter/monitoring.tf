@@ -149,9 +149,20 @@ resource "google_logging_metric" "retry_bound_exceeded" {
   depends_on = [google_project_service.apis]
 }
 
-# A new log-based metric is not usable in an alert filter for a while after it is created
-# (hashicorp/terraform-provider-google #11102: "Cannot find metric(s) that match type"); every
-# alert policy on a log-based metric waits for this.
+# A new log-based metric is not usable in an alert policy for a while after it is created. Cloud
+# Monitoring refuses the policy with "Error 404: Cannot find metric(s) that match type = ... If a
+# metric was created recently, it could take up to 10 minutes to become available. Please try
+# again soon." (hashicorp/terraform-provider-google #11102, still so with v7.28); a PromQL condition
+# likewise needs its metrics to exist when the policy is created
+# (https://cloud.google.com/monitoring/promql/create-promql-alerts-console, "Before you begin").
+# The provider does not retry that 404: google_monitoring_alert_policy's create retries only
+# IsMonitoringConcurrentEditError (409) besides the global predicates (429/500/502/503 and network
+# errors), v7.45.0 google/services/monitoring/resource_monitoring_alert_policy.go and
+# google/transport/error_retry_predicates.go. Terraform has no retry of its own, so the only thing
+# that works on the first apply is waiting out the bound the API states: 10 minutes by default
+# (monitoring.metric_propagation_wait). time_sleep waits only when it is created (and again when a
+# metric is replaced, which changes its triggers); the metrics come right after the APIs, so the
+# wait mostly overlaps the function builds. Every alert policy on a log-based metric waits for it.
 resource "time_sleep" "metrics_propagation" {
   for_each        = local.monitoring
   create_duration = var.monitoring.metric_propagation_wait
