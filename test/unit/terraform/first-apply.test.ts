@@ -221,10 +221,6 @@ describe('terraform/modules/pullsecret-adapter: the first apply on an empty proj
     expect(conditions('network').join()).toMatch(/egress/);
   });
 
-  it('writes dashboard tiles as the API returns them (no zero positions, no empty lists)', () => {
-    const json = String(resource('google_monitoring_dashboard', 'overview').dashboard_json);
-    expect(json).toMatch(/key => value if value != 0/);
-    expect(json).toMatch(/groupByFields = widget\.group \} : key => value if length\(value\) > 0/);
-    for (const field of ['targetAxis', 'minAlignmentPeriod', 'chartOptions', 'yAxis']) expect(json).toContain(field);
-  });
+  // The dashboard's JSON (no key the API would not return as sent) is modules/dashboard's, rendered
+  // and checked offline in dashboard.test.ts.
 });
