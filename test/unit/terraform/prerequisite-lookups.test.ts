@@ -140,9 +140,29 @@ describe('the modules look prerequisites up so that a destroy goes through once 
     expect(topLevel.filter((entry) => !(entry.split(': ')[1]! in TOP_LEVEL_LOOKUPS))).toEqual([]);
   });
 
-  it('reads a single prerequisite that no list can find (Sentinel\'s topic) only in a check block', () => {
-    const topic = adapter.data.filter((d) => d.type === 'google_pubsub_topic');
-    expect(topic.map((d) => `${d.check}: data.${d.type}.${d.name}`)).toEqual(['sentinel_topic: data.google_pubsub_topic.sentinel']);
+  it('reads a single object that no list can find (Sentinel\'s topic, a management cluster) only in a check block', () => {
+    const singles = modules.flatMap((m) => m.data.filter((d) => ['google_pubsub_topic', 'google_container_cluster'].includes(d.type)).map((d) => `${path.relative(TERRAFORM_ROOT, m.dir)}: ${d.check}: data.${d.type}.${d.name}`));
+    expect(singles.sort()).toEqual([
+      'modules/pullsecret-adapter/modules/gke-workload-identity: workload_identity: data.google_container_cluster.management',
+      'modules/pullsecret-adapter: sentinel_topic: data.google_pubsub_topic.sentinel',
+    ]);
+  });
+
+  // Item 3: the GKE Workload Identity pool PROJECT.svc.id.goog is a prerequisite of the reader
+  // bindings; the plan warns when a GKE management cluster of that project lacks it.
+  it('checks GKE Workload Identity on each GKE management cluster of the pool\'s project, only when there are reader bindings', () => {
+    const call = adapter.modules.gke_workload_identity!;
+    expect(call.source).toBe('./modules/gke-workload-identity');
+    expect(call.for_each).toBe('${local.gke_pool_clusters}');
+    const clusters = String(adapter.locals.gke_pool_clusters);
+    expect(clusters).toMatch(/^\$\{length\(var\.workload_identity\.reader_bindings\) == 0 \? \{\} :/);
+    expect(clusters).toContain('cluster.kind == "gke"');
+    expect(clusters).toContain('cluster.project == local.gke_pool_project');
+    const check = modules.find((m) => m.dir.endsWith('modules/gke-workload-identity'))!;
+    const assertion = JSON.stringify(check.strings.filter((s) => s.includes('workload_pool')));
+    expect(assertion).toContain('workload_identity_config[0].workload_pool');
+    expect(assertion).toContain('.svc.id.goog');
+    expect(check.strings.join('\n')).toContain('gcloud container clusters update');
   });
 
   it('reads what fails on a missing parent only once the list before it found that parent', () => {
