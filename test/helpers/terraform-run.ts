@@ -119,7 +119,8 @@ export class TerraformRoot {
   }
 
   write(files: Record<string, string>): void {
-    for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(this.dir, name), text);
+    for (const [name, text] of Object.entries(files))
+      fs.writeFileSync(path.join(this.dir, name), text);
   }
 
   run(...args: string[]): TerraformCommandResult {
