@@ -156,9 +156,9 @@ resource "google_logging_metric" "retry_bound_exceeded" {
 # likewise needs its metrics to exist when the policy is created
 # (https://cloud.google.com/monitoring/promql/create-promql-alerts-console, "Before you begin").
 # The provider does not retry that 404: google_monitoring_alert_policy's create retries only
-# IsMonitoringConcurrentEditError (409) besides the global predicates (429/500/502/503 and network
-# errors), v7.45.0 google/services/monitoring/resource_monitoring_alert_policy.go and
-# google/transport/error_retry_predicates.go. Terraform has no retry of its own, so the only thing
+# IsMonitoringConcurrentEditError (409) besides the global predicates (500/502/503, network and
+# quota errors; a 429 aborts), v7.45.0 google/services/monitoring/resource_monitoring_alert_policy.go
+# and google/transport/error_retry_predicates.go. Terraform has no retry of its own, so the only thing
 # that works on the first apply is waiting out the bound the API states: 10 minutes by default
 # (monitoring.metric_propagation_wait). time_sleep waits only when it is created (and again when a
 # metric is replaced, which changes its triggers); the metrics come right after the APIs, so the
