@@ -22,6 +22,10 @@ async function moduleTypes(dir, prefix) {
     const json = await parse(path.basename(file), fs.readFileSync(file, 'utf8'));
     for (const type of Object.keys(json.resource ?? {})) resources.add(type);
     for (const type of Object.keys(json.data ?? {})) dataSources.add(type);
+    // Data sources scoped in check blocks: check "NAME" { data "TYPE" "LABEL" { ... } ... }.
+    for (const bodies of Object.values(json.check ?? {}))
+      for (const body of bodies)
+        for (const type of Object.keys(body.data ?? {})) dataSources.add(type);
   }
   const pick = (set) => [...set].filter((type) => type.startsWith(prefix)).sort();
   return { resources: pick(resources), data_sources: pick(dataSources) };

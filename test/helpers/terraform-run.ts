@@ -77,16 +77,57 @@ export class TerraformModuleHarness {
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
 
-  private run(args: readonly string[]): { status: number | null; stdout: string; text: string } {
-    const result = spawnSync('terraform', args, {
-      cwd: this.dir,
-      env: terraformEnv(),
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    if (result.error) throw result.error;
-    // Terraform wraps long messages; one line per paragraph makes them searchable.
-    const text = `${result.stdout}\n${result.stderr}`.replace(/[│╷╵]/g, '').replace(/\s+/g, ' ');
-    return { status: result.status, stdout: result.stdout, text };
+  private run(args: readonly string[]): TerraformCommandResult {
+    return runTerraform(this.dir, args);
+  }
+}
+
+export interface TerraformCommandResult {
+  readonly status: number | null;
+  readonly stdout: string;
+  /** stdout and stderr, colourless and on one line: errors and warnings with their messages. */
+  readonly text: string;
+}
+
+/** Runs terraform in `dir` offline (no CLI config, no checkpoint, no prompts). */
+export function runTerraform(dir: string, args: readonly string[]): TerraformCommandResult {
+  const result = spawnSync('terraform', args, {
+    cwd: dir,
+    env: terraformEnv(),
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  if (result.error) throw result.error;
+  // Terraform wraps long messages; one line per paragraph makes them searchable.
+  const text = `${result.stdout}\n${result.stderr}`.replace(/[│╷╵]/g, '').replace(/\s+/g, ' ');
+  return { status: result.status, stdout: result.stdout, text };
+}
+
+/**
+ * A throwaway root module of the given files, initialised without a backend: for configurations
+ * that use only Terraform's built-in provider (terraform_data, terraform_remote_state), whose whole
+ * lifecycle (apply, plan, destroy) then runs offline.
+ */
+export class TerraformRoot {
+  readonly dir: string;
+
+  constructor(files: Record<string, string>) {
+    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pullsecret-tf-root-'));
+    this.write(files);
+    const init = this.run('init', '-input=false', '-no-color');
+    if (init.status !== 0) throw new Error(`terraform init failed: ${init.text}`);
+  }
+
+  write(files: Record<string, string>): void {
+    for (const [name, text] of Object.entries(files))
+      fs.writeFileSync(path.join(this.dir, name), text);
+  }
+
+  run(...args: string[]): TerraformCommandResult {
+    return runTerraform(this.dir, args);
+  }
+
+  dispose(): void {
+    fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }

@@ -7,7 +7,11 @@ import { ROOT } from './run-process';
 export interface TfModule {
   readonly dir: string;
   readonly resources: { type: string; name: string; body: Record<string, unknown> }[];
-  readonly data: { type: string; name: string; body: Record<string, unknown> }[];
+  /**
+   * Its data sources: top-level ones, and those scoped in a `check` block (with `check`, the
+   * block's name: Terraform reports their failures as warnings and only the block may reference them).
+   */
+  readonly data: { type: string; name: string; body: Record<string, unknown>; check?: string }[];
   readonly variables: Record<string, Record<string, unknown>>;
   readonly locals: Record<string, unknown>;
   readonly modules: Record<string, Record<string, unknown>>;
@@ -136,6 +140,12 @@ export async function loadModules(): Promise<TfModule[]> {
       for (const [type, named] of Object.entries(json.data ?? {}))
         for (const [name, bodies] of Object.entries(named))
           module.data.push({ type, name, body: first(bodies) });
+      for (const [check, bodies] of Object.entries(json.check ?? {}))
+        for (const [type, named] of Object.entries(
+          (first(bodies).data as Record<string, Record<string, unknown[]>> | undefined) ?? {},
+        ))
+          for (const [name, dataBodies] of Object.entries(named))
+            module.data.push({ type, name, body: first(dataBodies), check });
       for (const [name, bodies] of Object.entries(json.variable ?? {}))
         module.variables[name] = first(bodies);
       for (const [name, bodies] of Object.entries(json.module ?? {}))

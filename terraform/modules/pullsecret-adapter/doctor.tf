@@ -37,7 +37,7 @@ resource "google_project_iam_member" "job_reads_triggers" {
 # roles/pubsub.viewer on one topic or subscription amounts to reading that one.
 resource "google_pubsub_topic_iam_member" "job_reads_sentinel_topic" {
   project = local.sentinel_topic_project
-  topic   = data.google_pubsub_topic.sentinel.name
+  topic   = local.sentinel_topic_name
   role    = local.grant["doctor-reads-sentinel-topic"].role
   member  = "serviceAccount:${google_service_account.job.email}"
 }

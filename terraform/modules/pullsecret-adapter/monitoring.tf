@@ -149,9 +149,20 @@ resource "google_logging_metric" "retry_bound_exceeded" {
   depends_on = [google_project_service.apis]
 }
 
-# A new log-based metric is not usable in an alert filter for a while after it is created
-# (hashicorp/terraform-provider-google #11102: "Cannot find metric(s) that match type"); every
-# alert policy on a log-based metric waits for this.
+# A new log-based metric is not usable in an alert policy for a while after it is created. Cloud
+# Monitoring refuses the policy with "Error 404: Cannot find metric(s) that match type = ... If a
+# metric was created recently, it could take up to 10 minutes to become available. Please try
+# again soon." (hashicorp/terraform-provider-google #11102, still so with v7.28); a PromQL condition
+# likewise needs its metrics to exist when the policy is created
+# (https://cloud.google.com/monitoring/promql/create-promql-alerts-console, "Before you begin").
+# The provider does not retry that 404: google_monitoring_alert_policy's create retries only
+# IsMonitoringConcurrentEditError (409) besides the global predicates (500/502/503, network and
+# quota errors; a 429 aborts), v7.45.0 google/services/monitoring/resource_monitoring_alert_policy.go
+# and google/transport/error_retry_predicates.go. Terraform has no retry of its own, so the only thing
+# that works on the first apply is waiting out the bound the API states: 10 minutes by default
+# (monitoring.metric_propagation_wait). time_sleep waits only when it is created (and again when a
+# metric is replaced, which changes its triggers); the metrics come right after the APIs, so the
+# wait mostly overlaps the function builds. Every alert policy on a log-based metric waits for it.
 resource "time_sleep" "metrics_propagation" {
   for_each        = local.monitoring
   create_duration = var.monitoring.metric_propagation_wait
@@ -290,55 +301,25 @@ resource "google_monitoring_alert_policy" "job_duration" {
   depends_on = [google_project_service.apis, time_sleep.metrics_propagation]
 }
 
-# The dashboard JSON is written as the API returns it, so the plan shows no perpetual diff: no
-# zero-valued or empty fields (the API drops xPos = 0, yPos = 0 and empty groupByFields), and the
-# defaults the API fills in (targetAxis, minAlignmentPeriod, yAxis scale, chartOptions) are set.
+# The dashboard's JSON comes from the pure module modules/dashboard, which writes only keys the
+# Monitoring API returns as sent, so the plan shows no perpetual change (its main.tf says why each
+# key is in or out; test/unit/terraform/dashboard.test.ts renders it offline and checks).
+module "dashboard" {
+  source       = "./modules/dashboard"
+  for_each     = local.monitoring
+  display_name = "Pull Secret Adapter"
+  tiles = [
+    { title = "Job outcomes by reason", metric = google_logging_metric.job_outcomes[each.key].name, aligner = "ALIGN_RATE", reducer = "REDUCE_SUM", group_by = ["metric.label.outcome", "metric.label.reason"] },
+    { title = "Job duration p99 (ms)", metric = google_logging_metric.job_duration[each.key].name, aligner = "ALIGN_PERCENTILE_99", reducer = "REDUCE_MAX" },
+    { title = "Adapter decisions", metric = google_logging_metric.adapter_decisions[each.key].name, aligner = "ALIGN_RATE", reducer = "REDUCE_SUM", group_by = ["metric.label.decision"] },
+    { title = "Status writes (stored / discarded)", metric = google_logging_metric.status_writes[each.key].name, aligner = "ALIGN_RATE", reducer = "REDUCE_SUM", group_by = ["metric.label.status_write"] },
+    { title = "Events dropped after the retry bound", metric = google_logging_metric.retry_bound_exceeded[each.key].name, aligner = "ALIGN_RATE", reducer = "REDUCE_SUM", group_by = ["metric.label.service"] },
+  ]
+}
+
 resource "google_monitoring_dashboard" "overview" {
-  for_each = local.monitoring
-  project  = var.project_id
-  dashboard_json = jsonencode({
-    displayName = "Pull Secret Adapter"
-    mosaicLayout = {
-      columns = 12
-      tiles = [for index, widget in [
-        { title = "Job outcomes by reason", metric = google_logging_metric.job_outcomes["enabled"].name, aligner = "ALIGN_RATE", group = ["metric.label.outcome", "metric.label.reason"] },
-        { title = "Job duration p99 (ms)", metric = google_logging_metric.job_duration["enabled"].name, aligner = "ALIGN_PERCENTILE_99", group = [] },
-        { title = "Adapter decisions", metric = google_logging_metric.adapter_decisions["enabled"].name, aligner = "ALIGN_RATE", group = ["metric.label.decision"] },
-        { title = "Status writes (stored / discarded)", metric = google_logging_metric.status_writes["enabled"].name, aligner = "ALIGN_RATE", group = ["metric.label.status_write"] },
-        { title = "Events dropped after the retry bound", metric = google_logging_metric.retry_bound_exceeded["enabled"].name, aligner = "ALIGN_RATE", group = ["metric.label.service"] },
-        ] : merge(
-        { for key, value in { xPos = (index % 2) * 6, yPos = floor(index / 2) * 4 } : key => value if value != 0 },
-        {
-          width  = 6
-          height = 4
-          widget = {
-            title = widget.title
-            xyChart = {
-              chartOptions = { mode = "COLOR" }
-              yAxis        = { scale = "LINEAR" }
-              dataSets = [{
-                minAlignmentPeriod = "60s"
-                plotType           = "LINE"
-                targetAxis         = "Y1"
-                timeSeriesQuery = {
-                  timeSeriesFilter = {
-                    filter = "metric.type=\"logging.googleapis.com/user/${widget.metric}\""
-                    aggregation = merge(
-                      {
-                        alignmentPeriod    = "60s"
-                        perSeriesAligner   = widget.aligner
-                        crossSeriesReducer = widget.aligner == "ALIGN_PERCENTILE_99" ? "REDUCE_MAX" : "REDUCE_SUM"
-                      },
-                      { for key, value in { groupByFields = widget.group } : key => value if length(value) > 0 },
-                    )
-                  }
-                }
-              }]
-            }
-          }
-        },
-      )]
-    }
-  })
-  depends_on = [google_project_service.apis]
+  for_each       = local.monitoring
+  project        = var.project_id
+  dashboard_json = module.dashboard[each.key].dashboard_json
+  depends_on     = [google_project_service.apis]
 }

@@ -4,8 +4,9 @@ locals {
   # CloudEvent and needs no path.
   routes = {
     adapter = {
-      # Looked up at plan (prerequisites.tf): a missing topic stops the plan, not the apply.
-      topic    = data.google_pubsub_topic.sentinel.id
+      # Checked at plan (prerequisites.tf, check "sentinel_topic"): a missing topic is a warning
+      # there, and this route's trigger or subscription is where an apply would stop.
+      topic    = local.sentinel_topic_id
       function = "adapter"
       endpoint = "${google_cloudfunctions2_function.adapter.service_config[0].uri}/${local.sentinel_topic_id}"
       audience = google_cloudfunctions2_function.adapter.service_config[0].uri

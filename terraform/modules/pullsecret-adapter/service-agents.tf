@@ -44,11 +44,25 @@ resource "google_project_iam_member" "eventarc_agent" {
   depends_on = [google_project_service_identity.agents]
 }
 
-# IAM changes take effect "typically within 2 minutes" and occasionally up to 7
-# (https://cloud.google.com/iam/docs/access-change-propagation). Waited once, on the first apply
-# (time_sleep waits only when it is created): everything that uses an agent or its grants waits here.
+# How long a new agent and its grants take to work: IAM policy changes "typically 2 minutes,
+# potentially 7 minutes or longer" (https://cloud.google.com/iam/docs/access-change-propagation);
+# for Eventarc, "Permission denied while using the Eventarc Service Agent. If you recently started
+# to use Eventarc, it may take a few minutes before all necessary permissions are propagated",
+# for which Google's advice is to wait a few minutes, up to 7, and create the resource again
+# (https://cloud.google.com/eventarc/advanced/docs/troubleshoot; Eventarc Standard's known issues:
+# "there might be a delay in provisioning the Eventarc service agent. This issue can usually be
+# resolved by attempting to create the trigger again", https://cloud.google.com/eventarc/docs/issues).
+# The provider does not create again: google_eventarc_trigger's create POST has no retry predicate
+# (v7.45.0 google/services/eventarc/resource_eventarc_trigger.go), the global ones retry 429, 5xx,
+# network and quota errors only (google/transport/error_retry_predicates.go), and
+# EventarcChannel403Retry retries the polls of the operation (eventarc_operation.go), not an
+# operation that ended in the agent's permission error. So the first apply waits the 7 minutes
+# Google gives, once (time_sleep waits only when it is created). Everything that uses an agent or its grants waits here: the triggers, the job (the Cloud
+# Run agent reads an image in another project) and the grants to agents. The wait starts right after
+# the APIs and agents and runs beside the function builds (120 s of build grants, then 3-6 minutes
+# per function) that the triggers wait for anyway, so it adds little to the apply.
 resource "time_sleep" "service_agents" {
-  create_duration = "120s"
+  create_duration = "420s"
   triggers = {
     agents = join(",", sort(local.service_agents))
   }

@@ -308,12 +308,12 @@ variable "default_management_cluster" {
 }
 
 variable "monitoring" {
-  description = "Log-based metrics, alert policies and the dashboard. metric_propagation_wait: how long the alert policies wait after their log-based metrics are created (new metrics are not immediately usable in alert filters). run_job_audit_logs: enable Cloud Run's DATA_WRITE audit logs in project_id, where RunJob calls are recorded (the unexpected-overrides alert reads them); false only where audit configs are managed elsewhere, which must then enable them (google_project_iam_audit_config is authoritative for the service)."
+  description = "Log-based metrics, alert policies and the dashboard. metric_propagation_wait: how long the alert policies wait after their log-based metrics are created, once (600s: Cloud Monitoring says a new metric can take up to 10 minutes to be usable in an alert policy, and the provider does not retry; see monitoring.tf). run_job_audit_logs: enable Cloud Run's DATA_WRITE audit logs in project_id, where RunJob calls are recorded (the unexpected-overrides alert reads them); false only where audit configs are managed elsewhere, which must then enable them (google_project_iam_audit_config is authoritative for the service)."
   type = object({
     enabled                 = optional(bool, true)
     job_failure_ratio       = optional(number, 0.1)
     job_duration_seconds    = optional(number, 300)
-    metric_propagation_wait = optional(string, "90s")
+    metric_propagation_wait = optional(string, "600s")
     run_job_audit_logs      = optional(bool, true)
   })
   default  = {}
@@ -324,7 +324,7 @@ variable "monitoring" {
   }
   validation {
     condition     = can(regex("^[0-9]+s$", var.monitoring.metric_propagation_wait))
-    error_message = "monitoring.metric_propagation_wait must be seconds, like 90s."
+    error_message = "monitoring.metric_propagation_wait must be seconds, like 600s."
   }
 }
 

@@ -4,9 +4,30 @@ locals {
   # management clusters, the default one's project (cluster-access.tf, management_project).
   gke_pool_project = coalesce(var.workload_identity.gke_workload_pool_project, local.management_project)
   federation       = var.workload_identity.federation
+
+  # The GKE management clusters in the pool's project, whose Workload Identity the plan checks when
+  # there are reader bindings (modules/gke-workload-identity): the pool exists only once such a
+  # cluster has it, and HyperShift's service accounts there need it to use the bindings.
+  gke_pool_clusters = length(var.workload_identity.reader_bindings) == 0 ? {} : {
+    for name, cluster in module.management_clusters.clusters : name => {
+      project      = cluster.project
+      location     = cluster.location
+      cluster_name = cluster.cluster_name
+    } if cluster.kind == "gke" && cluster.cluster_name != null && cluster.project == local.gke_pool_project
+  }
 }
 
-# GKE Workload Identity: HyperShift's Kubernetes service accounts act as the read-only reader.
+# A warning at plan, never an error (a check block): see modules/gke-workload-identity/main.tf.
+module "gke_workload_identity" {
+  source   = "./modules/gke-workload-identity"
+  for_each = local.gke_pool_clusters
+  name     = each.key
+  cluster  = each.value
+}
+
+# GKE Workload Identity: HyperShift's Kubernetes service accounts act as the read-only reader. The
+# pool PROJECT.svc.id.goog must exist (a cluster of that project with Workload Identity enabled):
+# otherwise IAM refuses these with "Identity Pool does not exist"; the plan warns first (above).
 resource "google_service_account_iam_member" "reader_workload_identity" {
   for_each           = var.workload_identity.reader_bindings
   service_account_id = google_service_account.reader.name

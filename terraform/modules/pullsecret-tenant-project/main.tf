@@ -41,11 +41,7 @@ resource "google_folder_iam_member" "tenant" {
     description = "Only secrets whose id starts with hyperfleet- (and, for the job, creating them)."
     expression  = each.value.expression
   }
-  lifecycle {
-    # A project-level role can be granted only in its own project.
-    precondition {
-      condition     = var.role_id != null
-      error_message = "scope.folder needs role_id: an organization custom role from the module pullsecret-tenant-role (a project-level role cannot be granted on a folder)."
-    }
-  }
+  # A folder without role_id is refused by modules/bindings (its output precondition, "scope.folder
+  # needs role_id"), which this resource's for_each waits for: a precondition here could never run
+  # first.
 }

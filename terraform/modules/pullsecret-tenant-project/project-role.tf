@@ -4,7 +4,12 @@
 # modules/pullsecret-tenant-role once and pass its role_id.
 
 locals {
-  role_id = var.role_id != null ? var.role_id : google_project_iam_custom_role.secret_manager[0].id
+  # one(...[*]) and not [0]: for a folder without role_id no project-level role exists (count = 0),
+  # and `[0]` would stop the plan with "Invalid index" before the explanation. null goes on to
+  # modules/bindings, whose output precondition says "scope.folder needs role_id" instead (a
+  # variable validation cannot compare scope and role_id: cross-variable references need
+  # Terraform >= 1.9, this module supports >= 1.5).
+  role_id = var.role_id != null ? var.role_id : one(google_project_iam_custom_role.secret_manager[*].id)
 
   # The list of modules/pullsecret-tenant-role, from the same source (../runtime-grants.json).
   permissions = jsondecode(file("${path.module}/../runtime-grants.json")).customRoles.pullSecretManager

@@ -81,7 +81,9 @@ describe('terraform/modules/pullsecret-adapter: the first apply, over the depend
     for (const service of ['pubsub.googleapis.com', 'eventarc.googleapis.com', 'run.googleapis.com'])
       expect(JSON.stringify(m.locals.service_agents)).toContain(service);
     const wait = m.resources.find((r) => r.type === 'time_sleep' && r.name === 'service_agents')!;
-    expect(wait.body.create_duration).toBe('120s');
+    // Issue 39 item 5 (2): 7 minutes, Google's bound for IAM propagation and for the Eventarc agent's
+    // permissions; the provider does not retry the trigger (service-agents.tf has the sources).
+    expect(wait.body.create_duration).toBe('420s');
     expect(buildGraph(m).dependsOn('time_sleep.service_agents').has('google_project_iam_member.eventarc_agent')).toBe(true);
   });
 
@@ -104,10 +106,17 @@ describe('terraform/modules/pullsecret-adapter: the first apply, over the depend
       expect({ address, looksUp: graph.dependsOn(address).has(TOKEN_SECRET) }).toEqual({ address, looksUp: true });
   });
 
-  it("subscribes to Sentinel's topic only as the looked-up topic", () => {
+  // Issue 39 item 5 (4): the topic's lookup is scoped in a check block (a missing topic is a plan
+  // warning and cannot block a destroy); nothing may depend on it, and the adapter's route and the
+  // doctor's grant use the configured topic. prerequisite-lookups.test.ts has the why.
+  it("checks Sentinel's topic in a check block, which nothing depends on", () => {
+    const lookup = m.data.find((d) => `data.${d.type}.${d.name}` === SENTINEL_TOPIC);
+    expect(lookup?.check).toBe('sentinel_topic');
     const graph = buildGraph(m);
-    for (const address of ['google_eventarc_trigger.delivery', 'google_pubsub_subscription.push'])
-      expect({ address, looksUp: graph.dependsOn(address).has(SENTINEL_TOPIC) }).toEqual({ address, looksUp: true });
+    const dependents = [...graph.edges.keys()].filter((address) => address !== SENTINEL_TOPIC && graph.dependsOn(address).has(SENTINEL_TOPIC));
+    expect(dependents).toEqual([]);
+    expect((m.locals.routes as Record<string, Record<string, unknown>>).adapter!.topic).toBe('${local.sentinel_topic_id}');
+    expect(m.resources.find((r) => r.name === 'job_reads_sentinel_topic')!.body.topic).toBe('${local.sentinel_topic_name}');
   });
 
   it('grants the log sink writer identity only after it has propagated', () => {

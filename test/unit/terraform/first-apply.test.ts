@@ -81,6 +81,14 @@ describe('terraform/modules/pullsecret-adapter: the first apply on an empty proj
     expect(resources('google_monitoring_alert_policy').filter((a) => dependsOn(a.body).length > 0).length).toBeGreaterThanOrEqual(4);
   });
 
+  // Issue 39 item 5 (1): Cloud Monitoring answers "Cannot find metric(s) ... it could take up to 10
+  // minutes to become available" and the provider does not retry that 404 (monitoring.tf has the
+  // sources), so the default wait is the 10 minutes the API states.
+  it('waits, by default, the 10 minutes Cloud Monitoring gives a new log-based metric', () => {
+    expect(resource('time_sleep', 'metrics_propagation').create_duration).toBe('${var.monitoring.metric_propagation_wait}');
+    expect(String(m.variables.monitoring!.type)).toMatch(/metric_propagation_wait\s*=\s*optional\(string,\s*"600s"\)/);
+  });
+
   it('never lets a subscription expire (expiration_policy ttl = "")', () => {
     const subscriptions = resources('google_pubsub_subscription');
     expect(subscriptions.map((s) => s.name).sort()).toEqual(['dead_letter_inspect', 'push']);
@@ -213,10 +221,6 @@ describe('terraform/modules/pullsecret-adapter: the first apply on an empty proj
     expect(conditions('network').join()).toMatch(/egress/);
   });
 
-  it('writes dashboard tiles as the API returns them (no zero positions, no empty lists)', () => {
-    const json = String(resource('google_monitoring_dashboard', 'overview').dashboard_json);
-    expect(json).toMatch(/key => value if value != 0/);
-    expect(json).toMatch(/groupByFields = widget\.group \} : key => value if length\(value\) > 0/);
-    for (const field of ['targetAxis', 'minAlignmentPeriod', 'chartOptions', 'yAxis']) expect(json).toContain(field);
-  });
+  // The dashboard's JSON (no key the API would not return as sent) is modules/dashboard's, rendered
+  // and checked offline in dashboard.test.ts.
 });

@@ -64,6 +64,16 @@ describeWithTool('terraform', 'modules/pullsecret-tenant-project, applied offlin
     expect(result.diagnostics).toContain('pullsecret-tenant-role');
   });
 
+  // Issue 39 item 5: a folder without role_id reaches modules/bindings as job_role = null (the
+  // caller's one(...[*]) of a role that has count = 0), and gets the explanation, not an index error.
+  it('refuses a folder without role_id (job_role null) with the same explanation', () => {
+    const result = apply({ scope: { folder: 'folders/998877665544' }, job_role: null });
+    expect(result.ok).toBe(false);
+    expect(result.diagnostics).toContain('scope.folder needs role_id');
+    expect(result.diagnostics).toContain('pullsecret-tenant-role');
+    expect(result.diagnostics).not.toMatch(/Invalid index|may not be set to null/);
+  });
+
   it.each([
     [{ scope: {} }, 'scope must set exactly one of project or folder'],
     [{ scope: { project: 'customer-a-12345', folder: 'folders/1' } }, 'scope must set exactly one of project or folder'],
@@ -100,6 +110,20 @@ describe('tenant onboarding, on the parsed modules', () => {
       'secretmanager.versions.disable',
       'secretmanager.versions.list',
     ]);
+  });
+
+  // The module itself needs the google provider, so it cannot run offline: its part is checked on
+  // the parsed HCL. With scope.folder the project-level role has count = 0, so role_id must not be
+  // read as secret_manager[0] (Terraform would stop at "Invalid index" before modules/bindings
+  // explains); one(...[*]) gives null, which modules/bindings refuses with the message (above).
+  it('passes null, never an index into the absent project-level role, for a folder without role_id', () => {
+    const tenant = moduleAt(modules, 'modules/pullsecret-tenant-project');
+    const roleId = String(tenant.locals.role_id);
+    expect(roleId).not.toMatch(/secret_manager\[0\]/);
+    expect(roleId).toContain('one(google_project_iam_custom_role.secret_manager[*].id)');
+    const role = tenant.resources.find((r) => r.type === 'google_project_iam_custom_role' && r.name === 'secret_manager')!;
+    expect(String(role.body.count)).toContain('local.project_scope && var.role_id == null');
+    expect(tenant.modules.bindings!.job_role).toBe('${local.role_id}');
   });
 
   it('grants the CMEK key nowhere: the key owner does, outside any module, so destroy cannot break decryption', () => {

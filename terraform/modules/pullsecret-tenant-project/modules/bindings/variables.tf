@@ -34,11 +34,13 @@ variable "identities" {
 }
 
 variable "job_role" {
-  description = "The job's custom role: the pullsecret-tenant-role module's role_id (organizations/ORG/roles/ID). Or a project-level custom role (projects/P/roles/ID), for a project scope only."
+  description = "The job's custom role: the pullsecret-tenant-role module's role_id (organizations/ORG/roles/ID). Or a project-level custom role (projects/P/roles/ID), for a project scope only. null only for a folder given no role_id, which the bindings output refuses with the explanation."
   type        = string
-  nullable    = false
+  # Nullable: the caller passes null for a folder without role_id (no project-level role can exist
+  # there), and the output precondition, which sees scope too, explains it. A non-nullable variable
+  # would stop at "The given value is null" first.
   validation {
-    condition     = can(regex("^(organizations/[0-9]+|projects/[^/]+)/roles/[A-Za-z0-9_.]+$", var.job_role))
+    condition     = var.job_role == null || can(regex("^(organizations/[0-9]+|projects/[^/]+)/roles/[A-Za-z0-9_.]+$", var.job_role))
     error_message = "role_id must be an organization custom role id, organizations/ORG/roles/ID (the pullsecret-tenant-role module's role_id output)."
   }
 }
