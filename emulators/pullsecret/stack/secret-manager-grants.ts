@@ -1,3 +1,8 @@
+import {
+  formatSecretManagerName,
+  isProjectNumber,
+  parseSecretManagerName,
+} from '../../../shared/gcp/secret-manager-names';
 import { derivedProjectNumber } from '../../common/derived-number';
 import type { IamBinding, IamConfigInput } from '../../secret-manager/iam/iam-config';
 
@@ -52,14 +57,12 @@ export function secretManagerIam(options: {
   /** DEFAULT_PULL_SECRET_VERSION, when configured: the job may access that secret. */
   readonly defaultPullSecretVersion?: string;
 }): IamConfigInput {
-  const defaultSecret = /^(projects\/([^/]+)\/secrets\/[^/]+)\/versions\/[^/]+$/.exec(
-    options.defaultPullSecretVersion ?? '',
-  );
+  const defaultSecret = defaultSecretOf(options);
   const projects = [
     ...new Set([
       ...options.targetProjects,
       options.platformProject,
-      ...(defaultSecret ? [defaultSecret[2]!] : []),
+      ...(defaultSecret ? [defaultSecret.project] : []),
     ]),
   ];
   const sa = (email: string) => `serviceAccount:${email}`;
@@ -93,7 +96,10 @@ export function secretManagerIam(options: {
   });
   if (defaultSecret)
     bindings.push({
-      resource: defaultSecret[1]!,
+      resource: formatSecretManagerName({
+        project: defaultSecret.project,
+        secret: defaultSecret.secret,
+      }),
       role: 'roles/secretmanager.secretAccessor',
       members: [sa(options.identities.job)],
     });
@@ -105,4 +111,26 @@ export function secretManagerIam(options: {
     serviceAccounts: { ...options.serviceAccounts },
     bindings,
   };
+}
+
+/**
+ * The default pull secret's project (by id) and secret id. DEFAULT_PULL_SECRET_VERSION may name the
+ * project by number, as Secret Manager answers names (Terraform's secret version `name` is one):
+ * bindings are by id, so a number is taken back to the local project whose derived number it is.
+ */
+function defaultSecretOf(options: {
+  readonly targetProjects: readonly string[];
+  readonly platformProject: string;
+  readonly defaultPullSecretVersion?: string;
+}): { project: string; secret: string } | undefined {
+  const name = parseSecretManagerName(options.defaultPullSecretVersion ?? '');
+  if (name?.version === undefined) return undefined;
+  if (!isProjectNumber(name.project)) return { project: name.project, secret: name.secret };
+  const known = [options.platformProject, ...options.targetProjects];
+  const project = known.find((p) => derivedProjectNumber(p) === name.project);
+  if (project === undefined)
+    throw new Error(
+      `DEFAULT_PULL_SECRET_VERSION names project number ${name.project}, which is none of the local projects (${known.join(', ')}); name the project by id`,
+    );
+  return { project, secret: name.secret };
 }

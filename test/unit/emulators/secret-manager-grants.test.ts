@@ -7,6 +7,7 @@ import {
   JOB_SECRET_MANAGER_PERMISSIONS,
   secretManagerIam,
 } from '../../../emulators/pullsecret/stack/secret-manager-grants';
+import { derivedProjectNumber } from '../../../emulators/common/derived-number';
 import { loadModules, moduleAt, resourceBody, type TfModule } from '../../helpers/terraform';
 
 describe("the local stack's Secret Manager grants mirror Terraform's", () => {
@@ -75,5 +76,24 @@ describe("the local stack's Secret Manager grants mirror Terraform's", () => {
       'projects/platform-project/secrets/default-pull-secret roles/secretmanager.secretAccessor serviceAccount:job@p.iam.gserviceaccount.com',
     ]);
     expect(iam.bindings?.[0]?.condition?.expression).toBe(jobCondition());
+  });
+
+  it('grants the default pull secret named by project number on the project whose number it is', () => {
+    const grants = (defaultPullSecretVersion: string) =>
+      secretManagerIam({
+        targetProjects: ['customer-a'],
+        platformProject: 'platform-project',
+        identities: { job: 'job@p.iam.gserviceaccount.com', reader: 'r@x.io', reporter: 'x@x.io' },
+        defaultPullSecretVersion,
+      });
+    const byNumber = grants(
+      `projects/${derivedProjectNumber('platform-project')}/secrets/default-pull-secret/versions/3`,
+    );
+    expect(byNumber.bindings?.at(-1)?.resource).toBe(
+      'projects/platform-project/secrets/default-pull-secret',
+    );
+    expect(() => grants('projects/999999999999/secrets/default-pull-secret/versions/3')).toThrow(
+      /project number 999999999999, which is none of the local projects/,
+    );
   });
 });
