@@ -12,6 +12,7 @@ import {
 import { loadProtos, lookupService } from '../common/protos';
 import { RequestLog } from '../common/request-log';
 import { StateFile } from '../common/state-file';
+import { projectNumbers } from './project-numbers';
 import { SecretManagerState, type ProtoSecret, type SecretManagerSnapshot } from './state';
 import { iamAdminRoutes } from './iam/iam-admin';
 import type { IamConfigInput } from './iam/iam-config';
@@ -64,12 +65,17 @@ export async function startSecretManagerEmulator(
   const stateFile = options.dataDir
     ? new StateFile<SecretManagerSnapshot>(options.dataDir)
     : undefined;
-  const state = new SecretManagerState(stateFile?.read(), options.now);
   const faults = new FaultInjector();
   const requests = new RequestLog();
   if (options.iam && !options.googleTokenInfoUrl)
     throw new Error('the Secret Manager emulator needs googleTokenInfoUrl to check IAM');
   const model = options.iam ? new IamModel(options.iam) : undefined;
+  // Names answer with project numbers (state.ts): the IAM configuration's, else derived ones.
+  const state = new SecretManagerState(
+    stateFile?.read(),
+    options.now,
+    projectNumbers(model ? (project) => model.projectNumber(project) : undefined),
+  );
   const iam =
     model && options.googleTokenInfoUrl
       ? new SecretManagerIam(model, options.googleTokenInfoUrl)
