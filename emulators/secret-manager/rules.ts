@@ -11,7 +11,7 @@ const KMS_KEY = /^projects\/[^/]+\/locations\/([^/]+)\/keyRings\/[^/]+\/cryptoKe
 const SECRET_ID = /^[A-Za-z0-9_-]{1,255}$/;
 const LABEL_KEY = /^[\p{Ll}\p{Lo}][\p{Ll}\p{Lo}\p{N}_-]{0,62}$/u;
 const LABEL_VALUE = /^[\p{Ll}\p{Lo}\p{N}_-]{0,63}$/u;
-const PROJECT_PARENT = /^projects\/[^/]+$/;
+const PROJECT_PARENT = /^projects\/([^/]+)$/;
 /** Secret.version_aliases keys: a letter first, then at most 62 letters, digits, `-` or `_`. */
 const VERSION_ALIAS = /^[A-Za-z][A-Za-z0-9_-]{0,62}$/;
 /** "No more than 50 aliases can be assigned to a given secret" (Secret.version_aliases). */
@@ -19,13 +19,15 @@ export const MAX_VERSION_ALIASES = 50;
 
 const invalid = (message: string) => new GrpcError(status.INVALID_ARGUMENT, message);
 
+/** The project of a `projects/{project}` parent (id or number, as written). */
 export function checkParent(parent: string | undefined): string {
-  if (!parent || !PROJECT_PARENT.test(parent)) {
+  const project = PROJECT_PARENT.exec(parent ?? '')?.[1];
+  if (project === undefined) {
     throw invalid(
       `Invalid resource field value in the request. parent [${parent ?? ''}] must be projects/{project}.`,
     );
   }
-  return parent;
+  return project;
 }
 
 export function checkSecretId(secretId: string | undefined): string {
@@ -165,9 +167,20 @@ export function checkPayload(data: Buffer | undefined): Buffer {
   return bytes;
 }
 
-/** Splits `projects/P/secrets/S[/versions/V]`; throws INVALID_ARGUMENT for other shapes. */
-export function parseSecretName(name: string | undefined): { secret: string; version?: string } {
-  const match = /^(projects\/[^/]+\/secrets\/[^/]+)(?:\/versions\/([^/]+))?$/.exec(name ?? '');
+/**
+ * Splits `projects/P/secrets/S[/versions/V]` into the project (id or number, as written), the
+ * secret id and the version id; throws INVALID_ARGUMENT for other shapes.
+ */
+export function parseSecretName(name: string | undefined): {
+  project: string;
+  secretId: string;
+  version?: string;
+} {
+  const match = /^projects\/([^/]+)\/secrets\/([^/]+)(?:\/versions\/([^/]+))?$/.exec(name ?? '');
   if (!match) throw invalid(`Invalid resource name [${name ?? ''}].`);
-  return { secret: match[1]!, ...(match[2] ? { version: match[2] } : {}) };
+  return {
+    project: match[1]!,
+    secretId: match[2]!,
+    ...(match[3] ? { version: match[3] } : {}),
+  };
 }

@@ -13,6 +13,7 @@ import { loadProtos, lookupService } from '../common/protos';
 import type { ServingCertificate } from '../common/certificates';
 import { RequestLog } from '../common/request-log';
 import { StateFile } from '../common/state-file';
+import { projectNumbers } from './project-numbers';
 import { SecretManagerState, type ProtoSecret, type SecretManagerSnapshot } from './state';
 import { iamAdminRoutes } from '../common/iam/iam-admin';
 import type { IamConfigInput } from '../common/iam/iam-config';
@@ -76,7 +77,6 @@ export async function startSecretManagerEmulator(
   const stateFile = options.dataDir
     ? new StateFile<SecretManagerSnapshot>(options.dataDir)
     : undefined;
-  const state = new SecretManagerState(stateFile?.read(), options.now);
   const faults = new FaultInjector();
   const requests = new RequestLog();
   if (options.iam && !options.googleTokenInfoUrl)
@@ -84,6 +84,12 @@ export async function startSecretManagerEmulator(
   if (options.enforceIam && !options.iam)
     throw new Error('the Secret Manager emulator needs iam to enforce it');
   const model = options.iam ? new IamModel(options.iam) : undefined;
+  // Names answer with project numbers (state.ts): the IAM configuration's, else derived ones.
+  const state = new SecretManagerState(
+    stateFile?.read(),
+    options.now,
+    projectNumbers(model ? (project) => model.projectNumber(project) : undefined),
+  );
   const iam =
     model && options.googleTokenInfoUrl
       ? new SecretManagerIam(model, options.googleTokenInfoUrl, options.enforceIam ?? false)

@@ -3,6 +3,7 @@ import { crc32c } from '../../shared/gcp/crc32c';
 import { GrpcError } from '../common/grpc-error';
 import { EXPIRATION_PATHS, expirationOf, hasExpired, type ProtoExpiration } from './expiration';
 import { parseListFilter } from './filter';
+import { projectNumbers, type ProjectNumberOf } from './project-numbers';
 import {
   checkAnnotations,
   checkLabels,
@@ -62,6 +63,22 @@ const precondition = (message: string) => new GrpcError(status.FAILED_PRECONDITI
 /**
  * Secret Manager semantics over plain data: resource names, version numbering, `latest`,
  * state transitions, checksums and list filters. The gRPC server only translates to and from it.
+ *
+ * Resource names as the real service has them: a request may name the project by id or by number
+ * and reaches the same secret ("Externally-facing Google APIs should accept both project IDs and
+ * project numbers"; "The project number is the canonical identifier", AIP-2510,
+ * https://google.aip.dev/cloud/2510), and every name the service answers, in every method's
+ * answer and in its error messages, carries the number, whichever form the request used (though
+ * the AIP asks a service to answer the id a request sent, Secret Manager does not):
+ * AddSecretVersion on `projects/oscar-go-1/secrets/74657374` answers
+ * `projects/685789191942/secrets/74657374/versions/3`, and so does AccessSecretVersion of
+ * `projects/oscar-go-1/secrets/74657374/versions/latest` (a recorded exchange with the service,
+ * https://go.googlesource.com/oscar/+/d8fe18dcade6cc52cec8af7c5144c0216f7a2a1a/internal/gcp/gcpsecret/testdata/sdb.grpcrr);
+ * a GetSecretVersion by project id fails with "Secret [projects/829294825753/secrets/MY_SECRETS]
+ * not found or has no versions." (https://github.com/firebase/firebase-tools/pull/3959). So
+ * secrets are kept under their number-form name, and a request's name is resolved to it
+ * (`projectNumber`, project-numbers.ts) before any lookup. IAM's PERMISSION_DENIED, checked
+ * before this, keeps naming the resource as the request gave it (iam/secret-manager-iam.ts).
  */
 export class SecretManagerState {
   private readonly secrets = new Map<string, StoredSecret>();
@@ -69,8 +86,14 @@ export class SecretManagerState {
   constructor(
     snapshot?: SecretManagerSnapshot,
     private readonly now: () => Date = () => new Date(),
+    private readonly projectNumber: ProjectNumberOf = projectNumbers(),
   ) {
-    for (const secret of snapshot?.secrets ?? []) this.secrets.set(secret.name, secret);
+    // State files written before names carried the number are read into the number form.
+    for (const secret of snapshot?.secrets ?? []) {
+      const { project, secretId } = parseSecretName(secret.name);
+      secret.name = this.secretName(project, secretId);
+      this.secrets.set(secret.name, secret);
+    }
   }
 
   snapshot(): SecretManagerSnapshot {
@@ -82,7 +105,7 @@ export class SecretManagerState {
     secretId: string | undefined,
     secret: ProtoSecret | undefined,
   ) {
-    const name = `${checkParent(parent)}/secrets/${checkSecretId(secretId)}`;
+    const name = this.secretName(checkParent(parent), checkSecretId(secretId));
     const replication = checkReplication(secret?.replication);
     const labels = checkLabels(secret?.labels);
     const annotations = checkAnnotations(secret?.annotations);
@@ -160,7 +183,7 @@ export class SecretManagerState {
   }
 
   listSecrets(parent: string | undefined, filter?: string, pageSize?: number, pageToken?: string) {
-    const prefix = `${checkParent(parent)}/secrets/`;
+    const prefix = `projects/${this.projectNumber(checkParent(parent))}/secrets/`;
     const predicate = parseListFilter(filter);
     this.dropExpired();
     const matching = [...this.secrets.values()]
@@ -268,10 +291,16 @@ export class SecretManagerState {
     return this.toProtoVersion(secret, version);
   }
 
+  /** A secret's name as the service answers it: with its project's number. */
+  private secretName(project: string, secretId: string): string {
+    return `projects/${this.projectNumber(project)}/secrets/${secretId}`;
+  }
+
   private requireSecret(name: string | undefined): StoredSecret {
-    const { secret: secretName, version } = parseSecretName(name);
+    const { project, secretId, version } = parseSecretName(name);
     if (version !== undefined)
       throw new GrpcError(status.INVALID_ARGUMENT, `Invalid resource name [${name}].`);
+    const secretName = this.secretName(project, secretId);
     this.dropExpired();
     const stored = this.secrets.get(secretName);
     if (!stored) throw notFound(`Secret [${secretName}] not found or has no versions.`);
@@ -286,7 +315,8 @@ export class SecretManagerState {
     secret: StoredSecret;
     version: StoredVersion;
   } {
-    const { secret: secretName, version: id } = parseSecretName(name);
+    const { project, secretId, version: id } = parseSecretName(name);
+    const secretName = this.secretName(project, secretId);
     this.dropExpired();
     const secret = this.secrets.get(secretName);
     if (!secret || id === undefined)

@@ -27,6 +27,7 @@ import { spreadOver } from '../../emulators/pullsecret/hyperfleet/simulated-adap
 import { MANAGEMENT_CLUSTERS } from '../../emulators/pullsecret/stack/layout';
 import type { TakenFault } from '../../emulators/common/fault-injector';
 import { demoClusterSpec } from '../../emulators/pullsecret/stack/demo';
+import { answeredAs } from '../../shared/gcp/secret-manager-names';
 import { canaryPullSecret, type Canary } from '../helpers/canary';
 import {
   API_TIMEOUT_MS,
@@ -270,8 +271,9 @@ describe(`the chaos run (seed ${SEED}; CHAOS_SEED=N replays another)`, () => {
       const secret = (await stack.secretIn(state.managementCluster, namespace, id)) as
         | { data?: Record<string, string>; metadata: { annotations?: Record<string, string> } }
         | undefined;
+      const published = `${secretPath(id)}/versions/current`;
       const current = await stack.sm
-        .accessSecretVersion({ name: `${secretPath(id)}/versions/current` })
+        .accessSecretVersion({ name: published })
         .then(([version]) => version)
         .catch((error: Error) => ({ name: error.message, payload: undefined }));
       const bytes = (data: Buffer | undefined) => whose(id, data?.toString() ?? '', state);
@@ -291,7 +293,8 @@ describe(`the chaos run (seed ${SEED}; CHAOS_SEED=N replays another)`, () => {
         place: { managementCluster: state.managementCluster, namespace },
         kubernetesSecrets: [`${state.managementCluster} ${namespace}/${id}-pull-secret`],
         kubernetesBytes: 'latest',
-        gcpSecretPath: current.name,
+        // The service answers with the project number; the job names the project as configured.
+        gcpSecretPath: answeredAs(published, current.name ?? '') ?? current.name,
         currentBytes: 'latest',
         versionsNotDestroyed: [`${current.name?.split('/').pop()}:ENABLED`],
       });

@@ -96,6 +96,12 @@ export class IamModel {
     return Object.entries(this.config.projects).find(([, number]) => number === idOrNumber)?.[0];
   }
 
+  /** The project's number for an id or a number, or undefined when the project is not configured. */
+  projectNumber(idOrNumber: string): string | undefined {
+    const id = this.projectId(idOrNumber);
+    return id === undefined ? undefined : this.config.projects[id];
+  }
+
   /** The email of a service account known by its numeric unique id. */
   serviceAccountEmail(uniqueId: string): string | undefined {
     return this.config.serviceAccounts[uniqueId];

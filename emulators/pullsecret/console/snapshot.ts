@@ -1,5 +1,6 @@
 import type { v2 } from '@google-cloud/run';
 import type { SecretManagerServiceClient } from '@google-cloud/secret-manager';
+import { parseSecretManagerName } from '../../../shared/gcp/secret-manager-names';
 import type { HyperFleetClient } from '../../../shared/hyperfleet/client';
 import type { KubeReader } from '../../common/kube-admin';
 import type { DeadLetterView } from './dead-letters';
@@ -102,10 +103,8 @@ export async function takeSnapshot(s: SnapshotSources): Promise<Snapshot> {
         ? await soft(`versions of ${secretPath}`, [], async () => {
             const [list] = await s.secretManager.listSecretVersions({ parent: secretPath });
             return list.map((v) => ({
-              id:
-                String(v.name ?? '')
-                  .split('/')
-                  .pop() ?? '',
+              // The version id only: the service names the project by number, the status by id.
+              id: parseSecretManagerName(v.name ?? '')?.version ?? '',
               state: String(v.state ?? ''),
               created: iso(seconds(v.createTime as never)) ?? '',
             }));

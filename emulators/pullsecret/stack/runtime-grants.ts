@@ -1,5 +1,10 @@
 import * as z from 'zod';
 import grantsFile from '../../../terraform/modules/runtime-grants.json';
+import {
+  formatSecretManagerName,
+  isProjectNumber,
+  parseSecretManagerName,
+} from '../../../shared/gcp/secret-manager-names';
 import { derivedProjectNumber } from '../../common/derived-number';
 import type { IamBinding, IamConfigInput } from '../../common/iam/iam-config';
 
@@ -67,6 +72,28 @@ export const RUNTIME_GRANTS: RuntimeGrants = runtimeGrantsSchema.parse(grantsFil
 /** A custom role's name in a local project (Terraform's carry a random suffix; the local ones do not). */
 export const customRoleName = (project: string, role: string) =>
   `projects/${project}/roles/pullsecret_${role}_local`;
+
+/**
+ * The secret (`projects/ID/secrets/S`) of DEFAULT_PULL_SECRET_VERSION, by project id: the version
+ * may name its project by number, as Secret Manager answers names (Terraform's secret version
+ * `name` is one), and bindings name projects by id. `projectNumbers`: id -> number of the local
+ * projects. Undefined for a value that is not a version name.
+ */
+export function defaultPullSecretOf(
+  version: string | undefined,
+  projectNumbers: Readonly<Record<string, string>>,
+): string | undefined {
+  const name = parseSecretManagerName(version ?? '');
+  if (name?.version === undefined) return undefined;
+  if (!isProjectNumber(name.project))
+    return formatSecretManagerName({ project: name.project, secret: name.secret });
+  const project = Object.entries(projectNumbers).find(([, n]) => n === name.project)?.[0];
+  if (project === undefined)
+    throw new Error(
+      `DEFAULT_PULL_SECRET_VERSION names project number ${name.project}, which is none of the local projects (${Object.keys(projectNumbers).join(', ')}); name the project by id`,
+    );
+  return formatSecretManagerName({ project, secret: name.secret });
+}
 
 /** The local resources each kind of grant is bound to. */
 export interface GrantTargets {

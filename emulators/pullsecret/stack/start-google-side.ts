@@ -24,7 +24,8 @@ import {
   TARGET_PROJECTS,
 } from './layout';
 import type { Launcher } from './launcher';
-import { runtimeIam } from './runtime-grants';
+import { defaultPullSecretOf, runtimeIam } from './runtime-grants';
+import { derivedProjectNumber } from '../../common/derived-number';
 
 /** The job's identity path and Google's services that know it. */
 export interface GoogleSide {
@@ -56,9 +57,15 @@ export async function startGoogleSide(
   const serviceAccounts = Object.fromEntries(
     Object.entries(access.metadata.accounts).map(([email, a]) => [a.uniqueId, email]),
   );
-  const defaultSecret = /^(projects\/[^/]+\/secrets\/[^/]+)\/versions\/[^/]+$/.exec(
-    options.jobEnv?.DEFAULT_PULL_SECRET_VERSION ?? '',
-  )?.[1];
+  const defaultSecret = defaultPullSecretOf(
+    options.jobEnv?.DEFAULT_PULL_SECRET_VERSION,
+    Object.fromEntries(
+      [LOCAL_PROJECT, ...TARGET_PROJECTS].map((p) => [
+        p,
+        p === LOCAL_PROJECT ? LOCAL_PROJECT_NUMBER : derivedProjectNumber(p),
+      ]),
+    ),
+  );
   // Every emulator that authorizes calls reads this one file: what Terraform grants
   // (terraform/modules/runtime-grants.json), bound to the local resources.
   const runtime = runtimeIam({

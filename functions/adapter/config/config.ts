@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { secretVersionNameSchema } from '../../../shared/gcp/secret-manager-names';
 import {
   duration,
   parseDurationMs,
@@ -92,13 +93,7 @@ export const adapterEnvSchema = z.object({
   PRECONDITIONS: z.string().optional(),
   PULL_SECRET_SPEC_PATH: objectPath('spec.pullSecret.data'),
   PULL_SECRET_ADDITIONAL_SPEC_PATH: objectPath('spec.pullSecret.additional'),
-  DEFAULT_PULL_SECRET_VERSION: z
-    .string()
-    .regex(
-      /^projects\/[^/]+\/secrets\/[^/]+\/versions\/[^/]+$/,
-      'must be projects/P/secrets/S/versions/V',
-    )
-    .optional(),
+  DEFAULT_PULL_SECRET_VERSION: secretVersionNameSchema.optional(),
   MANAGEMENT_NAMESPACE_TEMPLATE: namespaceTemplate,
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { secretVersionNameSchema } from '../../../shared/gcp/secret-manager-names';
 import {
   booleanFlag,
   duration,
@@ -94,13 +95,7 @@ export const jobEnvSchema = z
       .string()
       .regex(OBJECT_PATH, 'must be a dot path such as spec.pullSecret.additional')
       .default('spec.pullSecret.additional'),
-    PULL_SECRET_SECRET_VERSION: z
-      .string()
-      .regex(
-        /^projects\/[^/]+\/secrets\/[^/]+\/versions\/[^/]+$/,
-        'must be projects/P/secrets/S/versions/V',
-      )
-      .optional(),
+    PULL_SECRET_SECRET_VERSION: secretVersionNameSchema.optional(),
     /**
      * Opt-in: also store the platform default (PULL_SECRET_SOURCE=secret-manager) in the tenant
      * project's secret, where the customer can read it. Off: tenant-copy.ts.

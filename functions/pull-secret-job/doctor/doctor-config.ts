@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { secretVersionNameSchema } from '../../../shared/gcp/secret-manager-names';
 import { duration } from '../../../shared/config/durations';
 import { apiEndpoint, gcpProjectId, hostPort } from '../../../shared/config/gcp-names';
 import { parseEnv, type Env } from '../../../shared/config/parse-env';
@@ -36,13 +37,7 @@ export const doctorEnvSchema = z
     MANAGEMENT_CLUSTER_CA_CERT: pemCertificate.optional(),
     MANAGEMENT_CLUSTERS: managementClustersJson.optional(),
     DEFAULT_MANAGEMENT_CLUSTER: managementClusterName.optional(),
-    DEFAULT_PULL_SECRET_VERSION: z
-      .string()
-      .regex(
-        /^projects\/[^/]+\/secrets\/[^/]+\/versions\/[^/]+$/,
-        'must be projects/P/secrets/S/versions/V',
-      )
-      .optional(),
+    DEFAULT_PULL_SECRET_VERSION: secretVersionNameSchema.optional(),
     RESULTS_TOPIC: topicName.optional(),
     SENTINEL_TOPIC: topicName.optional(),
     GOOGLE_CLOUD_PROJECT: gcpProjectId.optional(),

@@ -1,4 +1,5 @@
 import { TransientError, isFailureKind } from '../../../shared/errors';
+import { parseSecretManagerName } from '../../../shared/gcp/secret-manager-names';
 import type { Logger } from '../../../shared/logging/logger';
 import { backoffDelayMs, type RetryPolicy } from '../../../shared/retry/backoff';
 import { sleep } from '../../../shared/sleep';
@@ -105,8 +106,8 @@ async function send<T>(
 ): Promise<SecretMetadata | 'conflict' | 'gone' | 'exists' | 'no-answer'> {
   try {
     if ('create' in step) {
-      const [, projectId, , secretId] = secretPath.split('/');
-      return await store.createSecret(projectId ?? '', secretId ?? '', step.create);
+      const name = parseSecretManagerName(secretPath);
+      return await store.createSecret(name?.project ?? '', name?.secret ?? '', step.create);
     }
     // An update is only decided on a secret read, so `current` is there.
     const fields = {

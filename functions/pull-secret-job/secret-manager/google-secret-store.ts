@@ -1,6 +1,7 @@
 import type { SecretManagerServiceClient } from '@google-cloud/secret-manager';
 import { grpcCode, isTransientGrpcError, toAdapterError } from '../../../shared/gcp/grpc-failure';
 import { GrpcStatus as status, grpcStatusName } from '../../../shared/gcp/grpc-status';
+import { nameAsAsked, versionNumberOf } from '../../../shared/gcp/secret-manager-names';
 import type { Logger } from '../../../shared/logging/logger';
 import type { RetryPolicy } from '../../../shared/retry/backoff';
 import { withRetry } from '../../../shared/retry/with-retry';
@@ -16,7 +17,8 @@ import type {
 // The adapter to Google's Secret Manager API: the SecretStore port over the
 // @google-cloud/secret-manager client, each call with its own deadline and our own retries, its
 // expected answers (NOT_FOUND, ALREADY_EXISTS, a stale etag) turned into results and the rest
-// into AdapterErrors, and the client's messages translated to and from SecretMetadata.
+// into AdapterErrors, and the client's messages translated to and from SecretMetadata, with the
+// names answered put back in the request's form (nameAsAsked: shared/gcp/secret-manager-names.ts).
 
 export interface GoogleSecretStoreOptions {
   readonly timeoutMs: number;
@@ -144,7 +146,7 @@ export class GoogleSecretStore implements SecretStore {
     if (!response?.name) return undefined;
     const data = response.payload?.data;
     return {
-      name: response.name,
+      name: nameAsAsked('AccessSecretVersion', name, response.name),
       data: data === null || data === undefined ? Buffer.alloc(0) : Buffer.from(data as Uint8Array),
       crc32c: toNumber(response.payload?.dataCrc32c),
     };
@@ -160,7 +162,7 @@ export class GoogleSecretStore implements SecretStore {
     });
     if (!version?.name)
       throw new Error(`AddSecretVersion on ${secretName} returned no version name`);
-    return { name: version.name };
+    return { name: nameAsAsked('AddSecretVersion', secretName, version.name) };
   }
 
   async listVersions(secretName: string): Promise<VersionSummary[]> {
@@ -177,11 +179,12 @@ export class GoogleSecretStore implements SecretStore {
       },
     );
     return (versions ?? []).flatMap((version) => {
-      const number = Number(/\/versions\/(\d+)$/.exec(version.name ?? '')?.[1]);
+      const name = nameAsAsked('ListSecretVersions', secretName, version.name ?? '');
+      const number = versionNumberOf(name);
       const state = String(version.state);
       if (!Number.isInteger(number) || !['ENABLED', 'DISABLED', 'DESTROYED'].includes(state))
         return [];
-      return [{ name: version.name as string, number, state: state as VersionSummary['state'] }];
+      return [{ name, number, state: state as VersionSummary['state'] }];
     });
   }
 

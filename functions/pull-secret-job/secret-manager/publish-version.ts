@@ -1,4 +1,5 @@
 import { grpcCode } from '../../../shared/gcp/grpc-failure';
+import { versionNumberOf } from '../../../shared/gcp/secret-manager-names';
 import type { Logger } from '../../../shared/logging/logger';
 import { claimFromAnnotations } from '../../../shared/pull-secret/claim';
 import { PUBLISHED_VERSION_ALIAS } from '../../../shared/pull-secret/names';
@@ -89,7 +90,7 @@ export async function publishVersion(
   publisher: Publisher,
   options: { logger: Logger; retry: RetryPolicy; known: SecretMetadata | undefined },
 ): Promise<{ answer: PublishAnswer; seen: SecretMetadata | undefined }> {
-  const version = versionNumber(versionName);
+  const version = versionNumberOf(versionName);
   const log = options.logger.child({ operation: 'publish-version', version: versionName });
   const { value, seen } = await writeAnnotationsSeen(
     store,
@@ -131,7 +132,7 @@ export function mayWithdrawAdopted(
     published !== undefined &&
     published > generation &&
     current !== undefined &&
-    current !== versionNumber(versionName)
+    current !== versionNumberOf(versionName)
   );
 }
 
@@ -146,7 +147,7 @@ export async function withdrawLostPublication(
   seen: SecretMetadata | undefined,
   log: Logger,
 ): Promise<boolean> {
-  const aliased = seen ? aliasesOf(seen).has(versionNumber(versionName)) : false;
+  const aliased = seen ? aliasesOf(seen).has(versionNumberOf(versionName)) : false;
   // A secret gone holds no version to withdraw.
   if (!seen || aliased) return false;
   try {
@@ -177,7 +178,7 @@ export async function unaliasVersions(
   versionNames: readonly string[],
   options: { logger: Logger; retry: RetryPolicy },
 ): Promise<void> {
-  const doomed = new Set(versionNames.map(versionNumber));
+  const doomed = new Set(versionNames.map((name) => versionNumberOf(name)));
   await writeAnnotations(
     store,
     secretPath,
@@ -208,8 +209,4 @@ function withoutPublisher(annotations: Readonly<Record<string, string>>): Record
 /** The version numbers some alias names. */
 export function aliasesOf(secret: SecretMetadata): ReadonlySet<number> {
   return new Set(Object.values(secret.versionAliases));
-}
-
-export function versionNumber(versionName: string): number {
-  return Number(/\/versions\/(\d+)$/.exec(versionName)?.[1] ?? Number.NaN);
 }

@@ -1,5 +1,6 @@
 import { isFailureKind, PermanentError } from '../../../shared/errors';
 import { crc32c } from '../../../shared/gcp/crc32c';
+import { versionNumberOf } from '../../../shared/gcp/secret-manager-names';
 import { grpcCode } from '../../../shared/gcp/grpc-failure';
 import type { Logger } from '../../../shared/logging/logger';
 import { claimFromAnnotations } from '../../../shared/pull-secret/claim';
@@ -12,7 +13,6 @@ import {
   aliasesOf,
   mayWithdrawAdopted,
   publishVersion,
-  versionNumber,
   withdrawLostPublication,
   type Publisher,
 } from './publish-version';
@@ -358,7 +358,7 @@ function needsRetention(
   added: string,
 ): keep is number {
   if (keep === undefined || secretState === 'created') return false;
-  return !(versionNumber(added) <= keep);
+  return !(versionNumberOf(added) <= keep);
 }
 
 /**
@@ -400,7 +400,7 @@ async function applyRetention(
     log,
   }: { keep: number; added: string; aliased: ReadonlySet<number>; log: Logger },
 ): Promise<string[]> {
-  const mine = versionNumber(added);
+  const mine = versionNumberOf(added);
   const versions = await store.listVersions(secretPath);
   const before = versions
     .filter((v) => v.state !== 'DESTROYED' && v.number < mine && !aliased.has(v.number))

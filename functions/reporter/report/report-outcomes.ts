@@ -1,3 +1,4 @@
+import { parseSecretManagerName } from '../../../shared/gcp/secret-manager-names';
 import type { JobResult } from '../../../shared/job-result';
 import { describeClaim, type Claim } from '../../../shared/pull-secret/claim';
 import { PUBLISHED_VERSION_ALIAS } from '../../../shared/pull-secret/names';
@@ -55,9 +56,14 @@ export function planFromJobResult(
     });
   const sm = result.secret_manager;
   if (!sm) return { skip: 'a successful result without a Secret Manager section' };
-  // `none`: the platform default is in use and no tenant version holds it.
+  // `none`: the platform default is in use and no tenant version holds it. Only the version id is
+  // taken from version_name, whichever form its project is in (a job before the names were put in
+  // the request's form wrote the project number Secret Manager answers): the status pairs it with
+  // secret_path, which names the project as configured.
   const version =
-    sm.version === 'none' ? undefined : sm.version_name.split('/').pop() || PUBLISHED_VERSION_ALIAS;
+    sm.version === 'none'
+      ? undefined
+      : (parseSecretManagerName(sm.version_name)?.version ?? PUBLISHED_VERSION_ALIAS);
   return plan({
     kind: 'succeeded',
     execution: execution ?? 'unknown',

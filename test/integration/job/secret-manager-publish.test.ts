@@ -12,6 +12,7 @@ import {
   startSecretManagerEmulator,
   type SecretManagerEmulator,
 } from '../../../emulators/secret-manager/server';
+import { answeredAs } from '../../../shared/gcp/secret-manager-names';
 import { EXIT_CODES } from '../../../shared/job-result';
 import { runJob, samplePullSecret } from '../../helpers/job';
 import { coreApi } from '../../helpers/kubernetes';
@@ -64,10 +65,14 @@ describe('pull secret job, publishing in Secret Manager (real processes, held ca
     const [versions] = await client.listSecretVersions({ parent: SECRET });
     return versions.map((v) => `${v.name?.split('/').pop()}:${v.state}`);
   };
-  /** What a reader of `current` gets: the version's name and bytes. */
+  /**
+   * What a reader of `current` gets: the version's name and bytes. The service names the version
+   * with the project number; put in the form the job names it (the request's) to compare.
+   */
   const current = async () => {
-    const [read] = await client.accessSecretVersion({ name: `${SECRET}/versions/current` });
-    return { name: read.name, data: read.payload?.data?.toString() };
+    const asked = `${SECRET}/versions/current`;
+    const [read] = await client.accessSecretVersion({ name: asked });
+    return { name: answeredAs(asked, read.name ?? ''), data: read.payload?.data?.toString() };
   };
   const kubernetesSecret = async () => {
     const secret = await coreApi(kube).readNamespacedSecret({ namespace: NS, name: NAME });

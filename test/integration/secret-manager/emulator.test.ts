@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SecretManagerServiceClient } from '@google-cloud/secret-manager';
+import { derivedProjectNumber } from '../../../emulators/common/derived-number';
 import { crc32c } from '../../../shared/gcp/crc32c';
 import {
   startSecretManagerEmulator,
@@ -11,6 +12,8 @@ import {
 import { secretManagerClient } from '../../helpers/secret-manager';
 
 const PROJECT = 'projects/demo-project';
+/** How the service answers names in PROJECT: with its number (project-numbers.test.ts). */
+const ANSWERED = `projects/${derivedProjectNumber('demo-project')}`;
 
 async function codeOf(promise: Promise<unknown>): Promise<number | undefined> {
   try {
@@ -43,7 +46,7 @@ describe('Secret Manager emulator through the real client', () => {
 
   it('creates, gets, updates labels, lists with a label filter and deletes secrets', async () => {
     const [secret] = await create('alpha', { 'managed-by': 'hyperfleet', team: 'a' });
-    expect(secret.name).toBe(`${PROJECT}/secrets/alpha`);
+    expect(secret.name).toBe(`${ANSWERED}/secrets/alpha`);
     await create('beta', { 'managed-by': 'someone-else' });
     expect(await codeOf(create('alpha'))).toBe(status.ALREADY_EXISTS);
 

@@ -3,6 +3,7 @@
 // The rules themselves and what is undocumented are in emulators/secret-manager/rules.ts and state.ts.
 import { status } from '@grpc/grpc-js';
 import type { SecretManagerServiceClient } from '@google-cloud/secret-manager';
+import { derivedProjectNumber } from '../../../emulators/common/derived-number';
 import {
   startSecretManagerEmulator,
   type SecretManagerEmulator,
@@ -62,7 +63,10 @@ describe('Secret Manager emulator: version aliases', () => {
     expect(await access('current')).toBe('2:two');
     expect(await access('pinned')).toBe('1:one');
     const [meta] = await client.getSecretVersion({ name: `${SECRET}/versions/current` });
-    expect(meta.name).toBe(`${SECRET}/versions/2`);
+    // Answered with the project number, as every name the service answers.
+    expect(meta.name).toBe(
+      `projects/${derivedProjectNumber('demo-project')}/secrets/aliased/versions/2`,
+    );
     // A stale etag is refused, as for any UpdateSecret.
     expect(await codeOf(setAliases({ current: 3 }, before.etag ?? ''))).toBe(
       status.FAILED_PRECONDITION,

@@ -93,6 +93,25 @@ describe('planFromJobResult', () => {
     });
   });
 
+  it('takes the version from version_name in either project form, paired with secret_path', () => {
+    // A job of a release before names were put in the request's form reported the project number
+    // Secret Manager answers; the status still names the secret as configured.
+    const plan = planFromJobResult(
+      result({
+        secret_manager: {
+          ...result().secret_manager!,
+          version_name: 'projects/188597983624/secrets/hyperfleet-cls-1-pull-secret/versions/4',
+        },
+      }),
+      JOB,
+    );
+    if ('skip' in plan) throw new Error(plan.skip);
+    expect(buildStatus(plan.outcome, 2, new Date()).data).toMatchObject({
+      secret_path: 'projects/demo/secrets/hyperfleet-cls-1-pull-secret',
+      secret_version: '4',
+    });
+  });
+
   it.each([
     'InvalidPullSecret',
     'SecretOwnershipConflict',

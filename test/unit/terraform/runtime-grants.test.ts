@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   customRoleName,
+  defaultPullSecretOf,
   RUNTIME_GRANTS,
   runtimeIam,
   withoutPermission,
@@ -129,5 +130,21 @@ describe('runtime-grants.json, the one source of what each runtime identity hold
     expect(() =>
       withoutPermission(RUNTIME_GRANTS, 'launcher-runs-job', 'secretmanager.secrets.get', (r) => PREDEFINED_ROLES[r] ?? []),
     ).toThrow(/does not hold/);
+  });
+});
+
+describe('the default pull secret the job may read', () => {
+  const numbers = { 'platform-project': '100000000002', 'customer-a': '200000000003' };
+  it('is the secret of DEFAULT_PULL_SECRET_VERSION, its project by id whether named by id or number', () => {
+    expect(
+      defaultPullSecretOf('projects/platform-project/secrets/default/versions/latest', numbers),
+    ).toBe('projects/platform-project/secrets/default');
+    expect(defaultPullSecretOf('projects/100000000002/secrets/default/versions/3', numbers)).toBe(
+      'projects/platform-project/secrets/default',
+    );
+    expect(defaultPullSecretOf(undefined, numbers)).toBeUndefined();
+    expect(() =>
+      defaultPullSecretOf('projects/999999999999/secrets/default/versions/3', numbers),
+    ).toThrow(/project number 999999999999, which is none of the local projects/);
   });
 });
