@@ -26,6 +26,7 @@ const OPTIONS = {
   'management-clusters': { type: 'string' },
   'rbac-file': { type: 'string' },
   'iam-file': { type: 'string' },
+  'gke-cluster': { type: 'string' },
   'google-token-info': { type: 'string' },
   'serving-cert-dir': { type: 'string' },
   'management-clusters-file': { type: 'string' },
