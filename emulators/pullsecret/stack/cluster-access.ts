@@ -6,6 +6,7 @@ import {
   type CertificateAuthority,
 } from '../../common/certificates';
 import type { ReadyProcess } from '../../common/child-process';
+import type { IamConfigInput } from '../../common/iam/iam-config';
 import type { ConnectGatewayConfig } from '../../connect-gateway/server';
 import {
   JOB_IDENTITY,
@@ -15,6 +16,7 @@ import {
   LOCAL_REGION,
   type ManagementClusterMode,
 } from './layout';
+import { gkeClusterResource, gkeIam } from './gke-grants';
 import {
   startManagementClusters,
   type ManagementCluster,
@@ -35,6 +37,11 @@ export interface ClusterAccess {
   readonly gateway?: string;
   /** The local "public" CA's certificate file: what NODE_EXTRA_CA_CERTS adds to Node's roots. */
   readonly publicCaFile: string;
+  /**
+   * What Terraform grants the job on the clusters' project for GKE (gke-grants.ts), as the
+   * clusters' IAM layer holds it: Resource Manager's IAM needs the same to answer the doctor.
+   */
+  readonly gkeIam: IamConfigInput;
   /**
    * The job's variables for this: MANAGEMENT_CLUSTERS with endpoint entries (no kubeconfig), the
    * metadata server (detection left on, as on Cloud Run), and the public CA.
@@ -122,6 +129,16 @@ export async function startClusterAccess(options: {
     'HyperFleet local public root CA',
   );
   const metadata = await startMetadataServer(options.emulator);
+  // Every local cluster is in the platform project, in its region (Terraform's `project` and
+  // `location` of each management_clusters entry).
+  const iam = gkeIam({
+    clusters: options.clusters.map((c) => ({ mode: c.mode, project: LOCAL_PROJECT })),
+    jobIdentity: JOB_IDENTITY,
+    serviceAccounts: { [metadata.uniqueId]: JOB_IDENTITY },
+  });
+  const iamFile = path.join(options.workDir, 'gke-iam.json');
+  fs.mkdirSync(options.workDir, { recursive: true, mode: 0o700 });
+  fs.writeFileSync(iamFile, JSON.stringify(iam), { mode: 0o600 });
   const clusters = await startManagementClusters({
     clusters: options.clusters,
     root: options.root,
@@ -130,6 +147,10 @@ export async function startClusterAccess(options: {
     tokenInfoUrl: metadata.tokenInfoUrl,
     publicCa,
     setup: options.setup,
+    iam: {
+      file: iamFile,
+      clusterName: (name) => gkeClusterResource(LOCAL_PROJECT, LOCAL_REGION, name),
+    },
     start: (component, args) => options.emulator('kube-apiserver', args, component),
   });
   const gateway = await startGateway(
@@ -145,6 +166,7 @@ export async function startClusterAccess(options: {
     metadata,
     ...(gateway ? { gateway } : {}),
     publicCaFile: publicCa.certFile,
+    gkeIam: iam,
     jobEnv: {
       MANAGEMENT_CLUSTERS: JSON.stringify(
         Object.fromEntries(clusters.map((c) => [c.name, c.jobAccess])),

@@ -15,6 +15,7 @@ import {
   TARGET_PROJECTS,
 } from './layout';
 import type { Launcher } from './launcher';
+import { withGkeGrants } from './gke-grants';
 import { secretManagerIam } from './secret-manager-grants';
 
 /** The job's identity path and Google's services that know it. */
@@ -45,18 +46,23 @@ export async function startGoogleSide(
     emulator: (name, args, component) => launcher.emulator(name, args, launcher.baseEnv, component),
   });
   const serviceAccounts = { [access.metadata.uniqueId]: JOB_IDENTITY };
+  // Resource Manager's testIamPermissions is served from this IAM: it holds the GKE grants too, so
+  // the doctor sees what the job holds on the clusters' project (gke-grants.ts).
   const iamFile = launcher.writePrivateFile(
     'secret-manager-iam.json',
     JSON.stringify(
-      secretManagerIam({
-        targetProjects: TARGET_PROJECTS,
-        platformProject: LOCAL_PROJECT,
-        identities: { job: JOB_IDENTITY, reader: READER_IDENTITY, reporter: REPORTER_IDENTITY },
-        serviceAccounts,
-        ...(options.jobEnv?.DEFAULT_PULL_SECRET_VERSION
-          ? { defaultPullSecretVersion: options.jobEnv.DEFAULT_PULL_SECRET_VERSION }
-          : {}),
-      }),
+      withGkeGrants(
+        secretManagerIam({
+          targetProjects: TARGET_PROJECTS,
+          platformProject: LOCAL_PROJECT,
+          identities: { job: JOB_IDENTITY, reader: READER_IDENTITY, reporter: REPORTER_IDENTITY },
+          serviceAccounts,
+          ...(options.jobEnv?.DEFAULT_PULL_SECRET_VERSION
+            ? { defaultPullSecretVersion: options.jobEnv.DEFAULT_PULL_SECRET_VERSION }
+            : {}),
+        }),
+        access.gkeIam,
+      ),
     ),
   );
   const eventarcFile = launcher.writePrivateFile(
