@@ -1,4 +1,4 @@
-import { lookupGoogleToken } from './google-token-info';
+import { lookupGoogleToken, type GoogleTokenOwner } from './google-token-info';
 
 /** Who is asking, as IAM members name it (`serviceAccount:EMAIL`, `user:EMAIL`). */
 export interface Principal {
@@ -36,13 +36,21 @@ export async function callerOf(
   if (token === undefined) return { kind: 'unauthenticated' };
   const owner = await lookupGoogleToken(tokenInfoUrl, token);
   if (!owner) return { kind: 'invalid' };
+  return { kind: 'principal', principal: principalOf(owner, serviceAccountEmail) };
+}
+
+/**
+ * The IAM principal of a verified token's owner: its email when token info gave one, else the
+ * service account IAM knows by the numeric unique id (none known: a principal no binding names).
+ */
+export function principalOf(
+  owner: GoogleTokenOwner,
+  serviceAccountEmail: (uniqueId: string) => string | undefined,
+): Principal {
   const email = owner.email ?? serviceAccountEmail(owner.uniqueId);
-  if (email === undefined) return { kind: 'principal', principal: { members: [] } };
+  if (email === undefined) return { members: [] };
   const kind = email.endsWith('.gserviceaccount.com') ? 'serviceAccount' : 'user';
-  return {
-    kind: 'principal',
-    principal: { members: [`${kind}:${email}`, 'allAuthenticatedUsers'] },
-  };
+  return { members: [`${kind}:${email}`, 'allAuthenticatedUsers'] };
 }
 
 /** Google's answer to a request without credentials. */

@@ -69,10 +69,23 @@ export class KubeReader {
     adminPath: string,
     body?: unknown,
   ): Promise<{ status: number; body: string }> {
+    const text = body === undefined ? undefined : JSON.stringify(body);
     return new Promise((resolve, reject) => {
       const request = https.request(
         `${this.server}/_emulator${adminPath}`,
-        { method, ca: this.ca },
+        {
+          method,
+          ca: this.ca,
+          // A length, not chunks: Node sends a DELETE's body only with one.
+          ...(text === undefined
+            ? {}
+            : {
+                headers: {
+                  'content-type': 'application/json',
+                  'content-length': Buffer.byteLength(text),
+                },
+              }),
+        },
         (response) => {
           let text = '';
           response.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -80,7 +93,7 @@ export class KubeReader {
         },
       );
       request.on('error', reject);
-      request.end(body === undefined ? undefined : JSON.stringify(body));
+      request.end(text);
     });
   }
 

@@ -1,10 +1,16 @@
-import { lookupGoogleToken } from '../common/google-token-info';
+import { lookupGoogleToken, type GoogleTokenOwner } from '../common/google-token-info';
 
 /** Who a request is, as the API server's authenticators hand it to authorization and admission. */
 export interface UserInfo {
   readonly username: string;
   readonly uid?: string;
   readonly groups: readonly string[];
+  /**
+   * The Google account behind a Google access token (set by that authenticator only): GKE sends
+   * these identities, and no others (static tokens, client certificates, impersonated users),
+   * through IAM (gke-iam.ts).
+   */
+  readonly google?: GoogleTokenOwner;
 }
 
 /** Every authenticated user is in this group (the real server adds it to every authenticated user). */
@@ -54,5 +60,10 @@ export class Authenticator {
 async function googleUser(tokenInfoUrl: string, token: string): Promise<UserInfo | undefined> {
   const owner = await lookupGoogleToken(tokenInfoUrl, token);
   if (!owner) return undefined;
-  return { username: owner.email ?? owner.uniqueId, uid: owner.uniqueId, groups: [AUTHENTICATED] };
+  return {
+    username: owner.email ?? owner.uniqueId,
+    uid: owner.uniqueId,
+    groups: [AUTHENTICATED],
+    google: owner,
+  };
 }

@@ -3,7 +3,6 @@ import { enforceFieldValidation } from './field-validation';
 import { isObject } from './merge-patch';
 import { admissionName } from './namespace-termination';
 import type { Obj } from './object-book';
-import { authorize } from './rbac/authorize';
 import { objectBody, PATCH_TYPES, patchBody } from './request-bodies';
 import type { RouteRequest } from './route-request';
 import { badRequest, forbidden, KubeError, methodNotAllowed, unsupportedMediaType } from './status';
@@ -27,14 +26,15 @@ export async function routeCore(parts: string[], request: RouteRequest): Promise
   const collection = (resource: string, ns: string | undefined, item: string | undefined) => {
     const verb = method === 'GET' ? (item ? 'get' : 'list') : VERBS[method];
     if (!verb) throw methodNotAllowed(method);
-    const decision = authorize(request.store.objects, who, {
+    const decision = request.authorize(who, {
       verb,
       group: '',
       resource,
       ...(item ? { name: item } : {}),
       ...(ns ? { namespace: ns } : {}),
     });
-    if (!decision.allowed) throw forbidden(who.username, verb, resource, item, ns);
+    if (!decision.allowed)
+      throw forbidden(who.username, verb, resource, item, ns, '', decision.iamPermission);
     return verb;
   };
   const dryRun = url.searchParams.get('dryRun') === 'All';

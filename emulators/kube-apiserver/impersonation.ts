@@ -1,19 +1,19 @@
 import type { IncomingMessage } from 'node:http';
 import { AUTHENTICATED, type UserInfo } from './authentication';
-import type { ObjectTable } from './generic/object-table';
-import { authorize } from './rbac/authorize';
+import type { Authorizer } from './authorizer';
 import { forbidden } from './status';
 
 /**
  * User impersonation (`kubectl --as USER --as-group GROUP`): the `Impersonate-User` and
  * `Impersonate-Group` headers, each checked as the `impersonate` verb on `users` / `groups` for
  * the authenticated user (kubernetes.io/docs/reference/access-authn-authz/authentication/#user-impersonation).
- * The impersonated user is also in system:authenticated, as the real server adds it.
+ * The impersonated user is also in system:authenticated, as the real server adds it. It carries
+ * no Google token: on a GKE cluster IAM knows it only by an email user name (gke-iam.ts).
  */
 export function impersonated(
   req: IncomingMessage,
   authenticated: UserInfo,
-  objects: ObjectTable,
+  authorize: Authorizer,
 ): UserInfo {
   const user = req.headers['impersonate-user'];
   const rawGroups = req.headers['impersonate-group'];
@@ -22,14 +22,22 @@ export function impersonated(
   );
   if (typeof user !== 'string' || user === '') return authenticated;
   const check = (resource: 'users' | 'groups', name: string) => {
-    const decision = authorize(objects, authenticated, {
+    const decision = authorize(authenticated, {
       verb: 'impersonate',
       group: '',
       resource,
       name,
     });
     if (!decision.allowed)
-      throw forbidden(authenticated.username, 'impersonate', resource, name, undefined);
+      throw forbidden(
+        authenticated.username,
+        'impersonate',
+        resource,
+        name,
+        undefined,
+        '',
+        decision.iamPermission,
+      );
   };
   check('users', user);
   for (const group of groups) check('groups', group);

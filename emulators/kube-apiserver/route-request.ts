@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { UserInfo } from './authentication';
+import type { Authorizer } from './authorizer';
 import type { KubeStore } from './store';
 
 /** An authenticated API request, as the core/v1 and `/apis` routes serve it. */
@@ -10,6 +11,8 @@ export interface RouteRequest {
   readonly method: string;
   readonly who: UserInfo;
   readonly store: KubeStore;
+  /** The cluster's authorizers (RBAC, and IAM on a GKE cluster): authorizer.ts. */
+  readonly authorize: Authorizer;
   /** The field manager of writes (`?fieldManager=`, else the client's user agent). */
   readonly manager: string;
   /** Sends (and logs) a JSON answer. */

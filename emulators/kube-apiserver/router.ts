@@ -9,6 +9,8 @@ import { openApiDocument } from './openapi';
 import { routeApis } from './generic/apis-router';
 import { notServed, routeCore } from './core-routes';
 import type { Authenticator } from './authentication';
+import type { Authorizer } from './authorizer';
+import type { GkeIam } from './gke-iam';
 import { impersonated } from './impersonation';
 import type { KubeStore } from './store';
 import { badRequest, injected, internalError, KubeError, unauthorized } from './status';
@@ -16,6 +18,9 @@ import { badRequest, injected, internalError, KubeError, unauthorized } from './
 export interface RouterContext {
   readonly store: KubeStore;
   readonly authenticator: Authenticator;
+  readonly authorize: Authorizer;
+  /** A GKE cluster's IAM layer: Google identities need container.clusters.get to get in. */
+  readonly iam?: GkeIam;
   readonly faults: FaultInjector;
   readonly requests: RequestLog;
   readonly serverAddress: string;
@@ -74,8 +79,10 @@ export async function route(
     const authenticated = await context.authenticator.authenticate(token);
     if (!authenticated) throw unauthorized();
     identity = authenticated.username;
+    // GKE: a Google identity without container.clusters.get is refused here, before RBAC.
+    context.iam?.admit(authenticated);
     // `kubectl --as` (and `auth can-i --as`): the authenticated user must be allowed to impersonate.
-    const who = impersonated(req, authenticated, context.store.objects);
+    const who = impersonated(req, authenticated, context.authorize);
     identity = who.username;
 
     const discovery =
@@ -97,7 +104,18 @@ export async function route(
         outcome: status,
         identity: who.username,
       });
-    const request = { req, res, url, method, who, store: context.store, manager, answer, log };
+    const request = {
+      req,
+      res,
+      url,
+      method,
+      who,
+      store: context.store,
+      authorize: context.authorize,
+      manager,
+      answer,
+      log,
+    };
     if (parts[0] === 'apis' && parts.length >= 4) {
       await routeApis(parts, request);
       return;

@@ -9,10 +9,14 @@ import type { AdminRoute } from '../common/admin-routes';
 import type { RunningEmulator } from '../common/emulator';
 import { FaultInjector } from '../common/fault-injector';
 import { readJson, sendJson } from '../common/http';
+import { iamAdminRoutes } from '../common/iam/iam-admin';
+import type { IamConfigInput } from '../common/iam/iam-config';
 import { RequestLog } from '../common/request-log';
 import { Authenticator } from './authentication';
+import { clusterAuthorizer } from './authorizer';
 import { generateServingCertificate, type ServingCertificate } from './certificates';
 import { seedObjects } from './generic/seed';
+import { GkeIam } from './gke-iam';
 import { writeKubeconfig } from './kubeconfig';
 import type { NamespaceController } from './namespace-termination';
 import {
@@ -47,6 +51,14 @@ export interface KubeApiServerOptions {
    */
   readonly googleTokenInfoUrl?: string;
   /**
+   * GKE's IAM layer (gke-iam.ts), for Google identities: the allow policies (the common IAM
+   * configuration, emulators/common/iam/iam-config.ts) and the cluster's resource name
+   * `projects/P/locations/L/clusters/C`. A Google identity then needs container.clusters.get on
+   * the cluster to be let in, and a role's container.* permission allows what RBAC does not.
+   * Needs googleTokenInfoUrl. Absent: RBAC alone, as a cluster outside GKE.
+   */
+  readonly iam?: { readonly config: IamConfigInput; readonly cluster: string };
+  /**
    * The serving certificate; default: a private CA generated at start (a GKE IP endpoint's
    * cluster CA). Give one from another CA to serve as a DNS endpoint with a "public" certificate.
    */
@@ -63,6 +75,8 @@ export interface KubeApiServerEmulator extends RunningEmulator {
   readonly store: KubeStore;
   readonly faults: FaultInjector;
   readonly requests: RequestLog;
+  /** GKE's IAM layer, when started with one (its model: the allow policies tests change). */
+  readonly iam?: GkeIam;
   /**
    * The namespace controller: `hold(name)` keeps a deleted namespace Terminating with its contents,
    * `release(name)` lets it go (namespace-termination.ts).
@@ -95,6 +109,11 @@ export async function startKubeApiServerEmulator(
   fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   const certificate = options.certificate ?? generateServingCertificate(stateDir);
   const adminToken = randomBytes(24).toString('hex');
+  if (options.iam && !options.googleTokenInfoUrl)
+    throw new Error(
+      "GKE's IAM layer needs Google identities: give googleTokenInfoUrl (--google-token-info) with the IAM configuration",
+    );
+  const iam = options.iam ? new GkeIam(options.iam.config, options.iam.cluster) : undefined;
   const authenticator = new Authenticator(options.googleTokenInfoUrl);
   authenticator.addStaticToken(adminToken, { user: 'emulator-admin', groups: ['system:masters'] });
   const store = new KubeStore();
@@ -112,10 +131,13 @@ export async function startKubeApiServerEmulator(
   grant(options.rbac ?? {});
   const faults = new FaultInjector();
   const requests = new RequestLog();
+  const authorize = clusterAuthorizer(store.objects, iam);
+  const iamRoutes = iam ? iamAdminRoutes(iam.model) : undefined;
 
-  // Test control: seed namespaces, hold a namespace's termination and change RBAC without a token
-  // (see docs/emulators.md).
+  // Test control: seed namespaces, hold a namespace's termination and change RBAC without a token,
+  // and on a GKE cluster its IAM (/_emulator/iam, as gcloud would; see docs/emulators.md).
   const admin: AdminRoute = async (req, res, adminPath) => {
+    if (iamRoutes && (await iamRoutes(req, res, adminPath))) return true;
     const hold = /^\/namespaces\/([^/]+)\/hold$/.exec(adminPath);
     if (hold && (req.method === 'POST' || req.method === 'DELETE')) {
       const name = decodeURIComponent(hold[1]!);
@@ -149,7 +171,16 @@ export async function startKubeApiServerEmulator(
   const server = https.createServer(
     { key: certificate.keyPem, cert: certificate.certPem },
     (req, res) => {
-      void route(req, res, { store, authenticator, faults, requests, serverAddress, admin });
+      void route(req, res, {
+        store,
+        authenticator,
+        authorize,
+        ...(iam ? { iam } : {}),
+        faults,
+        requests,
+        serverAddress,
+        admin,
+      });
     },
   );
   let connections = 0;
@@ -169,6 +200,7 @@ export async function startKubeApiServerEmulator(
     store,
     faults,
     requests,
+    ...(iam ? { iam } : {}),
     namespaceController: store.namespaceController,
     grant,
     connections: () => connections,

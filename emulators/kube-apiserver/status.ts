@@ -87,13 +87,24 @@ export const forbidden = (
   name: string | undefined,
   namespace: string | undefined,
   group = '',
+  /**
+   * On GKE, the IAM permission that would also have allowed it: GKE's IAM authorizer adds it to
+   * RBAC's reason (`: requires one of ["container.pods.create"] permission(s).`, gke-iam.ts).
+   */
+  iamPermission?: string,
 ) =>
   failure(
     403,
     'Forbidden',
-    `${group ? `${resource}.${group}` : resource}${name ? ` "${name}"` : ''} is forbidden: User "${user}" cannot ${verb} resource "${resource}" in API group "${group}"${namespace ? ` in the namespace "${namespace}"` : ' at the cluster scope'}`,
+    `${group ? `${resource}.${group}` : resource}${name ? ` "${name}"` : ''} is forbidden: User "${user}" cannot ${verb} resource "${resource}" in API group "${group}"${namespace ? ` in the namespace "${namespace}"` : ' at the cluster scope'}${iamPermission ? `: requires one of ["${iamPermission}"] permission(s).` : ''}`,
     { ...(name ? { name } : {}), ...(group ? { group } : {}), kind: resource },
   );
+
+/**
+ * GKE refusing a Google identity before Kubernetes authorization (no container.clusters.get on the
+ * cluster): a Forbidden Status carrying Google's own message (gke-iam.ts).
+ */
+export const forbiddenByGoogle = (message: string) => failure(403, 'Forbidden', message);
 
 /**
  * A 403 for a reason other than RBAC, worded as apimachinery's `errors.NewForbidden(resource,

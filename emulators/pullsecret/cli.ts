@@ -26,6 +26,7 @@ const OPTIONS = {
   'management-clusters': { type: 'string' },
   'rbac-file': { type: 'string' },
   'iam-file': { type: 'string' },
+  'gke-cluster': { type: 'string' },
   'google-token-info': { type: 'string' },
   // Secret Manager, Cloud Run, Cloud Tasks: calls without credentials are UNAUTHENTICATED (needs --iam-file).
   'enforce-iam': { type: 'boolean' },

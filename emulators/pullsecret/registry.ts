@@ -9,6 +9,7 @@ import { jobDefinitionsSchema } from '../cloud-run/job-definitions';
 import { startCloudRunEmulator } from '../cloud-run/server';
 import { cloudTasksConfigSchema } from '../cloud-tasks/config';
 import { startCloudTasksEmulator } from '../cloud-tasks/server';
+import { gkeClusterName } from '../kube-apiserver/gke-iam';
 import { rbacTableSchema } from '../kube-apiserver/rbac';
 import { startKubeApiServerEmulator } from '../kube-apiserver/server';
 import { startMetadataServer } from '../metadata-server/server';
@@ -47,7 +48,7 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
       port: args.port,
     });
   },
-  // --iam-file FILE: allow policies (secret-manager/iam/iam-config.ts), checked on every call that
+  // --iam-file FILE: allow policies (common/iam/iam-config.ts), checked on every call that
   // carries a bearer token; --google-token-info URL: where those tokens are looked up.
   'secret-manager': (args) =>
     startSecretManagerEmulator({
@@ -100,9 +101,17 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
   // --rbac-file FILE adds static tokens (a JSON table: token -> {user, groups?, rules?}), kept off
   // the command line; --google-token-info URL authenticates Google access tokens as GKE does;
   // --serving-cert-dir DIR serves ca.crt/server.crt/server.key from there (a DNS endpoint's
-  // publicly trusted certificate) instead of a generated cluster CA.
-  'kube-apiserver': (args) =>
-    startKubeApiServerEmulator({
+  // publicly trusted certificate) instead of a generated cluster CA; --iam-file FILE with
+  // --gke-cluster projects/P/locations/L/clusters/C adds GKE's IAM layer for Google identities
+  // (kube-apiserver/gke-iam.ts: container.clusters.get to get in, container.* beside RBAC).
+  'kube-apiserver': (args) => {
+    const iamFile = args.options['iam-file'];
+    const cluster = args.options['gke-cluster'];
+    if ((iamFile === undefined) !== (cluster === undefined))
+      throw new Error(
+        'kube-apiserver: --iam-file FILE and --gke-cluster projects/P/locations/L/clusters/C go together',
+      );
+    return startKubeApiServerEmulator({
       host: args.host,
       port: args.port,
       namespaces: args.rest,
@@ -119,8 +128,17 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
             ),
           }
         : {}),
+      ...(iamFile !== undefined && cluster !== undefined
+        ? {
+            iam: {
+              config: iamConfigSchema.parse(JSON.parse(fs.readFileSync(iamFile, 'utf8'))),
+              cluster: gkeClusterName.parse(cluster),
+            },
+          }
+        : {}),
       ...(args.dataDir ? { stateDir: args.dataDir } : {}),
-    }),
+    });
+  },
   // --required-adapters a,b,c; --simulate-adapters (validation, dns and placement report by themselves;
   // --management-clusters a,b: placement spreads clusters over these, as `data.managementCluster`);
   // --token-file FILE (or --token TOKEN=identity) turns JWT authentication on; --tenancy requires

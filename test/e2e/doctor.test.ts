@@ -77,6 +77,7 @@ describe('pull-secret doctor on the local stack', () => {
       'cluster mgmt-2 reach: OK',
       'cluster mgmt-2 rbac: OK',
       'cluster mgmt-2 fence: OK',
+      'gke-iam demo-hyperfleet: OK',
       'default-pull-secret: OK',
     ]);
     expect(run.check('delivery').detail).toContain(
@@ -84,7 +85,7 @@ describe('pull-secret doctor on the local stack', () => {
     );
     // The table a person reads, and the verdict line.
     expect(run.output).toMatch(/^CHECK +RESULT +DETAIL$/m);
-    expect(run.output).toContain('pull-secret doctor: 13 OK, 0 FAIL, 0 SKIP: no check failed');
+    expect(run.output).toContain('pull-secret doctor: 14 OK, 0 FAIL, 0 SKIP: no check failed');
   });
 
   it("flags the job's Secret Manager binding removed: the project and its secrets, fixed by onboarding", async () => {
@@ -169,6 +170,39 @@ describe('pull-secret doctor on the local stack', () => {
       expect(excess.fix?.resource).toContain('ClusterRole "hyperfleet-pullsecret-writer"');
     } finally {
       await stack.setJobSecretVerbs(['create', 'patch', 'delete']);
+    }
+    expect(failing(await doctor())).toEqual([]);
+  });
+
+  it("flags a project-level roles/container.developer on the job: GKE's IAM gives back the Secret reads RBAC leaves out", async () => {
+    const grant = {
+      resource: 'projects/demo-hyperfleet',
+      role: 'roles/container.developer',
+      members: [`serviceAccount:${JOB_IDENTITY}`],
+    };
+    const removal = { resource: grant.resource, role: grant.role, member: grant.members[0] };
+    // As `gcloud projects add-iam-policy-binding` would: mgmt-1's IAM layer (the job reaches it at
+    // its own endpoint) and Resource Manager's testIamPermissions see the same grant.
+    const kube = stack.kubes.get('mgmt-1')!;
+    expect((await kube.admin('POST', '/iam/bindings', grant)).status).toBe(200);
+    await stack.secretManagerIam('POST', '/iam/bindings', grant);
+    try {
+      const run = await doctor();
+      expect(failing(run)).toEqual(['cluster mgmt-1 rbac', 'gke-iam demo-hyperfleet']);
+      const iam = run.check('gke-iam demo-hyperfleet');
+      expect(iam.detail).toContain('holds container.secrets.get, container.secrets.list');
+      expect(iam.fix?.resource).toContain('most likely roles/container.developer');
+      expect(iam.fix?.action).toContain(
+        'gcloud projects remove-iam-policy-binding demo-hyperfleet',
+      );
+      // The cluster answers the job's SelfSubjectAccessReviews with IAM too: reads RBAC denies.
+      expect(run.check('cluster mgmt-1 rbac').detail).toContain(
+        'get secrets in clusters-hyperfleet-doctor',
+      );
+      expect(run.check('cluster mgmt-1 fence').status).toBe('OK');
+    } finally {
+      expect((await kube.admin('DELETE', '/iam/bindings', removal)).status).toBe(200);
+      await stack.secretManagerIam('DELETE', '/iam/bindings', removal);
     }
     expect(failing(await doctor())).toEqual([]);
   });

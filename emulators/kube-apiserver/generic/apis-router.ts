@@ -4,7 +4,6 @@ import { parseLabelSelector } from '../label-selector';
 import { isObject } from '../merge-patch';
 import { admissionName } from '../namespace-termination';
 import { metadataOf, type Obj } from '../object-book';
-import { authorize } from '../rbac/authorize';
 import { reviewAccess, SELF_SUBJECT_ACCESS_REVIEW_TYPE } from '../rbac/access-review';
 import type { RouteRequest } from '../route-request';
 import { objectBody, PATCH_TYPES, patchBody } from '../request-bodies';
@@ -19,7 +18,7 @@ import type { KubeStore } from '../store';
 import { labelsOf } from './object-meta';
 import type { Part, Target } from './object-table';
 import { apiVersionOf, typeKey } from './resource-type';
-import { resolveType } from './type-registry';
+import { BUILT_IN_TYPES, isCustomResource, resolveType } from './type-registry';
 import { serveWatch } from './watch-stream';
 
 export type ApisRequest = RouteRequest;
@@ -85,23 +84,38 @@ export async function routeApis(parts: string[], request: ApisRequest): Promise<
   const target: Target = { type, version, namespace };
   if (type === SELF_SUBJECT_ACCESS_REVIEW_TYPE) {
     if (method !== 'POST' || name !== undefined) throw methodNotAllowed(method);
-    answer(201, reviewAccess(store.objects, who, await objectBody(request.req)));
+    answer(
+      201,
+      reviewAccess(request.authorize, who, await objectBody(request.req), (group, resource) =>
+        isCustomResource(store.objects, group, resource),
+      ),
+    );
     return;
   }
   const watching = method === 'GET' && ['true', '1'].includes(url.searchParams.get('watch') ?? '');
   const verb = method === 'GET' ? (watching ? 'watch' : name ? 'get' : 'list') : VERBS[method];
   if (!verb) throw methodNotAllowed(method);
   const resource = part === 'status' ? `${type.plural}/status` : type.plural;
-  const decision = authorize(store.objects, who, {
+  const decision = request.authorize(who, {
     verb,
     group: type.group,
     resource: type.plural,
     ...(part === 'status' ? { subresource: 'status' } : {}),
     ...(name ? { name } : {}),
     ...(namespace ? { namespace } : {}),
+    // GKE's IAM knows every CRD's kinds as one resource, thirdPartyObjects (gke-iam.ts).
+    customResource: !BUILT_IN_TYPES.includes(type),
   });
   if (!decision.allowed)
-    throw forbidden(who.username, verb, resource, name, namespace || undefined, type.group);
+    throw forbidden(
+      who.username,
+      verb,
+      resource,
+      name,
+      namespace || undefined,
+      type.group,
+      decision.iamPermission,
+    );
   const dryRun = url.searchParams.get('dryRun') === 'All';
   const options = {
     manager: request.manager,

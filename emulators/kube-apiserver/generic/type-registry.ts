@@ -23,6 +23,13 @@ export function servedTypes(objects: ObjectTable): ResourceType[] {
   return [...BUILT_IN_TYPES, ...custom];
 }
 
+/** Whether a stored CRD serves `plural` in `group` (a custom resource, not a built-in kind). */
+export function isCustomResource(objects: ObjectTable, group: string, plural: string): boolean {
+  return servedTypes(objects).some(
+    (type) => !BUILT_IN_TYPES.includes(type) && type.group === group && type.plural === plural,
+  );
+}
+
 /** The kind served at `/apis/group/version/plural`, if any. */
 export function resolveType(
   objects: ObjectTable,

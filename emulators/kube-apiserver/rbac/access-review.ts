@@ -1,15 +1,14 @@
 import * as z from 'zod';
 import type { UserInfo } from '../authentication';
-import type { ObjectTable } from '../generic/object-table';
+import type { Authorizer } from '../authorizer';
 import type { ResourceType } from '../generic/resource-type';
 import type { Obj } from '../object-book';
 import { badRequest } from '../status';
-import { authorize } from './authorize';
 
 /**
- * `authorization.k8s.io/v1` SelfSubjectAccessReview: "may I do this?" answered by the same RBAC
- * authorizer as the request itself (what `kubectl auth can-i` posts, with `--as` through
- * impersonation). Create-only and never stored, as on the real server; every authenticated user
+ * `authorization.k8s.io/v1` SelfSubjectAccessReview: "may I do this?" answered by the same
+ * authorizers as the request itself, RBAC and a GKE cluster's IAM (what `kubectl auth can-i` posts,
+ * with `--as` through impersonation). Create-only and never stored, as on the real server; every authenticated user
  * may create one (the bootstrap ClusterRole system:basic-user).
  */
 export const SELF_SUBJECT_ACCESS_REVIEW_TYPE: ResourceType = {
@@ -45,7 +44,13 @@ const reviewSchema = z.object({
 });
 
 /** The review with its status: allowed (and the RBAC reason) or not. */
-export function reviewAccess(objects: ObjectTable, user: UserInfo, body: Obj): Obj {
+export function reviewAccess(
+  authorize: Authorizer,
+  user: UserInfo,
+  body: Obj,
+  /** Whether a CRD serves `resource` in `group` (GKE's IAM names those thirdPartyObjects). */
+  customResource: (group: string, resource: string) => boolean,
+): Obj {
   const parsed = reviewSchema.safeParse(body);
   if (!parsed.success)
     throw badRequest(
@@ -58,13 +63,14 @@ export function reviewAccess(objects: ObjectTable, user: UserInfo, body: Obj): O
     );
   // Non-resource URLs: discovery and health are open to every authenticated user (system:discovery).
   const decision = resource
-    ? authorize(objects, user, {
+    ? authorize(user, {
         verb: resource.verb ?? '',
         group: resource.group ?? '',
         resource: resource.resource ?? '',
         ...(resource.subresource ? { subresource: resource.subresource } : {}),
         ...(resource.name ? { name: resource.name } : {}),
         ...(resource.namespace ? { namespace: resource.namespace } : {}),
+        customResource: customResource(resource.group ?? '', resource.resource ?? ''),
       })
     : nonResource!.verb === 'get'
       ? { allowed: true as const, reason: 'RBAC: allowed by ClusterRoleBinding "system:discovery"' }

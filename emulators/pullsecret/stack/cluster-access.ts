@@ -6,6 +6,7 @@ import {
   type CertificateAuthority,
 } from '../../common/certificates';
 import type { ReadyProcess } from '../../common/child-process';
+import type { IamConfigInput } from '../../common/iam/iam-config';
 import type { ConnectGatewayConfig } from '../../connect-gateway/server';
 import {
   ADAPTER_IDENTITY,
@@ -49,6 +50,11 @@ export interface ClusterAccess {
   readonly gateway?: string;
   /** The local "public" CA's certificate file: what NODE_EXTRA_CA_CERTS adds to Node's roots. */
   readonly publicCaFile: string;
+  /**
+   * The stack's IAM configuration file (stack-iam.ts), the one every emulator that authorizes
+   * calls reads: the management clusters' GKE layer here, Secret Manager, Cloud Run, Cloud Tasks.
+   */
+  readonly iamFile: string;
   /**
    * The job's variables for this: MANAGEMENT_CLUSTERS with endpoint entries (no kubeconfig), the
    * metadata server (detection left on, as on Cloud Run), and the public CA.
@@ -145,12 +151,21 @@ export async function startClusterAccess(options: {
   readonly hypershiftToken: string;
   readonly setup: readonly SetupObject[];
   readonly emulator: StartEmulator;
+  /** The stack's IAM, given the service accounts' unique ids (numeric id -> email). */
+  readonly iam: (serviceAccounts: Readonly<Record<string, string>>) => IamConfigInput;
 }): Promise<ClusterAccess> {
   const publicCa = createCertificateAuthority(
     path.join(options.workDir, 'public-ca'),
     'HyperFleet local public root CA',
   );
   const metadata = await startMetadataServer(options.emulator);
+  // The IAM of every emulator, once the identities' unique ids are known.
+  const iam = options.iam(
+    Object.fromEntries(Object.entries(metadata.accounts).map(([email, a]) => [a.uniqueId, email])),
+  );
+  const iamFile = path.join(options.workDir, 'runtime-iam.json');
+  fs.mkdirSync(options.workDir, { recursive: true, mode: 0o700 });
+  fs.writeFileSync(iamFile, JSON.stringify(iam), { mode: 0o600 });
   const clusters = await startManagementClusters({
     clusters: options.clusters,
     root: options.root,
@@ -159,6 +174,12 @@ export async function startClusterAccess(options: {
     tokenInfoUrl: metadata.tokenInfoUrl,
     publicCa,
     setup: options.setup,
+    iam: {
+      file: iamFile,
+      // Every local cluster is in the platform project, in its region (Terraform's `project` and
+      // `location` of each management_clusters entry).
+      clusterName: (name) => `projects/${LOCAL_PROJECT}/locations/${LOCAL_REGION}/clusters/${name}`,
+    },
     start: (component, args) => options.emulator('kube-apiserver', args, component),
   });
   const gateway = await startGateway(
@@ -175,6 +196,7 @@ export async function startClusterAccess(options: {
     ...(gateway ? { gateway } : {}),
     publicCa,
     publicCaFile: publicCa.certFile,
+    iamFile,
     jobEnv: {
       MANAGEMENT_CLUSTERS: JSON.stringify(
         Object.fromEntries(clusters.map((c) => [c.name, c.jobAccess])),

@@ -30,6 +30,11 @@ export interface ManagementCluster {
   readonly hypershiftKubeconfig: string;
   /** Set once the gateway is up for a connect-gateway cluster; the emulator itself otherwise. */
   jobAccess: JobClusterAccess;
+  /**
+   * The cluster's GKE resource name when it has GKE's IAM layer (the job reaches it at its own
+   * endpoint); its allow policies are at `${endpoint}/_emulator/iam`.
+   */
+  readonly gkeCluster?: string;
 }
 
 /** An object the stack installs in every management cluster at start (CRDs). */
@@ -79,6 +84,11 @@ export function hypershiftRbac(identity: string = HYPERSHIFT_IDENTITY): string {
  * simulator by a kubeconfig token; a DNS-endpoint cluster serves a certificate of the local public
  * CA. Then, as an operator would, applies the job's RBAC and fence rendered from Terraform's
  * templates with kubectl, the HyperShift rights, and `setup` (CRDs).
+ *
+ * A cluster the job reaches at its own endpoint (ip, dns) also has GKE's IAM layer with `iam`
+ * (the job's container.clusters.get comes from Terraform's grant, terraform/modules/runtime-grants.json). A cluster behind
+ * Connect Gateway has none: what GKE's IAM makes of a request the gateway forwards is not
+ * established here, and Terraform grants the job no container.* role for it.
  */
 export async function startManagementClusters(options: {
   readonly clusters: readonly { readonly name: string; readonly mode: ManagementClusterMode }[];
@@ -88,6 +98,8 @@ export async function startManagementClusters(options: {
   readonly tokenInfoUrl: string;
   readonly publicCa: CertificateAuthority;
   readonly setup: readonly SetupObject[];
+  /** GKE's IAM layer: the configuration file, and each cluster's resource name. */
+  readonly iam?: { readonly file: string; readonly clusterName: (name: string) => string };
   /** Starts `kube-apiserver` with these arguments as the named component. */
   readonly start: (component: string, args: string[]) => Promise<ReadyProcess>;
 }): Promise<ManagementCluster[]> {
@@ -109,6 +121,8 @@ export async function startManagementClusters(options: {
         ]);
         fs.writeFileSync(path.join(servingDir, 'ca.crt'), certificate.caPem);
       }
+      const gkeCluster =
+        options.iam && mode !== 'connect-gateway' ? options.iam.clusterName(name) : undefined;
       const started = await options.start(`kube-apiserver-${name}`, [
         '--data-dir',
         dir,
@@ -117,6 +131,9 @@ export async function startManagementClusters(options: {
         '--google-token-info',
         options.tokenInfoUrl,
         ...(mode === 'dns' ? ['--serving-cert-dir', servingDir] : []),
+        ...(options.iam && gkeCluster
+          ? ['--iam-file', options.iam.file, '--gke-cluster', gkeCluster]
+          : []),
       ]);
       const kubeconfig = started.info.kubeconfig as string;
       const endpoint = started.info.endpoint as string;
@@ -150,7 +167,16 @@ export async function startManagementClusters(options: {
       const port = new URL(endpoint).port;
       const jobAccess: JobClusterAccess =
         mode === 'dns' ? { endpoint: `https://localhost:${port}` } : { endpoint, caCert: caPem };
-      return { name, mode, endpoint, caPem, kubeconfig, hypershiftKubeconfig, jobAccess };
+      return {
+        name,
+        mode,
+        endpoint,
+        caPem,
+        kubeconfig,
+        hypershiftKubeconfig,
+        jobAccess,
+        ...(gkeCluster ? { gkeCluster } : {}),
+      };
     }),
   );
 }

@@ -8,24 +8,9 @@ import { startClusterAccess, type ClusterAccess } from './cluster-access';
 import { managementClusterSetup } from './cluster-setup';
 import { localEventarc } from './delivery-triggers';
 import type { DeliveryMode } from './eventarc-conversion';
-import {
-  ADAPTER_IDENTITY,
-  JOB_IDENTITY,
-  JOB_NAME,
-  LAUNCH_QUEUE,
-  LAUNCHER_IDENTITY,
-  LOCAL_PROJECT,
-  LOCAL_PROJECT_NUMBER,
-  MANAGEMENT_CLUSTER_MODES,
-  OPERATOR_IDENTITY,
-  MANAGEMENT_CLUSTERS,
-  READER_IDENTITY,
-  REPORTER_IDENTITY,
-  TARGET_PROJECTS,
-} from './layout';
+import { MANAGEMENT_CLUSTER_MODES, MANAGEMENT_CLUSTERS } from './layout';
 import type { Launcher } from './launcher';
-import { defaultPullSecretOf, runtimeIam } from './runtime-grants';
-import { derivedProjectNumber } from '../../common/derived-number';
+import { localStackIam } from './stack-iam';
 
 /** The job's identity path and Google's services that know it. */
 export interface GoogleSide {
@@ -53,53 +38,18 @@ export async function startGoogleSide(
     hypershiftToken: randomBytes(24).toString('hex'),
     setup: managementClusterSetup(hostedClusterCrds()),
     emulator: (name, args, component) => launcher.emulator(name, args, launcher.baseEnv, component),
+    // Every emulator that authorizes calls reads this one configuration (stack-iam.ts).
+    iam: (serviceAccounts) =>
+      localStackIam({
+        serviceAccounts,
+        clusterModes: MANAGEMENT_CLUSTERS.map((name) => modes[name] ?? 'ip'),
+        ...(options.jobEnv?.DEFAULT_PULL_SECRET_VERSION
+          ? { defaultPullSecretVersion: options.jobEnv.DEFAULT_PULL_SECRET_VERSION }
+          : {}),
+      }),
   });
   const serviceAccounts = Object.fromEntries(
     Object.entries(access.metadata.accounts).map(([email, a]) => [a.uniqueId, email]),
-  );
-  const defaultSecret = defaultPullSecretOf(
-    options.jobEnv?.DEFAULT_PULL_SECRET_VERSION,
-    Object.fromEntries(
-      [LOCAL_PROJECT, ...TARGET_PROJECTS].map((p) => [
-        p,
-        p === LOCAL_PROJECT ? LOCAL_PROJECT_NUMBER : derivedProjectNumber(p),
-      ]),
-    ),
-  );
-  // Every emulator that authorizes calls reads this one file: what Terraform grants
-  // (terraform/modules/runtime-grants.json), bound to the local resources.
-  const runtime = runtimeIam({
-    targets: {
-      platformProject: LOCAL_PROJECT,
-      platformProjectNumber: LOCAL_PROJECT_NUMBER,
-      job: JOB_NAME,
-      launchQueue: LAUNCH_QUEUE,
-      launcherAccount: LAUNCHER_IDENTITY,
-      tenantProjects: TARGET_PROJECTS,
-      ...(defaultSecret ? { defaultPullSecret: defaultSecret } : {}),
-      // The local management clusters and their fleet host are in the platform project.
-      gkeClusterProjects: [LOCAL_PROJECT],
-      fleetHostProjects: [LOCAL_PROJECT],
-    },
-    identities: {
-      adapter: ADAPTER_IDENTITY,
-      launcher: LAUNCHER_IDENTITY,
-      job: JOB_IDENTITY,
-      reader: READER_IDENTITY,
-      reporter: REPORTER_IDENTITY,
-    },
-    serviceAccounts,
-  });
-  // The operator (OPERATOR_IDENTITY: the stack's tools, the console, tests) administers Secret
-  // Manager in every project, as a platform engineer would: not a runtime grant.
-  const operatorBindings = Object.keys(runtime.projects).map((project) => ({
-    resource: `projects/${project}`,
-    role: 'roles/secretmanager.admin',
-    members: [`serviceAccount:${OPERATOR_IDENTITY}`],
-  }));
-  const iamFile = launcher.writePrivateFile(
-    'runtime-iam.json',
-    JSON.stringify({ ...runtime, bindings: [...(runtime.bindings ?? []), ...operatorBindings] }),
   );
   // Secret Manager serves TLS from the local public CA (the certificate grpc-js checks, so that the
   // clients send their tokens as to Google) and refuses calls without credentials.
@@ -118,7 +68,7 @@ export async function startGoogleSide(
   const [secretManager, eventarc] = await Promise.all([
     launcher.emulator('secret-manager', [
       '--iam-file',
-      iamFile,
+      access.iamFile,
       '--google-token-info',
       access.metadata.tokenInfoUrl,
       '--enforce-iam',

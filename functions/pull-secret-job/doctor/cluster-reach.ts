@@ -52,7 +52,7 @@ export function judgeReach(
         return fail(name, `${answer.status}: ${answer.message}`, {
           problem:
             answer.status === 403
-              ? `${cluster} refused the job before Kubernetes RBAC (Connect Gateway without roles/gkehub.gatewayEditor, or GKE without container.clusters.connect at a DNS endpoint).`
+              ? `${cluster} refused the job before Kubernetes RBAC (GKE without container.clusters.get on the cluster's project, or without container.clusters.connect at a DNS endpoint; Connect Gateway without roles/gkehub.gatewayEditor).`
               : `${cluster}'s endpoint names no cluster (a Connect Gateway membership that does not exist?).`,
           resource: where,
           action: `terraform apply grants the IAM per kind (docs/management-clusters.md); ${DOC}, "Reaching a management cluster".`,

@@ -2,11 +2,15 @@ import { parseArgs } from 'node:util';
 import { clusterId, gcpProjectId, namespaceName } from '../../../shared/config/gcp-names';
 
 export const DOCTOR_USAGE = `Usage: pull-secret doctor [--project P]... [--all-projects] [--cluster ID]...
-                          [--sentinel-topic T] [--region R] [--name-prefix P] [--namespace NS]
+                          [--management-project P]... [--sentinel-topic T] [--region R]
+                          [--name-prefix P] [--namespace NS]
   --project P         check Secret Manager in customer project P (repeatable)
   --all-projects      check every customer project the HyperFleet API's clusters name
   --cluster ID        test the per-secret rights on this cluster's hyperfleet-ID-pull-secret (repeatable;
                       default: the project's first clusters that have one)
+  --management-project P
+                      a management cluster's project (repeatable): the job must hold no
+                      container.secrets.* there through IAM (default GOOGLE_CLOUD_PROJECT)
   --sentinel-topic T  Sentinel's topic (default SENTINEL_TOPIC, else hyperfleet-system-clusters in
                       GOOGLE_CLOUD_PROJECT)
   --region R          the region of the triggers (default: the metadata server's, where the job runs)
@@ -21,6 +25,8 @@ export interface DoctorArgs {
   readonly projects: readonly string[];
   readonly allProjects: boolean;
   readonly clusters: readonly string[];
+  /** The management clusters' projects, where GKE's IAM is checked (empty: the platform project). */
+  readonly managementProjects: readonly string[];
   readonly sentinelTopic?: string;
   readonly region?: string;
   readonly namePrefix?: string;
@@ -46,6 +52,7 @@ export function parseDoctorArgs(argv: readonly string[]): DoctorArgs {
         project: { type: 'string', multiple: true, default: [] },
         'all-projects': { type: 'boolean', default: false },
         cluster: { type: 'string', multiple: true, default: [] },
+        'management-project': { type: 'string', multiple: true, default: [] },
         'sentinel-topic': { type: 'string' },
         region: { type: 'string' },
         'name-prefix': { type: 'string' },
@@ -63,6 +70,9 @@ export function parseDoctorArgs(argv: readonly string[]): DoctorArgs {
     ...values.cluster
       .filter((c) => !clusterId.safeParse(c).success)
       .map((c) => `--cluster ${JSON.stringify(c)} is not a cluster id`),
+    ...values['management-project']
+      .filter((p) => !gcpProjectId.safeParse(p).success && !/^[1-9][0-9]{0,18}$/.test(p))
+      .map((p) => `--management-project ${JSON.stringify(p)} is not a project id or number`),
     ...(values.region !== undefined && !REGION.test(values.region)
       ? [`--region ${JSON.stringify(values.region)} is not a region such as us-central1`]
       : []),
@@ -81,6 +91,7 @@ export function parseDoctorArgs(argv: readonly string[]): DoctorArgs {
     projects: [...new Set(values.project)],
     allProjects: values['all-projects'],
     clusters: [...new Set(values.cluster)],
+    managementProjects: [...new Set(values['management-project'])],
     ...(values['sentinel-topic'] ? { sentinelTopic: values['sentinel-topic'] } : {}),
     ...(values.region ? { region: values.region } : {}),
     ...(values['name-prefix'] ? { namePrefix: values['name-prefix'] } : {}),

@@ -1,6 +1,7 @@
 import { fail, ok, skip, type CheckResult } from './check';
 import { checkDelivery } from './delivery-step';
 import type { DoctorContext } from './doctor-context';
+import { checkGkeIam } from './gke-iam-step';
 import {
   hyperFleetClient,
   hyperFleetSetting,
@@ -15,8 +16,9 @@ export type { DoctorContext } from './doctor-context';
 
 /**
  * Every check, in order: the job's identity, the HyperFleet API, Sentinel's topic and the delivery
- * wiring, Secret Manager in the customer projects asked for, each management cluster, the default
- * pull secret. Checks that do not depend on each other run at once.
+ * wiring, Secret Manager in the customer projects asked for, each management cluster, GKE's IAM on
+ * the clusters' projects, the default pull secret. Checks that do not depend on each other run at
+ * once.
  */
 export async function runDoctor(context: DoctorContext): Promise<CheckResult[]> {
   const { config, args } = context;
@@ -56,12 +58,13 @@ export async function runDoctor(context: DoctorContext): Promise<CheckResult[]> 
       ? await listClusters(hyperfleet)
       : undefined;
 
-  const [deliveryRows, secretManagerRows, clusterRows, defaultRow] = await Promise.all([
+  const [deliveryRows, secretManagerRows, clusterRows, gkeIamRows, defaultRow] = await Promise.all([
     checkDelivery(context, token),
     token
       ? checkSecretManager(context, token, clusters, hyperfleetAnswer.kind === 'listed')
       : [needsToken('secret-manager')],
     token ? checkManagementClusters(context, identity) : [needsToken('management-clusters')],
+    token ? checkGkeIam(context, token, identity) : [needsToken('gke-iam')],
     token ? checkDefaultPullSecret(context, token, identity) : needsToken('default-pull-secret'),
   ]);
   return [
@@ -70,6 +73,7 @@ export async function runDoctor(context: DoctorContext): Promise<CheckResult[]> 
     ...deliveryRows,
     ...secretManagerRows,
     ...clusterRows,
+    ...gkeIamRows,
     defaultRow,
   ];
 }

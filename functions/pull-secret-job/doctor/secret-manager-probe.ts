@@ -34,18 +34,36 @@ export type SecretManagerCallOptions = () => Promise<{
  * checked on the project) and says nothing about the per-secret rights, which the name clause
  * gives: those are tested on a secret (probeSecretRights).
  */
-export async function probeProjectRights(request: {
+export function probeProjectRights(request: {
   readonly base: string;
   readonly project: string;
   readonly token: string;
   readonly timeoutMs: number;
+}): Promise<ProjectRightsAnswer> {
+  return testProjectPermissions({
+    ...request,
+    permissions: [...PROJECT_REQUIRED, ...PROJECT_EXCESS],
+  });
+}
+
+/**
+ * Which of `permissions` the job holds on a project (Resource Manager projects.testIamPermissions,
+ * which any caller may ask about itself): roles granted on the project or inherited from its
+ * folders and organization, whatever service they are for (gke-iam-check.ts asks container.*).
+ */
+export async function testProjectPermissions(request: {
+  readonly base: string;
+  readonly project: string;
+  readonly token: string;
+  readonly timeoutMs: number;
+  readonly permissions: readonly string[];
 }): Promise<ProjectRightsAnswer> {
   const answer = await callGoogleRest(
     {
       url: `${request.base}/v3/projects/${encodeURIComponent(request.project)}:testIamPermissions`,
       method: 'POST',
       token: request.token,
-      body: { permissions: [...PROJECT_REQUIRED, ...PROJECT_EXCESS] },
+      body: { permissions: request.permissions },
       timeoutMs: request.timeoutMs,
     },
     z.object({ permissions: z.array(z.string()).default([]) }),

@@ -13,6 +13,11 @@ import {
   type RouteWiring,
 } from '../../../functions/pull-secret-job/doctor/delivery-check';
 import { fenceProbes, judgeFence } from '../../../functions/pull-secret-job/doctor/fence-check';
+import {
+  GKE_ASKED,
+  judgeGkeIam,
+  likelyRoles,
+} from '../../../functions/pull-secret-job/doctor/gke-iam-check';
 import { judgeHyperFleet } from '../../../functions/pull-secret-job/doctor/hyperfleet-check';
 import type { ReadAnswer } from '../../../functions/pull-secret-job/doctor/read-answer';
 import {
@@ -404,5 +409,69 @@ describe('default-pull-secret', () => {
       judgeDefaultPullSecret(version, { kind: 'invalid', problem: 'it has no "auths" object' }, JOB)
         .status,
     ).toBe('FAIL');
+  });
+});
+
+describe('gke-iam', () => {
+  const judge = (permissions: string[]) =>
+    judgeGkeIam('mgmt-project', { kind: 'held', permissions }, JOB, '--management-project');
+
+  it('asks the Secret permissions and the two that tell the roles apart, nothing else', () => {
+    expect(GKE_ASKED).toEqual([
+      'container.secrets.get',
+      'container.secrets.list',
+      'container.secrets.create',
+      'container.secrets.update',
+      'container.secrets.delete',
+      'container.clusters.create',
+      'resourcemanager.projects.setIamPolicy',
+    ]);
+  });
+
+  it('OK without container.secrets.*, whatever else is held (Terraform: roles/container.clusterViewer)', () => {
+    expect(judge([]).status).toBe('OK');
+    expect(judge(['container.clusters.create']).status).toBe('OK');
+  });
+
+  it('FAIL on Secret reads, naming the likely role and how to remove it', () => {
+    const row = judge(['container.secrets.get', 'container.secrets.list']);
+    expect(row.status).toBe('FAIL');
+    expect(row.name).toBe('gke-iam mgmt-project');
+    expect(row.fix?.problem).toContain('no admission fence can refuse');
+    expect(row.fix?.resource).toContain('most likely roles/container.developer');
+    expect(row.fix?.action).toContain(
+      `gcloud projects remove-iam-policy-binding mgmt-project --member=serviceAccount:${JOB}`,
+    );
+  });
+
+  it('FAIL on Secret writes alone too: RBAC no longer narrows them (the fence still judges them)', () => {
+    const row = judge(['container.secrets.update']);
+    expect(row.status).toBe('FAIL');
+    expect(row.fix?.problem).toContain('the fence still judges them');
+  });
+
+  it('names the role by the markers: developer, admin/editor, owner', () => {
+    expect(likelyRoles(['container.secrets.get'])).toEqual(['roles/container.developer']);
+    expect(likelyRoles(['container.secrets.get', 'container.clusters.create'])).toEqual([
+      'roles/container.admin',
+      'roles/editor',
+      'roles/owner',
+    ]);
+    expect(
+      likelyRoles([
+        'container.secrets.get',
+        'container.clusters.create',
+        'resourcemanager.projects.setIamPolicy',
+      ]),
+    ).toEqual(['roles/owner']);
+  });
+
+  it('SKIP when the project cannot be seen or Resource Manager cannot answer', () => {
+    const src = 'the platform project';
+    expect(judgeGkeIam('p', { kind: 'no-access', message: 'denied' }, JOB, src).status).toBe(
+      'SKIP',
+    );
+    expect(judgeGkeIam('p', { kind: 'api-off', message: 'off' }, JOB, src).status).toBe('SKIP');
+    expect(judgeGkeIam('p', { kind: 'failed', detail: 'timeout' }, JOB, src).status).toBe('SKIP');
   });
 });

@@ -70,6 +70,7 @@ describe("the doctor's flags", () => {
       projects: [],
       allProjects: false,
       clusters: [],
+      managementProjects: [],
       namespace: 'clusters-hyperfleet-doctor',
       help: false,
     });
@@ -83,11 +84,16 @@ describe("the doctor's flags", () => {
         'c1',
         '--region',
         'europe-west1',
+        '--management-project',
+        'mgmt-project-1',
+        '--management-project',
+        '123456789012',
       ]),
     ).toMatchObject({
       projects: ['cust-one', 'cust-two'],
       clusters: ['c1'],
       region: 'europe-west1',
+      managementProjects: ['mgmt-project-1', '123456789012'],
     });
   });
 
@@ -96,6 +102,7 @@ describe("the doctor's flags", () => {
     [['--all-projects', '--project', 'cust-one']],
     [['--region', 'moon']],
     [['--name-prefix', '-bad']],
+    [['--management-project', 'Not_A_Project']],
     [['--unknown']],
     [['positional']],
   ])('refuses %j', (argv) => {

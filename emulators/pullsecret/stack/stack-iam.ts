@@ -1,0 +1,72 @@
+import type { IamConfigInput } from '../../common/iam/iam-config';
+import { derivedProjectNumber } from '../../common/derived-number';
+import {
+  ADAPTER_IDENTITY,
+  JOB_IDENTITY,
+  JOB_NAME,
+  LAUNCH_QUEUE,
+  LAUNCHER_IDENTITY,
+  LOCAL_PROJECT,
+  LOCAL_PROJECT_NUMBER,
+  OPERATOR_IDENTITY,
+  READER_IDENTITY,
+  REPORTER_IDENTITY,
+  TARGET_PROJECTS,
+  type ManagementClusterMode,
+} from './layout';
+import { defaultPullSecretOf, runtimeIam } from './runtime-grants';
+
+/**
+ * The local stack's IAM, one configuration every emulator that authorizes calls reads (Secret
+ * Manager and Resource Manager, Cloud Run, Cloud Tasks, the management clusters' GKE layer): what
+ * Terraform grants (terraform/modules/runtime-grants.json) bound to the local resources, plus the
+ * operator's administration (OPERATOR_IDENTITY: the stack's tools, the console, tests; not a
+ * runtime grant). `serviceAccounts`: numeric unique id -> email of every identity the metadata
+ * server serves.
+ */
+export function localStackIam(options: {
+  readonly serviceAccounts: Readonly<Record<string, string>>;
+  readonly clusterModes: readonly ManagementClusterMode[];
+  readonly defaultPullSecretVersion?: string;
+}): IamConfigInput {
+  const numbers = Object.fromEntries(
+    [LOCAL_PROJECT, ...TARGET_PROJECTS].map((p) => [
+      p,
+      p === LOCAL_PROJECT ? LOCAL_PROJECT_NUMBER : derivedProjectNumber(p),
+    ]),
+  );
+  const defaultSecret = defaultPullSecretOf(options.defaultPullSecretVersion, numbers);
+  // Every local management cluster, and the fleet host of those behind Connect Gateway, is in the
+  // platform project; each kind gets its grant only when a cluster of that kind exists (roles_by_kind).
+  const reachedDirectly = options.clusterModes.some((m) => m !== 'connect-gateway');
+  const throughGateway = options.clusterModes.some((m) => m === 'connect-gateway');
+  const runtime = runtimeIam({
+    targets: {
+      platformProject: LOCAL_PROJECT,
+      platformProjectNumber: LOCAL_PROJECT_NUMBER,
+      job: JOB_NAME,
+      launchQueue: LAUNCH_QUEUE,
+      launcherAccount: LAUNCHER_IDENTITY,
+      tenantProjects: TARGET_PROJECTS,
+      ...(defaultSecret ? { defaultPullSecret: defaultSecret } : {}),
+      gkeClusterProjects: reachedDirectly ? [LOCAL_PROJECT] : [],
+      fleetHostProjects: throughGateway ? [LOCAL_PROJECT] : [],
+    },
+    identities: {
+      adapter: ADAPTER_IDENTITY,
+      launcher: LAUNCHER_IDENTITY,
+      job: JOB_IDENTITY,
+      reader: READER_IDENTITY,
+      reporter: REPORTER_IDENTITY,
+    },
+    serviceAccounts: options.serviceAccounts,
+  });
+  const operator = Object.keys(runtime.projects).flatMap((project) =>
+    ['roles/secretmanager.admin', 'roles/run.admin', 'roles/cloudtasks.admin'].map((role) => ({
+      resource: `projects/${project}`,
+      role,
+      members: [`serviceAccount:${OPERATOR_IDENTITY}`],
+    })),
+  );
+  return { ...runtime, bindings: [...(runtime.bindings ?? []), ...operator] };
+}
