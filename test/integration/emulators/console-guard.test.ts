@@ -71,6 +71,9 @@ beforeAll(async () => {
       hyperfleetApi: recorder,
       secretManager: '127.0.0.1:9',
       secretManagerAdmin: 'http://127.0.0.1:9',
+      // The console calls Secret Manager as the operator, over TLS trusting this CA file.
+      publicCaFile: kubeconfig,
+      operatorMetadata: '127.0.0.1:9',
       kubeApiServer: 'https://127.0.0.1:9',
       cloudRun: '127.0.0.1:9',
       cloudRunAdmin: 'http://127.0.0.1:9',
