@@ -73,6 +73,11 @@ export interface CloudRunEmulatorOptions extends GoogleIamOptions {
    * serves its APIs, so a client library can send call credentials (grpc-server.ts).
    */
   readonly servingCertificate?: ServingCertificate;
+  /**
+   * Keep the admin port plaintext even with a serving certificate: the local stack's control
+   * surface, reached by tools and tests that do not trust its CA (the gRPC port stays TLS).
+   */
+  readonly plaintextAdmin?: boolean;
 }
 
 export interface CloudRunEmulator extends RunningEmulator {
@@ -419,7 +424,9 @@ export async function startCloudRunEmulator(
             }
           : {}),
       }),
-    ...(options.servingCertificate ? { certificate: options.servingCertificate } : {}),
+    ...(options.servingCertificate && !options.plaintextAdmin
+      ? { certificate: options.servingCertificate }
+      : {}),
   });
   const endpoint = `${host}:${port}`;
   return {

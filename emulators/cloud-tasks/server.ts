@@ -50,6 +50,11 @@ export interface CloudTasksEmulatorOptions extends GoogleIamOptions {
   readonly mintIdToken?: MintToken;
   /** Serve TLS on the gRPC port and HTTPS on the admin port, as Google serves its APIs (grpc-server.ts). */
   readonly servingCertificate?: ServingCertificate;
+  /**
+   * Keep the admin port plaintext even with a serving certificate: the local stack's control
+   * surface, reached by tools and tests that do not trust its CA (the gRPC port stays TLS).
+   */
+  readonly plaintextAdmin?: boolean;
 }
 
 /** A running Cloud Tasks emulator; `book`, `faults` and `requests` are for in-process tests. */
@@ -197,7 +202,9 @@ export async function startCloudTasksEmulator(
     faults,
     requests,
     extra: eitherRoute(cloudTasksAdmin(book, dispatcher), guard && iamAdminRoutes(guard.model)),
-    ...(options.servingCertificate ? { certificate: options.servingCertificate } : {}),
+    ...(options.servingCertificate && !options.plaintextAdmin
+      ? { certificate: options.servingCertificate }
+      : {}),
   });
   dispatcher.wake();
   const endpoint = `${host}:${port}`;

@@ -81,7 +81,6 @@ export async function startMetadataServer(
   const tokens = new TokenBook(o.tokenLifetimeSeconds, o.now);
   const faults = new FaultInjector();
   const requests = new RequestLog();
-  const admin = metadataAdminRoutes(tokens, o.now);
   const emails = [o.serviceAccount, ...o.additionalAccounts.filter((e) => e !== o.serviceAccount)];
 
   /** The handler of one account's listener: its own metadata tree, the shared tokens and token info. */
@@ -124,6 +123,11 @@ export async function startMetadataServer(
     return { server, host: `${o.host}:${(server.address() as AddressInfo).port}` };
   };
   const served: (ServedAccount & { server: http.Server })[] = [];
+  const servedAccounts = emails.map((email, index) => ({
+    email,
+    uniqueId: index === 0 ? o.uniqueId : derivedNumber(`unique-id:${email}`, 21),
+  }));
+  const admin = metadataAdminRoutes(tokens, o.now, servedAccounts);
   for (const [index, email] of emails.entries()) {
     const uniqueId = index === 0 ? o.uniqueId : derivedNumber(`unique-id:${email}`, 21);
     const { server, host } = await listen({ email, uniqueId }, index === 0 ? o.port : 0);

@@ -33,6 +33,10 @@ const OPTIONS = {
   'serving-cert-dir': { type: 'string' },
   // metadata-server: more accounts, comma-separated, each on its own port.
   'also-serve': { type: 'string' },
+  // cloud-tasks: where OAuthToken tasks' tokens are minted (the metadata server's mint route).
+  'token-minter': { type: 'string' },
+  // cloud-run, cloud-tasks: with --serving-cert-dir, keep the admin port plaintext.
+  'plaintext-admin': { type: 'boolean' },
   'management-clusters-file': { type: 'string' },
   'default-management-cluster': { type: 'string' },
   token: { type: 'string' },

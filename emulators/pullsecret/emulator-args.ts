@@ -36,7 +36,7 @@ export function readServingCertificate(dir: string): ServingCertificate {
  */
 export function googleApiOptions(
   args: EmulatorArgs,
-): GoogleIamOptions & { servingCertificate?: ServingCertificate } {
+): GoogleIamOptions & { servingCertificate?: ServingCertificate; plaintextAdmin?: boolean } {
   const iamFile = args.options['iam-file'];
   const tokenInfo = args.options['google-token-info'];
   const certDir = args.options['serving-cert-dir'];
@@ -47,5 +47,7 @@ export function googleApiOptions(
     ...(tokenInfo ? { googleTokenInfoUrl: tokenInfo } : {}),
     ...(args.options['enforce-iam'] !== undefined ? { enforceIam: true } : {}),
     ...(certDir ? { servingCertificate: readServingCertificate(certDir) } : {}),
+    // --plaintext-admin: the admin port stays HTTP (the stack's tools and tests reach it so).
+    ...(args.options['plaintext-admin'] !== undefined ? { plaintextAdmin: true } : {}),
   };
 }

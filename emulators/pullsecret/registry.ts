@@ -9,6 +9,7 @@ import { jobDefinitionsSchema } from '../cloud-run/job-definitions';
 import { startCloudRunEmulator } from '../cloud-run/server';
 import { cloudTasksConfigSchema } from '../cloud-tasks/config';
 import { startCloudTasksEmulator } from '../cloud-tasks/server';
+import { metadataServerMinter } from '../cloud-tasks/http-attempt';
 import { gkeClusterName } from '../kube-apiserver/gke-iam';
 import { rbacTableSchema } from '../kube-apiserver/rbac';
 import { startKubeApiServerEmulator } from '../kube-apiserver/server';
@@ -220,6 +221,11 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
       adminPort: args.adminPort,
       queues: config.queues,
       ...googleApiOptions(args),
+      // --token-minter URL: OAuthToken tasks carry real tokens minted there (the metadata server's
+      // POST /_emulator/tokens/mint), as the Cloud Tasks service agent mints them.
+      ...(args.options['token-minter']
+        ? { mintToken: metadataServerMinter(args.options['token-minter']) }
+        : {}),
       ...(tombstone !== undefined ? { taskTombstoneMs: tombstone } : {}),
     });
   },

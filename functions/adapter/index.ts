@@ -65,7 +65,7 @@ const tracing = startTracing(config.tracing, {
 // Clients are built on first use: most events need none (up to date, in flight).
 const executions = lazily(async () => {
   const { v2, googleClientOptions } = await import('../../shared/gcp/lazy/cloud-run.js');
-  const options = googleClientOptions(config.cloudRunEmulatorHost);
+  const options = googleClientOptions(config.cloudRun);
   return new CloudRunExecutionReader(new v2.ExecutionsClient(options), {
     timeoutMs: config.cloudRunTimeoutMs,
     retry: config.cloudRunRetry,
@@ -78,7 +78,7 @@ const launchQueue = lazily(async () => {
   const { CloudTasksClient, googleClientOptions } =
     await import('../../shared/gcp/lazy/cloud-tasks.js');
   return new CloudTasksLaunchQueue(
-    new CloudTasksClient(googleClientOptions(config.launchQueue.emulatorHost)),
+    new CloudTasksClient(googleClientOptions(config.launchQueue.tasks)),
     {
       queue: config.launchQueue.name,
       target: {

@@ -55,7 +55,7 @@ const tracing = startTracing(config.tracing, {
 const cloudRunRetry = { attempts: 3, baseDelayMs: 500, maxDelayMs: 5000 };
 const cloudRunReader = lazily(async () => {
   const { v2, googleClientOptions } = await import('../../shared/gcp/lazy/cloud-run.js');
-  const options = googleClientOptions(config.cloudRunEmulatorHost);
+  const options = googleClientOptions(config.cloudRun);
   return new CloudRunExecutionReader(new v2.ExecutionsClient(options), {
     timeoutMs: config.cloudRunTimeoutMs,
     retry: cloudRunRetry,

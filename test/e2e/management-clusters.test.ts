@@ -3,7 +3,7 @@ import { demoClusterSpec } from '../../emulators/pullsecret/stack/demo';
 import { spreadOver } from '../../emulators/pullsecret/hyperfleet/simulated-adapters';
 import { MANAGEMENT_CLUSTERS } from '../../emulators/pullsecret/stack/layout';
 import { canaryPullSecret, type Canary } from '../helpers/canary';
-import { cloudTasksClient } from '../helpers/cloud-tasks';
+import { stackCloudTasksClient } from '../helpers/cloud-tasks';
 import { scanForCanaries } from '../helpers/secret-scan';
 import { adminJson, JOB_SCOPES } from '../helpers/metadata-token';
 import { leftAfterDelete } from '../helpers/secret-manager';
@@ -124,7 +124,7 @@ describe('end to end on the local stack: two management clusters, HyperShift, th
     // HyperShift's own checks are shown with the Secret left broken: the adapter repairs a drift
     // HyperShift reports at once (test/e2e/prompt-repairs.test.ts), so the launch queue is paused
     // (as an operator pauses it) until the next generation, and the repair waits in it.
-    const tasks = cloudTasksClient(stack.d.endpoints.cloudTasks);
+    const tasks = stackCloudTasksClient(stack.d);
     await tasks.pauseQueue({ name: stack.d.launchQueue });
     try {
       // An administrator removes our Secret behind the adapter's back.

@@ -1,5 +1,5 @@
 import { HYPERSHIFT_ADAPTER } from '../../emulators/pullsecret/hypershift/report';
-import { cloudTasksClient } from '../helpers/cloud-tasks';
+import { stackCloudTasksClient } from '../helpers/cloud-tasks';
 import { canaryPullSecret } from '../helpers/canary';
 import { startTestStack, type TestStack } from '../helpers/stack';
 
@@ -89,7 +89,7 @@ describe('end to end on the local stack, at the defaults: refusals and drift ans
   }, 150_000);
 
   it('launches paused with the queue (gcloud tasks queues pause) are held, nothing lost, and run on resume', async () => {
-    const tasks = cloudTasksClient(stack.d.endpoints.cloudTasks);
+    const tasks = stackCloudTasksClient(stack.d);
     try {
       await tasks.pauseQueue({ name: stack.d.launchQueue });
       const id = await stack.createCluster('paused', canaryPullSecret('paused').text);

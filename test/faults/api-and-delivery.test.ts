@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PubSub } from '@google-cloud/pubsub';
 import { reconcileEvent } from '../../emulators/pullsecret/sentinel/sentinel';
 import { canaryPullSecret, type Canary } from '../helpers/canary';
-import { cloudTasksClient } from '../helpers/cloud-tasks';
+import { stackCloudTasksClient } from '../helpers/cloud-tasks';
 import { scanForCanaries } from '../helpers/secret-scan';
 import { startTestStack, type TestStack } from '../helpers/stack';
 
@@ -93,7 +93,7 @@ describe('fault matrix: HyperFleet API, Cloud Run, delivery', () => {
       // The launch waits in the paused queue until the adapter has met all three faults: the
       // queue is created before the status write, so the job, the reporter's success and then
       // up-to-date events (which write nothing) could otherwise converge the cluster first.
-      const tasks = cloudTasksClient(stack.d.endpoints.cloudTasks);
+      const tasks = stackCloudTasksClient(stack.d);
       const takenHere = async () =>
         (await stack.faultsTaken('hyperfleet-api')).filter((f) => f.key === key);
       try {

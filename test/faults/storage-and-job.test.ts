@@ -1,5 +1,5 @@
 import { canaryPullSecret, type Canary } from '../helpers/canary';
-import { cloudRunClients } from '../helpers/cloud-run';
+import { stackCloudRunClients } from '../helpers/cloud-run';
 import { scanForCanaries } from '../helpers/secret-scan';
 import { CUSTOMER_PROJECT, startTestStack, type TestStack } from '../helpers/stack';
 
@@ -154,7 +154,7 @@ describe('fault matrix: Secret Manager, Kubernetes, the job', () => {
       return launched.length > 0 ? launched : undefined;
     });
     // What a second adapter instance, or a redelivery the launcher did not catch, would launch.
-    const run = cloudRunClients(stack.d.endpoints.cloudRun);
+    const run = stackCloudRunClients(stack.d);
     try {
       await run.jobs.runJob({
         name: stack.d.job,

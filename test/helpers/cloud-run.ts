@@ -1,3 +1,7 @@
+import {
+  operatorAccess,
+  operatorClientOptions,
+} from '../../emulators/pullsecret/stack/operator-credentials';
 import path from 'node:path';
 import { v2 } from '@google-cloud/run';
 import { googleClientOptions } from '../../shared/gcp/client-options';
@@ -23,7 +27,30 @@ export function hangingTestJob(): {
   };
 }
 
-/** The real Cloud Run clients pointed at an emulator endpoint. */
+/** The real Cloud Run clients of the local stack, as its operator (the stack enforces IAM). */
+export function stackCloudRunClients(d: OperatorStack): {
+  jobs: v2.JobsClient;
+  executions: v2.ExecutionsClient;
+  tasks: v2.TasksClient;
+} {
+  const options = operatorClientOptions(operatorAccess(d, d.endpoints.cloudRun));
+  return {
+    jobs: new v2.JobsClient(options),
+    executions: new v2.ExecutionsClient(options),
+    tasks: new v2.TasksClient(options),
+  };
+}
+
+/** What an operator's client needs of the stack's description. */
+type OperatorStack = {
+  readonly endpoints: {
+    readonly cloudRun: string;
+    readonly publicCaFile: string;
+    readonly operatorMetadata: string;
+  };
+};
+
+/** The real Cloud Run clients pointed at a standalone emulator's endpoint (no credentials). */
 export function cloudRunClients(endpoint: string): {
   jobs: v2.JobsClient;
   executions: v2.ExecutionsClient;

@@ -1,6 +1,9 @@
 import { SecretManagerServiceClient } from '@google-cloud/secret-manager';
 import { googleClientOptions } from '../../shared/gcp/client-options';
-import { operatorClientOptions } from '../../emulators/pullsecret/stack/operator-credentials';
+import {
+  operatorAccess,
+  operatorClientOptions,
+} from '../../emulators/pullsecret/stack/operator-credentials';
 
 /**
  * The real Secret Manager client of the local stack, as its operator (the stack's Secret Manager
@@ -14,11 +17,7 @@ export function stackSecretManagerClient(d: {
   };
 }): SecretManagerServiceClient {
   return new SecretManagerServiceClient({
-    ...operatorClientOptions({
-      endpoint: d.endpoints.secretManager,
-      caFile: d.endpoints.publicCaFile,
-      operatorMetadata: d.endpoints.operatorMetadata,
-    }),
+    ...operatorClientOptions(operatorAccess(d, d.endpoints.secretManager)),
     projectId: 'demo-project',
   });
 }

@@ -4,7 +4,7 @@ import { PubSub } from '@google-cloud/pubsub';
 import { v2 } from '@google-cloud/run';
 import { SecretManagerServiceClient } from '@google-cloud/secret-manager';
 import { googleClientOptions } from '../../../shared/gcp/client-options';
-import { operatorClientOptions } from '../stack/operator-credentials';
+import { operatorAccess, operatorClientOptions } from '../stack/operator-credentials';
 import { localStackClients } from '../hyperfleet/local-hyperfleet-client';
 import { KubeReader } from '../../common/kube-admin';
 import { findTrace, traceJson } from '../traces/trace-view';
@@ -34,13 +34,11 @@ export async function startConsole(description: unknown, port = 0): Promise<Loca
   );
   // As the operator: the stack's Secret Manager refuses calls without credentials.
   const secretManager = new SecretManagerServiceClient(
-    operatorClientOptions({
-      endpoint: stack.endpoints.secretManager,
-      caFile: stack.endpoints.publicCaFile,
-      operatorMetadata: stack.endpoints.operatorMetadata,
-    }),
+    operatorClientOptions(operatorAccess(stack, stack.endpoints.secretManager)),
   );
-  const executions = new v2.ExecutionsClient(googleClientOptions(stack.endpoints.cloudRun));
+  const executions = new v2.ExecutionsClient(
+    operatorClientOptions(operatorAccess(stack, stack.endpoints.cloudRun)),
+  );
   const pubsub = new PubSub({
     projectId: stack.project,
     apiEndpoint: stack.endpoints.pubsub,

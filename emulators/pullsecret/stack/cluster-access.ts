@@ -46,6 +46,16 @@ export interface ClusterAccess {
   };
   /** The local "public" CA: it also issues the certificates of the Google API emulators. */
   readonly publicCa: CertificateAuthority;
+  /**
+   * A serving certificate of the public CA for a Google API emulator on 127.0.0.1, in a folder of
+   * its own (ca.crt, server.crt, server.key: its --serving-cert-dir).
+   */
+  servingCertDir(name: string): string;
+  /**
+   * The flags of a Google API emulator that checks every call as Google does: the stack's IAM,
+   * token info, calls without a token refused, TLS from the public CA.
+   */
+  enforcedApiArgs(name: string): string[];
   /** The gateway's endpoint, when a cluster is reached through Connect Gateway. */
   readonly gateway?: string;
   /** The local "public" CA's certificate file: what NODE_EXTRA_CA_CERTS adds to Node's roots. */
@@ -188,6 +198,12 @@ export async function startClusterAccess(options: {
     metadata.tokenInfoUrl,
     clusters.filter((c) => c.mode === 'connect-gateway'),
   );
+  const servingCertDir = (name: string) => {
+    const dir = path.join(options.workDir, `${name}-tls`);
+    const certificate = issueServingCertificate(publicCa, dir, ['localhost', '127.0.0.1']);
+    fs.writeFileSync(path.join(dir, 'ca.crt'), certificate.caPem);
+    return dir;
+  };
   const home = path.join(options.workDir, 'job-home');
   fs.mkdirSync(home, { recursive: true, mode: 0o700 });
   return {
@@ -195,6 +211,18 @@ export async function startClusterAccess(options: {
     metadata,
     ...(gateway ? { gateway } : {}),
     publicCa,
+    servingCertDir,
+    enforcedApiArgs(name) {
+      return [
+        '--iam-file',
+        iamFile,
+        '--google-token-info',
+        metadata.tokenInfoUrl,
+        '--enforce-iam',
+        '--serving-cert-dir',
+        servingCertDir(name),
+      ];
+    },
     publicCaFile: publicCa.certFile,
     iamFile,
     jobEnv: {

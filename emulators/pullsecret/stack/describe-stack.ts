@@ -42,8 +42,9 @@ function clientEnv(parts: StartedParts): Record<string, string> {
     // TLS (the public CA) with credentials: the emulator refuses calls without a token.
     SECRET_MANAGER_API_ENDPOINT: parts.secretManager.info.endpoint as string,
     GRPC_DEFAULT_SSL_ROOTS_FILE_PATH: parts.access.publicCaFile,
-    CLOUD_RUN_EMULATOR_HOST: parts.cloudRun.info.endpoint as string,
-    CLOUD_TASKS_EMULATOR_HOST: parts.cloudTasks.info.endpoint as string,
+    // Both check IAM over TLS, as Secret Manager does: a client brings a token.
+    CLOUD_RUN_GRPC_ENDPOINT: parts.cloudRun.info.endpoint as string,
+    CLOUD_TASKS_API_ENDPOINT: parts.cloudTasks.info.endpoint as string,
     HYPERFLEET_API_BASE_URL: parts.hyperfleetUrl,
     HYPERFLEET_API_AUTH_TOKEN_PATH: parts.hyperfleetToken,
     KUBECONFIG: parts.defaultCluster.kubeconfig,

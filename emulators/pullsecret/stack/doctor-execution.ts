@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { googleClientOptions, v2 } from '../../../shared/gcp/lazy/cloud-run';
+import { v2 } from '../../../shared/gcp/lazy/cloud-run';
+import { operatorAccess, operatorClientOptions } from './operator-credentials';
 import type { StackDescription } from './stack-description';
 
 /** What the local stack's doctor execution left: how it ended and what it printed. */
@@ -28,7 +29,8 @@ export async function runDoctorExecution(
   } = {},
 ): Promise<DoctorExecution> {
   const timeoutMs = options.timeoutMs ?? 120_000;
-  const clientOptions = googleClientOptions(d.endpoints.cloudRun.replace(/^https?:\/\//, ''));
+  // As the operator: the stack's Cloud Run refuses calls without credentials.
+  const clientOptions = operatorClientOptions(operatorAccess(d, d.endpoints.cloudRun));
   const jobs = new v2.JobsClient(clientOptions);
   const executions = new v2.ExecutionsClient(clientOptions);
   try {

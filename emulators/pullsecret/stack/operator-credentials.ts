@@ -25,6 +25,18 @@ async function operatorToken(metadataHost: string): Promise<string> {
   return tokenSchema.parse(await answer.json()).access_token;
 }
 
+/** The operator's access to one of the stack's Google API emulators, from its description. */
+export const operatorAccess = (
+  d: {
+    readonly endpoints: { readonly publicCaFile: string; readonly operatorMetadata: string };
+  },
+  endpoint: string,
+): OperatorAccess => ({
+  endpoint: endpoint.replace(/^https?:\/\//, ''),
+  caFile: d.endpoints.publicCaFile,
+  operatorMetadata: d.endpoints.operatorMetadata,
+});
+
 /**
  * Client options for the stack's own tools, the console and tests, calling a Google API emulator
  * as the operator (OPERATOR_IDENTITY): TLS trusting the stack's CA, and the operator's token on

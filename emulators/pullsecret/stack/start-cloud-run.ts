@@ -11,6 +11,8 @@ export interface JobWiring {
   readonly eventarc: ReadyProcess;
   /** MANAGEMENT_CLUSTERS and the metadata server, as production gives them (cluster-access.ts). */
   readonly accessEnv: Record<string, string>;
+  /** IAM, token info, enforcement and TLS as every Google emulator of the stack has them. */
+  readonly apiArgs: readonly string[];
   readonly hyperfleetUrl: string;
   readonly hyperfleetToken: string;
   readonly pubsubEndpoint: string;
@@ -74,7 +76,16 @@ export function startCloudRun(launcher: Launcher, wiring: JobWiring): Promise<Re
   fs.writeFileSync(jobsFile, JSON.stringify([pullSecretJobDefinition(launcher, wiring)]));
   return launcher.emulator(
     'cloud-run',
-    ['--config', jobsFile, '--finished-topic', topicPath(TOPICS.finished)],
+    [
+      '--config',
+      jobsFile,
+      '--finished-topic',
+      topicPath(TOPICS.finished),
+      ...wiring.apiArgs,
+      // jobs.run's REST surface and the control API share the admin port: plaintext, so that the
+      // launch queue and the stack's tools reach it without the CA (the token is still checked).
+      '--plaintext-admin',
+    ],
     { ...launcher.baseEnv, PUBSUB_EMULATOR_HOST: wiring.pubsubEndpoint },
   );
 }

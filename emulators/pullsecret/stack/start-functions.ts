@@ -39,7 +39,9 @@ function functionEnv(launcher: Launcher, wiring: FunctionWiring): NodeJS.Process
     HYPERFLEET_API_BASE_URL: wiring.hyperfleetUrl,
     HYPERFLEET_API_AUTH_TOKEN_PATH: wiring.hyperfleetToken,
     PULL_SECRET_JOB: JOB_NAME,
-    CLOUD_RUN_EMULATOR_HOST: wiring.cloudRunEndpoint,
+    // Over TLS with the function's own token (the emulator enforces IAM); CLOUD_RUN_API_ENDPOINT,
+    // the REST root the launch tasks call, is another port locally.
+    CLOUD_RUN_GRPC_ENDPOINT: wiring.cloudRunEndpoint,
     // Over TLS with the function's own token, as on Google's endpoint (the emulator enforces IAM):
     // Application Default Credentials from the function's metadata server (as on Cloud Run).
     SECRET_MANAGER_API_ENDPOINT: wiring.secretManagerEndpoint,

@@ -1,7 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import { issueServingCertificate } from '../../common/certificates';
 import type { ReadyProcess } from '../../common/child-process';
 import { hostedClusterCrds } from '../management-cluster/hosted-cluster-crd';
 import { startClusterAccess, type ClusterAccess } from './cluster-access';
@@ -51,14 +48,6 @@ export async function startGoogleSide(
   const serviceAccounts = Object.fromEntries(
     Object.entries(access.metadata.accounts).map(([email, a]) => [a.uniqueId, email]),
   );
-  // Secret Manager serves TLS from the local public CA (the certificate grpc-js checks, so that the
-  // clients send their tokens as to Google) and refuses calls without credentials.
-  const smCertDir = path.join(options.workDir, 'secret-manager-tls');
-  const smCertificate = issueServingCertificate(access.publicCa, smCertDir, [
-    'localhost',
-    '127.0.0.1',
-  ]);
-  fs.writeFileSync(path.join(smCertDir, 'ca.crt'), smCertificate.caPem);
   const eventarcFile = launcher.writePrivateFile(
     'eventarc.json',
     JSON.stringify(
@@ -66,15 +55,9 @@ export async function startGoogleSide(
     ),
   );
   const [secretManager, eventarc] = await Promise.all([
-    launcher.emulator('secret-manager', [
-      '--iam-file',
-      access.iamFile,
-      '--google-token-info',
-      access.metadata.tokenInfoUrl,
-      '--enforce-iam',
-      '--serving-cert-dir',
-      smCertDir,
-    ]),
+    // TLS from the local public CA (the certificate grpc-js checks, so that the clients send their
+    // tokens as to Google), calls without credentials refused.
+    launcher.emulator('secret-manager', access.enforcedApiArgs('secret-manager')),
     launcher.emulator('eventarc', ['--config', eventarcFile]),
   ]);
   return { access, secretManager, eventarc };

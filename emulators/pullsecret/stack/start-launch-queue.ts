@@ -1,6 +1,7 @@
 import type { ReadyProcess } from '../../common/child-process';
 import type { QueueSeed } from '../../cloud-tasks/config';
 import { LAUNCH_QUEUE, LAUNCHER_IDENTITY } from './layout';
+import type { ClusterAccess } from './cluster-access';
 import type { Launcher } from './launcher';
 
 /**
@@ -29,14 +30,26 @@ export const TERRAFORM_LAUNCH_RETRY = {
  * The Cloud Tasks emulator with the launch queue Terraform will create: the adapter enqueues a
  * named task per launch whose HTTP target is the Cloud Run Admin API's jobs.run.
  */
-export function startLaunchQueue(launcher: Launcher): Promise<ReadyProcess> {
+export function startLaunchQueue(
+  launcher: Launcher,
+  access: Pick<ClusterAccess, 'enforcedApiArgs' | 'metadata'>,
+): Promise<ReadyProcess> {
   const queue: QueueSeed = {
     name: LAUNCH_QUEUE,
     rateLimits: { ...LOCAL_LAUNCH_RATE, ...launcher.options.launchQueue },
     retryConfig: TERRAFORM_LAUNCH_RETRY,
   };
   const config = launcher.writePrivateFile('cloud-tasks.json', JSON.stringify({ queues: [queue] }));
-  return launcher.emulator('cloud-tasks', ['--config', config]);
+  return launcher.emulator('cloud-tasks', [
+    '--config',
+    config,
+    ...access.enforcedApiArgs('cloud-tasks'),
+    '--plaintext-admin',
+    // OAuthToken tasks carry the launcher's real token, minted by the metadata server as the
+    // Cloud Tasks service agent mints it: the Cloud Run emulator checks it against IAM.
+    '--token-minter',
+    `${access.metadata.endpoint}/_emulator/tokens/mint`,
+  ]);
 }
 
 /** What the adapter is given to launch through the queue (the adapter reads them once rewritten). */
@@ -45,7 +58,8 @@ export function launchEnv(
   cloudRun: ReadyProcess,
 ): Record<string, string> {
   return {
-    CLOUD_TASKS_EMULATOR_HOST: cloudTasks.info.endpoint as string,
+    // Over TLS with the adapter's own token (the emulator enforces IAM), as on Google's endpoint.
+    CLOUD_TASKS_API_ENDPOINT: cloudTasks.info.endpoint as string,
     LAUNCH_QUEUE,
     LAUNCHER_SERVICE_ACCOUNT: LAUNCHER_IDENTITY,
     // The Cloud Run emulator serves the Admin API's REST jobs.run on its admin port.

@@ -76,16 +76,19 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const hyperfleetToken = writeHyperFleetToken(launcher);
     const delivery = options.delivery ?? 'push';
     // Independent emulators start together: start-up takes as long as the slowest, not the sum.
-    const [google, hyperfleetUrl, cloudTasks] = await Promise.all([
+    const [google, hyperfleetUrl] = await Promise.all([
       startGoogleSide(launcher, delivery),
       startHyperFleetApi(launcher, hyperfleetToken, otel.hyperfleetApi),
-      startLaunchQueue(launcher),
     ]);
     const { access, secretManager, eventarc } = google;
-    await startHyperShiftSimulator(launcher, hyperfleetUrl, hyperfleetToken, access.clusters);
+    const [cloudTasks] = await Promise.all([
+      startLaunchQueue(launcher, access),
+      startHyperShiftSimulator(launcher, hyperfleetUrl, hyperfleetToken, access.clusters),
+    ]);
     const cloudRun = await startCloudRun(launcher, {
       ...google,
       accessEnv: access.jobEnv,
+      apiArgs: access.enforcedApiArgs('cloud-run'),
       hyperfleetUrl,
       hyperfleetToken,
       pubsubEndpoint,

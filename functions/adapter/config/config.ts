@@ -5,7 +5,8 @@ import {
   parseDurationMs,
   positiveIntWithDefault,
 } from '../../../shared/config/durations';
-import { hostPort } from '../../../shared/config/gcp-names';
+import { apiEndpoint, hostPort } from '../../../shared/config/gcp-names';
+import type { GoogleEndpoint } from '../../../shared/gcp/client-options';
 import { parseEnv, type Env } from '../../../shared/config/parse-env';
 import { ConfigError } from '../../../shared/errors';
 import {
@@ -50,6 +51,9 @@ export const adapterEnvSchema = z.object({
       'must be the job resource name projects/PROJECT/locations/REGION/jobs/JOB',
     ),
   CLOUD_RUN_EMULATOR_HOST: hostPort.optional(),
+  // Cloud Run's gRPC API (GetExecution, tasks) over TLS with the adapter's credentials, when not
+  // Google's endpoint; CLOUD_RUN_API_ENDPOINT below is the REST root the launch tasks call.
+  CLOUD_RUN_GRPC_ENDPOINT: apiEndpoint.optional(),
   // The launch queue (launch-queue/): Cloud Tasks dispatches RunJob as the launcher identity.
   LAUNCH_QUEUE: z
     .string()
@@ -64,6 +68,7 @@ export const adapterEnvSchema = z.object({
       'must be the launcher service account email NAME@PROJECT.iam.gserviceaccount.com',
     ),
   CLOUD_TASKS_EMULATOR_HOST: hostPort.optional(),
+  CLOUD_TASKS_API_ENDPOINT: apiEndpoint.optional(),
   // The Cloud Run Admin API the queue's tasks call; only the local stack points it elsewhere.
   CLOUD_RUN_API_ENDPOINT: z
     .string()
@@ -110,7 +115,8 @@ export const ADAPTER_SERVICE_NAME = 'pullsecret-adapter';
 export interface AdapterConfig {
   readonly hyperfleet: HyperFleetApiConfig;
   readonly cloudRunJob: string;
-  readonly cloudRunEmulatorHost?: string;
+  /** Where Cloud Run's gRPC API is called, when not Google's default endpoint. */
+  readonly cloudRun: GoogleEndpoint;
   readonly cloudRunTimeoutMs: number;
   /** Cloud Run reads (GetExecution) are retried a little in-process; Pub/Sub does the rest. */
   readonly cloudRunRetry: RetryPolicy;
@@ -119,7 +125,8 @@ export interface AdapterConfig {
     readonly name: string;
     readonly launcherServiceAccount: string;
     readonly cloudRunEndpoint: string;
-    readonly emulatorHost?: string;
+    /** Where Cloud Tasks is called, when not Google's default endpoint. */
+    readonly tasks: GoogleEndpoint;
   };
   readonly decision: DecisionSettings;
   /** How long one delivery may work before it answers (DELIVERY_BUDGET). */
@@ -148,7 +155,10 @@ export function loadAdapterConfig(env: Env): AdapterConfig {
   return {
     hyperfleet: toHyperFleetApiConfig(e),
     cloudRunJob: e.PULL_SECRET_JOB,
-    ...(e.CLOUD_RUN_EMULATOR_HOST ? { cloudRunEmulatorHost: e.CLOUD_RUN_EMULATOR_HOST } : {}),
+    cloudRun: {
+      ...(e.CLOUD_RUN_EMULATOR_HOST ? { emulatorHost: e.CLOUD_RUN_EMULATOR_HOST } : {}),
+      ...(e.CLOUD_RUN_GRPC_ENDPOINT ? { apiEndpoint: e.CLOUD_RUN_GRPC_ENDPOINT } : {}),
+    },
     cloudRunTimeoutMs: e.CLOUD_RUN_API_TIMEOUT,
     cloudRunRetry: CLOUD_RUN_RETRY,
     decision: {
@@ -168,7 +178,10 @@ export function loadAdapterConfig(env: Env): AdapterConfig {
       name: e.LAUNCH_QUEUE,
       launcherServiceAccount: e.LAUNCHER_SERVICE_ACCOUNT,
       cloudRunEndpoint: e.CLOUD_RUN_API_ENDPOINT,
-      ...(e.CLOUD_TASKS_EMULATOR_HOST ? { emulatorHost: e.CLOUD_TASKS_EMULATOR_HOST } : {}),
+      tasks: {
+        ...(e.CLOUD_TASKS_EMULATOR_HOST ? { emulatorHost: e.CLOUD_TASKS_EMULATOR_HOST } : {}),
+        ...(e.CLOUD_TASKS_API_ENDPOINT ? { apiEndpoint: e.CLOUD_TASKS_API_ENDPOINT } : {}),
+      },
     },
     deliveryBudgetMs: e.DELIVERY_BUDGET,
     retryBounds: { maxAgeMs: e.EVENT_MAX_AGE, maxFailures: e.EVENT_MAX_FAILURES },

@@ -43,7 +43,7 @@ const REDIRECTING: Readonly<Record<string, string>> = {
 /** A client library's emulator (SECRET_MANAGER_, PUBSUB_, ...): calls go there unauthenticated. */
 const EMULATOR_HOST = /_EMULATOR_HOST$/i;
 /** Another endpoint for a Google API (SECRET_MANAGER_API_ENDPOINT): the job's token would go there. */
-const API_ENDPOINT = /_API_ENDPOINT$/i;
+const API_ENDPOINT = /_(API|GRPC)_ENDPOINT$/i;
 
 const clusterEntries = z.record(z.string(), z.unknown());
 

@@ -30,6 +30,8 @@ export const reporterEnvSchema = z.object({
       'must be the job resource name projects/PROJECT/locations/REGION/jobs/JOB',
     ),
   CLOUD_RUN_EMULATOR_HOST: hostPort.optional(),
+  /** Cloud Run's gRPC API over TLS with the reporter's credentials, when not Google's endpoint. */
+  CLOUD_RUN_GRPC_ENDPOINT: apiEndpoint.optional(),
   CLOUD_RUN_API_TIMEOUT: duration('30s'),
   SECRET_MANAGER_EMULATOR_HOST: hostPort.optional(),
   SECRET_MANAGER_API_ENDPOINT: apiEndpoint.optional(),
@@ -52,7 +54,8 @@ export const reporterEnvSchema = z.object({
 export interface ReporterConfig {
   readonly hyperfleet: HyperFleetApiConfig;
   readonly cloudRunJob: string;
-  readonly cloudRunEmulatorHost?: string;
+  /** Where Cloud Run's gRPC API is called, when not Google's default endpoint. */
+  readonly cloudRun: GoogleEndpoint;
   readonly cloudRunTimeoutMs: number;
   /** Where Secret Manager is called, when not Google's default endpoint. */
   readonly secretManager: GoogleEndpoint;
@@ -71,7 +74,10 @@ export function loadReporterConfig(env: Env): ReporterConfig {
   return {
     hyperfleet: toHyperFleetApiConfig(e),
     cloudRunJob: e.PULL_SECRET_JOB,
-    ...(e.CLOUD_RUN_EMULATOR_HOST ? { cloudRunEmulatorHost: e.CLOUD_RUN_EMULATOR_HOST } : {}),
+    cloudRun: {
+      ...(e.CLOUD_RUN_EMULATOR_HOST ? { emulatorHost: e.CLOUD_RUN_EMULATOR_HOST } : {}),
+      ...(e.CLOUD_RUN_GRPC_ENDPOINT ? { apiEndpoint: e.CLOUD_RUN_GRPC_ENDPOINT } : {}),
+    },
     cloudRunTimeoutMs: e.CLOUD_RUN_API_TIMEOUT,
     secretManager: {
       ...(e.SECRET_MANAGER_EMULATOR_HOST ? { emulatorHost: e.SECRET_MANAGER_EMULATOR_HOST } : {}),
