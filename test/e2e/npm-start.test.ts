@@ -95,10 +95,13 @@ describe('npm start (the local stack entry point)', () => {
     expect(Object.keys(state.env).sort()).toEqual(
       expect.arrayContaining([
         'PUBSUB_EMULATOR_HOST',
-        'SECRET_MANAGER_EMULATOR_HOST',
+        // The Google APIs that check IAM: TLS from the stack's CA, a token on every call.
+        'SECRET_MANAGER_API_ENDPOINT',
+        'CLOUD_RUN_GRPC_ENDPOINT',
+        'CLOUD_TASKS_API_ENDPOINT',
+        'GRPC_DEFAULT_SSL_ROOTS_FILE_PATH',
         'KUBECONFIG',
         'HYPERFLEET_API_BASE_URL',
-        'CLOUD_RUN_EMULATOR_HOST',
       ]),
     );
     expect(Object.keys(state.subscriptions).sort()).toEqual(['adapter', 'finished', 'results']);

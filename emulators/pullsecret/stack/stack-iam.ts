@@ -14,7 +14,7 @@ import {
   TARGET_PROJECTS,
   type ManagementClusterMode,
 } from './layout';
-import { defaultPullSecretOf, runtimeIam } from './runtime-grants';
+import { defaultPullSecretOf, runtimeIam, type RuntimeGrants } from './runtime-grants';
 
 /**
  * The local stack's IAM, one configuration every emulator that authorizes calls reads (Secret
@@ -28,6 +28,8 @@ export function localStackIam(options: {
   readonly serviceAccounts: Readonly<Record<string, string>>;
   readonly clusterModes: readonly ManagementClusterMode[];
   readonly defaultPullSecretVersion?: string;
+  /** The grants to bind; runtime-grants.json by default (a test narrows one permission). */
+  readonly grants?: RuntimeGrants;
 }): IamConfigInput {
   const numbers = Object.fromEntries(
     [LOCAL_PROJECT, ...TARGET_PROJECTS].map((p) => [
@@ -60,6 +62,7 @@ export function localStackIam(options: {
       reporter: REPORTER_IDENTITY,
     },
     serviceAccounts: options.serviceAccounts,
+    ...(options.grants ? { grants: options.grants } : {}),
   });
   const operator = Object.keys(runtime.projects).flatMap((project) =>
     ['roles/secretmanager.admin', 'roles/run.admin', 'roles/cloudtasks.admin'].map((role) => ({

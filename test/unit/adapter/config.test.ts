@@ -34,7 +34,9 @@ describe('loadAdapterConfig', () => {
       name: base.LAUNCH_QUEUE,
       launcherServiceAccount: base.LAUNCHER_SERVICE_ACCOUNT,
       cloudRunEndpoint: 'https://run.googleapis.com',
+      tasks: {},
     });
+    expect(config.cloudRun).toEqual({});
   });
 
   it('needs the launch queue and the launcher identity, in their resource forms', () => {
@@ -47,8 +49,21 @@ describe('loadAdapterConfig', () => {
       /LAUNCHER_SERVICE_ACCOUNT: must be the launcher service account email/,
     );
     expect(
-      loadAdapterConfig({ ...base, CLOUD_TASKS_EMULATOR_HOST: '127.0.0.1:8123' }).launchQueue,
-    ).toMatchObject({ emulatorHost: '127.0.0.1:8123' });
+      loadAdapterConfig({ ...base, CLOUD_TASKS_EMULATOR_HOST: '127.0.0.1:8123' }).launchQueue.tasks,
+    ).toEqual({ emulatorHost: '127.0.0.1:8123' });
+  });
+
+  it('calls Cloud Tasks and Cloud Run at another endpoint over TLS with its own credentials', () => {
+    const config = loadAdapterConfig({
+      ...base,
+      CLOUD_TASKS_API_ENDPOINT: 'cloudtasks.example.internal',
+      CLOUD_RUN_GRPC_ENDPOINT: '127.0.0.1:8443',
+    });
+    expect(config.launchQueue.tasks).toEqual({ apiEndpoint: 'cloudtasks.example.internal' });
+    expect(config.cloudRun).toEqual({ apiEndpoint: '127.0.0.1:8443' });
+    expect(() => loadAdapterConfig({ ...base, CLOUD_RUN_GRPC_ENDPOINT: 'https://x' })).toThrow(
+      /CLOUD_RUN_GRPC_ENDPOINT: must be host or host:port/,
+    );
   });
 
   it('reads preconditions from a YAML file or inline JSON', () => {

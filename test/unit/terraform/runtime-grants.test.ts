@@ -148,3 +148,14 @@ describe('the default pull secret the job may read', () => {
     ).toThrow(/project number 999999999999, which is none of the local projects/);
   });
 });
+
+describe('docs/deployment.md, "Who holds what"', () => {
+  it('lists every grant of runtime-grants.json, and no other', () => {
+    const page = fs.readFileSync(path.join(TERRAFORM_ROOT, '../docs/deployment.md'), 'utf8');
+    const section = page.slice(page.indexOf('## Who holds what'), page.indexOf('## Launches'));
+    const listed = [...section.matchAll(/^\| `([a-z-]+)`(?:, `([a-z-]+)`)?/gm)].flatMap((m) =>
+      [m[1]!, m[2]].filter((k): k is string => k !== undefined),
+    );
+    expect(listed.sort()).toEqual(Object.keys(RUNTIME_GRANTS.grants).sort());
+  });
+});
