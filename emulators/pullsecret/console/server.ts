@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { PubSub } from '@google-cloud/pubsub';
 import { v2 } from '@google-cloud/run';
 import { SecretManagerServiceClient } from '@google-cloud/secret-manager';
-import { googleClientOptions } from '../../../shared/gcp/client-options';
 import { operatorAccess, operatorClientOptions } from '../stack/operator-credentials';
 import { localStackClients } from '../hyperfleet/local-hyperfleet-client';
 import { KubeReader } from '../../common/kube-admin';

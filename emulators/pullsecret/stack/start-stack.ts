@@ -19,10 +19,16 @@ import {
 } from './start-hyperfleet-side';
 import { tracingEnv } from './tracing-env';
 
-/** Each function's own metadata server listener (GCE_METADATA_HOST): its own Google identity. */
+/**
+ * Each function's own metadata server listener (GCE_METADATA_HOST): its own Google identity; and
+ * the CA of the TLS Google API emulators.
+ */
 const functionIdentities = (access: ClusterAccess) => ({
-  adapter: access.metadata.accounts[ADAPTER_IDENTITY]!.host,
-  reporter: access.metadata.accounts[REPORTER_IDENTITY]!.host,
+  identities: {
+    adapter: access.metadata.accounts[ADAPTER_IDENTITY]!.host,
+    reporter: access.metadata.accounts[REPORTER_IDENTITY]!.host,
+  },
+  caFile: access.publicCaFile,
 });
 
 /** The trace receiver every component exports to: first up, last down, so every final flush lands. */
@@ -80,20 +86,21 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       startGoogleSide(launcher, delivery),
       startHyperFleetApi(launcher, hyperfleetToken, otel.hyperfleetApi),
     ]);
-    const { access, secretManager, eventarc } = google;
-    const [cloudTasks] = await Promise.all([
+    const { access, secretManager } = google;
+    // Each needs the identities' IAM (access); none needs another.
+    const [cloudTasks, cloudRun] = await Promise.all([
       startLaunchQueue(launcher, access),
+      startCloudRun(launcher, {
+        ...google,
+        accessEnv: access.jobEnv,
+        apiArgs: access.enforcedApiArgs('cloud-run'),
+        hyperfleetUrl,
+        hyperfleetToken,
+        pubsubEndpoint,
+        otelEnv: otel.components,
+      }),
       startHyperShiftSimulator(launcher, hyperfleetUrl, hyperfleetToken, access.clusters),
     ]);
-    const cloudRun = await startCloudRun(launcher, {
-      ...google,
-      accessEnv: access.jobEnv,
-      apiArgs: access.enforcedApiArgs('cloud-run'),
-      hyperfleetUrl,
-      hyperfleetToken,
-      pubsubEndpoint,
-      otelEnv: otel.components,
-    });
     const functions = await startFunctions(
       launcher,
       {
@@ -101,8 +108,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         hyperfleetToken,
         cloudRunEndpoint: cloudRun.info.endpoint as string,
         secretManagerEndpoint: secretManager.info.endpoint as string,
-        identities: functionIdentities(access),
-        caFile: access.publicCaFile,
+        ...functionIdentities(access),
         otelEnv: otel.components,
         launchEnv: launchEnv(cloudTasks, cloudRun),
       },
@@ -119,16 +125,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       PUBSUB_EMULATOR_HOST: pubsubEndpoint,
       ...otel.sentinel,
     });
-    const defaultCluster = access.clusters.find((c) => c.name === DEFAULT_MANAGEMENT_CLUSTER)!;
     const description = describeStack({
+      ...google,
       launcher,
       delivery,
       traces,
       pubsubEndpoint,
-      access,
-      defaultCluster,
-      secretManager,
-      eventarc,
+      defaultCluster: access.clusters.find((c) => c.name === DEFAULT_MANAGEMENT_CLUSTER)!,
       cloudRun,
       cloudTasks,
       hyperfleetUrl,
