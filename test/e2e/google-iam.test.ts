@@ -197,7 +197,11 @@ describe("the stack's Secret Manager checks every call as Google does", () => {
   it.each([
     ['job-manages-tenant-secrets', 'secretmanager.versions.add', 'secretmanager.versions.add'],
     ['job-manages-tenant-secrets', 'secretmanager.secrets.create', 'secretmanager.secrets.create'],
+    ['job-manages-tenant-secrets', 'secretmanager.secrets.get', 'secretmanager.secrets.get'],
+    ['job-manages-tenant-secrets', 'secretmanager.secrets.update', 'secretmanager.secrets.update'],
     ['job-sees-gke-clusters', 'container.clusters.get', 'container.clusters.get'],
+    ['adapter-enqueues-launches', 'cloudtasks.tasks.create', 'cloudtasks.tasks.create'],
+    ['adapter-acts-as-launcher', 'iam.serviceAccounts.actAs', 'iam.serviceAccounts.actAs'],
     [
       'launcher-runs-job',
       'run.jobs.runWithOverrides',
@@ -222,19 +226,65 @@ describe("the stack's Secret Manager checks every call as Google does", () => {
     180_000,
   );
 
-  it('the adapter cannot run the job, the reporter cannot launch, the job cannot read the queue', async () => {
+  it('the doctor names a permission taken from the job and the fix', async () => {
+    // The doctor asks about the job's rights on a secret of a cluster the HyperFleet API lists.
+    const id = await stack.createCluster('iam-doctor', canaryPullSecret('iam-doctor').text);
+    await stack.ready(id, 60_000);
+    await withoutGrantPermission(
+      'job-manages-tenant-secrets',
+      'secretmanager.versions.add',
+      async () => {
+        const run = await stack.doctor([`--project`, CUSTOMER_PROJECT]);
+        const project = run.checks.find(
+          (c) => c.name === `secret-manager ${CUSTOMER_PROJECT} project`,
+        );
+        const secrets = run.checks.find(
+          (c) => c.name === `secret-manager ${CUSTOMER_PROJECT} secrets`,
+        );
+        expect([project?.status, secrets?.status]).toContain('FAIL');
+        const failed = [project, secrets].filter((c) => c?.status === 'FAIL');
+        expect(failed.map((c) => c!.detail).join('\n')).toContain('secretmanager.versions.add');
+        expect(failed.map((c) => c!.fix?.action ?? '').join('\n')).toContain(
+          'Onboarding a customer project',
+        );
+      },
+    );
+  }, 120_000);
+
+  // A delete lists the versions it destroys (the tombstone): without versions.list it cannot,
+  // and says so. (A create never lists: a new secret holds one version; retention, which lists on
+  // later changes, only warns when it cannot prune, so that the pull secret is still delivered.)
+  it('job-manages-tenant-secrets without secretmanager.versions.list: a delete fails PermissionDenied naming it', async () => {
+    const id = await stack.createCluster(
+      'iam-delete-list',
+      canaryPullSecret('iam-delete-list').text,
+    );
+    await stack.ready(id, 60_000);
+    await withoutGrantPermission(
+      'job-manages-tenant-secrets',
+      'secretmanager.versions.list',
+      async () => {
+        await stack.api.deleteCluster(id);
+        expect(await permissionDenied(id)).toContain('secretmanager.versions.list');
+      },
+    );
+  }, 180_000);
+
+  it('neither the adapter nor the job can run the job, the reporter cannot launch, the job cannot read the queue', async () => {
     const run = (email: string) =>
       new v2.JobsClient(tlsOptions(stack.d.endpoints.cloudRun, tokenOf(email)));
     const tasks = (email: string) =>
       new CloudTasksClient(tlsOptions(stack.d.endpoints.cloudTasks, tokenOf(email)));
     const bareRun = new v2.JobsClient(tlsOptions(stack.d.endpoints.cloudRun));
     const adapterRun = run(ADAPTER_IDENTITY);
+    const jobRun = run(JOB_IDENTITY);
     const jobTasks = tasks(JOB_IDENTITY);
     const reporterTasks = tasks(REPORTER_IDENTITY);
     try {
       expect(await code(bareRun.getJob({ name: stack.d.job }))).toBe('UNAUTHENTICATED');
       const runJob = { name: stack.d.job, overrides: { containerOverrides: [{ env: [] }] } };
       expect(await code(adapterRun.runJob(runJob))).toBe('PERMISSION_DENIED');
+      expect(await code(jobRun.runJob(runJob))).toBe('PERMISSION_DENIED');
       expect(await code(jobTasks.listTasks({ parent: stack.d.launchQueue }))).toBe(
         'PERMISSION_DENIED',
       );
@@ -252,6 +302,7 @@ describe("the stack's Secret Manager checks every call as Google does", () => {
       await Promise.all([
         bareRun.close(),
         adapterRun.close(),
+        jobRun.close(),
         jobTasks.close(),
         reporterTasks.close(),
       ]);
