@@ -34,6 +34,59 @@ const code = async (call: Promise<unknown>) =>
     (error: { code?: number }) => grpc.status[error.code ?? 2],
   );
 
+/** [grant, permission taken away, what the report names] on a create's path. */
+const CREATE_PATH: [string, string, string][] = [
+  ['job-manages-tenant-secrets', 'secretmanager.versions.add', 'secretmanager.versions.add'],
+  ['job-manages-tenant-secrets', 'secretmanager.secrets.create', 'secretmanager.secrets.create'],
+  ['job-manages-tenant-secrets', 'secretmanager.secrets.get', 'secretmanager.secrets.get'],
+  ['job-manages-tenant-secrets', 'secretmanager.secrets.update', 'secretmanager.secrets.update'],
+  ['job-sees-gke-clusters', 'container.clusters.get', 'container.clusters.get'],
+  ['adapter-enqueues-launches', 'cloudtasks.tasks.create', 'cloudtasks.tasks.create'],
+  ['adapter-acts-as-launcher', 'iam.serviceAccounts.actAs', 'iam.serviceAccounts.actAs'],
+  [
+    'launcher-runs-job',
+    'run.jobs.runWithOverrides',
+    'launcher service account (roles/run.jobsExecutorWithOverrides',
+  ],
+  [
+    'launcher-runs-job',
+    'run.jobs.run',
+    'launcher service account (roles/run.jobsExecutorWithOverrides',
+  ],
+];
+
+/** Permissions only a later step uses, each taken away before that step. */
+const LATER_STEPS = [
+  ['update', 'secretmanager.versions.access'],
+  ['delete', 'secretmanager.versions.destroy'],
+  ['delete', 'secretmanager.versions.list'],
+] as const;
+
+/**
+ * The permissions of the shared grants this file does not take away, and why: each is exercised by
+ * the test named, or its path is not one the stack runs.
+ */
+const NOT_TAKEN_AWAY: Record<string, string> = {
+  'job-manages-tenant-secrets secretmanager.versions.disable':
+    'ON_DELETE=retain only, which the stack does not run: the call is tested in test/integration/job/delete.test.ts',
+  'job-reads-default-pull-secret secretmanager.versions.access':
+    'a platform default, which this stack has not: test/e2e/doctor.test.ts reads it as the job',
+  'adapter-reads-deletes-launch-tasks cloudtasks.tasks.get':
+    'a refused launch: test/e2e/prompt-repairs.test.ts reads the refused task as the adapter',
+  'adapter-reads-deletes-launch-tasks cloudtasks.tasks.delete':
+    'a refused launch: test/e2e/prompt-repairs.test.ts deletes it as the adapter',
+  'adapter-reads-executions run.executions.get':
+    'a launch silent past LAUNCH_CHECK_AFTER: test/faults/launch-exactly-once.test.ts, as the adapter',
+  'adapter-reads-executions run.tasks.get': 'the failure reason of a silent execution, as above',
+  'adapter-reads-executions run.tasks.list': 'the failure reason of a silent execution, as above',
+  'reporter-reads-executions run.executions.get':
+    "a killed execution's finished event: test/e2e/failures.test.ts (7c), as the reporter",
+  'reporter-views-tenant-secrets secretmanager.secrets.get':
+    "a duplicate execution's success: shown allowed above ('each runtime identity holds'); the path: test/integration/reporter/duplicate-executions.test.ts",
+  'reader-accesses-tenant-secrets secretmanager.versions.access':
+    "HyperShift's reader: shown allowed and bounded above ('each runtime identity holds')",
+};
+
 describe("the stack's Secret Manager checks every call as Google does", () => {
   let stack: TestStack;
   /** Options for a client over the stack's TLS with an identity's token on each call (none: no token). */
@@ -72,7 +125,8 @@ describe("the stack's Secret Manager checks every call as Google does", () => {
   const foreign = `projects/${CUSTOMER_PROJECT}/secrets/not-ours`;
 
   beforeAll(async () => {
-    stack = await startTestStack();
+    // A refused launch is looked at after 5 s (30 s in production), so its rows end sooner.
+    stack = await startTestStack({ adapterEnv: { LAUNCH_CHECK_AFTER: '5s' } });
     await stack.sm.createSecret({
       parent: `projects/${CUSTOMER_PROJECT}`,
       secretId: 'not-ours',
@@ -194,25 +248,7 @@ describe("the stack's Secret Manager checks every call as Google does", () => {
   // A refused launch is known only from the launch task's last attempt, whose status Cloud Tasks
   // keeps without the answer's body (Attempt.response_status): the report names the launcher and
   // the role it needs there, not the permission.
-  it.each([
-    ['job-manages-tenant-secrets', 'secretmanager.versions.add', 'secretmanager.versions.add'],
-    ['job-manages-tenant-secrets', 'secretmanager.secrets.create', 'secretmanager.secrets.create'],
-    ['job-manages-tenant-secrets', 'secretmanager.secrets.get', 'secretmanager.secrets.get'],
-    ['job-manages-tenant-secrets', 'secretmanager.secrets.update', 'secretmanager.secrets.update'],
-    ['job-sees-gke-clusters', 'container.clusters.get', 'container.clusters.get'],
-    ['adapter-enqueues-launches', 'cloudtasks.tasks.create', 'cloudtasks.tasks.create'],
-    ['adapter-acts-as-launcher', 'iam.serviceAccounts.actAs', 'iam.serviceAccounts.actAs'],
-    [
-      'launcher-runs-job',
-      'run.jobs.runWithOverrides',
-      'launcher service account (roles/run.jobsExecutorWithOverrides',
-    ],
-    [
-      'launcher-runs-job',
-      'run.jobs.run',
-      'launcher service account (roles/run.jobsExecutorWithOverrides',
-    ],
-  ])(
+  it.each(CREATE_PATH)(
     '%s without %s: a create fails PermissionDenied naming it',
     async (grantKey, permission, named) => {
       await withoutGrantPermission(grantKey, permission, async () => {
@@ -221,6 +257,26 @@ describe("the stack's Secret Manager checks every call as Google does", () => {
         await stack.placeNext(name, { managementCluster: 'mgmt-1' });
         const id = await stack.createCluster(name, canaryPullSecret(name).text);
         expect(await permissionDenied(id)).toContain(named);
+      });
+    },
+    180_000,
+  );
+
+  // Permissions only a later step uses: an update reads the current bytes to compare them
+  // (AccessSecretVersion), a delete destroys every version (DestroySecretVersion).
+  it.each(LATER_STEPS)(
+    'job-manages-tenant-secrets without %s-path %s: that step fails PermissionDenied naming it',
+    async (step, permission) => {
+      const name = `iam-${step}-${permission.split('.').pop()!.toLowerCase()}`;
+      const id = await stack.createCluster(name, canaryPullSecret(name).text);
+      await stack.ready(id, 60_000);
+      await withoutGrantPermission('job-manages-tenant-secrets', permission, async () => {
+        if (step === 'update')
+          await stack.api.patchCluster(id, {
+            spec: { pullSecret: { data: canaryPullSecret(`${name}-2`).text } },
+          });
+        else await stack.api.deleteCluster(id);
+        expect(await permissionDenied(id)).toContain(permission);
       });
     },
     180_000,
@@ -250,25 +306,6 @@ describe("the stack's Secret Manager checks every call as Google does", () => {
       },
     );
   }, 120_000);
-
-  // A delete lists the versions it destroys (the tombstone): without versions.list it cannot,
-  // and says so. (A create never lists: a new secret holds one version; retention, which lists on
-  // later changes, only warns when it cannot prune, so that the pull secret is still delivered.)
-  it('job-manages-tenant-secrets without secretmanager.versions.list: a delete fails PermissionDenied naming it', async () => {
-    const id = await stack.createCluster(
-      'iam-delete-list',
-      canaryPullSecret('iam-delete-list').text,
-    );
-    await stack.ready(id, 60_000);
-    await withoutGrantPermission(
-      'job-manages-tenant-secrets',
-      'secretmanager.versions.list',
-      async () => {
-        await stack.api.deleteCluster(id);
-        expect(await permissionDenied(id)).toContain('secretmanager.versions.list');
-      },
-    );
-  }, 180_000);
 
   it('neither the adapter nor the job can run the job, the reporter cannot launch, the job cannot read the queue', async () => {
     const run = (email: string) =>
@@ -311,5 +348,32 @@ describe("the stack's Secret Manager checks every call as Google does", () => {
 
   it('the operator is bound only by the stack, never by the shared grants', () => {
     expect(JSON.stringify(RUNTIME_GRANTS)).not.toContain(OPERATOR_IDENTITY);
+  });
+
+  it("takes away every permission of the shared grants the product's calls use, or says why not", () => {
+    const taken = new Set([
+      ...CREATE_PATH.map(([grant, permission]) => `${grant} ${permission}`),
+      ...LATER_STEPS.map(([, permission]) => `job-manages-tenant-secrets ${permission}`),
+    ]);
+    // The permissions the product's calls use, by grant: a custom role's all of them; of a
+    // predefined role, those the calls check (the rest come with the role).
+    const used: Record<string, readonly string[]> = {
+      'job-manages-tenant-secrets': RUNTIME_GRANTS.customRoles.pullSecretManager!,
+      'job-reads-default-pull-secret': ['secretmanager.versions.access'],
+      'job-sees-gke-clusters': ['container.clusters.get'],
+      'adapter-enqueues-launches': ['cloudtasks.tasks.create'],
+      'adapter-acts-as-launcher': ['iam.serviceAccounts.actAs'],
+      'adapter-reads-deletes-launch-tasks': RUNTIME_GRANTS.customRoles.pullSecretLaunchTasks!,
+      'adapter-reads-executions': RUNTIME_GRANTS.customRoles.pullSecretExecutionReader!,
+      'launcher-runs-job': ['run.jobs.run', 'run.jobs.runWithOverrides'],
+      'reporter-reads-executions': ['run.executions.get'],
+      'reporter-views-tenant-secrets': ['secretmanager.secrets.get'],
+      'reader-accesses-tenant-secrets': ['secretmanager.versions.access'],
+    };
+    const unaccounted = Object.entries(used)
+      .flatMap(([grant, permissions]) => permissions.map((p) => `${grant} ${p}`))
+      .filter((key) => !taken.has(key) && !(key in NOT_TAKEN_AWAY));
+    expect(unaccounted).toEqual([]);
+    for (const key of Object.keys(NOT_TAKEN_AWAY)) expect(taken.has(key)).toBe(false);
   });
 });
