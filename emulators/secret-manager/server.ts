@@ -19,7 +19,12 @@ import { iamAdminRoutes } from '../common/iam/iam-admin';
 import type { IamConfigInput } from '../common/iam/iam-config';
 import { IamModel } from '../common/iam/iam-model';
 import { handleResourceManager } from './iam/resource-manager';
-import { SecretManagerIam } from './iam/secret-manager-iam';
+import { authorizationOf, guardHandlers } from '../common/iam/iam-guard';
+import {
+  secretManagerGuard,
+  secretManagerPermissions,
+  testIamPermissions,
+} from './iam/secret-manager-iam';
 
 export interface SecretManagerEmulatorOptions {
   readonly host?: string;
@@ -92,7 +97,7 @@ export async function startSecretManagerEmulator(
   );
   const iam =
     model && options.googleTokenInfoUrl
-      ? new SecretManagerIam(model, options.googleTokenInfoUrl, options.enforceIam ?? false)
+      ? secretManagerGuard(model, options.googleTokenInfoUrl, options.enforceIam ?? false)
       : undefined;
   const persist = <T>(result: T): T => {
     stateFile?.write(state.snapshot());
@@ -103,21 +108,9 @@ export async function startSecretManagerEmulator(
     ['google/cloud/secretmanager/v1/service.proto'],
     ['@google-cloud/secret-manager'],
   );
-  const authorization = (metadata: grpc.Metadata) => {
-    const value = metadata.get('authorization')[0];
-    return typeof value === 'string' ? value : undefined;
-  };
-  /** Every method: IAM first (for a caller with credentials), then Secret Manager's own rules. */
+  /** Every method: IAM first, then Secret Manager's own rules. */
   const guarded = (handlers: Record<string, UnaryHandler>): Record<string, UnaryHandler> =>
-    Object.fromEntries(
-      Object.entries(handlers).map(([method, handler]) => [
-        method,
-        async (request: Request, metadata: grpc.Metadata) => {
-          await iam?.authorize(method, request, authorization(metadata));
-          return handler(request, metadata);
-        },
-      ]),
-    );
+    guardHandlers(handlers, iam, secretManagerPermissions);
   const secretExists = (name: string) => {
     try {
       state.getSecret(name);
@@ -169,7 +162,7 @@ export async function startSecretManagerEmulator(
           persist(state.setVersionState(str(r.name), 'DESTROYED', str(r.etag))),
         TestIamPermissions: (r: Request, metadata: grpc.Metadata) =>
           iam
-            ? iam.testIamPermissions(r, authorization(metadata), secretExists)
+            ? testIamPermissions(iam, r, authorizationOf(metadata), secretExists)
             : {
                 permissions: secretExists(str(r.resource) ?? '')
                   ? ((r.permissions as string[] | undefined) ?? [])
