@@ -1,8 +1,13 @@
 import type { z } from 'zod';
 import type { eventarcConfigSchema, TriggerInput } from '../../eventarc/rules';
 import type { DeliveryMode } from './eventarc-conversion';
+import { RUNTIME_GRANTS, type RuntimeIdentity } from './runtime-grants';
 import {
+  ADAPTER_IDENTITY,
   JOB_IDENTITY,
+  LAUNCHER_IDENTITY,
+  READER_IDENTITY,
+  REPORTER_IDENTITY,
   LOCAL_PROJECT,
   LOCAL_REGION,
   NAME_PREFIX,
@@ -14,7 +19,8 @@ import {
  * The Eventarc triggers Terraform's eventarc.tf creates for `delivery.mode = "eventarc"`, one per
  * route (PREFIX-adapter, PREFIX-results, PREFIX-finished), as the local stack's own delivery
  * wiring has them: in eventarc mode the converters stand for them; in push mode there are none.
- * The job may read them (eventarc.triggers.get), as terraform/modules/pullsecret-adapter/doctor.tf grants it.
+ * Who may read them is what the shared grants give on the platform project
+ * (terraform/modules/runtime-grants.json: the doctor's custom role, held by the job).
  */
 export function localEventarc(options: {
   readonly delivery: DeliveryMode;
@@ -37,8 +43,34 @@ export function localEventarc(options: {
       : [];
   return {
     triggers,
-    grants: { [JOB_IDENTITY]: ['eventarc.triggers.get'] },
+    grants: eventarcGrants(),
     serviceAccounts: { ...options.serviceAccounts },
     tokenInfoUrl: options.tokenInfoUrl,
   };
+}
+
+/**
+ * The Eventarc permissions each identity holds on the platform project under the shared grants
+ * (the Eventarc emulator checks permissions per principal email).
+ */
+function eventarcGrants(): Record<string, string[]> {
+  const emails: Readonly<Record<RuntimeIdentity, string>> = {
+    adapter: ADAPTER_IDENTITY,
+    launcher: LAUNCHER_IDENTITY,
+    job: JOB_IDENTITY,
+    reporter: REPORTER_IDENTITY,
+    reader: READER_IDENTITY,
+  };
+  const grants: Record<string, string[]> = {};
+  for (const grant of Object.values(RUNTIME_GRANTS.grants)) {
+    if (grant.on !== 'platform-project' || grant.customRole === undefined) continue;
+    const permissions = RUNTIME_GRANTS.customRoles[grant.customRole]!.filter((p) =>
+      p.startsWith('eventarc.'),
+    );
+    for (const identity of [grant.identity].flat()) {
+      if (permissions.length > 0)
+        grants[emails[identity]] = [...(grants[emails[identity]] ?? []), ...permissions];
+    }
+  }
+  return grants;
 }

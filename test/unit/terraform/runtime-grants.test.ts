@@ -11,6 +11,8 @@ import {
   withoutPermission,
 } from '../../../emulators/pullsecret/stack/runtime-grants';
 import { PREDEFINED_ROLES } from '../../../emulators/common/iam/roles';
+import { localEventarc } from '../../../emulators/pullsecret/stack/delivery-triggers';
+import { JOB_IDENTITY } from '../../../emulators/pullsecret/stack/layout';
 import { IamModel } from '../../../emulators/common/iam/iam-model';
 import { loadModules, TERRAFORM_ROOT, type TfModule } from '../../helpers/terraform';
 
@@ -157,5 +159,12 @@ describe('docs/deployment.md, "Who holds what"', () => {
       [m[1]!, m[2]].filter((k): k is string => k !== undefined),
     );
     expect(listed.sort()).toEqual(Object.keys(RUNTIME_GRANTS.grants).sort());
+  });
+});
+
+describe("the local Eventarc emulator's readers", () => {
+  it('are what the shared grants give on the platform project: the job reads triggers', () => {
+    const config = localEventarc({ delivery: 'eventarc', tokenInfoUrl: 'http://x', serviceAccounts: {} });
+    expect(config.grants).toEqual({ [JOB_IDENTITY]: ['eventarc.triggers.get'] });
   });
 });
