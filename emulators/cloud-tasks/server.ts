@@ -7,6 +7,7 @@ import { FaultInjector } from '../common/fault-injector';
 import { GrpcError } from '../common/grpc-error';
 import {
   bindServer,
+  tlsEndpoint,
   shutdownServer,
   unaryHandlers,
   type UnaryHandler,
@@ -207,7 +208,9 @@ export async function startCloudTasksEmulator(
       : {}),
   });
   dispatcher.wake();
-  const endpoint = `${host}:${port}`;
+  // Over TLS the endpoint is named as its certificate names it: a client then sends that name
+  // for SNI and checks it (an IP address as TLS ServerName is refused by RFC 6066, and Node warns).
+  const endpoint = tlsEndpoint(host, port, options.servingCertificate !== undefined);
   return {
     name: 'cloud-tasks',
     endpoint,

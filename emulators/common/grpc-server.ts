@@ -123,3 +123,12 @@ export function shutdownServer(server: grpc.Server, graceMs = 2000): Promise<voi
     });
   });
 }
+
+/**
+ * The endpoint a client should name: `host:port`, or over TLS `localhost:port` when bound to the
+ * loopback address, the name the local serving certificates carry (a client sends the host for
+ * SNI, and an IP address there is refused by RFC 6066).
+ */
+export function tlsEndpoint(host: string, port: number, tls: boolean): string {
+  return tls && host === '127.0.0.1' ? `localhost:${port}` : `${host}:${port}`;
+}

@@ -4,6 +4,7 @@ import type { RunningEmulator } from '../common/emulator';
 import { FaultInjector } from '../common/fault-injector';
 import {
   bindServer,
+  tlsEndpoint,
   shutdownServer,
   targetOf,
   unaryHandlers,
@@ -193,7 +194,9 @@ export async function startSecretManagerEmulator(
         }
       : {}),
   });
-  const endpoint = `${host}:${port}`;
+  // Over TLS the endpoint is named as its certificate names it: a client then sends that name
+  // for SNI and checks it (an IP address as TLS ServerName is refused by RFC 6066, and Node warns).
+  const endpoint = tlsEndpoint(host, port, options.certificate !== undefined);
   return {
     name: 'secret-manager',
     endpoint,

@@ -62,6 +62,9 @@ const LATER_STEPS = [
   ['delete', 'secretmanager.versions.list'],
 ] as const;
 
+/** The adapter's reads of a refused launch: its task (GetTask), then its deletion (DeleteTask). */
+const REFUSED_LAUNCH = ['cloudtasks.tasks.get', 'cloudtasks.tasks.delete'] as const;
+
 /**
  * The permissions of the shared grants this file does not take away, and why: each is exercised by
  * the test named, or its path is not one the stack runs.
@@ -71,16 +74,10 @@ const NOT_TAKEN_AWAY: Record<string, string> = {
     'ON_DELETE=retain only, which the stack does not run: the call is tested in test/integration/job/delete.test.ts',
   'job-reads-default-pull-secret secretmanager.versions.access':
     'a platform default, which this stack has not: test/e2e/doctor.test.ts reads it as the job',
-  'adapter-reads-deletes-launch-tasks cloudtasks.tasks.get':
-    'a refused launch: test/e2e/prompt-repairs.test.ts reads the refused task as the adapter',
-  'adapter-reads-deletes-launch-tasks cloudtasks.tasks.delete':
-    'a refused launch: test/e2e/prompt-repairs.test.ts deletes it as the adapter',
-  'adapter-reads-executions run.executions.get':
-    'a launch silent past LAUNCH_CHECK_AFTER: test/faults/launch-exactly-once.test.ts, as the adapter',
-  'adapter-reads-executions run.tasks.get': 'the failure reason of a silent execution, as above',
-  'adapter-reads-executions run.tasks.list': 'the failure reason of a silent execution, as above',
-  'reporter-reads-executions run.executions.get':
-    "a killed execution's finished event: test/e2e/failures.test.ts (7c), as the reporter",
+  'adapter-reads-executions run.tasks.get':
+    "a failed execution's reason, read after GetExecution (taken away above)",
+  'adapter-reads-executions run.tasks.list':
+    "a failed execution's reason, read after GetExecution (taken away above)",
   'reporter-views-tenant-secrets secretmanager.secrets.get':
     "a duplicate execution's success: shown allowed above ('each runtime identity holds'); the path: test/integration/reporter/duplicate-executions.test.ts",
   'reader-accesses-tenant-secrets secretmanager.versions.access':
@@ -125,8 +122,11 @@ describe("the stack's Secret Manager checks every call as Google does", () => {
   const foreign = `projects/${CUSTOMER_PROJECT}/secrets/not-ours`;
 
   beforeAll(async () => {
-    // A refused launch is looked at after 5 s (30 s in production), so its rows end sooner.
-    stack = await startTestStack({ adapterEnv: { LAUNCH_CHECK_AFTER: '5s' } });
+    // A refused launch is looked at after 5 s, a silent execution after 10 s (30 s and longer in
+    // production), so their rows end sooner.
+    stack = await startTestStack({
+      adapterEnv: { LAUNCH_CHECK_AFTER: '5s', EXECUTION_CHECK_AFTER: '10s' },
+    });
     await stack.sm.createSecret({
       parent: `projects/${CUSTOMER_PROJECT}`,
       secretId: 'not-ours',
@@ -197,10 +197,12 @@ describe("the stack's Secret Manager checks every call as Google does", () => {
     }),
   ];
 
-  /** Runs `body` with `permission` taken from grant `grantKey` in every emulator, then restores. */
-  const withoutGrantPermission = async (
-    grantKey: string,
-    permission: string,
+  /**
+   * Runs `body` with each `[grant, permission]` of `taken` out of the shared grants in every
+   * emulator at once, then restores what each held.
+   */
+  const withoutGrantPermissions = async (
+    taken: readonly (readonly [string, string])[],
     body: () => Promise<void>,
   ) => {
     const current = (await stack.secretManagerIam('GET', '/iam')) as IamConfig;
@@ -209,11 +211,10 @@ describe("the stack's Secret Manager checks every call as Google does", () => {
       serviceAccounts: current.serviceAccounts,
       clusterModes: Object.values(stack.d.managementClusters).map((c) => c.mode),
       ...(defaultVersion ? { defaultPullSecretVersion: defaultVersion } : {}),
-      grants: withoutPermission(
+      grants: taken.reduce(
+        (grants, [grantKey, permission]) =>
+          withoutPermission(grants, grantKey, permission, (role) => PREDEFINED_ROLES[role] ?? []),
         RUNTIME_GRANTS,
-        grantKey,
-        permission,
-        (role) => PREDEFINED_ROLES[role] ?? [],
       ),
     });
     const admins = iamAdmins();
@@ -227,6 +228,11 @@ describe("the stack's Secret Manager checks every call as Google does", () => {
       );
     }
   };
+  const withoutGrantPermission = (
+    grantKey: string,
+    permission: string,
+    body: () => Promise<void>,
+  ) => withoutGrantPermissions([[grantKey, permission]], body);
 
   /** The pullsecret status's Health message once the cluster reports PermissionDenied. */
   const permissionDenied = async (id: string) => {
@@ -281,6 +287,68 @@ describe("the stack's Secret Manager checks every call as Google does", () => {
     },
     180_000,
   );
+
+  // A refused launch (the launcher without run.jobs.run) is read back from its task (GetTask) and
+  // deleted when refused for good (DeleteTask), as the adapter: without either, it says so.
+  it.each(REFUSED_LAUNCH)(
+    'adapter-reads-deletes-launch-tasks without %s: a refused launch is reported naming it',
+    async (permission) => {
+      const name = `iam-refused-${permission.split('.').pop()!}`;
+      await withoutGrantPermissions(
+        [
+          ['launcher-runs-job', 'run.jobs.run'],
+          ['adapter-reads-deletes-launch-tasks', permission],
+        ],
+        async () => {
+          const id = await stack.createCluster(name, canaryPullSecret(name).text);
+          expect(await permissionDenied(id)).toContain(permission);
+        },
+      );
+    },
+    120_000,
+  );
+
+  // A killed execution is reported from Cloud Run's finished event: the reporter reads the
+  // execution (GetExecution); without run.executions.get it says so.
+  it('reporter-reads-executions without run.executions.get: a killed execution is logged naming it (the adapter then reads it itself)', async () => {
+    await withoutGrantPermission('reporter-reads-executions', 'run.executions.get', async () => {
+      await stack.killNext(1, 0);
+      const id = await stack.createCluster('iam-killed', canaryPullSecret('iam-killed').text);
+      await stack.waitFor(
+        "the reporter's refusal naming run.executions.get",
+        async () =>
+          stack
+            .logText()
+            .split('\n')
+            .find(
+              (line) => line.includes('run.executions.get') && line.includes('PERMISSION_DENIED'),
+            ),
+        90_000,
+      );
+      expect(id).toBeTruthy();
+    });
+  }, 120_000);
+
+  // An execution that runs long (every CreateSecret held) is read by the adapter after
+  // EXECUTION_CHECK_AFTER (GetExecution); without run.executions.get it reports that.
+  it('adapter-reads-executions without run.executions.get: a long execution is reported naming it', async () => {
+    await withoutGrantPermission('adapter-reads-executions', 'run.executions.get', async () => {
+      await stack.fault('secret-manager', {
+        match: 'CreateSecret',
+        target: `projects/${CUSTOMER_PROJECT}/secrets/hyperfleet-`,
+        hold: true,
+        // Every attempt: the job's retries of a create past its deadline stay held too, so the
+        // execution outlasts EXECUTION_CHECK_AFTER whatever the machine's speed.
+        count: 1000,
+      });
+      try {
+        const id = await stack.createCluster('iam-long', canaryPullSecret('iam-long').text);
+        expect(await permissionDenied(id)).toContain('run.executions.get');
+      } finally {
+        await stack.clearFaults('secret-manager');
+      }
+    });
+  }, 180_000);
 
   it('the doctor names a permission taken from the job and the fix', async () => {
     // The doctor asks about the job's rights on a secret of a cluster the HyperFleet API lists.
@@ -354,6 +422,9 @@ describe("the stack's Secret Manager checks every call as Google does", () => {
     const taken = new Set([
       ...CREATE_PATH.map(([grant, permission]) => `${grant} ${permission}`),
       ...LATER_STEPS.map(([, permission]) => `job-manages-tenant-secrets ${permission}`),
+      ...REFUSED_LAUNCH.map((permission) => `adapter-reads-deletes-launch-tasks ${permission}`),
+      'reporter-reads-executions run.executions.get',
+      'adapter-reads-executions run.executions.get',
     ]);
     // The permissions the product's calls use, by grant: a custom role's all of them; of a
     // predefined role, those the calls check (the rest come with the role).

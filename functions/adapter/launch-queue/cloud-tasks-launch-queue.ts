@@ -117,13 +117,16 @@ export class CloudTasksLaunchQueue implements LaunchQueue {
     }
   }
 
-  private context(operation: string, resource: string) {
+  /** What a failure names: the call, its resource, and the grant that gives the adapter it. */
+  private context(operation: 'CreateTask' | 'GetTask' | 'DeleteTask', resource: string) {
     return {
       service: 'Cloud Tasks',
       operation,
       resource,
       identityHint:
-        "the adapter's service account (roles/cloudtasks.enqueuer on the queue, and iam.serviceAccounts.actAs on the launcher account)",
+        operation === 'CreateTask'
+          ? "the adapter's service account (roles/cloudtasks.enqueuer on the queue, and iam.serviceAccounts.actAs on the launcher account)"
+          : "the adapter's service account (its launch tasks role on the queue: cloudtasks.tasks.get and cloudtasks.tasks.delete)",
     };
   }
 }
