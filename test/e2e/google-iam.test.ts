@@ -3,7 +3,6 @@
 // without a token is refused, each runtime identity holds what its grants give and nothing more,
 // and a permission taken out of the shared grants stops the end-to-end path that needs it, with
 // PermissionDenied naming the permission.
-import fs from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
 import { SecretManagerServiceClient } from '@google-cloud/secret-manager';
 import { CloudTasksClient } from '@google-cloud/tasks';
@@ -11,6 +10,10 @@ import { v2 } from '@google-cloud/run';
 import type { IamConfig } from '../../emulators/common/iam/iam-config';
 import { PREDEFINED_ROLES } from '../../emulators/common/iam/roles';
 import { localStackIam } from '../../emulators/pullsecret/stack/stack-iam';
+import {
+  metadataServerToken,
+  tokenClientOptions,
+} from '../../emulators/pullsecret/stack/operator-credentials';
 import {
   ADAPTER_IDENTITY,
   JOB_IDENTITY,
@@ -87,37 +90,15 @@ const NOT_TAKEN_AWAY: Record<string, string> = {
 describe("the stack's Secret Manager checks every call as Google does", () => {
   let stack: TestStack;
   /** Options for a client over the stack's TLS with an identity's token on each call (none: no token). */
-  const tlsOptions = (endpoint: string, token?: () => Promise<string>) => {
-    const [host, port] = endpoint.split(':') as [string, string];
-    const tls = grpc.credentials.createSsl(fs.readFileSync(stack.d.endpoints.publicCaFile));
-    const sslCreds = token
-      ? grpc.credentials.combineChannelCredentials(
-          tls,
-          grpc.credentials.createFromMetadataGenerator((_p, callback) => {
-            token().then(
-              (t) => {
-                const metadata = new grpc.Metadata();
-                metadata.set('authorization', `Bearer ${t}`);
-                callback(null, metadata);
-              },
-              (e: Error) => callback(e),
-            );
-          }),
-        )
-      : tls;
-    return { apiEndpoint: host, port: Number(port), sslCreds };
-  };
+  const tlsOptions = (endpoint: string, token?: () => Promise<string>) =>
+    tokenClientOptions(endpoint, stack.d.endpoints.publicCaFile, token);
   const clientAs = (token?: () => Promise<string>) =>
     new SecretManagerServiceClient(tlsOptions(stack.d.endpoints.secretManager, token));
   /** A token of one of the stack's identities, from its own metadata server listener. */
-  const tokenOf = (email: string) => async () => {
+  const tokenOf = (email: string) => () => {
     const host = stack.d.endpoints.identities[email];
     if (!host) throw new Error(`no metadata listener for ${email}`);
-    const answer = await fetch(
-      `http://${host}/computeMetadata/v1/instance/service-accounts/default/token?scopes=https://www.googleapis.com/auth/cloud-platform`,
-      { headers: { 'Metadata-Flavor': 'Google' } },
-    );
-    return ((await answer.json()) as { access_token: string }).access_token;
+    return metadataServerToken(`http://${host}`);
   };
   const foreign = `projects/${CUSTOMER_PROJECT}/secrets/not-ours`;
 

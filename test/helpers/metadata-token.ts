@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import { metadataServerToken as fetchMetadataToken } from '../../emulators/pullsecret/stack/operator-credentials';
 
 /** The scopes the job asks for (functions/pull-secret-job/kubernetes/kubernetes-access.ts). */
 export const JOB_SCOPES = [
@@ -8,21 +8,12 @@ export const JOB_SCOPES = [
 
 /**
  * A Google access token of the metadata server's service account, fetched as google-auth-library
- * fetches it on Cloud Run (`Metadata-Flavor: Google`, `?scopes=`): a test acting as the job.
+ * fetches it on Cloud Run (both of the job's scopes by default): a test acting as the job.
  */
-export async function metadataServerToken(
+export const metadataServerToken = (
   metadataEndpoint: string,
   scopes: readonly string[] = JOB_SCOPES,
-): Promise<string> {
-  const url = new URL(
-    '/computeMetadata/v1/instance/service-accounts/default/token',
-    metadataEndpoint,
-  );
-  url.searchParams.set('scopes', scopes.join(','));
-  const answer = await fetch(url, { headers: { 'Metadata-Flavor': 'Google' } });
-  if (answer.status !== 200) throw new Error(`metadata token: HTTP ${answer.status}`);
-  return z.object({ access_token: z.string().min(1) }).parse(await answer.json()).access_token;
-}
+): Promise<string> => fetchMetadataToken(metadataEndpoint, scopes);
 
 /** GETs an emulator's admin JSON (over HTTPS trusting `caFile` when given: the gateway's public CA). */
 export async function adminJson(url: string, caFile?: string): Promise<unknown> {

@@ -22,7 +22,7 @@ const container = (resource: string, verbs: readonly string[]) =>
  * "Full access to Kubernetes API objects inside Kubernetes Clusters". Secrets included: this is how
  * a project-level role restores the Secret reads the job's RBAC leaves out.
  */
-const KUBERNETES_OBJECTS_WRITE = [
+const KUBERNETES_OBJECTS_WRITE: readonly string[] = [
   ...container('configMaps', ['create', 'delete', 'get', 'list', 'update']),
   ...container('customResourceDefinitions', [
     'create',
@@ -45,6 +45,24 @@ const KUBERNETES_OBJECTS_WRITE = [
   ]),
   ...container('secrets', ['create', 'delete', 'get', 'list', 'update']),
   ...container('thirdPartyObjects', ['create', 'delete', 'get', 'list', 'update']),
+];
+
+/**
+ * The clusters themselves and every Kubernetes object: Kubernetes Engine Admin's container.*
+ * permissions, which Editor's container part equals (for what the emulator checks).
+ */
+const CONTAINER_ADMIN: readonly string[] = [
+  ...PROJECT_READ,
+  ...container('clusters', [
+    'connect',
+    'create',
+    'delete',
+    'get',
+    'getCredentials',
+    'list',
+    'update',
+  ]),
+  ...KUBERNETES_OBJECTS_WRITE,
 ];
 
 /** Cloud Run Viewer: "Can view the state of all Cloud Run resources, including IAM policies." */
@@ -293,19 +311,7 @@ export const PREDEFINED_ROLES: Readonly<Record<string, readonly string[]>> = {
     ...KUBERNETES_OBJECTS_WRITE,
   ],
   /** Kubernetes Engine Admin: the clusters themselves and every Kubernetes object. */
-  'roles/container.admin': [
-    ...PROJECT_READ,
-    ...container('clusters', [
-      'connect',
-      'create',
-      'delete',
-      'get',
-      'getCredentials',
-      'list',
-      'update',
-    ]),
-    ...KUBERNETES_OBJECTS_WRITE,
-  ],
+  'roles/container.admin': CONTAINER_ADMIN,
   /** Kubernetes Engine Cluster Admin: the clusters (create, update...), no Kubernetes object. */
   'roles/container.clusterAdmin': [
     ...PROJECT_READ,
@@ -318,19 +324,7 @@ export const PREDEFINED_ROLES: Readonly<Record<string, readonly string[]>> = {
    * services' permissions (Secret Manager's among them) are not modelled: a binding of it here
    * grants nothing outside GKE.
    */
-  'roles/editor': [
-    ...PROJECT_READ,
-    ...container('clusters', [
-      'connect',
-      'create',
-      'delete',
-      'get',
-      'getCredentials',
-      'list',
-      'update',
-    ]),
-    ...KUBERNETES_OBJECTS_WRITE,
-  ],
+  'roles/editor': CONTAINER_ADMIN,
 };
 
 /** A permission as IAM spells one: service.resource.verb (no wildcards in testIamPermissions). */

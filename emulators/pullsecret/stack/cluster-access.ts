@@ -9,17 +9,14 @@ import type { ReadyProcess } from '../../common/child-process';
 import type { IamConfigInput } from '../../common/iam/iam-config';
 import type { ConnectGatewayConfig } from '../../connect-gateway/server';
 import {
-  ADAPTER_IDENTITY,
   JOB_IDENTITY,
-  LAUNCHER_IDENTITY,
   LOCAL_FLEET_LOCATION,
-  OPERATOR_IDENTITY,
-  READER_IDENTITY,
-  REPORTER_IDENTITY,
   LOCAL_PROJECT,
   LOCAL_PROJECT_NUMBER,
   LOCAL_REGION,
   type ManagementClusterMode,
+  OPERATOR_IDENTITY,
+  RUNTIME_IDENTITIES,
 } from './layout';
 import {
   startManagementClusters,
@@ -83,10 +80,7 @@ async function startMetadataServer(emulator: StartEmulator): Promise<ClusterAcce
     // (the stack's own tools, the console, tests) each on their own port.
     '--also-serve',
     [
-      ADAPTER_IDENTITY,
-      LAUNCHER_IDENTITY,
-      REPORTER_IDENTITY,
-      READER_IDENTITY,
+      ...Object.values(RUNTIME_IDENTITIES).filter((e) => e !== JOB_IDENTITY),
       OPERATOR_IDENTITY,
     ].join(','),
     '--project-id',

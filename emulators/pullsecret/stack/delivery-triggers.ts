@@ -3,14 +3,10 @@ import type { eventarcConfigSchema, TriggerInput } from '../../eventarc/rules';
 import type { DeliveryMode } from './eventarc-conversion';
 import { RUNTIME_GRANTS, type RuntimeIdentity } from './runtime-grants';
 import {
-  ADAPTER_IDENTITY,
-  JOB_IDENTITY,
-  LAUNCHER_IDENTITY,
-  READER_IDENTITY,
-  REPORTER_IDENTITY,
   LOCAL_PROJECT,
   LOCAL_REGION,
   NAME_PREFIX,
+  RUNTIME_IDENTITIES,
   SUBSCRIPTIONS,
   topicPath,
 } from './layout';
@@ -54,13 +50,7 @@ export function localEventarc(options: {
  * (the Eventarc emulator checks permissions per principal email).
  */
 function eventarcGrants(): Record<string, string[]> {
-  const emails: Readonly<Record<RuntimeIdentity, string>> = {
-    adapter: ADAPTER_IDENTITY,
-    launcher: LAUNCHER_IDENTITY,
-    job: JOB_IDENTITY,
-    reporter: REPORTER_IDENTITY,
-    reader: READER_IDENTITY,
-  };
+  const emails: Readonly<Record<RuntimeIdentity, string>> = RUNTIME_IDENTITIES;
   const grants: Record<string, string[]> = {};
   for (const grant of Object.values(RUNTIME_GRANTS.grants)) {
     if (grant.on !== 'platform-project' || grant.customRole === undefined) continue;

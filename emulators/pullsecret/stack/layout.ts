@@ -103,3 +103,12 @@ export const DEFAULT_MANAGEMENT_CLUSTER = MANAGEMENT_CLUSTERS[0];
 export const JOB_IDENTITY = `pullsecret-job@${LOCAL_PROJECT}.iam.gserviceaccount.com`;
 /** The simulated HyperShift adapter's identity (HostedClusters, and reading the Secrets it checks). */
 export const HYPERSHIFT_IDENTITY = `hypershift-adapter@${LOCAL_PROJECT}.iam.gserviceaccount.com`;
+
+/** Each runtime identity of the shared grants (terraform/modules/runtime-grants.json), by its key. */
+export const RUNTIME_IDENTITIES = {
+  adapter: ADAPTER_IDENTITY,
+  launcher: LAUNCHER_IDENTITY,
+  job: JOB_IDENTITY,
+  reporter: REPORTER_IDENTITY,
+  reader: READER_IDENTITY,
+} as const;

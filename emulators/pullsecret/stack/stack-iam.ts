@@ -1,18 +1,15 @@
 import type { IamConfigInput } from '../../common/iam/iam-config';
 import { derivedProjectNumber } from '../../common/derived-number';
 import {
-  ADAPTER_IDENTITY,
-  JOB_IDENTITY,
   JOB_NAME,
   LAUNCH_QUEUE,
   LAUNCHER_IDENTITY,
   LOCAL_PROJECT,
   LOCAL_PROJECT_NUMBER,
-  OPERATOR_IDENTITY,
-  READER_IDENTITY,
-  REPORTER_IDENTITY,
-  TARGET_PROJECTS,
   type ManagementClusterMode,
+  OPERATOR_IDENTITY,
+  RUNTIME_IDENTITIES,
+  TARGET_PROJECTS,
 } from './layout';
 import { defaultPullSecretOf, runtimeIam, type RuntimeGrants } from './runtime-grants';
 
@@ -54,13 +51,7 @@ export function localStackIam(options: {
       gkeClusterProjects: reachedDirectly ? [LOCAL_PROJECT] : [],
       fleetHostProjects: throughGateway ? [LOCAL_PROJECT] : [],
     },
-    identities: {
-      adapter: ADAPTER_IDENTITY,
-      launcher: LAUNCHER_IDENTITY,
-      job: JOB_IDENTITY,
-      reader: READER_IDENTITY,
-      reporter: REPORTER_IDENTITY,
-    },
+    identities: RUNTIME_IDENTITIES,
     serviceAccounts: options.serviceAccounts,
     ...(options.grants ? { grants: options.grants } : {}),
   });

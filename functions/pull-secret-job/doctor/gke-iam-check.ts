@@ -1,5 +1,5 @@
 import { DOCTOR_SECTION, fail, ok, skip, type CheckResult } from './check';
-import type { ProjectRightsAnswer } from './secret-manager-check';
+import { resourceManagerUnanswered, type ProjectRightsAnswer } from './secret-manager-check';
 
 // GKE authorizes a Google identity's Kubernetes requests with IAM as well as RBAC: a request RBAC
 // does not allow is allowed when a role the identity holds on the cluster's project has the
@@ -87,13 +87,7 @@ export function judgeGkeIam(
         action: `Give the management clusters' projects with --management-project P (${DOCTOR_SECTION}).`,
       });
     case 'api-off':
-      return skip(name, `Resource Manager API is off: ${answer.message}`, {
-        problem:
-          'The doctor asks Resource Manager which project permissions the job holds; that API is not enabled.',
-        resource: "cloudresourcemanager.googleapis.com in the job's platform project",
-        action: `Enable it (gcloud services enable cloudresourcemanager.googleapis.com), which the pullsecret-adapter module's enable_apis does (${DOCTOR_SECTION}).`,
-      });
     case 'failed':
-      return skip(name, `could not ask Resource Manager: ${answer.detail}`);
+      return resourceManagerUnanswered(name, answer);
   }
 }

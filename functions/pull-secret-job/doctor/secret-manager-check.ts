@@ -92,15 +92,24 @@ export function judgeProjectRights(
         action: onboard(project),
       });
     case 'api-off':
-      return skip(name, `Resource Manager API is off: ${answer.message}`, {
-        problem:
-          'The doctor asks Resource Manager which project permissions the job holds; that API is not enabled.',
-        resource: "cloudresourcemanager.googleapis.com in the job's platform project",
-        action: `Enable it (gcloud services enable cloudresourcemanager.googleapis.com), which the pullsecret-adapter module's enable_apis does (${DOCTOR_SECTION}).`,
-      });
     case 'failed':
-      return skip(name, `could not ask Resource Manager: ${answer.detail}`);
+      return resourceManagerUnanswered(name, answer);
   }
+}
+
+/** A check that could not ask Resource Manager (its API off, or no answer): skipped, saying why. */
+export function resourceManagerUnanswered(
+  name: string,
+  answer: Extract<ProjectRightsAnswer, { kind: 'api-off' | 'failed' }>,
+): CheckResult {
+  if (answer.kind === 'failed')
+    return skip(name, `could not ask Resource Manager: ${answer.detail}`);
+  return skip(name, `Resource Manager API is off: ${answer.message}`, {
+    problem:
+      'The doctor asks Resource Manager which project permissions the job holds; that API is not enabled.',
+    resource: "cloudresourcemanager.googleapis.com in the job's platform project",
+    action: `Enable it (gcloud services enable cloudresourcemanager.googleapis.com), which the pullsecret-adapter module's enable_apis does (${DOCTOR_SECTION}).`,
+  });
 }
 
 /** The job's rights on its own secrets in the project, tested on one that exists (pure). */
