@@ -55,6 +55,11 @@ export const jobResultSchema = z.object({
       name: z.string(),
       outcome: z.enum(['created', 'updated', 'unchanged', 'deleted', 'absent', 'foreign']),
       resource_version: z.string().optional(),
+      /**
+       * A namespace layout migration's `keep-previous` phase left ours in this namespace (the
+       * previous layout's) as well: the `remove-previous` phase must run for this cluster.
+       */
+      previous_layout_namespace: z.string().optional(),
     })
     .optional(),
   /** Earlier places ours was removed from: a move's old places, or a delete's other places. */

@@ -367,7 +367,28 @@ export async function startCloudRunEmulator(
     afterMs: z.number().int().min(0).default(0),
   });
   const quotaSchema = z.object({ runJobsPerMinute: z.number().int().min(1).nullable() });
+  // What a `terraform apply` that changes the job's environment does (UpdateJob): executions
+  // started from then on get the new environment; running ones keep theirs. null removes a key.
+  const jobEnvSchema = z.object({
+    name: z.string(),
+    env: z.record(z.string(), z.string().nullable()),
+  });
   const admin: AdminRoute = async (req, res, path) => {
+    if (req.method === 'POST' && path === '/job-env') {
+      const body = jobEnvSchema.parse(await readJson(req));
+      const job = jobs.get(body.name);
+      if (!job) {
+        sendJson(res, 404, { error: `no job ${body.name}` });
+        return true;
+      }
+      const env = { ...job.env };
+      for (const [key, value] of Object.entries(body.env))
+        if (value === null) delete env[key];
+        else env[key] = value;
+      jobs.set(job.name, { ...job, env });
+      sendJson(res, 200, { name: job.name, env: Object.keys(env).sort() });
+      return true;
+    }
     if (path === '/quota' && (req.method === 'GET' || req.method === 'POST')) {
       if (req.method === 'POST')
         quota.set(quotaSchema.parse(await readJson(req)).runJobsPerMinute ?? undefined);

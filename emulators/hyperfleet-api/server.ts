@@ -105,6 +105,14 @@ export async function startHyperFleetApiEmulator(
       sendJson(res, 201, hold);
       return true;
     }
+    if (req.method === 'POST' && path === '/simulated-settings') {
+      const body = z
+        .object({ adapter: z.string(), settings: z.record(z.string(), z.unknown()) })
+        .parse(await readJson(req));
+      const done = store.reconfigureSimulated(body.adapter, body.settings);
+      sendJson(res, done ? 200 : 404, done ? body : { error: `${body.adapter} takes no settings` });
+      return true;
+    }
     if (req.method === 'POST' && path === '/simulated-data') {
       const override = simulatedDataSchema.parse(await readJson(req));
       store.overrideSimulatedData(override.cluster_name, override.adapter, override.data);

@@ -34,6 +34,11 @@ const patchSchema = z
 export interface SimulatedAdapter {
   /** `data` it reports, e.g. placement's `{namespace}`. */
   readonly data?: (cluster: { id: string; name: string }) => Record<string, unknown>;
+  /**
+   * Takes new settings (POST /simulated-settings), as an adapter redeployed with another
+   * configuration; the store then has it report again for every cluster (rereport).
+   */
+  readonly configure?: (settings: Readonly<Record<string, unknown>>) => void;
 }
 
 export interface HyperFleetStoreOptions {
@@ -351,6 +356,24 @@ export class HyperFleetStore {
     const cluster = this.clusters.get(id);
     if (!cluster) throw notFound('Cluster', id);
     return cluster;
+  }
+
+  /**
+   * A simulated adapter takes new settings and reports again for every live cluster at its current
+   * generation, as a reconfigured adapter does at its next reconcile. Unknown adapter: false.
+   */
+  reconfigureSimulated(adapter: string, settings: Readonly<Record<string, unknown>>): boolean {
+    const simulation = this.options.simulatedAdapters?.[adapter];
+    if (!simulation?.configure) return false;
+    simulation.configure(settings);
+    for (const cluster of this.clusters.values()) {
+      if (cluster.deleted_time !== undefined || this.held.has(`${cluster.id}/${adapter}`)) continue;
+      const override = this.dataOverrides.get(cluster.name)?.get(adapter);
+      const own = simulation.data?.(cluster);
+      const data = override ? mergePatch(own ?? {}, override) : own;
+      this.reportAdapter(cluster.id, adapter, { available: 'True', ...(data ? { data } : {}) });
+    }
+    return true;
   }
 
   /** A new generation: recompute conditions and let simulated adapters catch up. */

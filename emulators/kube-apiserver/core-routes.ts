@@ -166,9 +166,9 @@ export async function routeCore(parts: string[], request: RouteRequest): Promise
     else if (verb === 'create') {
       const body = await bodyOf('Secret');
       lifecycle('CREATE', 'Secret', admissionName(body));
-      const preview = context.store.createSecret(namespace, body, manager, true);
+      const preview = context.store.createSecret(namespace, body, manager, true, true);
       admit('CREATE', 'Secret', nameOf(preview), preview, null);
-      answer(201, dryRun ? preview : context.store.createSecret(namespace, body, manager));
+      answer(201, context.store.createSecret(namespace, body, manager, dryRun));
     } else throw methodNotAllowed(method);
     return;
   }

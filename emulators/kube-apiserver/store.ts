@@ -168,11 +168,23 @@ export class KubeStore {
     return this.book.list('SecretList', items);
   }
 
-  createSecret(namespace: string, body: Obj, manager: string, dryRun = false): Obj {
+  /**
+   * `admissionPreview`: the object validating admission judges, before the name is checked against
+   * storage, as the real server orders it (registry Store.Create: strategy validation, then
+   * createValidation, i.e. admission, then the storage create that answers AlreadyExists).
+   */
+  createSecret(
+    namespace: string,
+    body: Obj,
+    manager: string,
+    dryRun = false,
+    admissionPreview = false,
+  ): Obj {
     this.requireNamespace(namespace);
     const secret = normaliseSecret(this.withNamespace(body, namespace));
     const name = metadataOf(secret).name as string;
-    if (this.secrets.has(`${namespace}/${name}`)) throw alreadyExists('secrets', name);
+    if (!admissionPreview && this.secrets.has(`${namespace}/${name}`))
+      throw alreadyExists('secrets', name);
     const stored = this.book.stamp(secret, { object: {}, managers: [] }, manager, true, dryRun);
     if (!dryRun) this.secrets.set(`${namespace}/${name}`, stored);
     return this.book.render(stored);

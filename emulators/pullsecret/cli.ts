@@ -24,6 +24,8 @@ const OPTIONS = {
   'required-adapters': { type: 'string' },
   'simulate-adapters': { type: 'boolean' },
   'management-clusters': { type: 'string' },
+  // hyperfleet-api: the simulated placement's namespace layout (default clusters-{id}).
+  'namespace-template': { type: 'string' },
   'rbac-file': { type: 'string' },
   'iam-file': { type: 'string' },
   'gke-cluster': { type: 'string' },

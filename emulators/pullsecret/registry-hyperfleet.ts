@@ -34,7 +34,10 @@ export function startHyperFleetApiFromArgs(args: EmulatorArgs): Promise<RunningE
       ...(args.options['simulate-adapters'] !== undefined
         ? {
             simulatedAdapters: args.options['management-clusters']
-              ? localSimulatedAdapters(args.options['management-clusters'].split(','))
+              ? localSimulatedAdapters(
+                  args.options['management-clusters'].split(','),
+                  args.options['namespace-template'],
+                )
               : LOCAL_SIMULATED_ADAPTERS,
           }
         : {}),

@@ -114,7 +114,7 @@ function instanceHandler(): ReturnType<typeof createAdapterHandler> {
     preconditions,
     driftCondition,
     settings: config.decision,
-    namespaceTemplate: config.namespaceTemplate,
+    namespaceLayout: config.namespaceLayout,
     pullSecret: {
       specPath: config.pullSecretSpecPath,
       additionalSpecPath: config.pullSecretAdditionalSpecPath,

@@ -92,7 +92,7 @@ export function planFromExecution(
             kubernetesSecret: {
               ...managementClusterOf(summary.env),
               namespace: summary.env.MANAGEMENT_NAMESPACE,
-              name: summary.env.K8S_SECRET_NAME ?? kubernetesSecretName(clusterId),
+              name: kubernetesSecretName(clusterId),
             },
           }
         : {}),

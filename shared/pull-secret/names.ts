@@ -19,7 +19,11 @@ export function publishedVersionPath(secretPath: string): string {
   return `${secretPath}/versions/${PUBLISHED_VERSION_ALIAS}`;
 }
 
-/** The `kubernetes.io/dockerconfigjson` Secret in the management namespace. */
+/**
+ * The `kubernetes.io/dockerconfigjson` Secret in the management namespace: named after the cluster
+ * id in every namespace layout (shared/pull-secret/namespace-layout.ts), so that one shared
+ * namespace holds every cluster's without a clash, and the fence can tie the name to the id.
+ */
 export function kubernetesSecretName(clusterId: string): string {
   return `${clusterId}-pull-secret`;
 }
@@ -29,30 +33,3 @@ export function kubernetesSecretName(clusterId: string): string {
  * MANAGEMENT_CLUSTER_ENDPOINT) define when DEFAULT_MANAGEMENT_CLUSTER does not name it.
  */
 export const SINGLE_MANAGEMENT_CLUSTER_NAME = 'default';
-
-/**
- * The management namespace of a cluster's pull secret: `clusters-{id}`, the only one the admission
- * fence admits for it (templates/management-cluster-fence.yaml.tftpl). Tying the namespace to the
- * cluster id is what keeps placement data (another adapter's, so untrusted) from steering one
- * cluster's pull secret into another cluster's namespace or a system namespace.
- */
-export function managementNamespaceOf(clusterId: string): string {
-  return `clusters-${clusterId}`;
-}
-
-/**
- * Why the place `namespace`/`name` cannot hold the pull secret of `clusterId` (the fence's rule, so
- * that the job refuses before the cluster does), or undefined when it can.
- */
-export function placeProblem(
-  clusterId: string,
-  namespace: string,
-  name: string,
-): string | undefined {
-  const expected = {
-    namespace: managementNamespaceOf(clusterId),
-    name: kubernetesSecretName(clusterId),
-  };
-  if (namespace === expected.namespace && name === expected.name) return undefined;
-  return `the pull secret of cluster ${clusterId} may only be ${expected.namespace}/${expected.name} (the namespace clusters-{id} and the name {id}-pull-secret: the rule the admission fence enforces), not ${JSON.stringify(`${namespace}/${name}`.slice(0, 140))}`;
-}

@@ -90,6 +90,8 @@ export interface Provisioned {
     readonly managementCluster?: string;
     readonly namespace: string;
     readonly name: string;
+    /** A layout migration kept ours in this (the previous layout's) namespace too. */
+    readonly previousLayoutNamespace?: string;
   };
   readonly sha256Prefix?: string;
 }

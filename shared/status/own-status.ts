@@ -17,6 +17,8 @@ export const pullSecretStatusDataSchema = z.looseObject({
   failure_kind: z.enum(['permanent', 'transient']).optional(),
   reason: z.string().optional(),
   precondition: z.string().optional(),
+  /** A namespace layout migration kept a copy there (status-table.ts, kubernetesSecretData). */
+  previous_layout_namespace: z.string().optional(),
 });
 
 export type PullSecretStatusData = z.infer<typeof pullSecretStatusDataSchema>;

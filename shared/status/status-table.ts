@@ -198,6 +198,8 @@ function kubernetesSecretData(
     namespace: k.namespace,
     pull_secret_name: k.name,
     kubernetes_secret: { ...cluster, namespace: k.namespace, name: k.name },
+    // Not HyperShift's: the adapter reads it to launch a migration's remove-previous phase.
+    ...(k.previousLayoutNamespace ? { previous_layout_namespace: k.previousLayoutNamespace } : {}),
   };
 }
 
@@ -213,6 +215,7 @@ export const PLACE_DATA_KEYS = [
   'namespace',
   'pull_secret_name',
   'kubernetes_secret',
+  'previous_layout_namespace',
   'pull_secret_sha256_prefix',
 ] as const;
 

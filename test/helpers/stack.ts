@@ -1,3 +1,4 @@
+import type { NamespaceLayout } from '../../shared/pull-secret/namespace-layout';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -145,6 +146,8 @@ export interface TestStack {
   pausePlacement(paused: boolean): void;
   /** `adapter` restarts every adapter instance; `adapter-2` only that one. */
   restart(component: RestartableComponent): Promise<void>;
+  /** `terraform apply` of another namespace layout (Stack.relayout). */
+  relayout(layout: NamespaceLayout): Promise<void>;
   /** Messages waiting in the three dead-letter topics. */
   deadLetters(): Promise<number>;
   /** Every message published on the system's topics so far (for secret scans). */
@@ -182,6 +185,8 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
     adapterInstances: loadLocalStackConfig(process.env).adapterInstances,
     // LOCAL_DELIVERY=eventarc runs any e2e file with Eventarc-style delivery.
     delivery: loadLocalStackConfig(process.env).delivery,
+    // MANAGEMENT_NAMESPACE_TEMPLATE=clusters runs any e2e file in the shared-namespace layout.
+    namespaceLayout: loadLocalStackConfig(process.env).namespaceLayout,
     sentinel: { pollInterval: '500ms', notReadyInterval: '1s', readyInterval: '2s' },
     adapterEnv: {
       RETRY_BACKOFF_BASE: '1s',
@@ -518,6 +523,7 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
     pausePlacement: (paused) => {
       placementPaused = paused;
     },
+    relayout: (layout) => stack.relayout(layout),
     restart: async (component) => {
       if (component === 'pubsub') {
         await Promise.all(taps.map((t) => t.close()));

@@ -1,4 +1,10 @@
 import { createHash } from 'node:crypto';
+import * as z from 'zod';
+import {
+  DEFAULT_NAMESPACE_TEMPLATE,
+  namespaceOf,
+  namespaceTemplate,
+} from '../../../shared/pull-secret/namespace-layout';
 import type { SimulatedAdapter } from '../../hyperfleet-api/store';
 
 /**
@@ -13,16 +19,27 @@ export function spreadOver(clusters: readonly string[], clusterId: string): stri
 
 /**
  * The simulated placement adapter of seed 000: reports `data.managementCluster` (spread over the
- * local management clusters) and `data.namespace` (`clusters-{id}`, the HostedCluster namespace).
+ * local management clusters) and `data.namespace` (the HostedCluster namespace under the stack's
+ * namespace layout, `clusters-{id}` by default). Its `namespace_template` setting changes with the
+ * layout (POST /simulated-settings), as the real placement adapter is configured for it.
  */
-export function simulatedPlacement(managementClusters: readonly string[]): SimulatedAdapter {
+export function simulatedPlacement(
+  managementClusters: readonly string[],
+  namespaceTemplate: string = DEFAULT_NAMESPACE_TEMPLATE,
+): SimulatedAdapter {
+  let template = namespaceTemplate;
   return {
     data: (cluster) => ({
       managementCluster: spreadOver(managementClusters, cluster.id),
-      namespace: `clusters-${cluster.id}`,
+      namespace: namespaceOf(template, cluster.id),
     }),
+    configure: (settings) => {
+      template = namespaceTemplateSettings.parse(settings).namespace_template;
+    },
   };
 }
+
+const namespaceTemplateSettings = z.object({ namespace_template: namespaceTemplate });
 
 /** The management cluster that LOCAL_SIMULATED_ADAPTERS' placement puts every cluster on. */
 export const LOCAL_MANAGEMENT_CLUSTER = 'local-management-cluster';
@@ -42,6 +59,11 @@ export const LOCAL_SIMULATED_ADAPTERS: Record<string, SimulatedAdapter> = {
 /** The local stack's simulated adapters, placement spreading clusters over `managementClusters`. */
 export function localSimulatedAdapters(
   managementClusters: readonly string[],
+  namespaceTemplate?: string,
 ): Record<string, SimulatedAdapter> {
-  return { validation: {}, dns: {}, placement: simulatedPlacement(managementClusters) };
+  return {
+    validation: {},
+    dns: {},
+    placement: simulatedPlacement(managementClusters, namespaceTemplate),
+  };
 }

@@ -1,6 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
+import {
+  DEFAULT_LAYOUT,
+  fenceNamespaceRule,
+  fenceNamespaceWords,
+  type NamespaceLayout,
+} from '../../../shared/pull-secret/namespace-layout';
+import { renderTerraformTemplate } from '../../common/terraform-template';
 
 /** Where the fence lives in the repository: Terraform's template is the one source. */
 export const FENCE_TEMPLATE = path.join(
@@ -28,32 +35,41 @@ function repositoryRoot(from: string): string {
 }
 
 /**
- * Renders the template as Terraform's templatefile() would for this one variable: `${job_identity}`
- * is replaced and the escapes `$${` and `%%{` become literal. Any other interpolation or directive
- * means the template grew a feature this renderer does not know, which is an error, not a guess.
+ * Renders the template as Terraform's templatefile() renders it (emulators/common/terraform-template.ts)
+ * with the variables the modules pass: the job's identity, and the layout's namespace rule and
+ * words, computed as the pullsecret-namespace-layout module computes them (a test compares).
  */
-export function renderFenceText(template: string, jobIdentity: string): string {
+export function renderFenceText(
+  template: string,
+  jobIdentity: string,
+  layout: NamespaceLayout = DEFAULT_LAYOUT,
+): string {
   if (!IDENTITY.test(jobIdentity))
     throw new Error(
       `Invalid job identity ${JSON.stringify(jobIdentity)}: expected a user name or service account email (letters, digits, . _ @ : + -)`,
     );
-  const unknown = /(?<![$%])[$%]\{(?!job_identity\})/.exec(template.replace(/[$%]{2}\{/g, ''));
-  if (unknown)
-    throw new Error(
-      `The fence template uses a Terraform interpolation or directive other than \${job_identity} (at "${template.slice(unknown.index, unknown.index + 30)}")`,
-    );
-  return template
-    .replace(/(?<![$%])\$\{job_identity\}/g, jobIdentity)
-    .replace(/\$\$\{/g, '${')
-    .replace(/%%\{/g, '%{');
+  return renderTerraformTemplate(template, {
+    job_identity: jobIdentity,
+    namespace_rule: fenceNamespaceRule(layout, FENCE_OWNER),
+    namespace_words: fenceNamespaceWords(layout),
+  });
 }
+
+/** The cluster a fenced request is about, as the layout module's `owner` local says it. */
+const FENCE_OWNER =
+  "(request.operation == 'DELETE' ? oldObject.metadata.labels['cluster-id'] : object.metadata.labels['cluster-id'])";
 
 /** The rendered YAML text, as `terraform output -raw management_cluster_fence` prints it. */
 export function renderFenceYaml(
   jobIdentity: string,
-  root: string = repositoryRoot(__dirname),
+  options: { readonly layout?: NamespaceLayout; readonly root?: string } = {},
 ): string {
-  return renderFenceText(fs.readFileSync(path.join(root, FENCE_TEMPLATE), 'utf8'), jobIdentity);
+  const root = options.root ?? repositoryRoot(__dirname);
+  return renderFenceText(
+    fs.readFileSync(path.join(root, FENCE_TEMPLATE), 'utf8'),
+    jobIdentity,
+    options.layout,
+  );
 }
 
 /**
@@ -62,9 +78,9 @@ export function renderFenceYaml(
  */
 export function renderFencePolicy(
   jobIdentity: string,
-  root: string = repositoryRoot(__dirname),
+  options: { readonly layout?: NamespaceLayout; readonly root?: string } = {},
 ): Record<string, unknown>[] {
-  const text = renderFenceYaml(jobIdentity, root);
+  const text = renderFenceYaml(jobIdentity, options);
   return YAML.parseAllDocuments(text).map((document) => {
     if (document.errors.length > 0)
       throw new Error(`The rendered fence is not valid YAML: ${document.errors[0]!.message}`);

@@ -1,3 +1,4 @@
+import type { NamespaceLayout } from '../../../shared/pull-secret/namespace-layout';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
@@ -150,6 +151,8 @@ async function startGateway(
  */
 export async function startClusterAccess(options: {
   readonly root: string;
+  /** The namespace layout the fence admits. */
+  readonly layout: NamespaceLayout;
   readonly workDir: string;
   readonly clusters: readonly { readonly name: string; readonly mode: ManagementClusterMode }[];
   readonly hypershiftToken: string;
@@ -173,6 +176,7 @@ export async function startClusterAccess(options: {
   const clusters = await startManagementClusters({
     clusters: options.clusters,
     root: options.root,
+    layout: options.layout,
     workDir: options.workDir,
     hypershiftToken: options.hypershiftToken,
     tokenInfoUrl: metadata.tokenInfoUrl,

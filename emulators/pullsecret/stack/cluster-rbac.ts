@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { renderTerraformTemplate } from '../../common/terraform-template';
+import type { NamespaceLayout } from '../../../shared/pull-secret/namespace-layout';
 import { KubeReader } from '../../common/kube-admin';
+import { renderFenceYaml } from '../management-cluster/fence-policy';
 
 const TEMPLATES = path.join('terraform', 'modules', 'pullsecret-cluster-rbac', 'templates');
 export const RBAC_TEMPLATE = path.join(TEMPLATES, 'management-cluster-rbac.yaml.tftpl');
@@ -16,6 +18,8 @@ export interface ClusterRbacInputs {
   /** null: cluster-wide (a ClusterRoleBinding, fenced); a list: RoleBindings there only. */
   readonly namespaces: readonly string[] | null;
   readonly credentialsCommand: string;
+  /** The operator's namespace layout the fence admits (default `clusters-{id}`). */
+  readonly layout?: NamespaceLayout;
 }
 
 /**
@@ -40,13 +44,12 @@ export function renderClusterRbac(
   });
   return options.withFence === false
     ? rbac.trim()
-    : [renderFence(root, inputs.jobIdentity), rbac.trim()].join('\n---\n');
+    : [renderFence(root, inputs.jobIdentity, inputs.layout), rbac.trim()].join('\n---\n');
 }
 
 /** The fence alone, as the module's `management_cluster_fence` output renders it. */
-export function renderFence(root: string, jobIdentity: string): string {
-  const template = fs.readFileSync(path.join(root, FENCE_TEMPLATE), 'utf8');
-  return renderTerraformTemplate(template, { job_identity: jobIdentity }).trim();
+export function renderFence(root: string, jobIdentity: string, layout?: NamespaceLayout): string {
+  return renderFenceYaml(jobIdentity, { root, ...(layout ? { layout } : {}) }).trim();
 }
 
 /** Where kubectl is, if on PATH. */

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { startReadyProcess, type ReadyProcess } from '../../common/child-process';
+import { DEFAULT_LAYOUT, type NamespaceLayout } from '../../../shared/pull-secret/namespace-layout';
 import { Components } from './components';
 import { LOCAL_PROJECT } from './layout';
 import type { StackOptions } from './stack-description';
@@ -20,6 +21,11 @@ export interface Launcher {
   /** The environment every child starts from: no ambient Google credentials or project. */
   readonly baseEnv: NodeJS.ProcessEnv;
   readonly components: Components;
+  /**
+   * The namespace layout now: what a (re)started adapter and the job's definition get. Changed by
+   * the stack's relayout (a `terraform apply` of management_namespace).
+   */
+  readonly layout: { current: NamespaceLayout };
   /** Starts `npm run emulators -- <name> args`, registered as `component`, once it is ready. */
   emulator(
     name: string,
@@ -59,6 +65,7 @@ export function createLauncher(options: StackOptions): Launcher {
     watchdog,
     baseEnv,
     components,
+    layout: { current: options.namespaceLayout ?? DEFAULT_LAYOUT },
     emulator: async (name, args, env = baseEnv, component = name) => {
       const child = await startReadyProcess({
         command: process.execPath,

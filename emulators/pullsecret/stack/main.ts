@@ -112,6 +112,7 @@ async function main(): Promise<number> {
     workDir,
     adapterInstances: config.adapterInstances,
     delivery: config.delivery,
+    namespaceLayout: config.namespaceLayout,
     onProgress: (component, info) =>
       say(`  started ${component.padEnd(15)} ${String(info.endpoint ?? '')}`, {
         component,

@@ -4,7 +4,9 @@ import YAML from 'yaml';
 import type { CertificateAuthority } from '../../common/certificates';
 import { issueServingCertificate } from '../../common/certificates';
 import type { ReadyProcess } from '../../common/child-process';
+import type { NamespaceLayout } from '../../../shared/pull-secret/namespace-layout';
 import { writeKubeconfig } from '../../kube-apiserver/kubeconfig';
+import { renderFencePolicy } from '../management-cluster/fence-policy';
 import { applyManifest, renderClusterRbac, renderFence } from './cluster-rbac';
 import { KubeReader } from '../../common/kube-admin';
 import { HYPERSHIFT_IDENTITY, JOB_IDENTITY, type ManagementClusterMode } from './layout';
@@ -93,6 +95,8 @@ export function hypershiftRbac(identity: string = HYPERSHIFT_IDENTITY): string {
 export async function startManagementClusters(options: {
   readonly clusters: readonly { readonly name: string; readonly mode: ManagementClusterMode }[];
   readonly root: string;
+  /** The namespace layout the fence admits (relayoutFence changes it later). */
+  readonly layout: NamespaceLayout;
   readonly workDir: string;
   readonly hypershiftToken: string;
   readonly tokenInfoUrl: string;
@@ -162,7 +166,7 @@ export async function startManagementClusters(options: {
         },
         { withFence: false },
       );
-      await applyManifest(kubeconfig, renderFence(options.root, JOB_IDENTITY));
+      await applyManifest(kubeconfig, renderFence(options.root, JOB_IDENTITY, options.layout));
       await applyManifest(kubeconfig, `${manifest}\n---\n${hypershiftRbac()}`);
       const port = new URL(endpoint).port;
       const jobAccess: JobClusterAccess =
@@ -189,4 +193,30 @@ function caOf(kubeconfig: string): string {
     config.clusters[0]!.cluster['certificate-authority-data'],
     'base64',
   ).toString();
+}
+
+/**
+ * The fence of another layout, installed over the one in place: what the operator's apply of the
+ * changed pullsecret-cluster-rbac module does (kubernetes_manifest updates the policy in place;
+ * this emulator serves no strategic merge patch for admission kinds, so the policy is replaced).
+ */
+export async function relayoutFence(
+  root: string,
+  kubeconfig: string,
+  layout: NamespaceLayout,
+): Promise<void> {
+  const [policy] = renderFencePolicy(JOB_IDENTITY, { layout, root });
+  const admin = new KubeReader(kubeconfig);
+  const name = (policy!.metadata as { name: string }).name;
+  const at = `/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies/${name}`;
+  const stored = await admin.get(at);
+  const { status, body } = await admin.request('PUT', at, {
+    ...policy,
+    metadata: {
+      ...(policy!.metadata as object),
+      resourceVersion: (stored?.metadata as { resourceVersion?: string } | undefined)
+        ?.resourceVersion,
+    },
+  });
+  if (status !== 200) throw new Error(`PUT ${at}: ${status} ${body}`);
 }

@@ -1,3 +1,4 @@
+import type { NamespaceLayout } from '../../../shared/pull-secret/namespace-layout';
 import type { AdapterInstances } from './adapter-instances';
 import type { DeliveryMode } from './eventarc-conversion';
 import type { ManagementClusterMode } from './layout';
@@ -36,6 +37,11 @@ export interface StackOptions {
    * and how many at once the Cloud Tasks emulator calls Cloud Run's jobs.run.
    */
   readonly launchQueue?: { maxDispatchesPerSecond?: number; maxConcurrentDispatches?: number };
+  /**
+   * The operator's namespace layout (default `clusters-{id}`; `npm start` reads
+   * MANAGEMENT_NAMESPACE_TEMPLATE): rendered into the adapter, the job, the fence and placement.
+   */
+  readonly namespaceLayout?: NamespaceLayout;
   /** Called as each component becomes ready. */
   readonly onProgress?: (component: string, info: Record<string, unknown>) => void;
 }
@@ -134,5 +140,11 @@ export interface Stack {
   readonly description: StackDescription;
   /** Restarts a component the way an operator would (same port); the Pub/Sub emulator is re-wired. */
   restart(component: RestartableComponent): Promise<void>;
+  /**
+   * What `terraform apply` of another management_namespace does: the fence of every management
+   * cluster admits the new layout, the job's definition and the adapters (restarted, as a
+   * redeploy) read it, and the simulated placement reports its namespace.
+   */
+  relayout(layout: NamespaceLayout): Promise<void>;
   stop(): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import { layoutEnv } from '../../../shared/pull-secret/namespace-layout';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ReadyProcess } from '../../common/child-process';
@@ -64,6 +65,7 @@ export function pullSecretJobDefinition(
       KUBERNETES_NAMESPACE_WAIT: '30s',
       // The platform project logs and spans are filed under (Terraform sets it in GCP).
       GOOGLE_CLOUD_PROJECT: LOCAL_PROJECT,
+      ...layoutEnv(launcher.layout.current),
       ...wiring.otelEnv,
       ...options.jobEnv,
     },

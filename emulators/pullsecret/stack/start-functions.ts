@@ -1,3 +1,4 @@
+import { layoutEnv } from '../../../shared/pull-secret/namespace-layout';
 import type { ReadyProcess } from '../../common/child-process';
 import { freePort } from '../../common/free-port';
 import { startAdapterInstances, type AdapterInstances } from './adapter-instances';
@@ -86,6 +87,8 @@ function startAdapters(
             RETRY_BACKOFF_MAX: '30s',
             PERMANENT_FAILURE_RETRY_INTERVAL: '10m',
             STATUS_HEARTBEAT_INTERVAL: '1m',
+            // Read at each (re)start: a relayout restarts the adapters, as a redeploy does.
+            ...layoutEnv(launcher.layout.current),
             ...options.adapterEnv,
           },
         }),

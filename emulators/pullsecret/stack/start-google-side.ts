@@ -30,6 +30,7 @@ export async function startGoogleSide(
   const modes = options.managementClusterModes ?? MANAGEMENT_CLUSTER_MODES;
   const access = await startClusterAccess({
     root: options.root,
+    layout: launcher.layout.current,
     workDir: options.workDir,
     clusters: MANAGEMENT_CLUSTERS.map((name) => ({ name, mode: modes[name] ?? 'ip' })),
     hypershiftToken: randomBytes(24).toString('hex'),

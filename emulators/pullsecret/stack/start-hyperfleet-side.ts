@@ -33,6 +33,9 @@ export async function startHyperFleetApi(
       '--simulate-adapters',
       '--management-clusters',
       MANAGEMENT_CLUSTERS.join(','),
+      // Placement reports the HostedCluster namespace under the stack's layout.
+      '--namespace-template',
+      launcher.layout.current.template,
       '--token-file',
       tokenFile,
       '--tenancy',

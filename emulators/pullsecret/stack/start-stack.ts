@@ -3,10 +3,17 @@ import { startPubSubEmulator, type PubSubEmulator } from '../../pubsub/pubsub-em
 import { startTraceReceiver } from '../../traces/receiver';
 import type { ClusterAccess } from './cluster-access';
 import { describeStack } from './describe-stack';
-import { ADAPTER_IDENTITY, DEFAULT_MANAGEMENT_CLUSTER, REPORTER_IDENTITY } from './layout';
+import { layoutEnv, type NamespaceLayout } from '../../../shared/pull-secret/namespace-layout';
+import {
+  ADAPTER_IDENTITY,
+  DEFAULT_MANAGEMENT_CLUSTER,
+  JOB_NAME,
+  REPORTER_IDENTITY,
+} from './layout';
+import { relayoutFence } from './management-clusters';
 import { createLauncher, type Launcher } from './launcher';
 import { pushSubscriptions, wireSubscriptions } from './push-subscriptions';
-import type { Stack, StackOptions } from './stack-description';
+import type { Stack, StackDescription, StackOptions } from './stack-description';
 import { startCloudRun } from './start-cloud-run';
 import { startFunctions } from './start-functions';
 import { startGoogleSide } from './start-google-side';
@@ -18,6 +25,15 @@ import {
   writeHyperFleetToken,
 } from './start-hyperfleet-side';
 import { tracingEnv } from './tracing-env';
+
+/** POST to an emulator's admin API (`/_emulator/...`); fails on anything but 2xx. */
+async function postAdmin(base: string, route: string, body: unknown): Promise<void> {
+  const response = await fetch(`${base}/_emulator${route}`, {
+    method: 'POST',
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`POST ${route}: ${response.status} ${await response.text()}`);
+}
 
 /**
  * Each function's own metadata server listener (GCE_METADATA_HOST): its own Google identity; and
@@ -139,16 +155,54 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       functions,
       subscriptions,
     });
+    const restart = restarter(launcher, functions.adapters);
     return {
       description,
       stop: stopAll,
-      restart: (component) =>
-        component === 'adapter'
-          ? functions.adapters.restartAll()
-          : launcher.components.restart(component),
+      relayout: (layout) => relayoutStack(launcher, access, description, restart, layout),
+      restart,
     };
   } catch (error) {
     await stopAll();
     throw error;
   }
+}
+
+/** Restarts a component as an operator would; the adapter's instances all (a redeploy). */
+function restarter(
+  launcher: Launcher,
+  adapters: { restartAll(): Promise<void> },
+): Stack['restart'] {
+  return (component) =>
+    component === 'adapter' ? adapters.restartAll() : launcher.components.restart(component);
+}
+
+/**
+ * What `terraform apply` of another management_namespace does to the running stack (Stack.relayout).
+ * The fence first: no execution with the new environment may meet the old fence.
+ */
+async function relayoutStack(
+  launcher: Launcher,
+  access: ClusterAccess,
+  description: StackDescription,
+  restart: Stack['restart'],
+  layout: NamespaceLayout,
+): Promise<void> {
+  launcher.layout.current = layout;
+  for (const cluster of access.clusters)
+    await relayoutFence(launcher.options.root, cluster.kubeconfig, layout);
+  await postAdmin(description.endpoints.cloudRunAdmin, '/job-env', {
+    name: JOB_NAME,
+    // null removes: the migration variables go when the migration ends.
+    env: {
+      PREVIOUS_MANAGEMENT_NAMESPACE_TEMPLATE: null,
+      NAMESPACE_MIGRATION_PHASE: null,
+      ...layoutEnv(layout),
+    },
+  });
+  await postAdmin(description.endpoints.hyperfleetApi, '/simulated-settings', {
+    adapter: 'placement',
+    settings: { namespace_template: layout.template },
+  });
+  await restart('adapter');
 }

@@ -31,7 +31,12 @@ import {
 } from '../../../shared/tracing/config';
 import type { DecisionSettings } from '../decision/decision';
 import { DEFAULT_DRIFT_REPORTED_CONDITION } from '../decision/drift-condition';
-import { namespaceTemplate } from '../decision/namespace-template';
+import {
+  layoutEnvProblems,
+  layoutOf,
+  namespaceLayoutEnvShape,
+  type NamespaceLayout,
+} from '../../../shared/pull-secret/namespace-layout';
 import { defaultResyncSpreadMs } from '../decision/resync-spread';
 import { type PreconditionSpec } from '../decision/preconditions';
 
@@ -99,7 +104,7 @@ export const adapterEnvSchema = z.object({
   PULL_SECRET_SPEC_PATH: objectPath('spec.pullSecret.data'),
   PULL_SECRET_ADDITIONAL_SPEC_PATH: objectPath('spec.pullSecret.additional'),
   DEFAULT_PULL_SECRET_VERSION: secretVersionNameSchema.optional(),
-  MANAGEMENT_NAMESPACE_TEMPLATE: namespaceTemplate,
+  ...namespaceLayoutEnvShape,
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
@@ -139,8 +144,8 @@ export interface AdapterConfig {
   readonly pullSecretSpecPath: string;
   readonly pullSecretAdditionalSpecPath: string;
   readonly defaultPullSecretVersion?: string;
-  /** The management namespace when placement names none ({id}, {name}). */
-  readonly namespaceTemplate: string;
+  /** The operator's namespace layout (shared/pull-secret/namespace-layout.ts), the job's too. */
+  readonly namespaceLayout: NamespaceLayout;
   readonly logLevel: LogLevel;
   readonly logFormat: LogFormat;
   readonly projectId?: string;
@@ -151,7 +156,14 @@ const CLOUD_RUN_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 500, maxDelayMs
 
 /** Reads and validates the adapter's environment (and its preconditions file); throws ConfigError. */
 export function loadAdapterConfig(env: Env): AdapterConfig {
-  const e = parseEnv(adapterEnvSchema, env, 'adapter function');
+  const e = parseEnv(
+    // The same refinement as the job's: the migration variables come together.
+    adapterEnvSchema.superRefine((parsed, ctx) =>
+      layoutEnvProblems(parsed).forEach((issue) => ctx.addIssue({ code: 'custom', ...issue })),
+    ),
+    env,
+    'adapter function',
+  );
   return {
     hyperfleet: toHyperFleetApiConfig(e),
     cloudRunJob: e.PULL_SECRET_JOB,
@@ -192,7 +204,7 @@ export function loadAdapterConfig(env: Env): AdapterConfig {
     ...(e.DEFAULT_PULL_SECRET_VERSION
       ? { defaultPullSecretVersion: e.DEFAULT_PULL_SECRET_VERSION }
       : {}),
-    namespaceTemplate: e.MANAGEMENT_NAMESPACE_TEMPLATE,
+    namespaceLayout: layoutOf(e),
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     ...(e.GOOGLE_CLOUD_PROJECT ? { projectId: e.GOOGLE_CLOUD_PROJECT } : {}),

@@ -1,9 +1,14 @@
 import { gcpProjectOf } from '../../../shared/hyperfleet/cluster-project';
 import type { AdapterStatus, Cluster } from '../../../shared/hyperfleet/schemas';
+import {
+  currentNamespace,
+  DEFAULT_LAYOUT,
+  describeLayout,
+  previousNamespace,
+  type NamespaceLayout,
+} from '../../../shared/pull-secret/namespace-layout';
 import { readPath } from '../../../shared/object-path';
-import { managementNamespaceOf } from '../../../shared/pull-secret/names';
 import type { ClusterFacts } from './decision';
-import { DEFAULT_NAMESPACE_TEMPLATE, renderNamespace } from './namespace-template';
 
 const DNS_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
@@ -13,15 +18,16 @@ const shown = (value: unknown) => JSON.stringify(String(value).slice(0, 80));
 /**
  * What the decision needs from the cluster and the other adapters' statuses: the GCP project id
  * (current `spec.platform.gcp.projectID` or older `spec.gcp.projectId`), the management namespace
- * (placement's `data.namespace`, else the template, `clusters-{id}` by default) and the management
+ * (the operator's layout: `clusters-{id}` by default, or one shared namespace) and the management
  * cluster (placement's `data.managementCluster`, else none: the job's default). The namespace is
  * where HyperShift's HostedCluster lives and reads the pull secret, so placement, this adapter and
- * the HyperShift adapter must all derive it the same way.
+ * the HyperShift adapter must agree on it: placement's `data.namespace`, when reported, is checked
+ * against the layout, never followed.
  */
 export function clusterFacts(
   cluster: Cluster,
   statuses: readonly AdapterStatus[],
-  namespaceTemplate: string = DEFAULT_NAMESPACE_TEMPLATE,
+  layout: NamespaceLayout = DEFAULT_LAYOUT,
 ): ClusterFacts {
   const project = gcpProjectOf(cluster);
   const placement = statuses.find((s) => s.adapter === 'placement')?.data;
@@ -33,61 +39,49 @@ export function clusterFacts(
     gcpProjectId: project,
     namespace: deletionNamespace(
       Boolean(cluster.deleted_time),
-      managementNamespace(placement?.namespace, namespaceTemplate, cluster),
-      cluster.id,
+      managementNamespace(placement?.namespace, layout, cluster.id),
+      currentNamespace(layout, cluster.id),
     ),
+    keepsPreviousLayout: layout.migration?.phase === 'keep-previous',
     managementCluster: managementCluster(placement?.managementCluster),
   };
 }
 
 function managementNamespace(
   placed: unknown,
-  template: string,
-  cluster: Cluster,
+  layout: NamespaceLayout,
+  clusterId: string,
 ): ClusterFacts['namespace'] {
-  if (unset(placed)) {
-    const value = renderNamespace(template, cluster);
-    if (DNS_LABEL.test(value) && value !== managementNamespaceOf(cluster.id))
-      return {
-        ok: false,
-        problem: `InvalidManagementNamespace: MANAGEMENT_NAMESPACE_TEMPLATE ${shown(template)} gives ${shown(value)}, not this cluster's management namespace "${managementNamespaceOf(cluster.id)}"; the admission fence admits only clusters-{id}: unset the template`,
-      };
-    return DNS_LABEL.test(value)
-      ? { ok: true, value }
-      : {
-          ok: false,
-          problem: `MANAGEMENT_NAMESPACE_TEMPLATE ${shown(template)} gives ${shown(value)} for this cluster, which is not a Kubernetes namespace name (a DNS label of at most 63 lowercase letters, digits or "-"); change the template or have the placement adapter report data.namespace`,
-        };
-  }
-  if (typeof placed !== 'string' || !DNS_LABEL.test(placed))
+  const own = currentNamespace(layout, clusterId);
+  if (!DNS_LABEL.test(own))
     return {
       ok: false,
-      problem: `The placement adapter's data.namespace ${shown(placed)} is not a Kubernetes namespace name (a DNS label of at most 63 lowercase letters, digits or "-")`,
+      problem: `InvalidManagementNamespace: MANAGEMENT_NAMESPACE_TEMPLATE ${shown(layout.template)} gives ${shown(own)} for this cluster, which is not a Kubernetes namespace name (a DNS label of at most 63 lowercase letters, digits or "-"): the cluster id is too long for the template`,
     };
+  if (unset(placed)) return { ok: true, value: own };
   // Placement is another adapter's data: it may name any namespace, but the pull secret of a
-  // cluster goes only to that cluster's own (the admission fence's rule, which the job checks too).
-  const own = managementNamespaceOf(cluster.id);
-  if (placed !== own)
+  // cluster goes only where the operator's layout puts it (the admission fence's rule, which the
+  // job checks too). While migrating, placement may still report the previous layout's.
+  const agreed = [own, previousNamespace(layout, clusterId)];
+  if (typeof placed !== 'string' || !agreed.includes(placed))
     return {
       ok: false,
-      problem: `InvalidManagementNamespace: the placement adapter's data.namespace ${shown(placed)} is not this cluster's management namespace "${own}"; the pull secret of a cluster may only be written to clusters-{id} (the admission fence enforces the same rule). Fix the placement adapter's report`,
+      problem: `InvalidManagementNamespace: the placement adapter's data.namespace ${shown(placed)} is not this cluster's management namespace "${own}" under the layout MANAGEMENT_NAMESPACE_TEMPLATE=${describeLayout(layout)} (the admission fence admits no other). Configure the placement adapter for the same layout, or change the layout (docs/management-clusters.md)`,
     };
-  return { ok: true, value: placed };
+  return { ok: true, value: own };
 }
 
 /**
  * A delete goes on whatever placement reports: the job removes ours from every recorded place and
  * writes nowhere, so a wrong or forged data.namespace (or one an earlier version accepted) must not
- * keep a cluster from being cleaned up. It is launched for the cluster's own namespace.
+ * keep a cluster from being cleaned up. It is launched for the layout's namespace.
  */
 function deletionNamespace(
   deleting: boolean,
   namespace: ClusterFacts['namespace'],
-  clusterId: string,
+  own: string,
 ): ClusterFacts['namespace'] {
-  return deleting && !namespace.ok
-    ? { ok: true, value: managementNamespaceOf(clusterId) }
-    : namespace;
+  return deleting && !namespace.ok ? { ok: true, value: own } : namespace;
 }
 
 function managementCluster(placed: unknown): ClusterFacts['managementCluster'] {

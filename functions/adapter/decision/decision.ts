@@ -45,10 +45,18 @@ export interface ClusterFacts {
   readonly generation: number;
   readonly deleting: boolean;
   readonly gcpProjectId: string | undefined;
-  /** From the placement adapter's data.namespace, else MANAGEMENT_NAMESPACE_TEMPLATE. */
+  /**
+   * The operator's layout's namespace for the cluster (MANAGEMENT_NAMESPACE_TEMPLATE), which the
+   * placement adapter's data.namespace, when it reports one, must agree with.
+   */
   readonly namespace:
     | { readonly ok: true; readonly value: string }
     | { readonly ok: false; readonly problem: string };
+  /**
+   * A namespace layout migration's `keep-previous` phase is under way: a copy our status says is
+   * kept in the previous layout is meant to stay (any other time it is due for removal).
+   */
+  readonly keepsPreviousLayout: boolean;
   /** From the placement adapter's data.managementCluster; no value: the job's default cluster. */
   readonly managementCluster:
     | { readonly ok: true; readonly value?: string }

@@ -81,6 +81,11 @@ function placementMove(cluster: ClusterFacts, own: OwnStatus): string | undefine
   const namespace = cluster.namespace.ok ? cluster.namespace.value : undefined;
   if (namespace !== undefined && typeof inNamespace === 'string' && namespace !== inNamespace)
     return `the management namespace changed from ${inNamespace} to ${namespace}`;
+  // A layout migration's keep-previous phase left a copy in the previous layout; once the operator
+  // moves on to remove-previous (or ends the migration), the copy is due for removal.
+  const left = own.data.previous_layout_namespace;
+  if (typeof left === 'string' && !cluster.keepsPreviousLayout)
+    return `the copy in ${left}, kept while the namespace layout migrated, is to be removed`;
   return undefined;
 }
 

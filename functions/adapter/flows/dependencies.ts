@@ -1,6 +1,7 @@
 import type { ExecutionReader } from '../../../shared/executions/execution-reader';
 import type { HyperFleetApi } from '../../../shared/hyperfleet/port';
 import type { Logger } from '../../../shared/logging/logger';
+import type { NamespaceLayout } from '../../../shared/pull-secret/namespace-layout';
 import type { DecisionSettings } from '../decision/decision';
 import type { PullSecretSettings } from '../decision/pull-secret-reference';
 import type { CompiledPrecondition } from '../decision/preconditions';
@@ -23,8 +24,8 @@ export interface AdapterDependencies {
   readonly driftCondition?: CompiledDriftCondition;
   readonly settings: DecisionSettings;
   readonly pullSecret: PullSecretSettings;
-  /** MANAGEMENT_NAMESPACE_TEMPLATE; `clusters-{id}` when absent. */
-  readonly namespaceTemplate?: string;
+  /** The operator's namespace layout; `clusters-{id}` when absent. */
+  readonly namespaceLayout?: NamespaceLayout;
   readonly logger: Logger;
   readonly now?: () => Date;
 }

@@ -33,7 +33,7 @@ export async function reconcileCluster(
     deps.hyperfleet.findCluster(event.clusterId),
     listStatusesOrNone(deps.hyperfleet, event.clusterId),
   ]);
-  const facts = cluster ? clusterFacts(cluster, statuses, deps.namespaceTemplate) : undefined;
+  const facts = cluster ? clusterFacts(cluster, statuses, deps.namespaceLayout) : undefined;
   // The generation being reconciled is the cluster's (the event's may be older or absent).
   if (facts) root.setAttribute(TRACE_ATTRIBUTES.generation, facts.generation);
   // One context for the preconditions and the drift condition: converted to CEL once.

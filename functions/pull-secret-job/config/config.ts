@@ -1,3 +1,4 @@
+import { layoutOf, type NamespaceLayout } from '../../../shared/pull-secret/namespace-layout';
 import type { GoogleEndpoint } from '../../../shared/gcp/client-options';
 import { parseEnv, type Env } from '../../../shared/config/parse-env';
 import { toHyperFleetApiConfig, type HyperFleetApiConfig } from '../../../shared/hyperfleet/config';
@@ -43,6 +44,8 @@ export interface JobConfig {
   /** LAUNCH_ID: the adapter's launch (its Cloud Tasks task id), for the start report. */
   readonly launchId?: string;
   readonly kubernetes?: {
+    /** The operator's namespace layout: where a pull secret may be written and removed. */
+    readonly layout: NamespaceLayout;
     readonly namespace: string;
     readonly secretName: string;
     /** The management cluster this execution targets; may be unknown (the run checks, see run/run-pull-secret-job.ts). */
@@ -90,8 +93,9 @@ export function loadJobConfig(env: Env): JobConfig {
     e.SKIP_KUBERNETES || !e.MANAGEMENT_NAMESPACE || !cluster
       ? undefined
       : {
+          layout: layoutOf(e),
           namespace: e.MANAGEMENT_NAMESPACE,
-          secretName: e.K8S_SECRET_NAME ?? kubernetesSecretName(e.CLUSTER_ID),
+          secretName: kubernetesSecretName(e.CLUSTER_ID),
           cluster,
           clusters,
           ...(clusters[cluster] ? { access: clusters[cluster] } : {}),

@@ -1,3 +1,7 @@
+import {
+  layoutEnvProblems,
+  namespaceLayoutEnvShape,
+} from '../../../shared/pull-secret/namespace-layout';
 import * as z from 'zod';
 import { secretVersionNameSchema } from '../../../shared/gcp/secret-manager-names';
 import {
@@ -12,7 +16,6 @@ import {
   apiEndpoint,
   hostPort,
   namespaceName,
-  objectName,
   secretId,
 } from '../../../shared/config/gcp-names';
 import { hyperFleetApiEnvShape } from '../../../shared/hyperfleet/config';
@@ -109,8 +112,10 @@ export const jobEnvSchema = z
      * about 100 characters), echoed in the job's start report.
      */
     LAUNCH_ID: z.string().min(1).max(200).optional(),
+    /** Per execution: the namespace the adapter decided; it must be the layout's (below). */
     MANAGEMENT_NAMESPACE: namespaceName.optional(),
-    K8S_SECRET_NAME: objectName.optional(),
+    /** The operator's namespace layout, the adapter's own (shared/pull-secret/namespace-layout.ts). */
+    ...namespaceLayoutEnvShape,
     SKIP_KUBERNETES: booleanFlag(false),
     KUBECONFIG: z.string().optional(),
     MANAGEMENT_CLUSTER_ENDPOINT: managementEndpoint.optional(),
@@ -160,6 +165,7 @@ export const jobEnvSchema = z
       });
     }
     managementClusterProblems(env).forEach((issue) => ctx.addIssue({ code: 'custom', ...issue }));
+    layoutEnvProblems(env).forEach((issue) => ctx.addIssue({ code: 'custom', ...issue }));
     const source =
       env.PULL_SECRET_SOURCE ?? (env.PULL_SECRET_DATA !== undefined ? 'env' : undefined);
     if (env.OPERATION !== 'delete') {

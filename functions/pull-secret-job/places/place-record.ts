@@ -258,20 +258,29 @@ export function annotationsBytes(annotations: Readonly<Record<string, string>>):
 /**
  * An apply's plan: record the target before writing it (a crash after the write still leaves it
  * known), write it, then remove ours from every other recorded place, then forget those places.
+ * `retained` places are neither removed nor forgotten: while a namespace layout migration keeps
+ * the previous layout's copy (shared/pull-secret/namespace-layout.ts), HyperShift's HostedCluster
+ * may still reference it until it follows the new status.
  */
 export interface ApplyPlan {
   readonly record: readonly Place[];
   readonly write: Place;
   readonly remove: readonly Place[];
+  readonly retain: readonly Place[];
 }
 
-export function planApply(recorded: readonly Place[], target: Place): ApplyPlan {
+export function planApply(
+  recorded: readonly Place[],
+  target: Place,
+  retained: (place: Place) => boolean = () => false,
+): ApplyPlan {
   const isRecorded = (place: Place) => recorded.some((p) => samePlace(p, place));
-  const others = (place: Place) => !samePlace(place, target);
+  const others = uniquePlaces(recorded.filter((place) => !samePlace(place, target)));
   return {
     record: isRecorded(target) ? [] : [target],
     write: target,
-    remove: uniquePlaces(recorded.filter(others)),
+    remove: others.filter((place) => !retained(place)),
+    retain: others.filter(retained),
   };
 }
 

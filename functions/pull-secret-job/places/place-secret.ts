@@ -1,3 +1,4 @@
+import { keptByMigration } from '../../../shared/pull-secret/namespace-layout';
 import { TransientError, type AdapterError } from '../../../shared/errors';
 import type { Logger } from '../../../shared/logging/logger';
 import type { RetryPolicy } from '../../../shared/retry/backoff';
@@ -95,8 +96,12 @@ export async function placeSecret(
       afterLostClaim(after.lost) === 'withdraw' ? await withdraw(ctx, target) : undefined;
     return { pushed, lost: after.lost, ...(withdrawn ? { withdrawn } : {}) };
   }
-  const old = planApply(after.recorded, target).remove;
-  if (old.length === 0) return { pushed, cleaned: [], kept: [] };
+  const plan = planApply(after.recorded, target, (place) =>
+    keptByMigration(ctx.kubernetes.layout, ctx.clusterId, place),
+  );
+  const retained = plan.retain.map((place): KeptPlace => ({ place, why: 'previous-layout' }));
+  const old = plan.remove;
+  if (old.length === 0) return { pushed, cleaned: [], kept: retained };
   ctx.logger.info(`Moving the pull secret: removing ours from ${old.length} earlier place(s)`, {
     phase: 'kubernetes',
     operation: 'move',
@@ -111,7 +116,12 @@ export async function placeSecret(
   if (lost) return { pushed, lost };
   // No newer execution holds the claim, yet one of our old places is stamped newer: say so.
   const failure = placeFailure(report) ?? newerFailure(report.kept);
-  return { pushed, cleaned: report.removed, kept: report.kept, ...(failure ? { failure } : {}) };
+  return {
+    pushed,
+    cleaned: report.removed,
+    kept: [...retained, ...report.kept],
+    ...(failure ? { failure } : {}),
+  };
 }
 
 /** The Kubernetes write; a newer generation that wrote the target first ends it `lost`. */

@@ -1,6 +1,6 @@
 import { AdapterError, PermanentError, TransientError } from '../../../shared/errors';
 import type { Logger } from '../../../shared/logging/logger';
-import { placeProblem } from '../../../shared/pull-secret/names';
+import { placeProblem, type NamespaceLayout } from '../../../shared/pull-secret/namespace-layout';
 import type { RetryPolicy } from '../../../shared/retry/backoff';
 import type { LostClaim } from '../claim/claim';
 import type { JobConfig } from '../config/config';
@@ -54,6 +54,7 @@ export function removalDeps(ctx: PlaceContext, during: 'move' | 'delete'): Remov
   return {
     clusterSecrets: ctx.clusterSecrets,
     clusters: ctx.kubernetes.clusters,
+    layout: ctx.kubernetes.layout,
     clusterId: ctx.clusterId,
     ...(ctx.generation !== undefined ? { generation: ctx.generation } : {}),
     logger: ctx.logger,
@@ -128,7 +129,11 @@ export interface RemovedPlace {
  */
 export interface KeptPlace {
   readonly place: Place;
-  readonly why: 'newer' | 'unconfigured';
+  /**
+   * `newer`: stamped by a newer generation; `unconfigured`: on a management cluster the job no
+   * longer knows; `previous-layout`: the copy a layout migration keeps (place-secret.ts).
+   */
+  readonly why: 'newer' | 'unconfigured' | 'previous-layout';
 }
 
 /** Every place handled: done (forget them), kept, and failed (keep them recorded). */
@@ -141,6 +146,8 @@ export interface RemovalReport {
 export interface RemovalDependencies {
   readonly clusterSecrets: (managementCluster: string) => Promise<ClusterSecrets>;
   readonly clusters: ManagementClusterSet;
+  /** Where ours can be: a recorded place elsewhere is never touched (the fence's rule). */
+  readonly layout: NamespaceLayout;
   readonly clusterId: string;
   /** This execution's generation: a Secret stamped newer is never removed. */
   readonly generation?: number;
@@ -179,7 +186,7 @@ export async function removePlaces(
     }
     // A recorded place outside the fence's rule (a record edited in Secret Manager, or written by
     // a version before the rule) cannot be proven ours: nothing is removed there, the record goes.
-    const outside = placeProblem(deps.clusterId, place.namespace, place.name);
+    const outside = placeProblem(deps.layout, deps.clusterId, place, 'remove');
     if (outside) {
       log.warn(
         `Recorded ${describePlace(place)} is not a place ours can be (${outside}); nothing removed there, the record is dropped`,
@@ -295,14 +302,22 @@ export function requireKnownCluster(name: string, clusters: ManagementClusterSet
 
 /**
  * Refuses, before any call, a target the admission fence would refuse: the pull secret of cluster
- * X is X-pull-secret in clusters-X and nowhere else, whatever placement (another adapter's data)
- * or K8S_SECRET_NAME says. Permanent: the same execution can only be refused again.
+ * X is X-pull-secret in X's namespace under the operator's layout and nowhere else, whatever
+ * placement (another adapter's data) says. Permanent: the same execution can only be refused again.
  */
-export function requireOwnPlace(clusterId: string, namespace: string, name: string): void {
-  const problem = placeProblem(clusterId, namespace, name);
+export function requireOwnPlace(
+  clusterId: string,
+  target: {
+    readonly layout: NamespaceLayout;
+    readonly namespace: string;
+    readonly secretName: string;
+  },
+): void {
+  const place = { namespace: target.namespace, name: target.secretName };
+  const problem = placeProblem(target.layout, clusterId, place, 'write');
   if (problem)
     throw new PermanentError(
-      `Refused to write the Kubernetes Secret: ${problem}. Have the placement adapter report data.namespace clusters-${clusterId} (docs/management-clusters.md).`,
+      `Refused to write the Kubernetes Secret: ${problem}. The adapter and the job must share one MANAGEMENT_NAMESPACE_TEMPLATE (Terraform management_namespace renders it into both; docs/management-clusters.md).`,
       'InvalidManagementNamespace',
     );
 }

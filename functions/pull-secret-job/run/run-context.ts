@@ -114,16 +114,23 @@ export function secretManagerSummary(
   };
 }
 
+/** The result's `kubernetes`: the Secret written, and a copy a layout migration kept; or nothing. */
 export function kubernetesSummary(
-  outcome: KubernetesOutcome,
+  progress: { readonly pushed?: KubernetesOutcome; readonly kept?: readonly KeptPlace[] },
   config: Target,
-): NonNullable<JobResult['kubernetes']> {
+): Pick<JobResult, 'kubernetes'> {
+  const outcome = progress.pushed;
+  if (!outcome) return {};
+  const previous = progress.kept?.find((k) => k.why === 'previous-layout');
   return {
-    ...clusterOf(config),
-    namespace: outcome.namespace,
-    name: outcome.name,
-    outcome: outcome.outcome,
-    ...(outcome.resourceVersion ? { resource_version: outcome.resourceVersion } : {}),
+    kubernetes: {
+      ...clusterOf(config),
+      namespace: outcome.namespace,
+      name: outcome.name,
+      outcome: outcome.outcome,
+      ...(outcome.resourceVersion ? { resource_version: outcome.resourceVersion } : {}),
+      ...(previous ? { previous_layout_namespace: previous.place.namespace } : {}),
+    },
   };
 }
 

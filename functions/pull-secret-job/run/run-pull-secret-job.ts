@@ -54,7 +54,7 @@ export async function runPullSecretJob(
       ...(progress.fingerprint ? { pull_secret_sha256_prefix: progress.fingerprint } : {}),
       ...(progress.source ? { pull_secret_source: progress.source } : {}),
       ...(progress.stored ? { secret_manager: secretManagerSummary(progress.stored) } : {}),
-      ...(progress.pushed ? { kubernetes: kubernetesSummary(progress.pushed, config) } : {}),
+      ...kubernetesSummary(progress, config),
       ...(progress.removed ? removalSummary(progress.removed, config) : {}),
       ...(progress.cleaned?.length ? { cleaned_placements: cleanedSummary(progress.cleaned) } : {}),
       durations_ms: progress.durations,
@@ -66,7 +66,7 @@ export async function runPullSecretJob(
     // that target and still cleans every recorded place (cleanPlaces), else it could never end.
     if (config.kubernetes && config.operation === 'apply') {
       requireKnownCluster(config.kubernetes.cluster, config.kubernetes.clusters);
-      requireOwnPlace(config.clusterId, config.kubernetes.namespace, config.kubernetes.secretName);
+      requireOwnPlace(config.clusterId, config.kubernetes);
     }
     const done =
       config.operation === 'delete'

@@ -2,7 +2,7 @@ import { parseSecretManagerName } from '../../../shared/gcp/secret-manager-names
 import type { JobResult } from '../../../shared/job-result';
 import { describeClaim, type Claim } from '../../../shared/pull-secret/claim';
 import { PUBLISHED_VERSION_ALIAS } from '../../../shared/pull-secret/names';
-import type { StatusOutcome } from '../../../shared/status/outcome';
+import type { Provisioned, StatusOutcome } from '../../../shared/status/outcome';
 import type { PlannedReport, SkippedReport } from '../../../shared/status/planned-report';
 import type { ExecutionSummary } from '../../../shared/executions/execution-reader';
 
@@ -72,17 +72,7 @@ export function planFromJobResult(
       secretPath: sm.secret_path,
       ...(version ? { secretVersion: version } : {}),
       ...(result.pull_secret_source ? { pullSecretSource: result.pull_secret_source } : {}),
-      ...(result.kubernetes
-        ? {
-            kubernetesSecret: {
-              ...(result.kubernetes.management_cluster
-                ? { managementCluster: result.kubernetes.management_cluster }
-                : {}),
-              namespace: result.kubernetes.namespace,
-              name: result.kubernetes.name,
-            },
-          }
-        : {}),
+      ...(result.kubernetes ? { kubernetesSecret: kubernetesSecretOf(result.kubernetes) } : {}),
       ...(result.pull_secret_sha256_prefix
         ? { sha256Prefix: result.pull_secret_sha256_prefix }
         : {}),
@@ -107,5 +97,19 @@ export function skipUnclaimedSuccess(
   return {
     skip: `execution ${execution} succeeded without holding the claim (held for ${describeClaim(claim)}): it stood aside and wrote nothing`,
     decision: 'stood-aside',
+  };
+}
+
+/** Where the job's result says the Kubernetes Secret is, as the status reports it. */
+function kubernetesSecretOf(
+  k: NonNullable<JobResult['kubernetes']>,
+): NonNullable<Provisioned['kubernetesSecret']> {
+  return {
+    ...(k.management_cluster ? { managementCluster: k.management_cluster } : {}),
+    namespace: k.namespace,
+    name: k.name,
+    ...(k.previous_layout_namespace
+      ? { previousLayoutNamespace: k.previous_layout_namespace }
+      : {}),
   };
 }

@@ -7,6 +7,15 @@ module "management_clusters" {
   default_management_cluster = var.default_management_cluster
   legacy_management_cluster  = var.management_cluster
   job_identity               = local.job_identity
+  namespace_layout           = var.management_namespace
+}
+
+# The operator's namespace layout: the adapter's and the job's environment, and the fence's rule.
+module "namespace_layout" {
+  source = "../pullsecret-namespace-layout"
+
+  template  = var.management_namespace.template
+  migration = var.management_namespace.migration
 }
 
 locals {

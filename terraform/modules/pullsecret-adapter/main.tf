@@ -63,7 +63,7 @@ locals {
     var.hyperfleet_api.audience == null ? {} : { HYPERFLEET_API_AUDIENCE = var.hyperfleet_api.audience },
   )
 
-  adapter_env = merge(local.hyperfleet_env, local.delivery_env, module.tracing.adapter_env, {
+  adapter_env = merge(local.hyperfleet_env, local.delivery_env, module.tracing.adapter_env, module.namespace_layout.env, {
     PULL_SECRET_JOB                  = local.job_id
     RESYNC_INTERVAL                  = var.adapter.resync_interval
     DRIFT_REPAIR_BACKOFF             = var.adapter.drift_repair_backoff
@@ -98,7 +98,7 @@ locals {
   # Base environment of every execution; the adapter adds the cluster's identifiers as overrides.
   # The management clusters: MANAGEMENT_CLUSTERS and DEFAULT_MANAGEMENT_CLUSTER (or, with the
   # deprecated management_cluster, MANAGEMENT_CLUSTER_ENDPOINT and _CA_CERT as before).
-  job_env = merge(local.hyperfleet_env, module.management_clusters.job_env, module.tracing.job_env, {
+  job_env = merge(local.hyperfleet_env, module.management_clusters.job_env, module.tracing.job_env, module.namespace_layout.env, {
     RESULTS_TOPIC            = google_pubsub_topic.results.id
     ON_DELETE                = var.job.on_delete
     REPLICATION_POLICY       = var.job.replication_policy

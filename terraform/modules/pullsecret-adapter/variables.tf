@@ -307,6 +307,19 @@ variable "default_management_cluster" {
   default     = null
 }
 
+variable "management_namespace" {
+  description = "The namespace layout on the management clusters, chosen once and rendered into the adapter, the job and the admission fence alike (docs/management-clusters.md). template: one namespace per cluster, `clusters-{id}` (the default), or one shared namespace such as seed 004's `clusters`; the Secret is `{id}-pull-secret` either way. migration: a move from another layout, `{ previous = \"clusters-{id}\", phase = \"keep-previous\" }` then `phase = \"remove-previous\"` then null (docs/operations.md, \"Changing the namespace layout\"). With a shared namespace, management_clusters[*].namespaces = [that namespace] binds the job there only."
+  type = object({
+    template = optional(string, "clusters-{id}")
+    migration = optional(object({
+      previous = string
+      phase    = string
+    }))
+  })
+  default  = {}
+  nullable = false
+}
+
 variable "monitoring" {
   description = "Log-based metrics, alert policies and the dashboard. metric_propagation_wait: how long the alert policies wait after their log-based metrics are created, once (600s: Cloud Monitoring says a new metric can take up to 10 minutes to be usable in an alert policy, and the provider does not retry; see monitoring.tf). run_job_audit_logs: enable Cloud Run's DATA_WRITE audit logs in project_id, where RunJob calls are recorded (the unexpected-overrides alert reads them); false only where audit configs are managed elsewhere, which must then enable them (google_project_iam_audit_config is authoritative for the service)."
   type = object({

@@ -14,7 +14,9 @@ locals {
   # ValidatingAdmissionPolicy and its binding, two YAML documents.
   fence_documents = [
     for document in split("\n---\n", templatefile("${path.module}/templates/management-cluster-fence.yaml.tftpl", {
-      job_identity = var.job_service_account
+      job_identity    = var.job_service_account
+      namespace_rule  = module.namespace_layout.fence_namespace_rule
+      namespace_words = module.namespace_layout.fence_namespace_words
     })) : yamldecode(document)
   ]
   fence_policy  = one([for document in local.fence_documents : document if document.kind == "ValidatingAdmissionPolicy"])
@@ -93,4 +95,13 @@ resource "kubernetes_cluster_role_binding_v1" "writer" {
       error_message = "cluster_wide = true needs fence = true: cluster-wide Secret rights are only granted behind the admission fence (or bind per namespace with cluster_wide = false)."
     }
   }
+}
+
+# The operator's namespace layout, the same value as the pullsecret-adapter module's
+# management_namespace: the fence admits the job's Secrets only there.
+module "namespace_layout" {
+  source = "../pullsecret-namespace-layout"
+
+  template  = var.namespace_layout.template
+  migration = var.namespace_layout.migration
 }

@@ -32,3 +32,16 @@ variable "fence" {
   default     = true
   nullable    = false
 }
+
+variable "namespace_layout" {
+  description = "The namespace layout: the same value as the pullsecret-adapter module's management_namespace (template `clusters-{id}` by default, or one shared namespace such as `clusters`; migration during a change of layout). The fence admits the job's Secrets only in it."
+  type = object({
+    template = optional(string, "clusters-{id}")
+    migration = optional(object({
+      previous = string
+      phase    = string
+    }))
+  })
+  default  = {}
+  nullable = false
+}

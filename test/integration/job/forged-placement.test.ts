@@ -68,22 +68,20 @@ describe('a forged placement or place record cannot steer the job (issue 26, ite
     ).metadata?.labels?.['cluster-id'];
 
   it.each([
-    ['kube-system', undefined],
-    [`clusters-${B}`, undefined],
-    [`clusters-${A}`, `${B}-pull-secret`],
+    ['kube-system', {}, `clusters-${A}`],
+    [`clusters-${B}`, {}, `clusters-${A}`],
+    // The shared layout (seed 004's clusters): the per-cluster namespace is no longer ours either.
+    [`clusters-${A}`, { MANAGEMENT_NAMESPACE_TEMPLATE: 'clusters' }, 'clusters'],
+    ['kube-system', { MANAGEMENT_NAMESPACE_TEMPLATE: 'clusters' }, 'clusters'],
   ])(
-    'namespace %s (secret name %s): refused as InvalidManagementNamespace before any call, nothing written anywhere',
-    async (namespace, name) => {
+    'namespace %s (layout %j): refused as InvalidManagementNamespace before any call, nothing written anywhere',
+    async (namespace, layout, allowed) => {
       kube.requests.clear();
       sm.requests.clear();
-      const run = await runJob({
-        ...env,
-        MANAGEMENT_NAMESPACE: namespace,
-        ...(name ? { K8S_SECRET_NAME: name } : {}),
-      });
+      const run = await runJob({ ...env, ...layout, MANAGEMENT_NAMESPACE: namespace });
       expect(run.code).toBe(EXIT_CODES.permanent);
       expect(run.result).toMatchObject({ outcome: 'failed', reason: 'InvalidManagementNamespace' });
-      expect(run.result.message).toContain(`may only be clusters-${A}/${A}-pull-secret`);
+      expect(run.result.message).toContain(`may only be ${allowed}/${A}-pull-secret`);
       expect(kube.requests.list()).toEqual([]);
       expect(sm.requests.list()).toEqual([]);
       expect(await bStillThere()).toBe(B);

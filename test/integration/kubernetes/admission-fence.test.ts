@@ -4,6 +4,7 @@ import {
   startKubeApiServerEmulator,
   type KubeApiServerEmulator,
 } from '../../../emulators/kube-apiserver/server';
+import type { NamespaceLayout } from '../../../shared/pull-secret/namespace-layout';
 import { dockerConfig, failureOf } from '../../helpers/kubernetes';
 import { apisFor } from './kube-clients';
 
@@ -243,4 +244,106 @@ describe('the admission fence in the Kubernetes emulator', () => {
       `secrets is forbidden: User "${JOB}" cannot create resource "secrets" in API group "" in the namespace "${NS}"`,
     );
   });
+});
+
+/**
+ * The operator's namespace layout in the fence: with one shared namespace (seed 004's `clusters`)
+ * the job writes `{id}-pull-secret` there and nowhere else; during a migration it may still delete
+ * its copy in the previous layout, never write there. A hostile place (another cluster's name, a
+ * system namespace, the other layout's namespace) is refused by the cluster itself.
+ */
+describe.each<[string, NamespaceLayout]>([
+  ['one shared namespace', { template: 'clusters' }],
+  [
+    'migrating to the shared namespace (keep-previous)',
+    { template: 'clusters', migration: { previous: 'clusters-{id}', phase: 'keep-previous' } },
+  ],
+])('the admission fence with the layout: %s', (_, layout) => {
+  let emulator: KubeApiServerEmulator;
+  let admin: ReturnType<typeof apisFor>;
+  let job: ReturnType<typeof apisFor>;
+  const secret = (name: string, clusterId: string): k8s.V1Secret => ({
+    metadata: { name, labels: { ...OURS, 'cluster-id': clusterId } },
+    type: 'kubernetes.io/dockerconfigjson',
+    data: dockerConfig(),
+  });
+  const create = (namespace: string, name: string, clusterId: string) =>
+    failureOf(job.core.createNamespacedSecret({ namespace, body: secret(name, clusterId) }));
+
+  beforeAll(async () => {
+    emulator = await startKubeApiServerEmulator({
+      namespaces: ['clusters', 'clusters-a', 'clusters-b', 'kube-system'],
+      rbac: {
+        [JOB_TOKEN]: {
+          user: JOB,
+          rules: [
+            { resources: ['secrets'], verbs: ['create', 'patch', 'delete'], namespaces: ['*'] },
+          ],
+        },
+      },
+    });
+    admin = apisFor(emulator);
+    job = apisFor(emulator, JOB_TOKEN);
+    const [policy, binding] = renderFencePolicy(JOB, { layout }) as unknown as [
+      k8s.V1ValidatingAdmissionPolicy,
+      k8s.V1ValidatingAdmissionPolicyBinding,
+    ];
+    await admin.admission.createValidatingAdmissionPolicy({ body: policy });
+    await admin.admission.createValidatingAdmissionPolicyBinding({ body: binding });
+  });
+  afterAll(() => emulator.stop());
+
+  it("admits each cluster's own Secret in the shared namespace, side by side", async () => {
+    for (const id of ['a', 'b']) {
+      const created = await job.core.createNamespacedSecret({
+        namespace: 'clusters',
+        body: secret(`${id}-pull-secret`, id),
+      });
+      expect(created.metadata?.namespace).toBe('clusters');
+    }
+  });
+
+  it.each([
+    ['clusters-a', 'a-pull-secret', 'a', 'the per-cluster namespace of the other layout'],
+    ['clusters', 'b-pull-secret', 'a', "another cluster's name"],
+    ['kube-system', 'a-pull-secret', 'a', 'a system namespace'],
+  ])('refuses writing %s/%s for cluster %s (%s), naming the layout', async (ns, name, id) => {
+    const failure = await create(ns, name, id);
+    expect(failure).toMatchObject({ code: 403, reason: 'Forbidden' });
+    expect(failure?.message).toContain(
+      `the pull secret job may only write the Secret CLUSTER-pull-secret in namespace clusters`,
+    );
+    // Nothing of cluster a's is stored at that name (b's own Secret, from the first case, stays b's).
+    const stored = await admin.core.listNamespacedSecret({ namespace: ns });
+    const written = stored.items.filter(
+      (s) => s.metadata?.name === name && s.metadata.labels?.['cluster-id'] === id,
+    );
+    expect(written).toEqual([]);
+  });
+
+  it(
+    layout.migration
+      ? "deletes its copy in the previous layout (clusters-a), never another's"
+      : 'refuses deleting a copy outside the layout, even its own',
+    async () => {
+      await admin.core.createNamespacedSecret({
+        namespace: 'clusters-a',
+        body: secret('a-pull-secret', 'a'),
+      });
+      await admin.core.createNamespacedSecret({
+        namespace: 'clusters-b',
+        body: secret('a-pull-secret', 'a'),
+      });
+      const deleteOwn = () =>
+        job.core.deleteNamespacedSecret({ name: 'a-pull-secret', namespace: 'clusters-a' });
+      if (layout.migration) await deleteOwn();
+      else expect(await failureOf(deleteOwn())).toMatchObject({ code: 403 });
+      // Labelled a, but in b's namespace: not a's place in either layout.
+      expect(
+        await failureOf(
+          job.core.deleteNamespacedSecret({ name: 'a-pull-secret', namespace: 'clusters-b' }),
+        ),
+      ).toMatchObject({ code: 403 });
+    },
+  );
 });

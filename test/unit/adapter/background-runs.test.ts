@@ -36,6 +36,7 @@ const cluster = (overrides: Partial<ClusterFacts> = {}): ClusterFacts => ({
   generation: 3,
   deleting: false,
   gcpProjectId: 'customer-project',
+  keepsPreviousLayout: false,
   namespace: { ok: true, value: 'clusters-cls-1' },
   managementCluster: { ok: true, value: 'mc-east' },
   ...overrides,

@@ -34,6 +34,7 @@ const cluster: ClusterFacts = {
   generation: 3,
   deleting: false,
   gcpProjectId: 'customer-project',
+  keepsPreviousLayout: false,
   namespace: { ok: true, value: 'clusters-cls-1' },
   managementCluster: { ok: true },
 };

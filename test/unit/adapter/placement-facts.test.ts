@@ -4,7 +4,7 @@ import {
   executionEnv,
   type LaunchRequest,
 } from '../../../functions/adapter/cloud-run/execution-env';
-import { renderNamespace } from '../../../functions/adapter/decision/namespace-template';
+import { DEFAULT_LAYOUT, type NamespaceLayout } from '../../../shared/pull-secret/namespace-layout';
 import { ConfigError } from '../../../shared/errors';
 import type { AdapterStatus, Cluster } from '../../../shared/hyperfleet/schemas';
 
@@ -27,35 +27,45 @@ const adapterEnv = {
   LAUNCHER_SERVICE_ACCOUNT: 'pullsecret-launcher@demo-project.iam.gserviceaccount.com',
 };
 
-describe('the management namespace: placement wins, else MANAGEMENT_NAMESPACE_TEMPLATE', () => {
+describe("the management namespace: the operator's layout, placement checked against it", () => {
+  const shared: NamespaceLayout = { template: 'clusters' };
+  const migrating: NamespaceLayout = {
+    template: 'clusters',
+    migration: { previous: 'clusters-{id}', phase: 'keep-previous' },
+  };
+
   it('defaults to clusters-{id}, as seed 000 says', () => {
-    expect(loadAdapterConfig(adapterEnv).namespaceTemplate).toBe('clusters-{id}');
+    expect(loadAdapterConfig(adapterEnv).namespaceLayout).toEqual({ template: 'clusters-{id}' });
     expect(clusterFacts(cluster, []).namespace).toEqual({ ok: true, value: 'clusters-cls-1' });
   });
 
-  it('replaces {id} and {name}, every occurrence; a namespace other than clusters-{id} is refused (the fence admits only that)', () => {
-    expect(renderNamespace('hc-{name}-{id}', cluster)).toBe('hc-prod-cls-1');
-    expect(renderNamespace('{id}-{id}', cluster)).toBe('cls-1-cls-1');
-    expect(clusterFacts(cluster, [], 'clusters-{id}').namespace).toEqual({
-      ok: true,
-      value: 'clusters-cls-1',
-    });
-    const other = clusterFacts(cluster, [], '{name}-{id}').namespace;
-    expect(other.ok).toBe(false);
-    expect(!other.ok && other.problem).toMatch(
-      /^InvalidManagementNamespace: MANAGEMENT_NAMESPACE_TEMPLATE "\{name\}-\{id\}" gives "prod-cls-1", not this cluster's management namespace "clusters-cls-1"/,
+  it("one shared namespace (seed 004's clusters): every cluster's pull secret goes there", () => {
+    expect(
+      loadAdapterConfig({ ...adapterEnv, MANAGEMENT_NAMESPACE_TEMPLATE: 'clusters' })
+        .namespaceLayout,
+    ).toEqual(shared);
+    expect(clusterFacts(cluster, [], shared).namespace).toEqual({ ok: true, value: 'clusters' });
+    expect(clusterFacts(cluster, [placement({ namespace: 'clusters' })], shared).namespace).toEqual(
+      { ok: true, value: 'clusters' },
     );
   });
 
-  it("takes placement's data.namespace over the template, when it is this cluster's own", () => {
-    expect(
-      clusterFacts(cluster, [placement({ namespace: 'clusters-cls-1' })], '{name}').namespace,
-    ).toEqual({ ok: true, value: 'clusters-cls-1' });
-    // Empty or null means "placement did not say": the template decides.
+  it("accepts placement's data.namespace when it agrees with the layout; empty or null means it did not say", () => {
+    expect(clusterFacts(cluster, [placement({ namespace: 'clusters-cls-1' })]).namespace).toEqual({
+      ok: true,
+      value: 'clusters-cls-1',
+    });
     expect(clusterFacts(cluster, [placement({ namespace: '' })]).namespace).toEqual({
       ok: true,
       value: 'clusters-cls-1',
     });
+  });
+
+  it("while migrating, placement may still report the previous layout's namespace; the write goes to the new one", () => {
+    const facts = clusterFacts(cluster, [placement({ namespace: 'clusters-cls-1' })], migrating);
+    expect(facts.namespace).toEqual({ ok: true, value: 'clusters' });
+    expect(facts.keepsPreviousLayout).toBe(true);
+    expect(clusterFacts(cluster, [], shared).keepsPreviousLayout).toBe(false);
   });
 
   it('a deleting cluster is cleaned up whatever placement reports: launched for its own namespace', () => {
@@ -66,43 +76,72 @@ describe('the management namespace: placement wins, else MANAGEMENT_NAMESPACE_TE
     });
   });
 
-  it.each(['kube-system', 'clusters-cls-2', 'ns-a'])(
-    "a forged placement data.namespace (%s: another cluster's, a system namespace) is refused, naming the rule",
-    (forged) => {
-      const facts = clusterFacts(cluster, [placement({ namespace: forged })]);
+  it.each([
+    ['kube-system', DEFAULT_LAYOUT],
+    ['clusters-cls-2', DEFAULT_LAYOUT],
+    ['clusters', DEFAULT_LAYOUT],
+    ['clusters-cls-1', shared],
+    ['kube-system', shared],
+    ['../clusters', shared],
+  ])(
+    "a forged placement data.namespace (%s: another cluster's, a system namespace, the other layout's) is refused, naming the rule",
+    (forged, layout) => {
+      const facts = clusterFacts(cluster, [placement({ namespace: forged })], layout);
       expect(facts.namespace.ok).toBe(false);
       expect(!facts.namespace.ok && facts.namespace.problem).toContain(
-        `InvalidManagementNamespace: the placement adapter's data.namespace "${forged}" is not this cluster's management namespace "clusters-cls-1"`,
+        `InvalidManagementNamespace: the placement adapter's data.namespace ${JSON.stringify(forged)} is not this cluster's management namespace "${layout.template.replace('{id}', 'cls-1')}"`,
       );
     },
   );
 
-  it('refuses a template result that is not a DNS label, naming the template and the result', () => {
-    const facts = clusterFacts({ ...cluster, name: '' }, [], '{name}');
+  it('refuses a cluster id too long for the template, naming the template and the result', () => {
+    const long = { ...cluster, id: 'x'.repeat(60) };
+    const facts = clusterFacts(long, [], DEFAULT_LAYOUT);
     expect(facts.namespace.ok).toBe(false);
     expect(!facts.namespace.ok && facts.namespace.problem).toContain(
-      'MANAGEMENT_NAMESPACE_TEMPLATE "{name}" gives ""',
+      'MANAGEMENT_NAMESPACE_TEMPLATE "clusters-{id}" gives "clusters-xxx',
     );
   });
 
-  it('rejects unknown placeholders and stray braces at start', () => {
-    const problem = (template: string) => {
+  it('rejects at start a template that could steer a write or is not a namespace, saying why', () => {
+    const problem = (env: Record<string, string>) => {
       try {
-        loadAdapterConfig({ ...adapterEnv, MANAGEMENT_NAMESPACE_TEMPLATE: template });
+        loadAdapterConfig({ ...adapterEnv, ...env });
       } catch (error) {
         expect(error).toBeInstanceOf(ConfigError);
         return (error as Error).message;
       }
       throw new Error('expected a ConfigError');
     };
-    expect(problem('clusters-{uuid}')).toContain(
-      'MANAGEMENT_NAMESPACE_TEMPLATE: has unknown placeholder(s) {uuid}',
+    const template = (value: string) => problem({ MANAGEMENT_NAMESPACE_TEMPLATE: value });
+    expect(template('hc-{name}')).toContain(
+      'MANAGEMENT_NAMESPACE_TEMPLATE: has the placeholder {name}; only {id}',
     );
-    expect(problem('clusters-{id')).toContain('MANAGEMENT_NAMESPACE_TEMPLATE: has an unmatched');
+    expect(template('{id}-{id}')).toContain('has {id} 2 times');
+    expect(template('Clusters')).toContain('only lowercase letters, digits, "-" and {id}');
+    expect(template('clusters-{id')).toContain('only lowercase letters, digits, "-" and {id}');
+    expect(template('-{id}')).toContain('gives no DNS label for a cluster id');
+    expect(template(`${'x'.repeat(30)}-{id}`)).toContain('leave room for a 36-character id');
+    expect(problem({ PREVIOUS_MANAGEMENT_NAMESPACE_TEMPLATE: 'clusters' })).toContain(
+      'NAMESPACE_MIGRATION_PHASE: is required with PREVIOUS_MANAGEMENT_NAMESPACE_TEMPLATE',
+    );
+    expect(problem({ NAMESPACE_MIGRATION_PHASE: 'keep-previous' })).toContain(
+      'PREVIOUS_MANAGEMENT_NAMESPACE_TEMPLATE: is required with NAMESPACE_MIGRATION_PHASE',
+    );
     expect(
-      loadAdapterConfig({ ...adapterEnv, MANAGEMENT_NAMESPACE_TEMPLATE: 'hc-{name}' })
-        .namespaceTemplate,
-    ).toBe('hc-{name}');
+      problem({
+        PREVIOUS_MANAGEMENT_NAMESPACE_TEMPLATE: 'clusters-{id}',
+        NAMESPACE_MIGRATION_PHASE: 'keep-previous',
+      }),
+    ).toContain('equals MANAGEMENT_NAMESPACE_TEMPLATE');
+    expect(
+      loadAdapterConfig({
+        ...adapterEnv,
+        MANAGEMENT_NAMESPACE_TEMPLATE: 'clusters',
+        PREVIOUS_MANAGEMENT_NAMESPACE_TEMPLATE: 'clusters-{id}',
+        NAMESPACE_MIGRATION_PHASE: 'keep-previous',
+      }).namespaceLayout,
+    ).toEqual(migrating);
   });
 });
 

@@ -63,6 +63,7 @@ describe('resync spread', () => {
         generation: 1,
         deleting: false,
         gcpProjectId: 'p',
+        keepsPreviousLayout: false,
         namespace: { ok: true, value: `clusters-${id}` },
         managementCluster: { ok: true },
       },

@@ -91,17 +91,22 @@ describe('CRD structural schemas', () => {
 });
 
 describe('the fence template renderer', () => {
-  it('replaces the identity and unescapes Terraform escapes', () => {
+  it("replaces the identity and the layout's rule, and unescapes Terraform escapes", () => {
     expect(
       renderFenceText("a: '${job_identity}' b: $${x} c: %%{y}", 'job@p.iam.gserviceaccount.com'),
     ).toBe("a: 'job@p.iam.gserviceaccount.com' b: ${x} c: %{y}");
+    expect(
+      renderFenceText('${namespace_rule} / ${namespace_words}', 'job', { template: 'clusters' }),
+    ).toBe("request.namespace == 'clusters' / clusters");
   });
 
   it('refuses identities that would change the CEL expression, and unknown template features', () => {
     expect(() => renderFenceText('${job_identity}', "x' || true || '")).toThrow(
       /Invalid job identity/,
     );
-    expect(() => renderFenceText('${other}', 'job')).toThrow(/other than \$\{job_identity\}/);
-    expect(() => renderFenceText('%{ if x }', 'job')).toThrow(/other than/);
+    expect(() => renderFenceText('${other}', 'job')).toThrow(/variable "other" is not given/);
+    expect(() => renderFenceText('${replace(x, "a", "b")}', 'job')).toThrow(
+      /unsupported interpolation/,
+    );
   });
 });

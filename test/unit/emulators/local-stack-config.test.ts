@@ -3,7 +3,17 @@ import { ConfigError } from '../../../shared/errors';
 
 describe('local stack configuration', () => {
   it('runs two adapter instances unless told otherwise', () => {
-    expect(loadLocalStackConfig({})).toEqual({ adapterInstances: 2, delivery: 'push' });
+    expect(loadLocalStackConfig({})).toEqual({
+      adapterInstances: 2,
+      delivery: 'push',
+      namespaceLayout: { template: 'clusters-{id}' },
+    });
+    expect(
+      loadLocalStackConfig({ MANAGEMENT_NAMESPACE_TEMPLATE: 'clusters' }).namespaceLayout,
+    ).toEqual({ template: 'clusters' });
+    expect(() => loadLocalStackConfig({ MANAGEMENT_NAMESPACE_TEMPLATE: 'hc-{name}' })).toThrow(
+      /MANAGEMENT_NAMESPACE_TEMPLATE: has the placeholder \{name\}/,
+    );
     expect(loadLocalStackConfig({ PULLSECRET_ADAPTER_INSTANCES: '' })).toMatchObject({
       adapterInstances: 2,
     });

@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { renderTerraformTemplate } from '../../../emulators/common/terraform-template';
 import { renderClusterRbac, renderFence } from '../../../emulators/pullsecret/stack/cluster-rbac';
+import { DEFAULT_LAYOUT, type NamespaceLayout } from '../../../shared/pull-secret/namespace-layout';
 import { ROOT } from '../../helpers/run-process';
 import { TERRAFORM_ROOT } from '../../helpers/terraform';
 import { TerraformModuleHarness } from '../../helpers/terraform-run';
@@ -54,7 +55,11 @@ const PEM = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQ\n-----END CERTIF
 describeWithTool('terraform', 'the stack renders what Terraform renders', () => {
   let harness: TerraformModuleHarness;
   beforeAll(() => {
-    harness = new TerraformModuleHarness(MODULE, ['management_clusters', 'job_identity']);
+    harness = new TerraformModuleHarness(MODULE, [
+      'management_clusters',
+      'job_identity',
+      'namespace_layout',
+    ]);
   });
   afterAll(() => harness?.dispose());
 
@@ -99,4 +104,36 @@ describeWithTool('terraform', 'the stack renders what Terraform renders', () => 
       ]);
     },
   );
+
+  it.each<[string, NamespaceLayout]>([
+    ['one namespace per cluster (default)', DEFAULT_LAYOUT],
+    ["one shared namespace (seed 004's clusters)", { template: 'clusters' }],
+    ['a prefix and a suffix around {id}', { template: 'hc-{id}-ps' }],
+    [
+      'migrating to the shared namespace, keeping the previous copy',
+      { template: 'clusters', migration: { previous: 'clusters-{id}', phase: 'keep-previous' } },
+    ],
+    [
+      'migrating back, removing the previous copies',
+      { template: 'clusters-{id}', migration: { previous: 'clusters', phase: 'remove-previous' } },
+    ],
+  ])('the fence for %s: byte for byte what Terraform renders', (_, layout) => {
+    const result = harness.apply({
+      management_clusters: {
+        'mgmt-1': {
+          kind: 'gke',
+          endpoint: 'https://34.123.45.67',
+          ca_certificate: Buffer.from(PEM).toString('base64'),
+          project: 'mgmt-project-1',
+          location: 'us-central1',
+          cluster_name: 'mgmt',
+        },
+      },
+      job_identity: JOB,
+      namespace_layout: layout,
+    });
+    if (!result.ok) throw new Error(result.diagnostics);
+    const outputs = result.outputs as { fence: string };
+    expect(renderFence(ROOT, JOB, layout)).toBe(outputs.fence);
+  });
 });

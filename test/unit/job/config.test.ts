@@ -129,7 +129,14 @@ describe('loadJobConfig', () => {
       { MANAGEMENT_CLUSTER_CA_CERT: 'bm90IGEgY2VydA==' },
       /MANAGEMENT_CLUSTER_CA_CERT: must be a PEM certificate/,
     ],
-    [{ K8S_SECRET_NAME: 'Bad Name' }, /K8S_SECRET_NAME: must be a Kubernetes object name/],
+    [
+      { MANAGEMENT_NAMESPACE_TEMPLATE: 'hc-{name}' },
+      /MANAGEMENT_NAMESPACE_TEMPLATE: has the placeholder \{name\}/,
+    ],
+    [
+      { NAMESPACE_MIGRATION_PHASE: 'remove-previous' },
+      /PREVIOUS_MANAGEMENT_NAMESPACE_TEMPLATE: is required with NAMESPACE_MIGRATION_PHASE/,
+    ],
   ])('rejects Kubernetes settings %j', (override, expected) => {
     expect(configError({ ...base, ...override })).toMatch(expected);
   });

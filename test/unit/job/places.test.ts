@@ -73,25 +73,35 @@ describe('the place record in Secret Manager annotations', () => {
 
 describe('planApply: where to write and what to remove (a move)', () => {
   it('first write: records the target, removes nothing', () => {
-    expect(planApply([], A)).toEqual({ record: [A], write: A, remove: [] });
+    expect(planApply([], A)).toEqual({ record: [A], write: A, remove: [], retain: [] });
   });
 
   it('same place again: records nothing new, removes nothing', () => {
-    expect(planApply([A], A)).toEqual({ record: [], write: A, remove: [] });
+    expect(planApply([A], A)).toEqual({ record: [], write: A, remove: [], retain: [] });
   });
 
   it('a move to another cluster and namespace: records and writes the new place, removes the old', () => {
-    expect(planApply([A], B)).toEqual({ record: [B], write: B, remove: [A] });
+    expect(planApply([A], B)).toEqual({ record: [B], write: B, remove: [A], retain: [] });
   });
 
   it('a move within a cluster (namespace changed) and a renamed Secret are moves too', () => {
-    expect(planApply([A], C)).toEqual({ record: [C], write: C, remove: [A] });
+    expect(planApply([A], C)).toEqual({ record: [C], write: C, remove: [A], retain: [] });
     const renamed = place('mgmt-1', 'ns-a', 'custom-name');
     expect(planApply([A], renamed).remove).toEqual([A]);
   });
 
   it('an earlier move that could not clean up: every old place is removed, the target kept', () => {
-    expect(planApply([A, B, C], B)).toEqual({ record: [], write: B, remove: [A, C] });
+    expect(planApply([A, B, C], B)).toEqual({ record: [], write: B, remove: [A, C], retain: [] });
+  });
+
+  it('a layout migration keeping the previous copy: retained places are neither removed nor forgotten', () => {
+    const retained = (p: typeof A) => p.namespace === A.namespace;
+    expect(planApply([A, B], C, retained)).toEqual({
+      record: [C],
+      write: C,
+      remove: [B],
+      retain: [A],
+    });
   });
 });
 

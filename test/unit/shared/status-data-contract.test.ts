@@ -15,6 +15,7 @@ const succeeded = (
     managementCluster?: string;
     namespace: string;
     name: string;
+    previousLayoutNamespace?: string;
   },
   source: Partial<Provisioned> = { secretVersion: '3', pullSecretSource: 'cluster-spec' },
 ): StatusOutcome => ({
@@ -45,6 +46,8 @@ const successData = z.strictObject({
     namespace: z.string(),
     name: z.string(),
   }),
+  /** Only while a namespace layout migration keeps a copy in the previous layout. */
+  previous_layout_namespace: z.string().optional(),
 });
 
 describe('status data contract (what the HyperShift adapter reads)', () => {
@@ -70,7 +73,29 @@ describe('status data contract (what the HyperShift adapter reads)', () => {
         name: 'cls-1-pull-secret',
       },
     });
-    expect(Object.keys(body.data ?? {}).sort()).toEqual(Object.keys(successData.shape).sort());
+    expect(Object.keys(body.data ?? {}).sort()).toEqual(
+      Object.keys(successData.shape)
+        .filter((key) => key !== 'previous_layout_namespace')
+        .sort(),
+    );
+  });
+
+  it('says where a namespace layout migration kept a copy, for the adapter (HyperShift reads namespace)', () => {
+    const body = buildStatus(
+      succeeded({
+        managementCluster: 'mgmt-2',
+        namespace: 'clusters',
+        name: 'cls-1-pull-secret',
+        previousLayoutNamespace: 'clusters-cls-1',
+      }),
+      3,
+      now,
+    );
+    expect(successData.parse(body.data)).toMatchObject({
+      namespace: 'clusters',
+      previous_layout_namespace: 'clusters-cls-1',
+      kubernetes_secret: { namespace: 'clusters', name: 'cls-1-pull-secret' },
+    });
   });
 
   it('says the platform default is in use, without secret_version when it was not copied', () => {

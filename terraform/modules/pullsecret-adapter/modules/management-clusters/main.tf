@@ -133,12 +133,17 @@ locals {
     )
   }
 
+  # The fence template's variables: the job's identity and the layout's namespace rule.
+  fence_variables = {
+    job_identity    = var.job_identity
+    namespace_rule  = module.namespace_layout.fence_namespace_rule
+    namespace_words = module.namespace_layout.fence_namespace_words
+  }
+
   # The fence as objects (kubernetes_manifest), parsed exactly as pullsecret-cluster-rbac parses it:
   # the template holds two YAML documents and yamldecode reads one at a time.
   fence_documents = [
-    for document in split("\n---\n", templatefile("${path.module}/../../../pullsecret-cluster-rbac/templates/management-cluster-fence.yaml.tftpl", {
-      job_identity = var.job_identity
-    })) : yamldecode(document)
+    for document in split("\n---\n", templatefile("${path.module}/../../../pullsecret-cluster-rbac/templates/management-cluster-fence.yaml.tftpl", local.fence_variables)) : yamldecode(document)
   ]
 
   # Per cluster: the job's RBAC and the admission fence narrowing it, one multi-document YAML. The
@@ -149,9 +154,7 @@ locals {
     # an object fails): the binding never exists without it (a
     # failed fence apply, e.g. on Kubernetes < 1.30, stops before any right is granted).
     for name, cluster in local.clusters : name => join("\n---\n", [
-      trimspace(templatefile("${path.module}/../../../pullsecret-cluster-rbac/templates/management-cluster-fence.yaml.tftpl", {
-        job_identity = var.job_identity
-      })),
+      trimspace(templatefile("${path.module}/../../../pullsecret-cluster-rbac/templates/management-cluster-fence.yaml.tftpl", local.fence_variables)),
       trimspace(templatefile("${path.module}/../../../pullsecret-cluster-rbac/templates/management-cluster-rbac.yaml.tftpl", {
         cluster             = name
         credentials_command = local.credentials_command[name]
@@ -169,4 +172,11 @@ check "management_cluster_deprecated" {
     condition     = !local.legacy
     error_message = "management_cluster is deprecated: move it into management_clusters = { NAME = { kind = \"gke\" | \"connect-gateway\", endpoint, ca_certificate, project, location, cluster_name | membership } } (docs/management-clusters.md, \"Configuring them in Terraform\")."
   }
+}
+
+module "namespace_layout" {
+  source = "../../../pullsecret-namespace-layout"
+
+  template  = var.namespace_layout.template
+  migration = var.namespace_layout.migration
 }

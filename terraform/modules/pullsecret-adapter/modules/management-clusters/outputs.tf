@@ -45,9 +45,7 @@ output "credentials_commands" {
 
 output "fence" {
   description = "The admission fence for the job identity as one YAML (ValidatingAdmissionPolicy + binding), the same for every cluster: apply it, alone, before the RBAC."
-  value = trimspace(templatefile("${path.module}/../../../pullsecret-cluster-rbac/templates/management-cluster-fence.yaml.tftpl", {
-    job_identity = var.job_identity
-  }))
+  value       = trimspace(templatefile("${path.module}/../../../pullsecret-cluster-rbac/templates/management-cluster-fence.yaml.tftpl", local.fence_variables))
 }
 
 output "fence_manifests" {

@@ -133,3 +133,16 @@ variable "job_identity" {
     error_message = "job_identity must be a service account email (NAME@PROJECT.iam.gserviceaccount.com)."
   }
 }
+
+variable "namespace_layout" {
+  description = "The operator's namespace layout (the root module's management_namespace): the admission fence admits the job's Secrets only in it."
+  type = object({
+    template = optional(string, "clusters-{id}")
+    migration = optional(object({
+      previous = string
+      phase    = string
+    }))
+  })
+  default  = {}
+  nullable = false
+}
