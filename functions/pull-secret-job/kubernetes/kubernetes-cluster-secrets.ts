@@ -1,6 +1,7 @@
 import type * as k8s from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
 import * as z from 'zod';
 import { PermanentError, TransientError } from '../../../shared/errors';
+import { loggedApiCall, type CallStatuses } from '../../../shared/logging/api-call-log';
 import type { Logger } from '../../../shared/logging/logger';
 import type { RetryPolicy } from '../../../shared/retry/backoff';
 import { withRetry } from '../../../shared/retry/with-retry';
@@ -157,14 +158,22 @@ export class KubernetesClusterSecrets implements ClusterSecrets {
     name: string,
     request: () => Promise<T>,
   ): Promise<T> {
-    const started = Date.now();
     const { logger, retry, timeoutMs } = this.options;
-    const result = await withRetry(() => withTimeout(request(), timeoutMs), {
+    const operation = `${verb}-secret`;
+    // Every attempt's answer is one entry: the API-call metrics count them (api-call-log.ts).
+    const attempt = (n: number) =>
+      loggedApiCall(
+        logger,
+        { ...KUBERNETES_API, operation, attempt: n, target: { namespace, k8s_secret: name } },
+        KUBE_CALL_STATUSES,
+        () => withTimeout(request(), timeoutMs),
+      );
+    return withRetry(attempt, {
       policy: retry,
       isRetryable: isTransientKubeError,
       onRetry: ({ error, retry: n, delayMs }) =>
         logger.warn(`Kubernetes ${verb} secret failed, retrying`, {
-          operation: `${verb}-secret`,
+          operation,
           namespace,
           k8s_secret: name,
           retry: n,
@@ -173,13 +182,6 @@ export class KubernetesClusterSecrets implements ClusterSecrets {
             error instanceof CallTimeoutError ? 'timeout' : (apiFailure(error).code ?? 'network'),
         }),
     });
-    logger.debug(`Kubernetes ${verb} secret`, {
-      operation: `${verb}-secret`,
-      namespace,
-      k8s_secret: name,
-      duration_ms: Date.now() - started,
-    });
-    return result;
   }
 
   private translate(error: unknown, verb: string, namespace: string, name: string): Error {
@@ -308,6 +310,19 @@ function isNamespaceTerminating(failure: ApiFailure): boolean {
 }
 
 class CallTimeoutError extends Error {}
+
+const KUBERNETES_API = { api: 'kubernetes', service: 'Kubernetes' };
+
+/** The client resolves only on a 2xx and does not say which; a failure carries its HTTP status. */
+const KUBE_CALL_STATUSES: CallStatuses = {
+  answered: { status_code: '2xx' },
+  failed: (error) => ({
+    status_code:
+      error instanceof CallTimeoutError
+        ? 'timeout'
+        : String(apiFailure(error).code ?? 'no_response'),
+  }),
+};
 
 /**
  * A failed call as the job reports it: permanent (401, 403, 400, 422) or transient, with why. A

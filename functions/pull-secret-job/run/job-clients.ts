@@ -25,10 +25,12 @@ export function jobDependencies(
   logger: Logger,
   redactor: SecretRedactor,
 ): JobDependencies {
+  // The stores' API-call entries carry the cluster: PREFIX_secret_versions_created counts by it.
+  const callLogger = logger.child({ cluster_id: config.clusterId });
   const secretStore = new GoogleSecretStore(client, {
     timeoutMs: config.apiTimeoutMs,
     retry: config.retry,
-    logger,
+    logger: callLogger,
     identityHint: "the job's service account",
     permissionFix: (resource) => customerProjectPermissionFix(resource, config.projectId),
   });
@@ -41,7 +43,8 @@ export function jobDependencies(
     : undefined;
   return {
     secretStore,
-    clusterSecrets: (cluster) => clusterSecrets(config, cluster, logger),
+    clusterSecrets: (cluster) =>
+      clusterSecrets(config, cluster, callLogger.child({ management_cluster: cluster })),
     logger,
     redactor,
     ...(hyperfleet ? { hyperfleet } : {}),

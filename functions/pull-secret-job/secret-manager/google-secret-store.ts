@@ -1,7 +1,9 @@
 import type { SecretManagerServiceClient } from '@google-cloud/secret-manager';
 import { grpcCode, isTransientGrpcError, toAdapterError } from '../../../shared/gcp/grpc-failure';
+import { GRPC_CALL_STATUSES } from '../../../shared/gcp/grpc-http-status';
 import { GrpcStatus as status, grpcStatusName } from '../../../shared/gcp/grpc-status';
 import { nameAsAsked, versionNumberOf } from '../../../shared/gcp/secret-manager-names';
+import { loggedApiCall } from '../../../shared/logging/api-call-log';
 import type { Logger } from '../../../shared/logging/logger';
 import type { RetryPolicy } from '../../../shared/retry/backoff';
 import { withRetry } from '../../../shared/retry/with-retry';
@@ -29,6 +31,8 @@ export interface GoogleSecretStoreOptions {
   /** What to do about PERMISSION_DENIED on a resource (permission-fix.ts), when there is more to say. */
   readonly permissionFix?: (resource: string) => string | undefined;
 }
+
+const SECRET_MANAGER_API = { api: 'secretmanager.googleapis.com', service: 'Secret Manager' };
 
 /** SecretStore over the real @google-cloud/secret-manager client (service or emulator). */
 export class GoogleSecretStore implements SecretStore {
@@ -245,13 +249,18 @@ export class GoogleSecretStore implements SecretStore {
     attempt: (callOptions: { timeout: number; retry: null }) => Promise<T>,
     expected: readonly number[] = [],
   ): Promise<T | undefined> {
-    const started = Date.now();
     const { logger, retry, timeoutMs } = this.options;
     try {
-      const result = await withRetry(
-        async () => {
+      return await withRetry(
+        async (n) => {
           try {
-            return await attempt({ timeout: timeoutMs, retry: null });
+            // Every attempt's answer is one entry: the API-call metrics count them (api-call-log.ts).
+            return await loggedApiCall(
+              logger,
+              { ...SECRET_MANAGER_API, operation, attempt: n, target: { resource } },
+              GRPC_CALL_STATUSES,
+              () => attempt({ timeout: timeoutMs, retry: null }),
+            );
           } catch (error) {
             const code = grpcCode(error);
             if (code !== undefined && expected.includes(code)) return undefined;
@@ -271,12 +280,6 @@ export class GoogleSecretStore implements SecretStore {
             }),
         },
       );
-      logger.debug(`Secret Manager ${operation}`, {
-        operation,
-        resource,
-        duration_ms: Date.now() - started,
-      });
-      return result;
     } catch (error) {
       const permissionFix = this.options.permissionFix?.(resource);
       throw toAdapterError(error, {

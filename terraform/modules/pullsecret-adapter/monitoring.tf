@@ -174,6 +174,7 @@ resource "time_sleep" "metrics_propagation" {
     unexpected_run_job_overrides = google_logging_metric.unexpected_run_job_overrides[each.key].id
     executions_ended_abnormally  = google_logging_metric.executions_ended_abnormally[each.key].id
     finished_entry_unreadable    = google_logging_metric.finished_entry_unreadable[each.key].id
+    gcp_api_calls                = google_logging_metric.gcp_api_calls[each.key].id
   }
 }
 
@@ -314,6 +315,22 @@ module "dashboard" {
     { title = "Adapter decisions", metric = google_logging_metric.adapter_decisions[each.key].name, aligner = "ALIGN_RATE", reducer = "REDUCE_SUM", group_by = ["metric.label.decision"] },
     { title = "Status writes (stored / discarded)", metric = google_logging_metric.status_writes[each.key].name, aligner = "ALIGN_RATE", reducer = "REDUCE_SUM", group_by = ["metric.label.status_write"] },
     { title = "Events dropped after the retry bound", metric = google_logging_metric.retry_bound_exceeded[each.key].name, aligner = "ALIGN_RATE", reducer = "REDUCE_SUM", group_by = ["metric.label.service"] },
+    { title = "Job failures by cluster", metric = google_logging_metric.job_failures[each.key].name, aligner = "ALIGN_RATE", reducer = "REDUCE_SUM", group_by = ["metric.label.cluster_id"] },
+    { title = "Secret Manager calls by operation and status", metric = google_logging_metric.gcp_api_calls[each.key].name, aligner = "ALIGN_RATE", reducer = "REDUCE_SUM", group_by = ["metric.label.operation", "metric.label.status_code"] },
+    { title = "Kubernetes API calls by operation and status", metric = google_logging_metric.k8s_api_calls[each.key].name, aligner = "ALIGN_RATE", reducer = "REDUCE_SUM", group_by = ["metric.label.operation", "metric.label.status_code"] },
+    # Percentiles of the merged distributions (ALIGN_DELTA, then REDUCE_PERCENTILE_nn across series),
+    # one line per operation and percentile; $${...} is the dashboard's own legend interpolation.
+    { title = "Secret Manager latency p50 / p95 / p99 by operation (ms)", metric = google_logging_metric.gcp_api_duration[each.key].name, group_by = ["metric.label.operation"], series = [
+      { aligner = "ALIGN_DELTA", reducer = "REDUCE_PERCENTILE_50", legend = "p50 $${metric.labels.operation}" },
+      { aligner = "ALIGN_DELTA", reducer = "REDUCE_PERCENTILE_95", legend = "p95 $${metric.labels.operation}" },
+      { aligner = "ALIGN_DELTA", reducer = "REDUCE_PERCENTILE_99", legend = "p99 $${metric.labels.operation}" },
+    ] },
+    { title = "Kubernetes API latency p50 / p95 / p99 by operation (ms)", metric = google_logging_metric.k8s_api_duration[each.key].name, group_by = ["metric.label.operation"], series = [
+      { aligner = "ALIGN_DELTA", reducer = "REDUCE_PERCENTILE_50", legend = "p50 $${metric.labels.operation}" },
+      { aligner = "ALIGN_DELTA", reducer = "REDUCE_PERCENTILE_95", legend = "p95 $${metric.labels.operation}" },
+      { aligner = "ALIGN_DELTA", reducer = "REDUCE_PERCENTILE_99", legend = "p99 $${metric.labels.operation}" },
+    ] },
+    { title = "Secret versions created", metric = google_logging_metric.secret_versions_created[each.key].name, aligner = "ALIGN_RATE", reducer = "REDUCE_SUM" },
   ]
 }
 

@@ -93,16 +93,34 @@ const ROUND_TRIP = new Set([
   `${QUERY}.aggregation.perSeriesAligner`,
   `${QUERY}.aggregation.crossSeriesReducer`,
   `${QUERY}.aggregation.groupByFields[]`,
+  `${TILE}.widget.xyChart.dataSets[].legendTemplate`,
 ]);
 
-/** The adapter's five tiles, as monitoring.tf passes them. */
+/** The latency charts' three data sets: percentiles of the merged distributions, one line per operation and percentile. */
+const PERCENTILES = [50, 95, 99].map((p) => ({
+  aligner: 'ALIGN_DELTA',
+  reducer: `REDUCE_PERCENTILE_${p}`,
+  legend: `p${p} \${metric.labels.operation}`,
+}));
+
+/** The adapter's tiles, as monitoring.tf passes them. */
 const TILES = [
   { title: 'Job outcomes by reason', metric: 'pullsecret_job_outcomes', aligner: 'ALIGN_RATE', reducer: 'REDUCE_SUM', group_by: ['metric.label.outcome', 'metric.label.reason'] },
   { title: 'Job duration p99 (ms)', metric: 'pullsecret_job_duration', aligner: 'ALIGN_PERCENTILE_99', reducer: 'REDUCE_MAX' },
   { title: 'Adapter decisions', metric: 'pullsecret_adapter_decisions', aligner: 'ALIGN_RATE', reducer: 'REDUCE_SUM', group_by: ['metric.label.decision'] },
   { title: 'Status writes (stored / discarded)', metric: 'pullsecret_status_writes', aligner: 'ALIGN_RATE', reducer: 'REDUCE_SUM', group_by: ['metric.label.status_write'] },
   { title: 'Events dropped after the retry bound', metric: 'pullsecret_retry_bound_exceeded', aligner: 'ALIGN_RATE', reducer: 'REDUCE_SUM', group_by: ['metric.label.service'] },
+  { title: 'Job failures by cluster', metric: 'pullsecret_job_failures', aligner: 'ALIGN_RATE', reducer: 'REDUCE_SUM', group_by: ['metric.label.cluster_id'] },
+  { title: 'Secret Manager calls by operation and status', metric: 'pullsecret_gcp_api_calls', aligner: 'ALIGN_RATE', reducer: 'REDUCE_SUM', group_by: ['metric.label.operation', 'metric.label.status_code'] },
+  { title: 'Kubernetes API calls by operation and status', metric: 'pullsecret_k8s_api_calls', aligner: 'ALIGN_RATE', reducer: 'REDUCE_SUM', group_by: ['metric.label.operation', 'metric.label.status_code'] },
+  { title: 'Secret Manager latency p50 / p95 / p99 by operation (ms)', metric: 'pullsecret_gcp_api_duration', group_by: ['metric.label.operation'], series: PERCENTILES },
+  { title: 'Kubernetes API latency p50 / p95 / p99 by operation (ms)', metric: 'pullsecret_k8s_api_duration', group_by: ['metric.label.operation'], series: PERCENTILES },
+  { title: 'Secret versions created', metric: 'pullsecret_secret_versions_created', aligner: 'ALIGN_RATE', reducer: 'REDUCE_SUM' },
 ];
+
+/** The data sets of a chart, in order. */
+const dataSetsOf = (tile: JsonObject): JsonObject[] => ((tile.widget as JsonObject).xyChart as JsonObject).dataSets as JsonObject[];
+const aggregationOf = (dataSet: JsonObject): JsonObject => ((dataSet.timeSeriesQuery as JsonObject).timeSeriesFilter as JsonObject).aggregation as JsonObject;
 
 describeWithTool('terraform', 'the dashboard JSON (modules/dashboard, rendered by terraform offline)', () => {
   let harness: TerraformModuleHarness;
@@ -117,11 +135,24 @@ describeWithTool('terraform', 'the dashboard JSON (modules/dashboard, rendered b
   });
   afterAll(() => harness?.dispose());
 
-  it('lays out five charts, two per row, each on its metric', () => {
+  it('lays out one chart per tile, two per row, each on its metric', () => {
     const tiles = (dashboard.mosaicLayout as JsonObject).tiles as JsonObject[];
-    expect(tiles.map((t) => [t.xPos ?? 0, t.yPos ?? 0, t.width, t.height])).toEqual([[0, 0, 6, 4], [6, 0, 6, 4], [0, 4, 6, 4], [6, 4, 6, 4], [0, 8, 6, 4]]);
+    expect(tiles.map((t) => [t.xPos ?? 0, t.yPos ?? 0, t.width, t.height])).toEqual(TILES.map((_, i) => [(i % 2) * 6, Math.floor(i / 2) * 4, 6, 4]));
     const filters = leaves(dashboard).filter(([at]) => at.endsWith('.filter')).map(([, value]) => value);
-    expect(filters).toEqual(TILES.map((tile) => `metric.type="logging.googleapis.com/user/${tile.metric}"`));
+    expect(filters).toEqual(TILES.flatMap((tile) => (tile.series ?? [tile]).map(() => `metric.type="logging.googleapis.com/user/${tile.metric}"`)));
+  });
+
+  it('draws a tile with series as one data set per series, each with its aggregation and legend', () => {
+    const tiles = (dashboard.mosaicLayout as JsonObject).tiles as JsonObject[];
+    const latency = tiles[TILES.findIndex((tile) => tile.metric === 'pullsecret_gcp_api_duration')]!;
+    expect(dataSetsOf(latency).map((set) => [aggregationOf(set), set.legendTemplate])).toEqual(
+      PERCENTILES.map((p) => [{ alignmentPeriod: '60s', perSeriesAligner: p.aligner, crossSeriesReducer: p.reducer, groupByFields: ['metric.label.operation'] }, p.legend]),
+    );
+    // The legend reaches the JSON as the dashboard's own interpolation, not Terraform's.
+    expect(dataSetsOf(latency)[2]!.legendTemplate).toBe('p99 ${metric.labels.operation}');
+    // A tile without series has one data set and no legend (the API drops an empty one).
+    expect(dataSetsOf(tiles[0]!)).toHaveLength(1);
+    expect(dataSetsOf(tiles[0]!)[0]).not.toHaveProperty('legendTemplate');
   });
 
   it('writes only keys the API returns as sent, none holding a default value', () => {
@@ -145,13 +176,25 @@ describeWithTool('terraform', 'the dashboard JSON (modules/dashboard, rendered b
     const aggregation = (((((emptyGroup.mosaicLayout as JsonObject).tiles as JsonObject[])[1]!.widget as JsonObject).xyChart as JsonObject).dataSets as JsonObject[])[0]!;
     ((aggregation.timeSeriesQuery as JsonObject).timeSeriesFilter as JsonObject).aggregation = { ...(((aggregation.timeSeriesQuery as JsonObject).timeSeriesFilter as JsonObject).aggregation as JsonObject), groupByFields: [] };
     expect(suppressed(apiAnswer(emptyGroup), emptyGroup)).toBe(false);
-    expect(tiles.length).toBe(5);
+    expect(tiles.length).toBe(TILES.length);
   });
 
   it('refuses an unspecified aligner or reducer, which the API would not return', () => {
     const result = render({ tiles: [{ ...TILES[0], aligner: 'ALIGN_UNSPECIFIED' }] });
     expect(result.ok).toBe(false);
     expect(result.diagnostics).toContain('not *_UNSPECIFIED');
+    const inSeries = render({ tiles: [{ ...TILES[8], series: [{ aligner: 'ALIGN_DELTA', reducer: 'REDUCE_UNSPECIFIED' }] }] });
+    expect(inSeries.ok).toBe(false);
+    expect(inSeries.diagnostics).toContain('not *_UNSPECIFIED');
+  });
+
+  it('refuses a tile with both aligner and series, or with neither', () => {
+    const both = render({ tiles: [{ ...TILES[8], aligner: 'ALIGN_RATE', reducer: 'REDUCE_SUM' }] });
+    expect(both.ok).toBe(false);
+    expect(both.diagnostics).toContain('either aligner and reducer');
+    const neither = render({ tiles: [{ title: 'x', metric: 'm' }] });
+    expect(neither.ok).toBe(false);
+    expect(neither.diagnostics).toContain('either aligner and reducer');
   });
 });
 
@@ -164,9 +207,12 @@ describe('the adapter module builds its dashboard with modules/dashboard', () =>
   it('passes exactly the tiles this test renders (each on its log-based metric) and uses the JSON as is', () => {
     const call = adapter.modules.dashboard!;
     expect(call.source).toBe('./modules/dashboard');
+    // The HCL as written: $${ is Terraform's escape of a literal ${ (the dashboard's legend interpolation).
+    const unescaped = (value: unknown): unknown => (typeof value === 'string' ? value.replaceAll('$${', '${') : value);
     const tiles = (call.tiles as Record<string, unknown>[]).map((tile) => ({
       ...tile,
-      metric: String(tile.metric).replace(/^\$\{google_logging_metric\.([a-z_]+)\[each\.key\]\.name\}$/, 'pullsecret_$1'),
+      metric: String(tile.metric).replace(/^\$\{google_logging_metric\.([a-z0-9_]+)\[each\.key\]\.name\}$/, 'pullsecret_$1'),
+      ...(tile.series ? { series: (tile.series as Record<string, unknown>[]).map((set) => ({ ...set, legend: unescaped(set.legend) })) } : {}),
     }));
     expect(tiles).toEqual(TILES);
     expect(resourceBody(adapter, 'google_monitoring_dashboard', 'overview').dashboard_json).toBe('${module.dashboard[each.key].dashboard_json}');

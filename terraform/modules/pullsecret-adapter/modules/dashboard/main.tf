@@ -13,7 +13,8 @@
 #   and targetAxis (Y1) and minAlignmentPeriod are filled in by the API (#9976: "targetAxis = "Y1"
 #   -> null"). Left out, whatever the API returns for them is ignored; written, each would be a bet
 #   that the API echoes it verbatim forever.
-# What remains is what a chart needs: its place and size, its title, and its query.
+# What remains is what a chart needs: its place and size, its title, and its query (one data set,
+# or one per series, each with its legend template unless that is empty).
 locals {
   tiles = [for index, tile in var.tiles : merge(
     { for key, value in { xPos = (index % 2) * 6, yPos = floor(index / 2) * 4 } : key => value if value != 0 },
@@ -23,21 +24,24 @@ locals {
       widget = {
         title = tile.title
         xyChart = {
-          dataSets = [{
-            timeSeriesQuery = {
-              timeSeriesFilter = {
-                filter = "metric.type=\"logging.googleapis.com/user/${tile.metric}\""
-                aggregation = merge(
-                  {
-                    alignmentPeriod    = "60s"
-                    perSeriesAligner   = tile.aligner
-                    crossSeriesReducer = tile.reducer
-                  },
-                  { for key, value in { groupByFields = tile.group_by } : key => value if length(value) > 0 },
-                )
+          dataSets = [for set in(length(tile.series) > 0 ? tile.series : [{ aligner = tile.aligner, reducer = tile.reducer, legend = "" }]) : merge(
+            {
+              timeSeriesQuery = {
+                timeSeriesFilter = {
+                  filter = "metric.type=\"logging.googleapis.com/user/${tile.metric}\""
+                  aggregation = merge(
+                    {
+                      alignmentPeriod    = "60s"
+                      perSeriesAligner   = set.aligner
+                      crossSeriesReducer = set.reducer
+                    },
+                    { for key, value in { groupByFields = tile.group_by } : key => value if length(value) > 0 },
+                  )
+                }
               }
-            }
-          }]
+            },
+            { for key, value in { legendTemplate = set.legend } : key => value if value != "" },
+          )]
         }
       }
     },
