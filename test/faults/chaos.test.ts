@@ -13,7 +13,7 @@
  * - every live cluster is PullsecretSuccessful at its latest generation, its Kubernetes Secret is
  *   where placement says now and nowhere else (not on the other management cluster), with the
  *   latest bytes, and Secret Manager's `current` alias serves those bytes from the one version
- *   left enabled (the Secret's gcp-secret-path names it);
+ *   left enabled (the Secret's gcp-secret-path names `current`, its gcp-secret-version that version);
  * - every deleted cluster is gone from the API, has no Kubernetes Secret on either management
  *   cluster and no version of its secret that is not destroyed (a tombstone, or nothing);
  * - the dead-letter topics are empty and no pull secret appears in any log, status or message.
@@ -27,7 +27,6 @@ import { spreadOver } from '../../emulators/pullsecret/hyperfleet/simulated-adap
 import { MANAGEMENT_CLUSTERS } from '../../emulators/pullsecret/stack/layout';
 import type { TakenFault } from '../../emulators/common/fault-injector';
 import { demoClusterSpec } from '../../emulators/pullsecret/stack/demo';
-import { answeredAs } from '../../shared/gcp/secret-manager-names';
 import { canaryPullSecret, type Canary } from '../helpers/canary';
 import {
   API_TIMEOUT_MS,
@@ -284,6 +283,7 @@ describe(`the chaos run (seed ${SEED}; CHAOS_SEED=N replays another)`, () => {
         kubernetesSecrets: await stack.ourSecrets(id),
         kubernetesBytes: bytes(Buffer.from(secret?.data?.['.dockerconfigjson'] ?? '', 'base64')),
         gcpSecretPath: secret?.metadata.annotations?.['hyperfleet.io/gcp-secret-path'],
+        gcpSecretVersion: secret?.metadata.annotations?.['hyperfleet.io/gcp-secret-version'],
         currentBytes: bytes(current.payload?.data ? Buffer.from(current.payload.data) : undefined),
         // 0 duplicates in Secret Manager: one version left, the one `current` names.
         versionsNotDestroyed: (await stack.versions(id)).filter((v) => !v.endsWith(':DESTROYED')),
@@ -293,8 +293,9 @@ describe(`the chaos run (seed ${SEED}; CHAOS_SEED=N replays another)`, () => {
         place: { managementCluster: state.managementCluster, namespace },
         kubernetesSecrets: [`${state.managementCluster} ${namespace}/${id}-pull-secret`],
         kubernetesBytes: 'latest',
-        // The service answers with the project number; the job names the project as configured.
-        gcpSecretPath: answeredAs(published, current.name ?? '') ?? current.name,
+        // What readers read, and the version `current` names (the bytes' provenance).
+        gcpSecretPath: published,
+        gcpSecretVersion: current.name?.split('/').pop(),
         currentBytes: 'latest',
         versionsNotDestroyed: [`${current.name?.split('/').pop()}:ENABLED`],
       });

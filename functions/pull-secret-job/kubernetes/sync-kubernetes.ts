@@ -11,6 +11,7 @@ import {
   type ClusterSecrets,
   type DesiredClusterSecret,
 } from './cluster-secrets';
+import { namesSource, sourceAnnotations, type SecretSource } from './secret-source';
 
 // Writing and removing our Kubernetes Secret on a management cluster, under the generation stamp:
 // the generation whose execution last wrote the Secret, stamped on the Secret itself.
@@ -26,7 +27,6 @@ import {
 export const GENERATION_ANNOTATION = 'hyperfleet.io/generation';
 
 export const ANNOTATIONS = {
-  gcpSecretPath: 'hyperfleet.io/gcp-secret-path',
   createdBy: 'hyperfleet.io/created-by',
   createdAt: 'hyperfleet.io/created-at',
 } as const;
@@ -55,7 +55,7 @@ const sha256 = (bytes: Buffer | undefined) =>
 
 /** What the job wants written, and the generation writing it (stamped on the Secret). */
 export type DesiredPullSecret = Omit<DesiredClusterSecret, 'annotations'> & {
-  readonly gcpSecretPath: string;
+  readonly source: SecretSource;
   /** Undefined for direct runs: nothing is stamped, and no stamp stops the write. */
   readonly generation?: number;
 };
@@ -105,7 +105,12 @@ export async function syncKubernetesSecret(
 
   for (let conflicts = 0; conflicts <= MAX_CONFLICT_RETRIES;) {
     const { existing, sameContent } = await readToCompare(secrets, desired);
-    if (existing && sameContent && !needsStamp(existing.annotations, desired.generation)) {
+    if (
+      existing &&
+      sameContent &&
+      namesSource(existing.annotations, desired.source) &&
+      !needsStamp(existing.annotations, desired.generation)
+    ) {
       log.info('Kubernetes Secret unchanged', {
         operation: 'compare-secret',
         resource_version: existing.resourceVersion,
@@ -124,7 +129,7 @@ export async function syncKubernetesSecret(
         ? await secrets.update(target, existing.resourceVersion)
         : await secrets.create(target);
       const outcome = existing ? 'updated' : 'created';
-      log.info(`Kubernetes Secret ${outcome}${sameContent ? ' (generation stamp only)' : ''}`, {
+      log.info(`Kubernetes Secret ${outcome}${sameContent ? ' (annotations only)' : ''}`, {
         operation: `${existing ? 'update' : 'create'}-secret`,
         resource_version: written.resourceVersion,
         ...(desired.generation !== undefined ? { generation: desired.generation } : {}),
@@ -193,7 +198,7 @@ function withAnnotations(
     dockerConfigJson: desired.dockerConfigJson,
     labels: { ...desired.labels },
     annotations: {
-      [ANNOTATIONS.gcpSecretPath]: desired.gcpSecretPath,
+      ...sourceAnnotations(desired.source),
       [ANNOTATIONS.createdBy]: 'pullsecret-adapter',
       [ANNOTATIONS.createdAt]: existing?.annotations[ANNOTATIONS.createdAt] ?? now().toISOString(),
       ...stampFor(desired.generation),

@@ -10,6 +10,7 @@ import {
   syncKubernetesSecret,
   type KubernetesOutcome,
 } from '../kubernetes/sync-kubernetes';
+import type { SecretSource } from '../kubernetes/secret-source';
 import { writeAnnotations, type AnnotationStep } from '../secret-manager/annotation-cas';
 import type { SecretMetadata } from '../secret-manager/secret-store';
 import {
@@ -76,7 +77,8 @@ export async function placeSecret(
   desired: {
     labels: Record<string, string>;
     dockerConfigJson: Buffer;
-    gcpSecretPath: string;
+    /** Where its bytes are in Secret Manager (the annotations: run/tenant-copy.ts). */
+    source: SecretSource;
     claimed: boolean;
   },
 ): Promise<PlacedSecret | 'gone'> {
@@ -128,7 +130,7 @@ export async function placeSecret(
 async function writeTarget(
   ctx: PlaceContext,
   target: Place,
-  desired: { labels: Record<string, string>; dockerConfigJson: Buffer; gcpSecretPath: string },
+  desired: { labels: Record<string, string>; dockerConfigJson: Buffer; source: SecretSource },
   record: Parameters<typeof changePlaces>[3],
 ): Promise<KubernetesOutcome | { lost: LostClaim }> {
   try {
@@ -139,7 +141,7 @@ async function writeTarget(
         name: target.name,
         labels: desired.labels,
         dockerConfigJson: desired.dockerConfigJson,
-        gcpSecretPath: desired.gcpSecretPath,
+        source: desired.source,
         ...(ctx.generation !== undefined ? { generation: ctx.generation } : {}),
       },
       {

@@ -31,7 +31,7 @@ import {
   copiesToTenant,
   keepDefaultOutOfTenant,
   pullSecretOrigin,
-  sourceVersionPath,
+  secretSource,
 } from './tenant-copy';
 
 /** One apply run's context, as every phase of it needs it. */
@@ -49,6 +49,8 @@ interface ValidPullSecret {
   readonly source: PullSecretSource;
   readonly parsed: DockerConfigJson;
   readonly bytes: Buffer;
+  /** The Secret Manager version it was read from (the platform default), by number. */
+  readonly readFrom?: string | undefined;
 }
 
 /**
@@ -161,7 +163,7 @@ function validPullSecret(
     pull_secret_sha256_prefix: progress.fingerprint,
     bytes: bytes.length,
   });
-  return { from: resolved.from, source, parsed, bytes };
+  return { from: resolved.from, source, parsed, bytes, readFrom: resolved.readFrom };
 }
 
 function storeInSecretManager(
@@ -236,7 +238,7 @@ async function writeToKubernetes(
       placeSecret(placeContext(config, kubernetes, deps, log, options), {
         labels: kubernetesLabels(config),
         dockerConfigJson: secret.bytes,
-        gcpSecretPath: sourceVersionPath(stored, secret.source),
+        source: secretSource(stored, secret.source, secret.readFrom),
         claimed: claim?.kind === 'claimed',
       }),
   );

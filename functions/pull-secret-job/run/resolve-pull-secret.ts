@@ -14,6 +14,11 @@ export interface ResolvedPullSecret {
   readonly from: PullSecretSource['kind'];
   /** The cluster as read, whenever the API is configured: the apply checks it (cluster-check.ts). */
   readonly cluster?: Cluster;
+  /**
+   * The Secret Manager version the pull secret was read from, by number (`latest` or an alias
+   * resolved by the service), when the source is one: the Kubernetes Secret's provenance.
+   */
+  readonly readFrom?: string;
 }
 
 /**
@@ -40,6 +45,7 @@ export async function resolvePullSecret(
     return cluster;
   };
   let original: string;
+  let readFrom: string | undefined;
   if (source.kind === 'env') original = source.data;
   else if (source.kind === 'cluster-spec') {
     const value = readPath(await loadCluster(), source.specPath);
@@ -57,6 +63,7 @@ export async function resolvePullSecret(
         'DefaultPullSecretNotFound',
       );
     original = payload.data.toString('utf8');
+    readFrom = payload.name;
   }
   const extra = ports.hyperfleet ? readPath(await loadCluster(), additionalSpecPath) : undefined;
   const additional =
@@ -68,6 +75,7 @@ export async function resolvePullSecret(
     ...(additional !== undefined ? { additional } : {}),
     from: source.kind,
     ...(cluster ? { cluster } : {}),
+    ...(readFrom ? { readFrom } : {}),
   };
 }
 

@@ -1,9 +1,11 @@
 import * as z from 'zod';
+import { versionNumberOf } from '../../../shared/gcp/secret-manager-names';
 import type { JobResult } from '../../../shared/job-result';
 import { publishedVersionPath } from '../../../shared/pull-secret/names';
 import type { DockerConfigJson } from '../../../shared/pull-secret/validate';
 import type { JobConfig, PullSecretSource } from '../config/config';
 import { unaliasVersions } from '../secret-manager/publish-version';
+import type { SecretSource } from '../kubernetes/secret-source';
 import type { SecretStore } from '../secret-manager/secret-store';
 import {
   ensureSecretSeen,
@@ -33,13 +35,26 @@ export const copiesToTenant = (
 ): boolean => kind !== 'secret-manager' || config.copyPlatformDefaultToTenant === true;
 
 /**
- * What the Kubernetes Secret's `hyperfleet.io/gcp-secret-path` names: the tenant version written,
- * or, when the default was not copied, the default's own version (on the platform side).
+ * What the Kubernetes Secret's annotations name. `hyperfleet.io/gcp-secret-path` is the version a
+ * reader reads: the tenant secret through the alias `current` (numbered versions are destroyed by
+ * retention, and `latest` may name a withdrawn one: shared/pull-secret/names.ts), or, when the
+ * platform default was not copied, the default as the platform configured it
+ * (DEFAULT_PULL_SECRET_VERSION: the job puts no alias on a secret it does not own).
+ * `hyperfleet.io/gcp-secret-version` is the number of the version of that secret the bytes came
+ * from: written or found current, or the default's as the service resolved it (`readFrom`).
  */
-export function sourceVersionPath(stored: SecretManagerOutcome, source: PullSecretSource): string {
-  if (stored.version === 'none' && source.kind === 'secret-manager') return source.version;
-  // A dry run that would add names no version yet: name what readers will read.
-  return stored.versionName || publishedVersionPath(stored.secretPath);
+export function secretSource(
+  stored: SecretManagerOutcome,
+  source: PullSecretSource,
+  readFrom?: string,
+): SecretSource {
+  const numberOf = (name: string | undefined) => {
+    const version = versionNumberOf(name ?? '');
+    return Number.isNaN(version) ? {} : { version: String(version) };
+  };
+  if (stored.version === 'none' && source.kind === 'secret-manager')
+    return { path: source.version, ...numberOf(readFrom) };
+  return { path: publishedVersionPath(stored.secretPath), ...numberOf(stored.versionName) };
 }
 
 /**

@@ -75,7 +75,8 @@ describe('pull secret job, Kubernetes phase (CLI process against both emulators)
     });
     expect(secret.metadata?.annotations).toMatchObject({
       'hyperfleet.io/gcp-secret-path':
-        'projects/demo-project/secrets/hyperfleet-cls-123-pull-secret/versions/1',
+        'projects/demo-project/secrets/hyperfleet-cls-123-pull-secret/versions/current',
+      'hyperfleet.io/gcp-secret-version': '1',
       'hyperfleet.io/created-by': 'pullsecret-adapter',
       'hyperfleet.io/created-at': expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
@@ -102,10 +103,45 @@ describe('pull secret job, Kubernetes phase (CLI process against both emulators)
     expect(changed.result.kubernetes?.outcome).toBe('updated');
     expect(kubeCalls()).toEqual(['PATCH 200', 'PATCH 200']);
     const secret = await coreApi(kube).readNamespacedSecret({ namespace: NS, name: NAME });
-    expect(secret.metadata?.annotations?.['hyperfleet.io/gcp-secret-path']).toMatch(
-      /\/versions\/2$/,
-    );
+    expect(secret.metadata?.annotations).toMatchObject({
+      'hyperfleet.io/gcp-secret-path': expect.stringMatching(/\/versions\/current$/),
+      'hyperfleet.io/gcp-secret-version': '2',
+    });
     expect(secret.metadata?.annotations?.['hyperfleet.io/created-at']).toBe(createdAt);
+  });
+
+  it('patches once a Secret whose bytes are right but whose annotations name a numbered version (written before current)', async () => {
+    await runJob(env);
+    const api = coreApi(kube);
+    const k8s = await import('@kubernetes/client-node');
+    await api.patchNamespacedSecret(
+      {
+        namespace: NS,
+        name: NAME,
+        body: {
+          metadata: {
+            annotations: {
+              'hyperfleet.io/gcp-secret-path':
+                'projects/demo-project/secrets/hyperfleet-cls-123-pull-secret/versions/1',
+              'hyperfleet.io/gcp-secret-version': null,
+            },
+          },
+        },
+      },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+    );
+    kube.requests.clear();
+    const upgraded = await runJob(env);
+    expect(upgraded.result.kubernetes?.outcome).toBe('updated');
+    expect(kubeCalls()).toEqual(['PATCH 200', 'PATCH 200']);
+    const secret = await api.readNamespacedSecret({ namespace: NS, name: NAME });
+    expect(secret.metadata?.annotations).toMatchObject({
+      'hyperfleet.io/gcp-secret-path': expect.stringMatching(/\/versions\/current$/),
+      'hyperfleet.io/gcp-secret-version': '1',
+    });
+    kube.requests.clear();
+    expect((await runJob(env)).result.kubernetes?.outcome).toBe('unchanged');
+    expect(kubeCalls()).toEqual(['PATCH 200']);
   });
 
   it('an update keeps what another actor added: owner references, finalizers, labels, annotations, data keys', async () => {
@@ -157,7 +193,7 @@ describe('pull secret job, Kubernetes phase (CLI process against both emulators)
     });
     expect(secret.metadata?.annotations).toMatchObject({
       'backup.example.com/last': '2026-11-23T00:00:00Z',
-      'hyperfleet.io/gcp-secret-path': expect.stringMatching(/\/versions\/2$/),
+      'hyperfleet.io/gcp-secret-version': '2',
     });
     // The job's write is attributed to its field manager; the decorator keeps its own fields.
     const managers = (secret.metadata?.managedFields ?? []).map((m) => m.manager);

@@ -78,6 +78,19 @@ describe('pull secret job: the platform default pull secret stays out of the ten
     });
     return Buffer.from(secret.data?.['.dockerconfigjson'] ?? '', 'base64').toString();
   };
+  /** What the Kubernetes Secret says about its source: what to read, and the version read. */
+  const sourceAnnotations = async (id: string) => {
+    const secret = await coreApi(kube).readNamespacedSecret({
+      namespace: ns(id),
+      name: `${id}-pull-secret`,
+    });
+    const annotations = secret.metadata?.annotations ?? {};
+    return {
+      path: annotations['hyperfleet.io/gcp-secret-path'],
+      version: annotations['hyperfleet.io/gcp-secret-version'],
+    };
+  };
+  const defaultSecret = () => defaultVersion.replace(/\/versions\/[^/]+$/, '');
 
   /** Every readable version of every secret in the tenant project, as text. */
   const tenantPayloads = async (): Promise<string[]> => {
@@ -105,9 +118,12 @@ describe('pull secret job: the platform default pull secret stays out of the ten
   };
 
   it('writes the default to the management cluster and no version of it to the tenant project', async () => {
-    const run = await runJob(env('cls-d1'));
+    const configured = `${defaultSecret()}/versions/latest`;
+    const run = await runJob(env('cls-d1', { PULL_SECRET_SECRET_VERSION: configured }));
     expect(run.code).toBe(EXIT_CODES.success);
     expect(await kubernetesBytes('cls-d1')).toBe(DEFAULT_TEXT);
+    // The Secret names the default as the platform configured it, and the version it was read from.
+    expect(await sourceAnnotations('cls-d1')).toEqual({ path: configured, version: '1' });
 
     // The tenant secret exists, ours, holding the claim and the place: no version at all.
     const [secret] = await client.getSecret({ name: tenantSecret('cls-d1') });
@@ -234,6 +250,10 @@ describe('pull secret job: the platform default pull secret stays out of the ten
       pull_secret_source: 'platform-default',
       secret_version: '1',
     });
+    expect(await sourceAnnotations('cls-d4')).toEqual({
+      path: `${tenantSecret('cls-d4')}/versions/current`,
+      version: '1',
+    });
 
     // The opt-in turned off: the copy is withdrawn, and first the alias that published it, so the
     // withdrawal never depends on whether Secret Manager would destroy an aliased version.
@@ -248,5 +268,7 @@ describe('pull secret job: the platform default pull secret stays out of the ten
     expect(secret.versionAliases).toEqual({});
     expect(secret.annotations).not.toHaveProperty('hyperfleet.io-current-generation');
     expect(await versionStates('cls-d4')).toEqual({ '1': 'DESTROYED' });
+    // Same bytes, now from the default: the Secret no longer names the withdrawn copy.
+    expect(await sourceAnnotations('cls-d4')).toEqual({ path: defaultVersion, version: '1' });
   });
 });

@@ -78,6 +78,7 @@ describe('pull secret job, publishing in Secret Manager (real processes, held ca
     const secret = await coreApi(kube).readNamespacedSecret({ namespace: NS, name: NAME });
     return {
       path: secret.metadata?.annotations?.['hyperfleet.io/gcp-secret-path'],
+      version: secret.metadata?.annotations?.['hyperfleet.io/gcp-secret-version'],
       generation: secret.metadata?.annotations?.['hyperfleet.io/generation'],
       data: Buffer.from(secret.data?.['.dockerconfigjson'] ?? '', 'base64').toString(),
     };
@@ -144,7 +145,12 @@ describe('pull secret job, publishing in Secret Manager (real processes, held ca
     // Readers of `current` get generation 3's bytes, and the version generation 3 named exists.
     expect(await current()).toEqual({ name: version(2), data: bytes.C });
     expect(await states()).toEqual(['3:DESTROYED', '2:ENABLED', '1:DESTROYED']);
-    expect(await kubernetesSecret()).toEqual({ path: version(2), generation: '3', data: bytes.C });
+    expect(await kubernetesSecret()).toEqual({
+      path: `${SECRET}/versions/current`,
+      version: '2',
+      generation: '3',
+      data: bytes.C,
+    });
     const [secret] = await client.getSecret({ name: SECRET });
     expect(secret.annotations?.['hyperfleet.io-current-generation']).toBe('3');
     // `latest` names generation 2's withdrawn version: its readers get an error, never B.
@@ -200,7 +206,12 @@ describe('pull secret job, publishing in Secret Manager (real processes, held ca
     expect(late.result).toMatchObject({ outcome: 'stood-aside', reason: 'SupersededExecution' });
     expect(await current()).toEqual({ name: version(1), data: bytes.A });
     expect(await states()).toEqual(['2:DESTROYED', '1:ENABLED']);
-    expect(await kubernetesSecret()).toEqual({ path: version(1), generation: '3', data: bytes.A });
+    expect(await kubernetesSecret()).toEqual({
+      path: `${SECRET}/versions/current`,
+      version: '1',
+      generation: '3',
+      data: bytes.A,
+    });
   }, 60_000);
 
   it("a lagging run's retention never destroys the version a newer generation made current", async () => {
@@ -223,7 +234,7 @@ describe('pull secret job, publishing in Secret Manager (real processes, held ca
     const late = await lagging;
     expect(late.result).toMatchObject({ outcome: 'stood-aside', reason: 'SupersededExecution' });
     expect(await current()).toEqual({ name: version(3), data: bytes.C });
-    expect(await kubernetesSecret()).toMatchObject({ path: version(3), generation: '3' });
+    expect(await kubernetesSecret()).toMatchObject({ version: '3', generation: '3' });
     sm.faults.release();
     expect((await newest).result.secret_manager?.version_name).toBe(version(4));
     expect(await states()).toEqual(['4:ENABLED', '3:DESTROYED', '2:DESTROYED', '1:DESTROYED']);

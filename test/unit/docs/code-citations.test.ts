@@ -7,7 +7,7 @@ import { headings, readDoc } from '../../helpers/docs';
 import { ROOT } from '../../helpers/run-process';
 
 const SCANNED_FOLDERS = ['functions', 'shared', 'emulators', 'terraform', 'scripts'];
-const SCANNED_FILES = /\.(ts|tf|tftpl|json|cjs|mjs)$|Dockerfile$/;
+const SCANNED_FILES = /\.(ts|tf|tftpl|json|cjs|mjs)$|Dockerfile(\.ubi)?$/;
 
 function sourceFiles(): string[] {
   return SCANNED_FOLDERS.flatMap((folder) =>

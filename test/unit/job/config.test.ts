@@ -217,6 +217,12 @@ describe('loadJobConfig', () => {
       { SECRET_MANAGER_EMULATOR_HOST: 'localhost' },
       /SECRET_MANAGER_EMULATOR_HOST: must be host:port/,
     ],
+    // No pull secret is no run: never a fake one (docs/architecture.md, departures from the seeds).
+    [{ PULL_SECRET_DATA: '' }, /PULL_SECRET_SOURCE: or PULL_SECRET_DATA is required/],
+    [
+      { PULL_SECRET_SOURCE: 'env', PULL_SECRET_DATA: '' },
+      /PULL_SECRET_DATA: is required when PULL_SECRET_SOURCE=env/,
+    ],
   ])('rejects %j with a message naming the variable', (override, expected) => {
     expect(configError({ ...base, ...override })).toMatch(expected);
   });

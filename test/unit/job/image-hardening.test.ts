@@ -6,25 +6,26 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  dockerfileStages,
-  parseJobImageNode,
-  readJobImageNode,
-} from '../../../emulators/pullsecret/job-image';
+import { dockerfileStages, parseJobImageNode } from '../../../emulators/pullsecret/job-image';
 import { ROOT } from '../../helpers/run-process';
 
-const DOCKERFILE = path.join(ROOT, 'functions/pull-secret-job/Dockerfile');
-const stages = dockerfileStages(fs.readFileSync(DOCKERFILE, 'utf8'));
-const final = stages.at(-1)!;
+const DISTROLESS = path.join(ROOT, 'functions/pull-secret-job/Dockerfile');
+const UBI = path.join(ROOT, 'functions/pull-secret-job/Dockerfile.ubi');
 const JOB_USER = '65532:65532';
 
-/** The instructions in effect in a stage: those of the stages it is built FROM, then its own. */
-const inherited = (index: number): string[] => {
-  const stage = stages[index]!;
-  return [...(stage.parent === undefined ? [] : inherited(stage.parent)), ...stage.lines];
+/** One job image's Dockerfile: its stages and how it runs Node. */
+const imageOf = (file: string, user: string) => {
+  const stages = dockerfileStages(fs.readFileSync(file, 'utf8'));
+  /** The instructions in effect in a stage: those of the stages it is built FROM, then its own. */
+  const inherited = (index: number): string[] => {
+    const stage = stages[index]!;
+    return [...(stage.parent === undefined ? [] : inherited(stage.parent)), ...stage.lines];
+  };
+  return { name: path.basename(file), stages, inherited, node: parseJobImageNode(file), user };
 };
+const IMAGES = [imageOf(DISTROLESS, JOB_USER), imageOf(UBI, '1001:0')];
 
-describe('the job image: pinned bases', () => {
+describe.each(IMAGES)('the job image ($name): pinned bases', ({ stages }) => {
   it('names every base image by tag and digest (image:tag@sha256:...), stages by name', () => {
     const images = stages.filter((s) => s.parent === undefined).map((s) => s.base);
     expect(images.length).toBeGreaterThanOrEqual(2);
@@ -32,40 +33,94 @@ describe('the job image: pinned bases', () => {
   });
 });
 
-describe('the job image: app files owned by root, read-only for the job', () => {
-  it('runs the job as the non-root user 65532', () => {
-    expect(readJobImageNode().user).toBe(JOB_USER);
+describe.each(IMAGES)(
+  'the job image ($name): app files owned by root, read-only for the job',
+  ({ stages, inherited, node, user }) => {
+    const final = stages.at(-1)!;
+
+    it('runs the job as its non-root user', () => {
+      expect(node.user).toBe(user);
+      expect(node.user).not.toMatch(/^(root|0)(:|$)/);
+    });
+
+    it('copies everything into the final image as root, with no write bit for group or others', () => {
+      const copies = final.lines.filter((line) => line.startsWith('COPY '));
+      expect(copies.length).toBeGreaterThan(0);
+      for (const copy of copies) {
+        expect(copy).toMatch(/ --chown=(root:root|0:0) /);
+        const mode = /--chmod=([0-7]{3,4}) /.exec(copy)?.[1];
+        expect({ copy, mode }).toEqual({ copy, mode: expect.stringMatching(/^[0-7]+$/) });
+        expect(parseInt(mode!, 8) & 0o022).toBe(0);
+      }
+      // Nothing else writes files into the final image (no RUN, no ADD: the warm cache is copied in).
+      expect(final.lines.filter((line) => /^(RUN|ADD) /.test(line))).toEqual([]);
+    });
+
+    it('creates /app as root (WORKDIR creates it as the current USER), so the job cannot add or replace files in it', () => {
+      const lines = inherited(stages.length - 1);
+      const workdir = lines.findIndex((line) => line === 'WORKDIR /app');
+      expect(workdir).toBeGreaterThanOrEqual(0);
+      const userThen = lines
+        .slice(0, workdir)
+        .filter((line) => line.startsWith('USER '))
+        .at(-1);
+      expect(userThen).toMatch(/^USER (root|0)(:(root|0))?$/);
+    });
+
+    it('warms the compile cache as the job user (Node keys the cache directory by uid)', () => {
+      expect(node.warmups.length).toBeGreaterThanOrEqual(2);
+      // The reader refuses a warm-up run as another user than the ENTRYPOINT's (test below).
+      expect(node.user).toBe(user);
+    });
+  },
+);
+
+// The seeds' Red Hat UBI base, as a variant (docs/architecture.md, "Where we depart from the design
+// documents, and why"). No container engine here: what can be held without building it is that
+// it is the same job as the distroless image, the one every test, the local stack and the bench run.
+describe('the UBI variant (Dockerfile.ubi) is the same job as the distroless image', () => {
+  const [distroless, ubi] = IMAGES as [(typeof IMAGES)[0], (typeof IMAGES)[0]];
+  /** A stage's instructions with its own node binary written NODE, USER lines left out. */
+  const asRun = (image: (typeof IMAGES)[0], index: number) =>
+    image.stages[index]!.lines.filter((line) => !line.startsWith('USER ')).map((line) =>
+      line.replaceAll(JSON.stringify(image.node.binary), '"NODE"'),
+    );
+  const stageNamed = (image: (typeof IMAGES)[0], name: string) =>
+    image.stages.findIndex((stage) => stage.name === name);
+
+  it('pins a Red Hat UBI 9 Node.js 22 base, where the distroless image pins Node 22 too', () => {
+    for (const stage of ubi.stages.filter((s) => s.parent === undefined))
+      expect(stage.base).toMatch(/^registry\.access\.redhat\.com\/ubi9\/nodejs-22-minimal:/);
+    expect(distroless.stages.find((s) => s.name === 'runtime')?.base).toMatch(/nodejs22/);
+    expect(distroless.stages.find((s) => s.name === 'build')?.base).toMatch(/^node:22[-.@]/);
   });
 
-  it('copies everything into the final image as root, with no write bit for group or others', () => {
-    const copies = final.lines.filter((line) => line.startsWith('COPY '));
-    expect(copies.length).toBeGreaterThan(0);
-    for (const copy of copies) {
-      expect(copy).toMatch(/ --chown=(root:root|0:0) /);
-      const mode = /--chmod=([0-7]{3,4}) /.exec(copy)?.[1];
-      expect({ copy, mode }).toEqual({ copy, mode: expect.stringMatching(/^[0-7]+$/) });
-      expect(parseInt(mode!, 8) & 0o022).toBe(0);
-    }
-    // Nothing else writes files into the final image (no RUN, no ADD: the warm cache is copied in).
-    expect(final.lines.filter((line) => /^(RUN|ADD) /.test(line))).toEqual([]);
+  it('builds the same bundle with the same commands from the same files', () => {
+    expect(asRun(ubi, stageNamed(ubi, 'build'))).toEqual(
+      asRun(distroless, stageNamed(distroless, 'build')),
+    );
   });
 
-  it('creates /app as root (WORKDIR creates it as the current USER), so the job cannot add or replace files in it', () => {
-    const lines = inherited(stages.length - 1);
-    const workdir = lines.findIndex((line) => line === 'WORKDIR /app');
-    expect(workdir).toBeGreaterThanOrEqual(0);
-    const userThen = lines
-      .slice(0, workdir)
-      .filter((line) => line.startsWith('USER '))
-      .at(-1);
-    expect(userThen).toMatch(/^USER (root|0)(:(root|0))?$/);
+  it('runs it the same way: ENTRYPOINT flags, CMD, NODE_OPTIONS, compile cache, warm-ups', () => {
+    expect(ubi.node.nodeFlags).toEqual(distroless.node.nodeFlags);
+    expect(ubi.node.env).toEqual(distroless.node.env);
+    const rest = (warmups: readonly (readonly string[])[]) => warmups.map((w) => w.slice(1));
+    expect(rest(ubi.node.warmups)).toEqual(rest(distroless.node.warmups));
+    expect(asRun(ubi, ubi.stages.length - 1)).toEqual(
+      asRun(distroless, distroless.stages.length - 1),
+    );
   });
 
-  it('warms the compile cache as the job user (Node keys the cache directory by uid)', () => {
-    const image = readJobImageNode();
-    expect(image.warmups.length).toBeGreaterThanOrEqual(2);
-    // The reader refuses a warm-up run as another user than the ENTRYPOINT's (test below).
-    expect(image.user).toBe(JOB_USER);
+  it('copies the same artefacts into the warm stage, owned by the job user there', () => {
+    const copies = (image: (typeof IMAGES)[0]) =>
+      asRun(image, stageNamed(image, 'warm'))
+        .filter((line) => line.startsWith('COPY '))
+        .map((line) => line.replace(/ --chown=\S+/, ''));
+    expect(copies(ubi)).toEqual(copies(distroless));
+    for (const copy of ubi.stages[stageNamed(ubi, 'warm')]!.lines.filter((l) =>
+      l.startsWith('COPY '),
+    ))
+      expect(copy).toContain(`--chown=${ubi.user} `);
   });
 });
 

@@ -5,7 +5,7 @@ import {
   copiesToTenant,
   holdsCredentialsOf,
   pullSecretOrigin,
-  sourceVersionPath,
+  secretSource,
 } from '../../../functions/pull-secret-job/run/tenant-copy';
 import type { SecretManagerOutcome } from '../../../functions/pull-secret-job/secret-manager/sync-secret-manager';
 import { parsePullSecret } from '../../../shared/pull-secret/validate';
@@ -78,7 +78,7 @@ describe('copying the platform default into the tenant project', () => {
     expect(holdsCredentialsOf(Buffer.from(text), platformDefault)).toBe(holds);
   });
 
-  it("points the Kubernetes Secret's source annotation at the default when it was not copied", () => {
+  it("names in the Kubernetes Secret's annotations what readers read and the version the bytes came from", () => {
     const stored = (version: SecretManagerOutcome['version'], versionName = '') => ({
       secretPath: 'projects/t/secrets/s',
       secret: 'reused' as const,
@@ -87,10 +87,24 @@ describe('copying the platform default into the tenant project', () => {
       verified: true,
       destroyedVersions: [],
     });
-    const source = { kind: 'secret-manager', version: 'projects/p/secrets/d/versions/2' } as const;
-    expect(sourceVersionPath(stored('none'), source)).toBe('projects/p/secrets/d/versions/2');
-    expect(sourceVersionPath(stored('added', 'projects/t/secrets/s/versions/3'), source)).toBe(
-      'projects/t/secrets/s/versions/3',
-    );
+    const source = {
+      kind: 'secret-manager',
+      version: 'projects/p/secrets/d/versions/latest',
+    } as const;
+    // The default not copied: read as the platform configured it; the bytes came from version 2.
+    expect(secretSource(stored('none'), source, 'projects/p/secrets/d/versions/2')).toEqual({
+      path: 'projects/p/secrets/d/versions/latest',
+      version: '2',
+    });
+    // The tenant's own (or the default copied): read through `current`, never a number retention destroys.
+    for (const version of ['added', 'unchanged'] as const)
+      expect(secretSource(stored(version, 'projects/t/secrets/s/versions/3'), source)).toEqual({
+        path: 'projects/t/secrets/s/versions/current',
+        version: '3',
+      });
+    // A dry run that would add a version knows no number yet.
+    expect(secretSource(stored('added'), { kind: 'env', data: '{}' })).toEqual({
+      path: 'projects/t/secrets/s/versions/current',
+    });
   });
 });
