@@ -5,6 +5,7 @@ import { nameAsAsked, versionNumberOf } from '../../../shared/gcp/secret-manager
 import type { Logger } from '../../../shared/logging/logger';
 import type { RetryPolicy } from '../../../shared/retry/backoff';
 import { withRetry } from '../../../shared/retry/with-retry';
+import { storedReplicationOf, type ClientReplication } from '../replication/existing-replication';
 import type {
   Replication,
   SecretFields,
@@ -320,6 +321,7 @@ interface ClientSecret {
   annotations?: Record<string, string> | null;
   etag?: string | null;
   versionAliases?: Record<string, unknown> | null;
+  replication?: ClientReplication | null;
 }
 
 function metadataOf(secret: ClientSecret): SecretMetadata {
@@ -328,10 +330,12 @@ function metadataOf(secret: ClientSecret): SecretMetadata {
     const version = toNumber(value);
     if (version !== undefined && Number.isInteger(version)) versionAliases[alias] = version;
   }
+  const replication = storedReplicationOf(secret.replication);
   return {
     labels: { ...(secret.labels ?? {}) },
     annotations: { ...(secret.annotations ?? {}) },
     etag: secret.etag ?? '',
     versionAliases,
+    ...(replication ? { replication } : {}),
   };
 }
