@@ -8,6 +8,7 @@ export const MAX_LABELS = 64;
 export const MAX_ANNOTATIONS_BYTES = 16 * 1024;
 const ANNOTATION_KEY = /^[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$/;
 const KMS_KEY = /^projects\/[^/]+\/locations\/([^/]+)\/keyRings\/[^/]+\/cryptoKeys\/[^/]+$/;
+const REGION = /^[a-z]{2,20}-[a-z]{2,20}[0-9]{1,2}$/;
 const SECRET_ID = /^[A-Za-z0-9_-]{1,255}$/;
 const LABEL_KEY = /^[\p{Ll}\p{Lo}][\p{Ll}\p{Lo}\p{N}_-]{0,62}$/u;
 const LABEL_VALUE = /^[\p{Ll}\p{Lo}\p{N}_-]{0,63}$/u;
@@ -137,8 +138,17 @@ export function checkReplication(replication: ProtoReplication | undefined): Pro
   const replicas = replication.user_managed?.replicas ?? [];
   if (replication.user_managed && replicas.length === 0)
     throw invalid('Secret.replication.user_managed.replicas must contain at least one replica.');
+  const seen = new Set<string>();
   for (const replica of replicas) {
     if (!replica.location) throw invalid('Replica location is required.');
+    // Replicas live in regions only ("Secret Manager does not support zones, dual-regional
+    // locations, or multi-regional locations": https://cloud.google.com/secret-manager/docs/locations),
+    // each at most once. The shape of a region id stands for the service's list of its regions.
+    if (!REGION.test(replica.location))
+      throw invalid(`Invalid location [${replica.location}]: a replica location must be a region.`);
+    if (seen.has(replica.location))
+      throw invalid(`Duplicate replica location [${replica.location}].`);
+    seen.add(replica.location);
     const key = replica.customer_managed_encryption?.kms_key_name;
     if (key) checkKeyLocation(key, replica.location, `the replica in ${replica.location}`);
   }

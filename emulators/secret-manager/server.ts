@@ -20,6 +20,7 @@ import { iamAdminRoutes } from '../common/iam/iam-admin';
 import type { IamConfigInput } from '../common/iam/iam-config';
 import { IamModel } from '../common/iam/iam-model';
 import { handleResourceManager } from './iam/resource-manager';
+import { handleOrgPolicy, OrgPolicies, orgPolicyAdminRoutes } from './org-policy';
 import { authorizationOf, guardHandlers } from '../common/iam/iam-guard';
 import {
   secretManagerGuard,
@@ -63,6 +64,8 @@ export interface SecretManagerEmulator extends RunningEmulator {
   readonly faults: FaultInjector;
   readonly requests: RequestLog;
   readonly state: SecretManagerState;
+  /** Organization policies set on projects (org-policy.ts); served with `iam` only. */
+  readonly orgPolicies: OrgPolicies;
   readonly adminUrl: string;
   /** The allow policies, when configured (tests add and remove bindings here or over the admin API). */
   readonly iam?: IamModel;
@@ -183,14 +186,27 @@ export async function startSecretManagerEmulator(
     ),
   );
   const port = await bindServer(server, host, options.port ?? 0, options.certificate);
+  const orgPolicies = new OrgPolicies();
+  const policyRoutes = orgPolicyAdminRoutes(orgPolicies);
+  const iamRoutes = model ? iamAdminRoutes(model) : undefined;
   const admin = await startAdminServer(host, options.adminPort ?? 0, {
     faults,
     requests,
-    ...(model ? { extra: iamAdminRoutes(model) } : {}),
+    ...(iamRoutes
+      ? {
+          extra: async (req, res, path) =>
+            (await policyRoutes(req, res, path)) || iamRoutes(req, res, path),
+        }
+      : {}),
     ...(model && options.googleTokenInfoUrl
       ? {
-          api: (req, res) =>
-            handleResourceManager(req, res, model, options.googleTokenInfoUrl as string),
+          api: async (req, res) => {
+            const tokenInfoUrl = options.googleTokenInfoUrl as string;
+            return (
+              (await handleResourceManager(req, res, model, tokenInfoUrl)) ||
+              handleOrgPolicy(req, res, { policies: orgPolicies, model, tokenInfoUrl })
+            );
+          },
         }
       : {}),
   });
@@ -204,6 +220,7 @@ export async function startSecretManagerEmulator(
     faults,
     requests,
     state,
+    orgPolicies,
     ...(model ? { iam: model } : {}),
     info: () => ({
       name: 'secret-manager',
@@ -213,6 +230,8 @@ export async function startSecretManagerEmulator(
         SECRET_MANAGER_EMULATOR_HOST: endpoint,
         // Resource Manager's projects.testIamPermissions is served on the admin port.
         ...(model ? { RESOURCE_MANAGER_EMULATOR_HOST: admin.url.replace(/^http:\/\//, '') } : {}),
+        // The Org Policy API's getEffectivePolicy too (org-policy.ts).
+        ...(model ? { ORG_POLICY_EMULATOR_HOST: admin.url.replace(/^http:\/\//, '') } : {}),
       },
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     }),

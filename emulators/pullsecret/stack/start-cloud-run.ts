@@ -49,6 +49,8 @@ export function pullSecretJobDefinition(
       // What `pull-secret doctor` reads besides the job's own services: Resource Manager's
       // testIamPermissions (on the Secret Manager emulator) and Eventarc's triggers.
       ...emulatorEnv(wiring.secretManager, 'RESOURCE_MANAGER_EMULATOR_HOST'),
+      // The tenant's location policy, read when a cluster asks for replication regions.
+      ...emulatorEnv(wiring.secretManager, 'ORG_POLICY_EMULATOR_HOST'),
       ...emulatorEnv(wiring.eventarc, 'EVENTARC_EMULATOR_HOST'),
       // Every management cluster as production names it (an endpoint, a CA only for an IP
       // endpoint), reached with the job's Google token from the metadata server.

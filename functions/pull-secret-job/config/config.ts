@@ -29,6 +29,10 @@ export interface JobConfig {
   readonly operation: 'apply' | 'delete';
   readonly secretId: string;
   readonly replication: Replication;
+  /** Per-cluster replication: where the spec asks, which regions may be asked (replication/). */
+  readonly replicationRequests: { readonly specPath: string; readonly allowed: readonly string[] };
+  /** ORG_POLICY_EMULATOR_HOST: the Org Policy API's emulator, when not Google's. */
+  readonly orgPolicyEmulatorHost?: string;
   /** Keep the newest N versions of the secret (SECRET_VERSION_RETENTION); absent keeps all. */
   readonly retention?: number;
   readonly onDelete: 'delete' | 'retain';
@@ -113,6 +117,11 @@ export function loadJobConfig(env: Env): JobConfig {
       ...e.REPLICATION_POLICY,
       ...(e.KMS_KEY_NAME ? { kmsKeyName: e.KMS_KEY_NAME } : {}),
     } as Replication,
+    replicationRequests: {
+      specPath: e.REPLICATION_LOCATIONS_SPEC_PATH,
+      allowed: e.ALLOWED_REPLICATION_LOCATIONS ?? [],
+    },
+    ...(e.ORG_POLICY_EMULATOR_HOST ? { orgPolicyEmulatorHost: e.ORG_POLICY_EMULATOR_HOST } : {}),
     ...(e.SECRET_VERSION_RETENTION > 0 ? { retention: e.SECRET_VERSION_RETENTION } : {}),
     onDelete: e.ON_DELETE,
     tombstoneTtlSeconds: Math.ceil(e.TOMBSTONE_TTL / 1000),

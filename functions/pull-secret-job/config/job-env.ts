@@ -30,6 +30,7 @@ import {
   pemCertificate,
 } from './management-clusters';
 import { clusterNameLabel, kmsKeyProblem } from './secret-manager-rules';
+import { allowedReplicationLocations, fleetKeyServesAllowed } from './replication-env';
 
 const replication = z
   .string()
@@ -66,6 +67,17 @@ export const jobEnvSchema = z
     // Default 1: the cluster spec is the source of truth, so an older version has no reader, and a
     // rotated credential should not outlive its rotation; each kept version is billed monthly
     // (docs/configuration.md, "Secret Manager versions"). 0 keeps every version.
+    // Per-cluster replication (config/replication-env.ts): where the spec asks, which regions the
+    // operator allows (none: no cluster may ask), where the tenant's location policy is read.
+    REPLICATION_LOCATIONS_SPEC_PATH: z
+      .string()
+      .regex(
+        OBJECT_PATH,
+        'must be a dot path such as spec.platform.gcp.secretReplication.locations',
+      )
+      .default('spec.platform.gcp.secretReplication.locations'),
+    ALLOWED_REPLICATION_LOCATIONS: allowedReplicationLocations,
+    ORG_POLICY_EMULATOR_HOST: hostPort.optional(),
     SECRET_VERSION_RETENTION: z
       .string()
       .regex(/^\d+$/, 'must be a whole number (0 keeps every version)')
@@ -199,4 +211,7 @@ export const jobEnvSchema = z
       ? kmsKeyProblem(env.KMS_KEY_NAME, env.REPLICATION_POLICY)
       : undefined;
     if (kmsProblem) ctx.addIssue({ code: 'custom', path: ['KMS_KEY_NAME'], message: kmsProblem });
+    const unserved = fleetKeyServesAllowed(env.KMS_KEY_NAME, env.ALLOWED_REPLICATION_LOCATIONS);
+    if (unserved)
+      ctx.addIssue({ code: 'custom', path: ['ALLOWED_REPLICATION_LOCATIONS'], message: unserved });
   });

@@ -18,7 +18,8 @@ import { recordingPlaces } from '../places/place-record';
 import { placeSecret } from '../places/place-secret';
 import { targetPlace } from '../places/remove-places';
 import { unaliasVersions } from '../secret-manager/publish-version';
-import type { SecretStore } from '../secret-manager/secret-store';
+import { resolveReplication } from '../replication/resolve-replication';
+import type { Replication, SecretStore } from '../secret-manager/secret-store';
 import {
   DIRECT_RUN_PUBLISHER,
   syncSecretManager,
@@ -73,6 +74,7 @@ export async function applyPullSecret(run: ApplyRun): Promise<string | LostClaim
   const stale = await checkCluster(deps, config, 'before the first write', log, known);
   if (stale) return { kind: 'superseded', cluster: stale };
   const secret = validPullSecret(run, resolved);
+  const replication = await resolveReplication(config, resolved.cluster, { ...deps, log });
   const labels = secretManagerLabels(config);
   const claim = await runPhase(progress, { name: 'claim' }, log, () =>
     claimFor(
@@ -81,13 +83,13 @@ export async function applyPullSecret(run: ApplyRun): Promise<string | LostClaim
       { dryRun: options.dryRun, logger: log },
       {
         labels,
-        replication: config.replication,
+        replication,
         ...(config.kubernetes ? { alongWith: recordingTarget(config, config.kubernetes) } : {}),
       },
     ),
   );
   if (isLost(claim)) return claim;
-  const stored = await storeInSecretManager(run, secret, labels, claim);
+  const stored = await storeInSecretManager(run, secret, { labels, replication }, claim);
   progress.stored = stored;
   const created = claimCreatedSecret(claim);
   // Lost the publication: to a newer apply (its own withdrawal is done: publish-version.ts), or to
@@ -169,7 +171,7 @@ function validPullSecret(
 function storeInSecretManager(
   { config, deps, options, log, progress }: ApplyRun,
   secret: ValidPullSecret,
-  labels: Record<string, string>,
+  { labels, replication }: { labels: Record<string, string>; replication: Replication },
   claim: ClaimOutcome | undefined,
 ): Promise<SecretManagerOutcome> {
   const target = {
@@ -177,7 +179,7 @@ function storeInSecretManager(
     secretId: config.secretId,
     clusterId: config.clusterId,
     labels,
-    replication: config.replication,
+    replication,
     ...(config.retention ? { retention: config.retention } : {}),
   };
   const syncOptions = {

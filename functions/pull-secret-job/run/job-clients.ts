@@ -8,6 +8,7 @@ import type { JobConfig } from '../config/config';
 import { googleAccessToken } from '../kubernetes/google-access-token';
 import { createCoreV1Api } from '../kubernetes/kubernetes-access';
 import { KubernetesClusterSecrets } from '../kubernetes/kubernetes-cluster-secrets';
+import { orgPolicyReader } from '../replication/org-policy-client';
 import { GoogleSecretStore } from '../secret-manager/google-secret-store';
 import { PubSubResultPublisher } from '../telemetry/pubsub-result-publisher';
 import type { ResultPublisher } from '../telemetry/result-publisher';
@@ -43,6 +44,11 @@ export function jobDependencies(
     : undefined;
   return {
     secretStore,
+    locationPolicy: orgPolicyReader({
+      ...(config.orgPolicyEmulatorHost ? { emulatorHost: config.orgPolicyEmulatorHost } : {}),
+      timeoutMs: config.apiTimeoutMs,
+      token: googleAccessToken,
+    }),
     clusterSecrets: (cluster) =>
       clusterSecrets(config, cluster, callLogger.child({ management_cluster: cluster })),
     logger,

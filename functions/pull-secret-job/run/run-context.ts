@@ -11,6 +11,7 @@ import type { KeptPlace, PlaceContext, RemovedPlace } from '../places/remove-pla
 import type { DeleteOutcome } from '../secret-manager/delete-pull-secret';
 import type { SecretStore } from '../secret-manager/secret-store';
 import type { SecretManagerOutcome } from '../secret-manager/sync-secret-manager';
+import type { LocationPolicyReader } from '../replication/org-policy-client';
 import type { PullSecretOrigin } from './tenant-copy';
 
 // What a run carries and how it is summed up: the ports it talks through (JobDependencies), what
@@ -26,6 +27,8 @@ export interface JobDependencies {
   readonly clusterSecrets: (managementCluster: string) => Promise<ClusterSecrets>;
   /** Present when HYPERFLEET_API_BASE_URL is configured (pull secret from the cluster spec). */
   readonly hyperfleet?: HyperFleetApi;
+  /** The tenant project's gcp.resourceLocations policy, read when a cluster asks for regions. */
+  readonly locationPolicy?: LocationPolicyReader;
   readonly redactor?: SecretRedactor;
   readonly logger: Logger;
   readonly now?: () => Date;

@@ -7,6 +7,7 @@ import { loggedApiCall } from '../../../shared/logging/api-call-log';
 import type { Logger } from '../../../shared/logging/logger';
 import type { RetryPolicy } from '../../../shared/retry/backoff';
 import { withRetry } from '../../../shared/retry/with-retry';
+import { storedReplicationOf, type ClientReplication } from '../replication/existing-replication';
 import type {
   Replication,
   SecretFields,
@@ -323,6 +324,7 @@ interface ClientSecret {
   annotations?: Record<string, string> | null;
   etag?: string | null;
   versionAliases?: Record<string, unknown> | null;
+  replication?: ClientReplication | null;
 }
 
 function metadataOf(secret: ClientSecret): SecretMetadata {
@@ -331,10 +333,12 @@ function metadataOf(secret: ClientSecret): SecretMetadata {
     const version = toNumber(value);
     if (version !== undefined && Number.isInteger(version)) versionAliases[alias] = version;
   }
+  const replication = storedReplicationOf(secret.replication);
   return {
     labels: { ...(secret.labels ?? {}) },
     annotations: { ...(secret.annotations ?? {}) },
     etag: secret.etag ?? '',
     versionAliases,
+    ...(replication ? { replication } : {}),
   };
 }

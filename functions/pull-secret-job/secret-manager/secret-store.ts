@@ -1,4 +1,5 @@
 import type { Replication } from '../config/replication';
+import type { StoredReplication } from '../replication/existing-replication';
 
 export type { Replication };
 
@@ -10,6 +11,8 @@ export interface SecretMetadata {
   readonly etag: string;
   /** Version aliases, alias → version number (`current` is the job's: publish-version.ts). */
   readonly versionAliases: Readonly<Record<string, number>>;
+  /** Where its data lives (immutable once created); absent when the answer did not say. */
+  readonly replication?: StoredReplication;
 }
 
 /** What an UpdateSecret changes: only the fields given (its update mask). */

@@ -114,6 +114,7 @@ locals {
     GOOGLE_CLOUD_PROJECT = var.project_id
     },
     var.job.kms_key_name == null ? {} : { KMS_KEY_NAME = var.job.kms_key_name },
+    length(var.job.allowed_replication_locations) == 0 ? {} : { ALLOWED_REPLICATION_LOCATIONS = join(",", var.job.allowed_replication_locations) },
     var.job.copy_platform_default_to_tenant ? { COPY_PLATFORM_DEFAULT_TO_TENANT = "true" } : {},
     # Read by pull-secret doctor only (a run ignores them): Sentinel's topic and the default pull
     # secret to check.

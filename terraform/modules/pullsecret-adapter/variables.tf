@@ -159,7 +159,7 @@ variable "hyperfleet_api" {
 }
 
 variable "job" {
-  description = "The pull secret Cloud Run Job: image (built from functions/pull-secret-job/Dockerfile, pinned by digest: REPOSITORY/pull-secret-job[:TAG]@sha256:DIGEST), resources, task timeout and retries, and Secret Manager behaviour. secret_version_retention (1): versions kept per secret, older ones destroyed when one is added; 0 keeps every version, each billed (docs/configuration.md, \"Secret Manager versions\"). copy_platform_default_to_tenant: also store default_pull_secret_version's bytes in each tenant project's secret, where the customer can read them (off: they go to the management cluster only; see docs/design/job-protocol.md, \"What the job writes\")."
+  description = "The pull secret Cloud Run Job: image (built from functions/pull-secret-job/Dockerfile, pinned by digest: REPOSITORY/pull-secret-job[:TAG]@sha256:DIGEST), resources, task timeout and retries, and Secret Manager behaviour. secret_version_retention (1): versions kept per secret, older ones destroyed when one is added; 0 keeps every version, each billed (docs/configuration.md, \"Secret Manager versions\"). copy_platform_default_to_tenant: also store default_pull_secret_version's bytes in each tenant project's secret, where the customer can read them (off: they go to the management cluster only; see docs/design/job-protocol.md, \"What the job writes\"). replication_policy (automatic) and kms_key_name: the replication of every new secret whose cluster asks for none. allowed_replication_locations ([]): the regions a cluster spec may ask its secret to be replicated to (spec.platform.gcp.secretReplication.locations, user-managed replication); empty refuses every such request with InvalidReplication; with kms_key_name, the key must name {location} (docs/configuration.md, \"Per-cluster replication\")."
   type = object({
     image                    = string
     cpu                      = optional(string, "1")
@@ -173,6 +173,8 @@ variable "job" {
     log_level                = optional(string, "info")
     # Opt-in: the platform default is a platform credential; off, tenants never receive it.
     copy_platform_default_to_tenant = optional(bool, false)
+    # Per-cluster data residency: the regions a cluster spec may ask for (none: no cluster may).
+    allowed_replication_locations = optional(list(string), [])
   })
   nullable = false
   validation {
@@ -209,6 +211,10 @@ variable "job" {
   validation {
     condition     = var.job.max_retries >= 0 && var.job.max_retries <= 10
     error_message = "job.max_retries must be between 0 and 10; 0 lets the adapter retry with backoff instead."
+  }
+  validation {
+    condition     = alltrue([for location in var.job.allowed_replication_locations : can(regex("^[a-z]{2,20}-[a-z]{2,20}[0-9]{1,2}$", location))])
+    error_message = "job.allowed_replication_locations must list Google Cloud regions such as us-central1 (Secret Manager replicates to regions only)."
   }
   validation {
     condition     = var.job.replication_policy == "automatic" || can(regex("^user-managed:[a-z0-9-]+(,[a-z0-9-]+)*$", var.job.replication_policy))

@@ -282,6 +282,22 @@ describe('Secret Manager emulator through the real client', () => {
         }),
       ),
     ).toBe(status.INVALID_ARGUMENT);
+    // Replicas live in regions, each once; GetSecret answers the replication as created.
+    const refused = [
+      [{ location: 'us-east1-b' }], // a zone
+      [{ location: 'us' }], // a multi-region
+      [{ location: 'us-east1/../x' }],
+      [{ location: 'us-east1' }, { location: 'us-east1' }],
+    ];
+    for (const [index, replicas] of refused.entries())
+      expect(
+        await codeOf(withReplication(`um-refused-${index}`, { userManaged: { replicas } })),
+      ).toBe(status.INVALID_ARGUMENT);
+    const [kept] = await client.getSecret({ name: `${PROJECT}/secrets/um-ok` });
+    expect(kept.replication?.userManaged?.replicas?.map((r) => r.location)).toEqual([
+      'us-east1',
+      'europe-west1',
+    ]);
   });
 
   it('injects faults by method: next N calls fail with a code, or are delayed', async () => {

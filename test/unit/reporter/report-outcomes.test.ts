@@ -114,6 +114,7 @@ describe('planFromJobResult', () => {
 
   it.each([
     'InvalidPullSecret',
+    'InvalidReplication',
     'SecretOwnershipConflict',
     'PermissionDenied',
     'NamespaceNotFound',

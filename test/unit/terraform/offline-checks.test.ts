@@ -47,6 +47,7 @@ const SAMPLE_VALUES: Record<string, string> = {
   REPLICATION_POLICY: 'automatic',
   SECRET_VERSION_RETENTION: '5',
   KMS_KEY_NAME: 'projects/kms-project/locations/global/keyRings/ring/cryptoKeys/key',
+  ALLOWED_REPLICATION_LOCATIONS: 'us-central1,us-east1',
   COPY_PLATFORM_DEFAULT_TO_TENANT: 'true',
   EVENT_MAX_AGE: '1h',
   EVENT_MAX_FAILURES: '10',
@@ -300,7 +301,8 @@ describe('terraform/, checked offline', () => {
     expect(config.kubernetes?.access).toEqual({ kind: 'google', endpoint: SAMPLE_VALUES.MANAGEMENT_CLUSTER_ENDPOINT });
     expect(config.pullSecretSource).toEqual({ kind: 'cluster-spec', specPath: 'spec.pullSecret.data' });
     expect(config.resultsTopic).toBe(SAMPLE_VALUES.RESULTS_TOPIC);
-    expect(loadJobConfig({ ...sample(keys.filter((k) => !['MANAGEMENT_CLUSTERS', 'DEFAULT_MANAGEMENT_CLUSTER'].includes(k))), ...overrides, OPERATION: 'delete', HYPERFLEET_API_AUDIENCE: '' }).operation).toBe('delete');
+    // The sample's global KMS key serves automatic replication only: not with per-cluster regions.
+    expect(loadJobConfig({ ...sample(keys.filter((k) => !['MANAGEMENT_CLUSTERS', 'DEFAULT_MANAGEMENT_CLUSTER', 'ALLOWED_REPLICATION_LOCATIONS'].includes(k))), ...overrides, OPERATION: 'delete', HYPERFLEET_API_AUDIENCE: '' }).operation).toBe('delete');
   });
 });
 
