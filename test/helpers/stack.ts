@@ -1,4 +1,4 @@
-import type { NamespaceLayout } from '../../shared/pull-secret/namespace-layout';
+import { currentNamespace, type NamespaceLayout } from '../../shared/pull-secret/namespace-layout';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -148,6 +148,8 @@ export interface TestStack {
   restart(component: RestartableComponent): Promise<void>;
   /** `terraform apply` of another namespace layout (Stack.relayout). */
   relayout(layout: NamespaceLayout): Promise<void>;
+  /** The namespace of the cluster's pull secret under the stack's layout now. */
+  namespaceOf(id: string): string;
   /** Messages waiting in the three dead-letter topics. */
   deadLetters(): Promise<number>;
   /** Every message published on the system's topics so far (for secret scans). */
@@ -198,6 +200,7 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
     ...rest,
   });
   const d = stack.description;
+  let namespaceLayout = d.namespaceLayout;
   // Tests act as a user (a tenant) with the stack's token: the local API runs JWT and tenancy on.
   const tokenOption = d.env.HYPERFLEET_API_AUTH_TOKEN_PATH
     ? { tokenFile: d.env.HYPERFLEET_API_AUTH_TOKEN_PATH }
@@ -450,7 +453,8 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
           ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method) &&
           // The job's reads are dry-run test patches: authorized and admitted, never stored.
           !r.dryRun &&
-          r.target.includes(`clusters-${id}/secrets`) &&
+          r.target.includes(`/${id}-pull-secret`) &&
+          r.target.includes('/secrets') &&
           Number(r.outcome) < 300,
       ),
     fault: async (component, rule) => {
@@ -523,7 +527,11 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
     pausePlacement: (paused) => {
       placementPaused = paused;
     },
-    relayout: (layout) => stack.relayout(layout),
+    relayout: async (layout) => {
+      await stack.relayout(layout);
+      namespaceLayout = layout;
+    },
+    namespaceOf: (id) => currentNamespace(namespaceLayout, id),
     restart: async (component) => {
       if (component === 'pubsub') {
         await Promise.all(taps.map((t) => t.close()));

@@ -85,6 +85,7 @@ export function describeStack(parts: StartedParts): StackDescription {
   const { launcher, functions, delivery } = parts;
   return {
     project: LOCAL_PROJECT,
+    namespaceLayout: parts.launcher.layout.current,
     pid: process.pid,
     startedAt: new Date().toISOString(),
     workDir: launcher.options.workDir,

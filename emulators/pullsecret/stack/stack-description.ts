@@ -49,6 +49,8 @@ export interface StackOptions {
 /** Endpoints and environment of a running local system (also written to stack.json). */
 export interface StackDescription {
   readonly project: string;
+  /** The namespace layout the stack started with (MANAGEMENT_NAMESPACE_TEMPLATE). */
+  readonly namespaceLayout: NamespaceLayout;
   readonly pid: number;
   readonly startedAt: string;
   readonly workDir: string;

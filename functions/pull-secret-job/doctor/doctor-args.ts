@@ -15,8 +15,9 @@ export const DOCTOR_USAGE = `Usage: pull-secret doctor [--project P]... [--all-p
                       GOOGLE_CLOUD_PROJECT)
   --region R          the region of the triggers (default: the metadata server's, where the job runs)
   --name-prefix P     Terraform's name_prefix (default: CLOUD_RUN_JOB without -job, else pullsecret)
-  --namespace NS      where the job's Secret rights are checked (default clusters-hyperfleet-doctor;
-                      with per-namespace RBAC give one of the bound namespaces)
+  --namespace NS      where the job's Secret rights are checked (default: the namespace
+                      MANAGEMENT_NAMESPACE_TEMPLATE gives the cluster id hyperfleet-doctor, e.g.
+                      clusters-hyperfleet-doctor; with per-namespace RBAC give a bound namespace)
 Prints a table of checks (OK, FAIL, SKIP) with a fix for each failure; exit 0 when none failed,
 1 when one did, 2 for bad arguments or configuration. See docs/operations.md, "pull-secret doctor".`;
 
@@ -30,7 +31,8 @@ export interface DoctorArgs {
   readonly sentinelTopic?: string;
   readonly region?: string;
   readonly namePrefix?: string;
-  readonly namespace: string;
+  /** Unset: the layout's namespace for a probe cluster (DoctorConfig.probeNamespace). */
+  readonly namespace?: string;
   readonly help: boolean;
 }
 
@@ -56,7 +58,7 @@ export function parseDoctorArgs(argv: readonly string[]): DoctorArgs {
         'sentinel-topic': { type: 'string' },
         region: { type: 'string' },
         'name-prefix': { type: 'string' },
-        namespace: { type: 'string', default: 'clusters-hyperfleet-doctor' },
+        namespace: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -79,7 +81,7 @@ export function parseDoctorArgs(argv: readonly string[]): DoctorArgs {
     ...(values['name-prefix'] !== undefined && !NAME_PREFIX.test(values['name-prefix'])
       ? [`--name-prefix ${JSON.stringify(values['name-prefix'])} is not a Terraform name_prefix`]
       : []),
-    ...(!namespaceName.safeParse(values.namespace).success
+    ...(values.namespace !== undefined && !namespaceName.safeParse(values.namespace).success
       ? [`--namespace ${JSON.stringify(values.namespace)} is not a namespace name`]
       : []),
     ...(values['all-projects'] && values.project.length > 0
@@ -95,7 +97,7 @@ export function parseDoctorArgs(argv: readonly string[]): DoctorArgs {
     ...(values['sentinel-topic'] ? { sentinelTopic: values['sentinel-topic'] } : {}),
     ...(values.region ? { region: values.region } : {}),
     ...(values['name-prefix'] ? { namePrefix: values['name-prefix'] } : {}),
-    namespace: values.namespace,
+    ...(values.namespace !== undefined ? { namespace: values.namespace } : {}),
     help: values.help,
   };
 }

@@ -1,3 +1,4 @@
+import { namespaceLayoutEnvShape, namespaceOf } from '../../../shared/pull-secret/namespace-layout';
 import * as z from 'zod';
 import { secretVersionNameSchema } from '../../../shared/gcp/secret-manager-names';
 import { duration } from '../../../shared/config/durations';
@@ -51,6 +52,8 @@ export const doctorEnvSchema = z
     EVENTARC_EMULATOR_HOST: hostPort.optional(),
     /** Resource Manager's REST API (projects.testIamPermissions) at host:port: the local stack's. */
     RESOURCE_MANAGER_EMULATOR_HOST: hostPort.optional(),
+    /** The job's namespace layout: where its Secret rights are checked unless --namespace says. */
+    MANAGEMENT_NAMESPACE_TEMPLATE: namespaceLayoutEnvShape.MANAGEMENT_NAMESPACE_TEMPLATE,
   })
   .superRefine((env, ctx) => {
     managementClusterProblems(env).forEach((issue) => ctx.addIssue({ code: 'custom', ...issue }));
@@ -70,6 +73,11 @@ export interface DoctorConfig {
   readonly cloudRunJob?: string;
   readonly kubernetesTimeoutMs: number;
   readonly gcpTimeoutMs: number;
+  /**
+   * Where the job's Secret rights are checked by default: the namespace the layout gives a probe
+   * cluster id (clusters-hyperfleet-doctor, or the shared namespace).
+   */
+  readonly probeNamespace: string;
   /** Where each Google API is served, when not Google's own endpoint (local emulators). */
   readonly emulators: {
     readonly secretManager?: string;
@@ -105,6 +113,7 @@ export function loadDoctorConfig(env: Env): DoctorConfig {
     ...(e.CLOUD_RUN_JOB ? { cloudRunJob: e.CLOUD_RUN_JOB } : {}),
     kubernetesTimeoutMs: e.KUBERNETES_API_TIMEOUT,
     gcpTimeoutMs: e.GCP_API_TIMEOUT,
+    probeNamespace: namespaceOf(e.MANAGEMENT_NAMESPACE_TEMPLATE, 'hyperfleet-doctor'),
     emulators: {
       ...(e.SECRET_MANAGER_EMULATOR_HOST ? { secretManager: e.SECRET_MANAGER_EMULATOR_HOST } : {}),
       ...(e.SECRET_MANAGER_API_ENDPOINT

@@ -97,7 +97,7 @@ async function checkManagementClusters(
         name,
         access,
         tokenSource: context.token,
-        namespace: context.args.namespace,
+        namespace: context.args.namespace ?? context.config.probeNamespace,
         timeoutMs: context.config.kubernetesTimeoutMs,
         identity,
       }),
