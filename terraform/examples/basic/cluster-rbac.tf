@@ -55,6 +55,7 @@ module "gke_cluster_rbac" {
   job_service_account = each.value.job_service_account
   namespaces          = each.value.namespaces
   cluster_wide        = each.value.cluster_wide
+  namespace_layout    = each.value.namespace_layout
 }
 
 module "connect_gateway_cluster_rbac" {
@@ -67,4 +68,5 @@ module "connect_gateway_cluster_rbac" {
   job_service_account = each.value.job_service_account
   namespaces          = each.value.namespaces
   cluster_wide        = each.value.cluster_wide
+  namespace_layout    = each.value.namespace_layout
 }

@@ -101,12 +101,13 @@ output "eventarc_triggers" {
 }
 
 output "management_cluster_rbac_inputs" {
-  description = "Per management cluster name, what the pullsecret-cluster-rbac module needs: the job's Google identity (the Kubernetes user), the namespaces to bind in, and whether to bind cluster-wide (then fenced)."
+  description = "Per management cluster name, what the pullsecret-cluster-rbac module needs: the job's Google identity (the Kubernetes user), the namespaces to bind in, whether to bind cluster-wide (then fenced), and the namespace layout the fence admits (management_namespace)."
   value = {
     for name, cluster in module.management_clusters.clusters : name => {
       job_service_account = local.job_identity
       namespaces          = cluster.namespaces
       cluster_wide        = cluster.cluster_wide
+      namespace_layout    = var.management_namespace
     }
   }
 }

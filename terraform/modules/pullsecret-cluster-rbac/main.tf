@@ -9,15 +9,18 @@ locals {
   name   = "hyperfleet-pullsecret-writer"
   labels = { "managed-by" = "hyperfleet" }
 
+  # The fence template's variables: the job's identity and the layout's namespace rule.
+  fence_variables = {
+    job_identity    = var.job_service_account
+    namespace_rule  = module.namespace_layout.fence_namespace_rule
+    namespace_words = module.namespace_layout.fence_namespace_words
+  }
+
   # The fence is this module's own template, its one source (the pullsecret-adapter module renders
   # the same file for its kubectl output, and the local stack installs it): a
   # ValidatingAdmissionPolicy and its binding, two YAML documents.
   fence_documents = [
-    for document in split("\n---\n", templatefile("${path.module}/templates/management-cluster-fence.yaml.tftpl", {
-      job_identity    = var.job_service_account
-      namespace_rule  = module.namespace_layout.fence_namespace_rule
-      namespace_words = module.namespace_layout.fence_namespace_words
-    })) : yamldecode(document)
+    for document in split("\n---\n", templatefile("${path.module}/templates/management-cluster-fence.yaml.tftpl", local.fence_variables)) : yamldecode(document)
   ]
   fence_policy  = one([for document in local.fence_documents : document if document.kind == "ValidatingAdmissionPolicy"])
   fence_binding = one([for document in local.fence_documents : document if document.kind == "ValidatingAdmissionPolicyBinding"])

@@ -71,7 +71,6 @@ describe("the doctor's flags", () => {
       allProjects: false,
       clusters: [],
       managementProjects: [],
-      namespace: 'clusters-hyperfleet-doctor',
       help: false,
     });
     expect(

@@ -98,6 +98,10 @@ describe('terraform: access to the management clusters', () => {
     expect(parse(rbac.locals.fence_documents, '${path.module}/templates/', 'var.job_service_account')).toBe(
       parse(clusters.locals.fence_documents, '${path.module}/../../../pullsecret-cluster-rbac/templates/', 'var.job_identity'),
     );
+    // The same variables: the job's identity, and the namespace layout module's rule and words.
+    expect(parse(JSON.stringify(rbac.locals.fence_variables), '', 'var.job_service_account')).toBe(
+      parse(JSON.stringify(clusters.locals.fence_variables), '', 'var.job_identity'),
+    );
     expect(resource(rbac, 'kubernetes_manifest', 'fence_policy')).toEqual({ count: '${var.fence ? 1 : 0}', manifest: '${local.fence_policy}' });
     expect(resource(rbac, 'kubernetes_manifest', 'fence_binding')).toMatchObject({ manifest: '${local.fence_binding}', depends_on: ['${kubernetes_manifest.fence_policy}'] });
     for (const binding of ['kubernetes_cluster_role_binding_v1', 'kubernetes_role_binding_v1'])
@@ -114,7 +118,7 @@ describe('terraform: access to the management clusters', () => {
       'kubernetes_manifest.fence_policy',
       'kubernetes_role_binding_v1.writer',
     ]);
-    expect(Object.keys(rbac.variables).sort()).toEqual(['cluster_wide', 'fence', 'job_service_account', 'namespaces']);
+    expect(Object.keys(rbac.variables).sort()).toEqual(['cluster_wide', 'fence', 'job_service_account', 'namespace_layout', 'namespaces']);
     const template = read('modules/pullsecret-cluster-rbac/templates/management-cluster-rbac.yaml.tftpl');
     expect(template).not.toMatch(/"impersonate"|connect-agent-sa|connect_agent_impersonation/);
     // Only plain ${var}, %{ if var }, %{ for x in var } (the local stack's renderer knows no more),

@@ -85,7 +85,7 @@ describe('terraform/, checked offline', () => {
   });
 
   it('finds the module and the example root', () => {
-    expect(modules.map((m) => path.relative(TERRAFORM_ROOT, m.dir)).sort()).toEqual(['examples/basic', 'modules/pullsecret-adapter', 'modules/pullsecret-adapter/modules/dashboard', 'modules/pullsecret-adapter/modules/gke-workload-identity', 'modules/pullsecret-adapter/modules/management-clusters', 'modules/pullsecret-adapter/modules/run-job-overrides', 'modules/pullsecret-adapter/modules/tracing', 'modules/pullsecret-cluster-rbac', 'modules/pullsecret-tenant-project', 'modules/pullsecret-tenant-project/modules/bindings', 'modules/pullsecret-tenant-role']);
+    expect(modules.map((m) => path.relative(TERRAFORM_ROOT, m.dir)).sort()).toEqual(['examples/basic', 'modules/pullsecret-adapter', 'modules/pullsecret-adapter/modules/dashboard', 'modules/pullsecret-adapter/modules/gke-workload-identity', 'modules/pullsecret-adapter/modules/management-clusters', 'modules/pullsecret-adapter/modules/run-job-overrides', 'modules/pullsecret-adapter/modules/tracing', 'modules/pullsecret-cluster-rbac', 'modules/pullsecret-namespace-layout', 'modules/pullsecret-tenant-project', 'modules/pullsecret-tenant-project/modules/bindings', 'modules/pullsecret-tenant-role']);
     expect(adapterModule().resources.length).toBeGreaterThan(30);
   });
 
