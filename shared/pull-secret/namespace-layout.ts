@@ -19,8 +19,8 @@ import { kubernetesSecretName } from './names';
  * A migration from one layout to another is two phases (docs/operations.md, "Changing the
  * namespace layout"): `keep-previous` writes the new place and keeps the copy in the previous
  * layout, so HyperShift's HostedCluster never points at nothing while it follows the new status;
- * `remove-previous` removes those copies. The fence admits deleting in the previous layout during
- * both, writing only in the current one.
+ * `remove-previous` removes those copies. The fence admits reading (a dry run) and deleting in the
+ * previous layout during both, writing only in the current one.
  */
 export interface NamespaceLayout {
   /** `clusters-{id}` style (`{id}` once) or one shared namespace name. */
@@ -204,6 +204,22 @@ export function keptByMigration(
   );
 }
 
+/**
+ * Where an apply writes, given the namespace the adapter decided (MANAGEMENT_NAMESPACE): the
+ * layout's own when the adapter decided the previous layout's (a launch queued before the apply
+ * that started the migration runs after it), else what the adapter decided, which
+ * requireOwnPlace then checks. The job's layout is the authority; the status reports the place.
+ */
+export function writeNamespace(
+  layout: NamespaceLayout,
+  clusterId: string,
+  decided: string,
+): string {
+  return decided === previousNamespace(layout, clusterId)
+    ? currentNamespace(layout, clusterId)
+    : decided;
+}
+
 /** The layout in words for messages: `clusters-{id}`, or `clusters (migrating from …)`. */
 export function describeLayout(layout: NamespaceLayout): string {
   return layout.migration
@@ -213,21 +229,23 @@ export function describeLayout(layout: NamespaceLayout): string {
 
 /**
  * The fence's namespace rule as CEL, for the cluster whose id is the CEL string expression
- * `owner`: the current layout's namespace, or while migrating also the previous one for a DELETE.
+ * `owner`: the current layout's namespace, or while migrating also the previous one for a DELETE
+ * or a dry run (the job reads its Secret with a dry-run test patch before removing it; a dry run
+ * stores nothing, and real servers run validating admission on it too).
  * Terraform computes the same text (locals in the pullsecret-cluster-rbac module); a test compares
  * both renderings. Templates hold only [a-z0-9-] and `{id}`, so nothing here needs quoting.
  */
 export function fenceNamespaceRule(layout: NamespaceLayout, owner: string): string {
   const current = `request.namespace == ${celNamespace(layout.template, owner)}`;
   if (!layout.migration) return current;
-  return `${current} || (request.operation == 'DELETE' && request.namespace == ${celNamespace(layout.migration.previous, owner)})`;
+  return `${current} || ((request.operation == 'DELETE' || request.dryRun) && request.namespace == ${celNamespace(layout.migration.previous, owner)})`;
 }
 
 /** The fence's words for where a Secret may be: `clusters-CLUSTER` or `clusters`. */
 export function fenceNamespaceWords(layout: NamespaceLayout): string {
   const words = (template: string) => template.replace(ID, 'CLUSTER');
   return layout.migration
-    ? `${words(layout.template)} (or, to delete it, ${words(layout.migration.previous)})`
+    ? `${words(layout.template)} (or, to read or delete it, ${words(layout.migration.previous)})`
     : words(layout.template);
 }
 

@@ -154,7 +154,9 @@ describe('pull-secret doctor on the local stack', () => {
       const run = await doctor();
       expect(failing(run)).toEqual(['cluster mgmt-1 rbac', 'cluster mgmt-2 rbac']);
       const rbac = run.check('cluster mgmt-1 rbac');
-      expect(rbac.detail).toBe('may not patch secrets in clusters-hyperfleet-doctor');
+      expect(rbac.detail).toBe(
+        `may not patch secrets in ${stack.namespaceOf('hyperfleet-doctor')}`,
+      );
       expect(rbac.fix?.resource).toContain('ClusterRole hyperfleet-pullsecret-writer');
       expect(rbac.fix?.action).toContain(
         `terraform output -json management_cluster_rbac | jq -r '.["mgmt-1"]' | kubectl apply -f -`,
@@ -164,7 +166,7 @@ describe('pull-secret doctor on the local stack', () => {
       const excess = (await doctor()).check('cluster mgmt-2 rbac');
       expect(excess.status).toBe('FAIL');
       expect(excess.detail).toBe(
-        'may get secrets in clusters-hyperfleet-doctor, get secrets in kube-system, which the job must not',
+        `may get secrets in ${stack.namespaceOf('hyperfleet-doctor')}, get secrets in kube-system, which the job must not`,
       );
       expect(excess.fix?.problem).toContain("read every hosted cluster's secrets");
       expect(excess.fix?.resource).toContain('ClusterRole "hyperfleet-pullsecret-writer"');
@@ -197,7 +199,7 @@ describe('pull-secret doctor on the local stack', () => {
       );
       // The cluster answers the job's SelfSubjectAccessReviews with IAM too: reads RBAC denies.
       expect(run.check('cluster mgmt-1 rbac').detail).toContain(
-        'get secrets in clusters-hyperfleet-doctor',
+        `get secrets in ${stack.namespaceOf('hyperfleet-doctor')}`,
       );
       expect(run.check('cluster mgmt-1 fence').status).toBe('OK');
     } finally {

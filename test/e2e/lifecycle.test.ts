@@ -128,7 +128,7 @@ describe('end to end on the local stack: lifecycle', () => {
     expect(status?.data).toMatchObject({
       secret_path: `projects/${CUSTOMER_PROJECT}/secrets/hyperfleet-${id}-pull-secret`,
       secret_version: '1',
-      kubernetes_secret: { namespace: `clusters-${id}`, name: `${id}-pull-secret` },
+      kubernetes_secret: { namespace: stack.namespaceOf(id), name: `${id}-pull-secret` },
       pull_secret_name: `${id}-pull-secret`,
       execution: expect.stringContaining('/executions/'),
     });

@@ -53,23 +53,23 @@ describe('end to end on the local stack: two management clusters, HyperShift, th
     const own = await statusOf(id, 'pullsecret');
     expect(own?.data).toMatchObject({
       management_cluster: managementCluster,
-      namespace: `clusters-${id}`,
+      namespace: stack.namespaceOf(id),
       pull_secret_name: `${id}-pull-secret`,
       kubernetes_secret: {
         management_cluster: managementCluster,
-        namespace: `clusters-${id}`,
+        namespace: stack.namespaceOf(id),
         name: `${id}-pull-secret`,
       },
     });
     expect(await stack.ourSecrets(id)).toEqual([
-      `${managementCluster} clusters-${id}/${id}-pull-secret`,
+      `${managementCluster} ${stack.namespaceOf(id)}/${id}-pull-secret`,
     ]);
     const hosted = await stack.hostedClusters(id);
     expect(hosted.map((h) => h.managementCluster)).toEqual([managementCluster]);
     expect(hosted[0]?.object).toMatchObject({
       apiVersion: 'hypershift.openshift.io/v1beta1',
       kind: 'HostedCluster',
-      metadata: { name, namespace: `clusters-${id}` },
+      metadata: { name, namespace: stack.namespaceOf(id) },
       spec: { pullSecret: { name: `${id}-pull-secret` } },
     });
     const cluster = await stack.api.getCluster(id);
@@ -77,7 +77,7 @@ describe('end to end on the local stack: two management clusters, HyperShift, th
     expect(hypershift?.observed_generation).toBe(cluster.generation);
     expect(hypershift?.data).toMatchObject({
       management_cluster: managementCluster,
-      namespace: `clusters-${id}`,
+      namespace: stack.namespaceOf(id),
     });
     expect(await conditions(id, 'hypershift')).toEqual([
       'Applied=True:HostedClusterApplied',
@@ -113,7 +113,7 @@ describe('end to end on the local stack: two management clusters, HyperShift, th
   it("HyperShift checks the Secret as its controller does: gone is PullSecretNotFound, garbage is PullSecretInvalid; the job's next generation heals it", async () => {
     const { id } = checked;
     const kube = stack.kubes.get('mgmt-2')!;
-    const path = `/api/v1/namespaces/clusters-${id}/secrets/${id}-pull-secret`;
+    const path = `/api/v1/namespaces/${stack.namespaceOf(id)}/secrets/${id}-pull-secret`;
     const hypershiftReason = (reason: string) =>
       stack.waitFor(`hypershift ${reason}`, async () => {
         const available = (await statusOf(id, 'hypershift'))?.conditions.find(
@@ -130,7 +130,7 @@ describe('end to end on the local stack: two management clusters, HyperShift, th
       // An administrator removes our Secret behind the adapter's back.
       expect((await kube.request('DELETE', path)).status).toBe(200);
       expect((await hypershiftReason('PullSecretNotFound')).message).toContain(
-        `Secret clusters-${id}/${id}-pull-secret in management cluster mgmt-2 not found`,
+        `Secret ${stack.namespaceOf(id)}/${id}-pull-secret in management cluster mgmt-2 not found`,
       );
       expect(
         (await stack.api.getCluster(id)).status?.conditions.find((c) => c.type === 'Reconciled')
@@ -148,7 +148,8 @@ describe('end to end on the local stack: two management clusters, HyperShift, th
         data: { '.dockerconfigjson': Buffer.from('{"credHelpers":{}}').toString('base64') },
       };
       expect(
-        (await kube.request('POST', `/api/v1/namespaces/clusters-${id}/secrets`, garbage)).status,
+        (await kube.request('POST', `/api/v1/namespaces/${stack.namespaceOf(id)}/secrets`, garbage))
+          .status,
       ).toBe(201);
       await hypershiftReason('PullSecretInvalid');
       expect(await conditions(id, 'hypershift')).toContain('Health=False:PullSecretInvalid');
@@ -191,7 +192,7 @@ describe('end to end on the local stack: two management clusters, HyperShift, th
     await stack.converged(id, generation);
     await stack.ready(id);
     await expectHandoff(id, name, 'mgmt-2');
-    expect(await stack.secretIn('mgmt-1', `clusters-${id}`, id)).toBeUndefined();
+    expect(await stack.secretIn('mgmt-1', stack.namespaceOf(id), id)).toBeUndefined();
   });
 
   it('the job reached mgmt-1 by its IP endpoint and mgmt-2 through Connect Gateway, as its service account email (its metadata-server token carries userinfo.email)', async () => {
@@ -216,7 +217,7 @@ describe('end to end on the local stack: two management clusters, HyperShift, th
       requests: { method: string; target: string; outcome: number }[];
     };
     const forwarded = gateway.requests.filter((r) =>
-      r.target.startsWith(`/api/v1/namespaces/clusters-${id}/secrets`),
+      r.target.startsWith(`/api/v1/namespaces/${stack.namespaceOf(id)}/secrets`),
     );
     expect(forwarded.length).toBeGreaterThan(0);
     const tokens = (await adminJson(`${d.endpoints.metadataServer}/_emulator/tokens`)) as {

@@ -206,7 +206,7 @@ describe('npm start (the local stack entry point)', () => {
     // Still running: the summary says where to look, the console first.
     const summary = String(run.lines.find((l) => l.outcome === 'converged')?.event);
     expect(summary).toContain(`Console: ${state.console.endpoint}`);
-    expect(summary).toMatch(/kubectl --kubeconfig \S+ get secret -n clusters-\S+ \S+-pull-secret/);
+    expect(summary).toMatch(/kubectl --kubeconfig \S+ get secret -n clusters\S* \S+-pull-secret/);
     expect(summary).toMatch(
       // The local API runs with JWT and tenancy on: the hint carries the token and the header.
       /curl -s -H "Authorization: Bearer \$\(cat \S+hyperfleet-api-token\)" -H 'X-HyperFleet-System: true' http:\/\/127\.0\.0\.1:\d+\/api\/hyperfleet\/v1\/clusters\/\S+\/statuses/,

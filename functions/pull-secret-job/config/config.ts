@@ -1,4 +1,8 @@
-import { layoutOf, type NamespaceLayout } from '../../../shared/pull-secret/namespace-layout';
+import {
+  layoutOf,
+  writeNamespace,
+  type NamespaceLayout,
+} from '../../../shared/pull-secret/namespace-layout';
 import type { GoogleEndpoint } from '../../../shared/gcp/client-options';
 import { parseEnv, type Env } from '../../../shared/config/parse-env';
 import { toHyperFleetApiConfig, type HyperFleetApiConfig } from '../../../shared/hyperfleet/config';
@@ -98,7 +102,7 @@ export function loadJobConfig(env: Env): JobConfig {
       ? undefined
       : {
           layout: layoutOf(e),
-          namespace: e.MANAGEMENT_NAMESPACE,
+          namespace: writeNamespace(layoutOf(e), e.CLUSTER_ID, e.MANAGEMENT_NAMESPACE),
           secretName: kubernetesSecretName(e.CLUSTER_ID),
           cluster,
           clusters,

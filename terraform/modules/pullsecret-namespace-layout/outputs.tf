@@ -10,16 +10,16 @@ output "env" {
 }
 
 output "fence_namespace_rule" {
-  description = "The admission fence's namespace rule (CEL): the current layout's namespace for the Secret's cluster-id, and during a migration the previous layout's for a DELETE."
+  description = "The admission fence's namespace rule (CEL): the current layout's namespace for the Secret's cluster-id, and during a migration the previous layout's for a DELETE or a dry run (the job reads its Secret with a dry-run patch before removing it)."
   value = join("", [
     "request.namespace == ${local.cel_namespace.current}",
-    var.migration == null ? "" : " || (request.operation == 'DELETE' && request.namespace == ${local.cel_namespace.previous})",
+    var.migration == null ? "" : " || ((request.operation == 'DELETE' || request.dryRun) && request.namespace == ${local.cel_namespace.previous})",
   ])
 }
 
 output "fence_namespace_words" {
   description = "Where the fence lets the job write, in words for its denial message."
-  value       = var.migration == null ? local.words.current : "${local.words.current} (or, to delete it, ${local.words.previous})"
+  value       = var.migration == null ? local.words.current : "${local.words.current} (or, to read or delete it, ${local.words.previous})"
 }
 
 output "shared" {

@@ -334,10 +334,28 @@ describe.each<[string, NamespaceLayout]>([
         namespace: 'clusters-b',
         body: secret('a-pull-secret', 'a'),
       });
+      // The job reads its Secret with a dry-run patch before removing it: admitted while
+      // migrating (a dry run stores nothing); the same patch for real is a write, refused.
+      const patchOwn = (dryRun?: 'All') =>
+        job.core.patchNamespacedSecret(
+          {
+            name: 'a-pull-secret',
+            namespace: 'clusters-a',
+            body: { metadata: { annotations: { note: 'x' } } },
+            ...(dryRun ? { dryRun } : {}),
+          },
+          MERGE_PATCH,
+        );
+      expect(await failureOf(patchOwn())).toMatchObject({ code: 403 });
       const deleteOwn = () =>
         job.core.deleteNamespacedSecret({ name: 'a-pull-secret', namespace: 'clusters-a' });
-      if (layout.migration) await deleteOwn();
-      else expect(await failureOf(deleteOwn())).toMatchObject({ code: 403 });
+      if (layout.migration) {
+        await patchOwn('All');
+        await deleteOwn();
+      } else {
+        expect(await failureOf(patchOwn('All'))).toMatchObject({ code: 403 });
+        expect(await failureOf(deleteOwn())).toMatchObject({ code: 403 });
+      }
       // Labelled a, but in b's namespace: not a's place in either layout.
       expect(
         await failureOf(

@@ -77,6 +77,32 @@ describe('loadJobConfig', () => {
     });
   });
 
+  it("takes the operator's namespace layout; a launch decided under the layout a migration leaves writes to the new one", () => {
+    const target = (env: Record<string, string>) =>
+      loadJobConfig({ ...base, KUBECONFIG: '/tmp/kc', ...env }).kubernetes;
+    expect(target({ MANAGEMENT_NAMESPACE: 'clusters-cls-123' })).toMatchObject({
+      layout: { template: 'clusters-{id}' },
+      namespace: 'clusters-cls-123',
+    });
+    const migrating = {
+      MANAGEMENT_NAMESPACE_TEMPLATE: 'clusters',
+      PREVIOUS_MANAGEMENT_NAMESPACE_TEMPLATE: 'clusters-{id}',
+      NAMESPACE_MIGRATION_PHASE: 'keep-previous',
+    };
+    // Queued before the apply, run after it: the job's layout decides.
+    expect(target({ ...migrating, MANAGEMENT_NAMESPACE: 'clusters-cls-123' })).toMatchObject({
+      layout: {
+        template: 'clusters',
+        migration: { previous: 'clusters-{id}', phase: 'keep-previous' },
+      },
+      namespace: 'clusters',
+    });
+    // Anything else is left as decided, for requireOwnPlace to refuse.
+    expect(target({ ...migrating, MANAGEMENT_NAMESPACE: 'kube-system' })?.namespace).toBe(
+      'kube-system',
+    );
+  });
+
   it('reaches the management cluster by kubeconfig, or by endpoint with a PEM or base64 CA', () => {
     const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
     expect(
