@@ -16,6 +16,11 @@ export interface RequestRecord {
   readonly client?: string;
   /** A Kubernetes dry run (`?dryRun=All`): authorized and admitted, never stored. */
   readonly dryRun?: boolean;
+  /**
+   * A Kubernetes create's object name (its path names only the collection), as the audit log's
+   * objectRef.name: from the object created, or the refusal's `details.name`.
+   */
+  readonly name?: string;
 }
 
 /** Called with every request as it is logged, also after the log is full. */

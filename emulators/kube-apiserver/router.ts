@@ -52,12 +52,14 @@ export async function route(
   const dryRun = url.searchParams.get('dryRun') === 'All';
   let identity: string | undefined;
   const answer = (status: number, body: unknown) => {
+    const name = method === 'POST' ? createdName(body) : undefined;
     context.requests.add({
       method,
       target: url.pathname,
       outcome: status,
       ...(identity ? { identity } : {}),
       ...(dryRun ? { dryRun } : {}),
+      ...(name ? { name } : {}),
     });
     sendJson(res, status, body);
   };
@@ -131,4 +133,12 @@ export async function route(
           : internalError(error instanceof Error ? error.message : String(error));
     answer(kubeError.status.code, kubeError.status);
   }
+}
+
+/** The name a create's answer carries: the object's, or a refusal Status's `details.name`. */
+function createdName(body: unknown): string | undefined {
+  const object = body as
+    { metadata?: { name?: unknown }; details?: { name?: unknown } } | null | undefined;
+  const name = object?.metadata?.name ?? object?.details?.name;
+  return typeof name === 'string' ? name : undefined;
 }

@@ -453,8 +453,7 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
           ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method) &&
           // The job's reads are dry-run test patches: authorized and admitted, never stored.
           !r.dryRun &&
-          r.target.includes(`/${id}-pull-secret`) &&
-          r.target.includes('/secrets') &&
+          isSecretOf(r, id) &&
           Number(r.outcome) < 300,
       ),
     fault: async (component, rule) => {
@@ -607,4 +606,15 @@ function jobOutcome(logDir: string, execution: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A request on the cluster's Kubernetes Secret, in whichever namespace: its path names it, or a
+ * create in a namespace's collection carries its name (one shared namespace holds every cluster's).
+ */
+function isSecretOf(request: KubeRequest, id: string): boolean {
+  const name = `${id}-pull-secret`;
+  const path = /^\/api\/v1\/namespaces\/[^/]+\/secrets(?:\/([^/]+))?$/.exec(request.target);
+  if (!path) return false;
+  return path[1] === name || (path[1] === undefined && request.name === name);
 }
