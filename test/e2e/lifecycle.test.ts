@@ -226,6 +226,51 @@ describe('end to end on the local stack: lifecycle', () => {
     expect(await k8sData(withExtra)).toBe(base.text);
   });
 
+  it('per-cluster data residency: an allowed region gets a user-managed secret there; another is refused naming the allowed ones', async () => {
+    const inRegion = (locations: string[]) => ({
+      platform: {
+        type: 'gcp',
+        gcp: {
+          projectID: CUSTOMER_PROJECT,
+          region: 'us-central1',
+          zone: 'us-central1-a',
+          secretReplication: { locations },
+        },
+      },
+    });
+    const allowed = await stack.createCluster(
+      'e2e-residency-ok',
+      canary('residency-ok').text,
+      inRegion(['us-east1']),
+    );
+    const refused = await stack.createCluster(
+      'e2e-residency-refused',
+      canary('residency-refused').text,
+      inRegion(['europe-west1']),
+    );
+    await stack.converged(allowed, 1);
+    const [secret] = await stack.sm.getSecret({
+      name: `projects/${CUSTOMER_PROJECT}/secrets/hyperfleet-${allowed}-pull-secret`,
+    });
+    expect(secret.replication?.userManaged?.replicas?.map((r) => r.location)).toEqual(['us-east1']);
+    const health = await stack.waitFor(`cluster ${refused} refused InvalidReplication`, async () =>
+      (await stack.own(refused))?.health === 'False' ? stack.api.listStatuses(refused) : undefined,
+    );
+    const condition = health
+      .find((s) => s.adapter === 'pullsecret')
+      ?.conditions.find((c) => c.type === 'Health');
+    expect(condition?.reason).toBe('InvalidReplication');
+    expect(condition?.message).toContain('europe-west1');
+    expect(condition?.message).toContain('us-central1, us-east1');
+    // Refused before anything was written: no secret in the tenant project, nothing on a cluster.
+    await expect(
+      stack.sm.getSecret({
+        name: `projects/${CUSTOMER_PROJECT}/secrets/hyperfleet-${refused}-pull-secret`,
+      }),
+    ).rejects.toMatchObject({ code: 5 });
+    expect(await stack.kubeWrites(refused)).toEqual([]);
+  });
+
   it('6. delete: Finalized, both secrets removed, the cluster hard-deleted', async () => {
     await stack.api.deleteCluster(id);
     await stack.waitFor(

@@ -61,6 +61,9 @@ export function pullSecretJobDefinition(
       RESULTS_TOPIC: topicPath(TOPICS.results),
       PUBSUB_EMULATOR_HOST: wiring.pubsubEndpoint,
       LOG_FORMAT: 'json',
+      // The regions a cluster spec may ask its pull secret to be replicated in (Terraform
+      // job.allowed_replication_locations): two, so the local stack shows both answers.
+      ALLOWED_REPLICATION_LOCATIONS: 'us-central1,us-east1',
       LOG_LEVEL: options.logLevel ?? 'info',
       RETRY_BASE_DELAY: '200ms',
       GCP_API_TIMEOUT: '10s',
