@@ -1,21 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { demoClusterSpec } from '../../emulators/pullsecret/stack/demo';
-import { spreadOver } from '../../emulators/pullsecret/hyperfleet/simulated-adapters';
-import { MANAGEMENT_CLUSTERS } from '../../emulators/pullsecret/stack/layout';
 import { canaryPullSecret, type Canary } from '../helpers/canary';
 import { stackCloudTasksClient } from '../helpers/cloud-tasks';
 import { scanForCanaries } from '../helpers/secret-scan';
 import { adminJson, JOB_SCOPES } from '../helpers/metadata-token';
 import { leftAfterDelete } from '../helpers/secret-manager';
-import { CUSTOMER_PROJECT, startTestStack, type TestStack } from '../helpers/stack';
-
-/** A cluster id that the placement simulation puts on `cluster` (it spreads by a hash of the id). */
-function idOn(cluster: string): string {
-  for (;;) {
-    const id = randomUUID();
-    if (spreadOver(MANAGEMENT_CLUSTERS, id) === cluster) return id;
-  }
-}
+import { CUSTOMER_PROJECT, idOn, startTestStack, type TestStack } from '../helpers/stack';
 
 describe('end to end on the local stack: two management clusters, HyperShift, the fence', () => {
   let stack: TestStack;

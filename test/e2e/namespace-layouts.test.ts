@@ -1,11 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { spreadOver } from '../../emulators/pullsecret/hyperfleet/simulated-adapters';
 import { demoClusterSpec } from '../../emulators/pullsecret/stack/demo';
-import { MANAGEMENT_CLUSTERS } from '../../emulators/pullsecret/stack/layout';
 import { DEFAULT_LAYOUT, type NamespaceLayout } from '../../shared/pull-secret/namespace-layout';
 import { canaryPullSecret, type Canary } from '../helpers/canary';
 import { scanForCanaries } from '../helpers/secret-scan';
-import { CUSTOMER_PROJECT, startTestStack, type TestStack } from '../helpers/stack';
+import { CUSTOMER_PROJECT, idOn, startTestStack, type TestStack } from '../helpers/stack';
 
 /**
  * The operator's namespace layout on a running fleet (docs/operations.md, "Changing the namespace
@@ -25,14 +22,6 @@ const REMOVE: NamespaceLayout = {
   template: SHARED,
   migration: { previous: 'clusters-{id}', phase: 'remove-previous' },
 };
-
-/** A cluster id that the placement simulation puts on `cluster` (it spreads by a hash of the id). */
-function idOn(cluster: string): string {
-  for (;;) {
-    const id = randomUUID();
-    if (spreadOver(MANAGEMENT_CLUSTERS, id) === cluster) return id;
-  }
-}
 
 describe('end to end on the local stack: the namespace layout and its migration', () => {
   let stack: TestStack;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { currentNamespace, type NamespaceLayout } from '../../shared/pull-secret/namespace-layout';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,7 +12,12 @@ import { hostedClustersPath } from '../../emulators/pullsecret/hypershift/hosted
 import { isReady } from '../../emulators/pullsecret/stack/handoff';
 import { managementClusterReaders, type KubeReader } from '../../emulators/common/kube-admin';
 import { loadLocalStackConfig } from '../../emulators/pullsecret/stack/config';
-import { DEFAULT_MANAGEMENT_CLUSTER, TOPICS } from '../../emulators/pullsecret/stack/layout';
+import {
+  DEFAULT_MANAGEMENT_CLUSTER,
+  MANAGEMENT_CLUSTERS,
+  TOPICS,
+} from '../../emulators/pullsecret/stack/layout';
+import { spreadOver } from '../../emulators/pullsecret/hyperfleet/simulated-adapters';
 import {
   PlacementSimulator,
   placementOf,
@@ -617,4 +623,12 @@ function isSecretOf(request: KubeRequest, id: string): boolean {
   const path = /^\/api\/v1\/namespaces\/[^/]+\/secrets(?:\/([^/]+))?$/.exec(request.target);
   if (!path) return false;
   return path[1] === name || (path[1] === undefined && request.name === name);
+}
+
+/** A cluster id that the placement simulation puts on `cluster` (it spreads by a hash of the id). */
+export function idOn(cluster: string): string {
+  for (;;) {
+    const id = randomUUID();
+    if (spreadOver(MANAGEMENT_CLUSTERS, id) === cluster) return id;
+  }
 }

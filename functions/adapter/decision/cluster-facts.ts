@@ -62,8 +62,13 @@ function managementNamespace(
   // Placement is another adapter's data: it may name any namespace, but the pull secret of a
   // cluster goes only where the operator's layout puts it (the admission fence's rule, which the
   // job checks too). While migrating, placement may still report the previous layout's.
+  if (typeof placed !== 'string' || !DNS_LABEL.test(placed))
+    return {
+      ok: false,
+      problem: `InvalidManagementNamespace: the placement adapter's data.namespace ${shown(placed)} is not a Kubernetes namespace name (a DNS label of at most 63 lowercase letters, digits or "-")`,
+    };
   const agreed = [own, previousNamespace(layout, clusterId)];
-  if (typeof placed !== 'string' || !agreed.includes(placed))
+  if (!agreed.includes(placed))
     return {
       ok: false,
       problem: `InvalidManagementNamespace: the placement adapter's data.namespace ${shown(placed)} is not this cluster's management namespace "${own}" under the layout MANAGEMENT_NAMESPACE_TEMPLATE=${describeLayout(layout)} (the admission fence admits no other). Configure the placement adapter for the same layout, or change the layout (docs/management-clusters.md)`,
