@@ -454,3 +454,14 @@ variable "manage_eventarc_agent_role" {
   default     = true
   nullable    = false
 }
+
+variable "fleet_operators" {
+  description = "Principals (user:, group:, serviceAccount:) who may pause and resume launches and read the launch queue's state (npm run -s fleet -- pause|resume|report, docs/operations.md): a custom role with cloudtasks.queues.pause, .resume and .get, granted on the launch queue only. Empty (default): no grant; an operator with broader rights (Cloud Tasks Admin) can still run the command."
+  type        = list(string)
+  default     = []
+  nullable    = false
+  validation {
+    condition     = alltrue([for m in var.fleet_operators : can(regex("^(user|group|serviceAccount|domain|principal|principalSet):.+$", m))])
+    error_message = "fleet_operators entries must be IAM members such as user:alice@example.com, group:sre@example.com or serviceAccount:cron@P.iam.gserviceaccount.com."
+  }
+}

@@ -165,6 +165,8 @@ describe('terraform/modules/pullsecret-adapter: the first apply on an empty proj
     expect(dependsOn(queue)).toContain('google_project_service.apis');
     const onQueue = resources('google_cloud_tasks_queue_iam_member').map((r) => [r.name, r.body.role, r.body.member, r.body.name]);
     expect(onQueue).toEqual([
+      // The fleet operators' pause, resume and read of this queue (fleet-operators.tf), for the principals given.
+      ['fleet_operators', '${google_project_iam_custom_role.fleet_operator[0].id}', '${each.value}', '${google_cloud_tasks_queue.launches.name}'],
       ['adapter_enqueues', 'roles/cloudtasks.enqueuer', 'serviceAccount:${google_service_account.adapter.email}', '${google_cloud_tasks_queue.launches.name}'],
       ['adapter_reads_deletes_tasks', '${google_project_iam_custom_role.launch_tasks.id}', 'serviceAccount:${google_service_account.adapter.email}', '${google_cloud_tasks_queue.launches.name}'],
     ]);
@@ -184,8 +186,10 @@ describe('terraform/modules/pullsecret-adapter: the first apply on an empty proj
     expect(perProject.map((r) => `${r.type}.${r.name}`)).toEqual([]);
     expect(m.data.filter((d) => JSON.stringify(d.body).includes('target_project'))).toEqual([]);
     // The custom roles here: the doctor's read of Eventarc triggers (doctor.tf), the adapter's read
-    // of executions (job.tf) and of its launch tasks (launch-queue.tf); none per customer project.
-    expect(resources('google_project_iam_custom_role').map((r) => r.name).sort()).toEqual(['doctor', 'execution_reader', 'launch_tasks']);
+    // of executions (job.tf) and of its launch tasks (launch-queue.tf), the fleet operators' queue
+    // role (fleet-operators.tf); none per customer project.
+    expect(resources('google_project_iam_custom_role').map((r) => r.name).sort()).toEqual(['doctor', 'execution_reader', 'fleet_operator', 'launch_tasks']);
+    expect(resource('google_project_iam_custom_role', 'fleet_operator').permissions).toBe('${local.fleet_operator_permissions}');
     expect(resources('google_kms_crypto_key_iam_member')).toEqual([]);
     expect(Object.keys(m.outputs)).toContain('tenant_access');
   });

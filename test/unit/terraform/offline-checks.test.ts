@@ -174,6 +174,7 @@ describe('terraform/, checked offline', () => {
       'google_organization_iam_custom_role.secret_manager',
       'google_project_iam_custom_role.doctor',
       'google_project_iam_custom_role.execution_reader',
+      'google_project_iam_custom_role.fleet_operator',
       'google_project_iam_custom_role.launch_tasks',
       'google_project_iam_custom_role.secret_manager',
     ]);

@@ -1,0 +1,108 @@
+import { parseArgs } from 'node:util';
+import { parseDurationMs } from '../../shared/config/durations';
+
+export const USAGE = `Usage: npm run -s fleet -- COMMAND [FLAGS]
+  pause             pauses the launch queue: the adapter keeps deciding and recording (statuses say
+                    JobQueued), no execution starts; nothing is dropped
+  resume            resumes it: the waiting launches go out at the queue's rate
+  report [--json]   every cluster's pullsecret status, then the fleet summary; exit 1 when a
+                    cluster fails permanently or has not converged within --not-converged-after
+Flags:
+  --queue projects/P/locations/L/queues/Q
+                    the launch queue (terraform output launch_queue; default LAUNCH_QUEUE); report
+                    shows its state when given (cloudtasks.queues.get)
+  --hyperfleet-api URL
+                    the HyperFleet API base URL (default HYPERFLEET_API_BASE_URL); the token and
+                    tenancy come from HYPERFLEET_API_* as for the adapter (docs/configuration.md)
+  --not-converged-after DURATION
+                    report: how long a cluster may wait to converge at its generation (default 30m)
+  --json            report: one JSON document (schema_version 1, docs/operations.md)
+  --stack FILE      the local stack's stack.json (default .local/stack.json, used when present
+                    and neither --queue nor --hyperfleet-api is given): its endpoints, as the
+                    stack's operator
+  --management-cluster NAME
+                    pause or resume one management cluster: not supported yet (exit 2)
+Google calls use Application Default Credentials (gcloud auth application-default login).
+Exit codes: 0 done (report: nothing late or failing for good), 1 report: a cluster fails
+permanently or has not converged past the threshold, 2 bad arguments or configuration,
+3 a call failed (unreachable, unauthenticated, refused).`;
+
+export const EXIT = { ok: 0, findings: 1, usage: 2, failed: 3 } as const;
+
+export class UsageError extends Error {}
+
+const QUEUE_NAME = /^projects\/[^/]+\/locations\/[^/]+\/queues\/[^/]+$/;
+const DEFAULT_NOT_CONVERGED_AFTER = '30m';
+
+/** Where to find the fleet: flags only; the caller fills the rest from the stack or the env. */
+export interface Targets {
+  readonly queue?: string;
+  readonly hyperfleetApi?: string;
+  readonly stack?: string;
+}
+
+export type FleetCommand =
+  | { readonly kind: 'help' }
+  | ({ readonly kind: 'pause' } & Targets)
+  | ({ readonly kind: 'resume' } & Targets)
+  | ({
+      readonly kind: 'report';
+      readonly json: boolean;
+      readonly notConvergedAfterMs: number;
+    } & Targets);
+
+const FLAGS = {
+  queue: { type: 'string' },
+  'hyperfleet-api': { type: 'string' },
+  'not-converged-after': { type: 'string' },
+  json: { type: 'boolean', default: false },
+  stack: { type: 'string' },
+  'management-cluster': { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+/** The command line, checked; a UsageError says what is wrong. Pure. */
+export function parseFleetArgs(argv: readonly string[]): FleetCommand {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof FLAGS; allowPositionals: true }>>;
+  try {
+    parsed = parseArgs({ args: [...argv], options: FLAGS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { kind: 'help' };
+  const [kind, ...extra] = positionals;
+  if (kind === undefined) throw new UsageError('give a command: pause, resume or report.');
+  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}".`);
+  const queue = values.queue;
+  if (queue !== undefined && !QUEUE_NAME.test(queue))
+    throw new UsageError(`--queue "${queue}" is not projects/P/locations/L/queues/Q.`);
+  const targets: Targets = {
+    ...(queue !== undefined ? { queue } : {}),
+    ...(values['hyperfleet-api'] !== undefined ? { hyperfleetApi: values['hyperfleet-api'] } : {}),
+    ...(values.stack !== undefined ? { stack: values.stack } : {}),
+  };
+  if (kind === 'pause' || kind === 'resume') {
+    if (values['management-cluster'] !== undefined)
+      throw new UsageError(
+        `${kind} --management-cluster is not supported yet: the launch queue is one for the fleet, so only a fleet-wide ${kind} exists (issue 41). Nothing was changed.`,
+      );
+    if (values.json || values['not-converged-after'] !== undefined)
+      throw new UsageError(`--json and --not-converged-after are report flags.`);
+    return { kind, ...targets };
+  }
+  if (kind === 'report') {
+    if (values['management-cluster'] !== undefined)
+      throw new UsageError(
+        'report --management-cluster is not supported: the report covers the fleet.',
+      );
+    const text = values['not-converged-after'] ?? DEFAULT_NOT_CONVERGED_AFTER;
+    const ms = parseDurationMs(text);
+    if (ms === undefined || ms <= 0)
+      throw new UsageError(
+        `--not-converged-after "${text}" is not a duration such as 30m, 90s or 2h.`,
+      );
+    return { kind, json: values.json, notConvergedAfterMs: ms, ...targets };
+  }
+  throw new UsageError(`unknown command "${kind}": use pause, resume or report.`);
+}

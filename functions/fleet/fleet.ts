@@ -1,0 +1,95 @@
+import type { HyperFleetClient } from '../../shared/hyperfleet/client';
+import { EXIT, parseFleetArgs, USAGE, UsageError, type FleetCommand, type Targets } from './args';
+import { launchQueueState, setLaunchQueueState, type QueueAdmin } from './queue/queue-control';
+import { fleetReport } from './report/fleet-report';
+import { readFleet } from './report/read-fleet';
+import { renderReport } from './report/render-report';
+
+/** What the command talks to, production or the local stack alike. */
+export interface FleetConnections {
+  /** Said on stderr before anything is done: where the command acts, and as whom. */
+  readonly where: string;
+  /** The launch queue, when known (pause and resume need it; the report shows its state). */
+  readonly queue?: string;
+  queueAdmin(): QueueAdmin;
+  hyperfleet(): Pick<HyperFleetClient, 'listAllClusters' | 'listStatuses'>;
+  close(): Promise<void>;
+}
+
+/** Resolves the command's targets into connections; a UsageError when configuration is missing. */
+export type Connect = (
+  command: Exclude<FleetCommand, { kind: 'help' }> & Targets,
+) => FleetConnections;
+
+export interface FleetIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  now(): Date;
+}
+
+/**
+ * `fleet pause|resume|report`: parses, connects (production or the local stack, by `connect`),
+ * runs, and returns the exit code (args.ts EXIT). Every failure is a line on stderr.
+ */
+export async function runFleet(
+  argv: readonly string[],
+  io: FleetIo,
+  connect: Connect,
+): Promise<number> {
+  let command: FleetCommand;
+  let connections: FleetConnections;
+  try {
+    command = parseFleetArgs(argv);
+    if (command.kind === 'help') {
+      io.stdout(`${USAGE}\n`);
+      return EXIT.ok;
+    }
+    connections = connect(command);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(`fleet: ${error.message}\n${USAGE}\n`);
+    return EXIT.usage;
+  }
+  io.stderr(`fleet: ${connections.where}\n`);
+  try {
+    return await run(command, connections, io);
+  } catch (error) {
+    io.stderr(`fleet ${command.kind}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT.failed;
+  } finally {
+    await connections.close();
+  }
+}
+
+async function run(
+  command: Exclude<FleetCommand, { kind: 'help' }>,
+  connections: FleetConnections,
+  io: FleetIo,
+): Promise<number> {
+  if (command.kind === 'pause' || command.kind === 'resume') {
+    const queue = connections.queue!;
+    const state = await setLaunchQueueState(connections.queueAdmin(), queue, command.kind);
+    io.stdout(`launch queue ${queue}: ${state}\n`);
+    if (command.kind === 'pause')
+      io.stderr(
+        'fleet: launches wait in the queue (statuses say JobQueued); `fleet resume` releases them at the queue rate.\n',
+      );
+    return EXIT.ok;
+  }
+  const fleet = await readFleet(connections.hyperfleet());
+  const launchQueue = connections.queue
+    ? {
+        name: connections.queue,
+        state: await launchQueueState(connections.queueAdmin(), connections.queue),
+      }
+    : undefined;
+  const report = fleetReport(fleet, {
+    now: io.now(),
+    notConvergedAfterMs: command.notConvergedAfterMs,
+    ...(launchQueue ? { launchQueue } : {}),
+  });
+  io.stdout(
+    command.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderReport(report).join('\n')}\n`,
+  );
+  return report.exit_code;
+}

@@ -1,0 +1,71 @@
+import type { AdapterStatus, Cluster } from '../../../shared/hyperfleet/schemas';
+import { clusterRow, FLEET_STATES, type FleetRow, type FleetState } from './cluster-row';
+
+/** What the report is made from: each cluster with every adapter's statuses on it. */
+export interface ClusterWithStatuses {
+  readonly cluster: Cluster;
+  readonly statuses: readonly AdapterStatus[];
+}
+
+/**
+ * The report `fleet report --json` prints (schema version 1; new fields may be added, none
+ * renamed or removed without a new version).
+ */
+export interface FleetReport {
+  readonly schema_version: 1;
+  readonly generated_at: string;
+  readonly not_converged_after_seconds: number;
+  /** The launch queue's state when the report could read it (RUNNING, PAUSED, DISABLED). */
+  readonly launch_queue?: { readonly name: string; readonly state: string };
+  readonly clusters: readonly FleetRow[];
+  readonly summary: {
+    readonly total: number;
+    /** Every state, zero included, so a consumer reads a count without checking for the key. */
+    readonly by_state: Readonly<Record<FleetState, number>>;
+    /** Cluster ids, in the clusters' order. */
+    readonly not_converged: readonly string[];
+    readonly stuck_preconditions: readonly string[];
+    readonly permanent_failures: readonly string[];
+  };
+  /** 0, or 1 when a cluster fails permanently or has not converged past the threshold. */
+  readonly exit_code: 0 | 1;
+}
+
+/**
+ * The fleet report from what was read, at `now`. Pure. Clusters are sorted by id so two reports
+ * of the same fleet compare line by line.
+ */
+export function fleetReport(
+  fleet: readonly ClusterWithStatuses[],
+  options: {
+    readonly now: Date;
+    readonly notConvergedAfterMs: number;
+    readonly launchQueue?: { readonly name: string; readonly state: string };
+  },
+): FleetReport {
+  const clusters = fleet
+    .map(({ cluster, statuses }) =>
+      clusterRow(cluster, statuses, options.now, options.notConvergedAfterMs),
+    )
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const byState = Object.fromEntries(FLEET_STATES.map((s) => [s, 0])) as Record<FleetState, number>;
+  for (const row of clusters) byState[row.state] += 1;
+  const ids = (keep: (row: FleetRow) => boolean) => clusters.filter(keep).map((row) => row.id);
+  const notConverged = ids((row) => row.not_converged);
+  const permanent = ids((row) => row.permanent_failure);
+  return {
+    schema_version: 1,
+    generated_at: options.now.toISOString(),
+    not_converged_after_seconds: Math.round(options.notConvergedAfterMs / 1000),
+    ...(options.launchQueue ? { launch_queue: options.launchQueue } : {}),
+    clusters,
+    summary: {
+      total: clusters.length,
+      by_state: byState,
+      not_converged: notConverged,
+      stuck_preconditions: ids((row) => row.stuck_preconditions),
+      permanent_failures: permanent,
+    },
+    exit_code: notConverged.length > 0 || permanent.length > 0 ? 1 : 0,
+  };
+}

@@ -1,0 +1,36 @@
+# The fleet operators (`npm run -s fleet -- pause|resume|report`, docs/operations.md "Operating the
+# fleet: pause, resume, report"): people or automation, not a runtime identity, so their grant is
+# not in runtime-grants.json.
+# Pausing and resuming launches needs only cloudtasks.queues.pause and cloudtasks.queues.resume on
+# the launch queue, and the report's queue state cloudtasks.queues.get
+# (https://cloud.google.com/tasks/docs/reference/rest/v2/projects.locations.queues/pause: "Tasks can
+# still be added when the queue is paused"; the permission per method:
+# https://cloud.google.com/tasks/docs/reference-access-control). No predefined role is that narrow:
+# Cloud Tasks Queue Admin adds create, delete, purge, update and the queue's IAM policy, and Cloud
+# Tasks Admin every task besides (https://cloud.google.com/iam/docs/roles-permissions/cloudtasks).
+# So one custom role with the three (fleet-operator-role.json), granted on this queue only. Its id
+# carries a random suffix like the other custom roles (doctor.tf): a deleted role's id is not
+# reusable at once. The report also reads the HyperFleet API with the API's own token (no Google
+# right).
+locals {
+  fleet_operator_permissions = jsondecode(file("${path.module}/fleet-operator-role.json")).permissions
+}
+
+resource "google_project_iam_custom_role" "fleet_operator" {
+  count       = length(var.fleet_operators) > 0 ? 1 : 0
+  project     = var.project_id
+  role_id     = "${replace(var.name_prefix, "-", "_")}_pullSecretFleetOperator_${random_id.adapter_roles.hex}"
+  title       = "HyperFleet pull secret fleet operator (${var.name_prefix})"
+  description = "Lets an operator pause, resume and read the state of the pull secret launch queue (npm run fleet)."
+  permissions = local.fleet_operator_permissions
+  depends_on  = [google_project_service.apis]
+}
+
+resource "google_cloud_tasks_queue_iam_member" "fleet_operators" {
+  for_each = toset(var.fleet_operators)
+  project  = var.project_id
+  location = google_cloud_tasks_queue.launches.location
+  name     = google_cloud_tasks_queue.launches.name
+  role     = google_project_iam_custom_role.fleet_operator[0].id
+  member   = each.value
+}
