@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import type { Provisioned, StatusOutcome } from '../status/outcome';
 import type { PlannedReport } from '../status/planned-report';
 import {
@@ -6,6 +7,12 @@ import {
   kubernetesSecretName,
   secretManagerSecretId,
 } from '../pull-secret/names';
+import {
+  layoutOf,
+  namespaceLayoutEnvShape,
+  previousNamespace,
+  writeNamespace,
+} from '../pull-secret/namespace-layout';
 import type { ExecutionSummary } from './execution-reader';
 import { classifyExecutionFailure } from './execution-failure';
 
@@ -91,7 +98,7 @@ export function planFromExecution(
         ? {
             kubernetesSecret: {
               ...managementClusterOf(summary.env),
-              namespace: summary.env.MANAGEMENT_NAMESPACE,
+              ...placeUnderLayout(summary.env, clusterId, summary.env.MANAGEMENT_NAMESPACE),
               name: kubernetesSecretName(clusterId),
             },
           }
@@ -140,4 +147,29 @@ export function secretPathOf(summary: ExecutionSummary): string | undefined {
   const project = summary.env.GCP_PROJECT_ID;
   if (!clusterId || !project) return undefined;
   return `projects/${project}/secrets/${summary.env.SECRET_NAME ?? secretManagerSecretId(clusterId)}`;
+}
+
+const layoutEnvSchema = z.object(namespaceLayoutEnvShape);
+
+/**
+ * Where the job wrote, from the execution's environment (the job's template with the overrides,
+ * as Cloud Run shows it), without its result: the namespace the job's layout makes of the one the
+ * adapter decided (writeNamespace), and, in a migration's keep-previous phase, the previous
+ * layout's namespace as kept. Claimed kept even when no copy was there: the remove-previous phase
+ * then runs once for nothing, while a copy not claimed would stay behind for good.
+ */
+function placeUnderLayout(
+  env: Readonly<Record<string, string>>,
+  clusterId: string,
+  decided: string,
+): { namespace: string; previousLayoutNamespace?: string } {
+  const parsed = layoutEnvSchema.safeParse(env);
+  if (!parsed.success) return { namespace: decided };
+  const layout = layoutOf(parsed.data);
+  const previous =
+    layout.migration?.phase === 'keep-previous' ? previousNamespace(layout, clusterId) : undefined;
+  return {
+    namespace: writeNamespace(layout, clusterId, decided),
+    ...(previous ? { previousLayoutNamespace: previous } : {}),
+  };
 }

@@ -63,6 +63,10 @@ function templateProblem(template: string): string | undefined {
     return `has the placeholder ${other[0]}; only {id} (the cluster id) is replaced: the cluster name is the customer's choice and cannot decide where a pull secret goes`;
   if (parts.some((part) => !AROUND_ID.test(part)))
     return 'may hold only lowercase letters, digits, "-" and {id}: a namespace is a DNS label';
+  if (template === ID)
+    return 'is {id} alone: the namespace would be the bare cluster id; give it a prefix or a suffix, e.g. clusters-{id}';
+  if (SYSTEM_NAMESPACE.test(template))
+    return 'names a system namespace (default, kube-*, openshift-*): choose one of your own, e.g. clusters';
   const longest = template.replace(ID, 'x'.repeat(MAX_CLUSTER_ID_LENGTH_IN_NAMESPACE));
   if (!DNS_LABEL.test(template.replace(ID, 'x')) || longest.length > 63)
     return parts.length === 2
@@ -70,6 +74,9 @@ function templateProblem(template: string): string | undefined {
       : 'is not a DNS label (lowercase letters, digits and "-", starting and ending with a letter or digit, at most 63)';
   return undefined;
 }
+
+/** Namespaces of the platform itself: never a place for customers' pull secrets. */
+const SYSTEM_NAMESPACE = /^(default|kube-.*|openshift-.*)$/;
 
 /**
  * HyperFleet's cluster ids are lowercase UUIDv7s, 36 characters (hyperfleet-api

@@ -22,6 +22,8 @@ export interface LocationPolicyRule {
   };
   readonly allowAll?: boolean;
   readonly denyAll?: boolean;
+  /** A tag-based condition: the job cannot evaluate it, so such a rule decides nothing here. */
+  readonly condition?: unknown;
 }
 
 /** What the policy says of the requested regions. */
@@ -48,9 +50,13 @@ export function valueCovers(value: string, region: string): Match {
 
 /** The verdict of an effective `gcp.resourceLocations` policy on each requested region. */
 export function judgeLocations(
-  rules: readonly LocationPolicyRule[],
+  all: readonly LocationPolicyRule[],
   regions: readonly string[],
 ): LocationVerdict {
+  // getEffectivePolicy answers with conditions evaluated (none set); should a rule still carry
+  // one, it is not judged here, and what it might refuse is left to Secret Manager.
+  const rules = all.filter((rule) => rule.condition === undefined);
+  const conditional = rules.length !== all.length;
   const denied: { location: string; by: string }[] = [];
   const undecided: string[] = [];
   const denyAll = rules.some((rule) => rule.denyAll === true);
@@ -79,7 +85,7 @@ export function judgeLocations(
             : 'no';
     if (allowance === 'no')
       denied.push({ location: region, by: `allowedValues ${allowedValues.join(', ')}` });
-    else if (allowance === 'unknown' || maybeRefused) undecided.push(region);
+    else if (allowance === 'unknown' || maybeRefused || conditional) undecided.push(region);
   }
   return { denied, undecided };
 }

@@ -27,6 +27,8 @@ const effectivePolicySchema = z.object({
               .optional(),
             allowAll: z.boolean().optional(),
             denyAll: z.boolean().optional(),
+            /** Google documents none in an effective policy; kept so a rule with one is not judged. */
+            condition: z.unknown().optional(),
           }),
         )
         .default([]),

@@ -10,8 +10,10 @@ variable "template" {
       can(regex("^[a-z0-9-]*(\\{id\\})?[a-z0-9-]*$", var.template))
       && can(regex("^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$", replace(var.template, "{id}", "x")))
       && length(replace(var.template, "{id}", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx")) <= 63
+      && var.template != "{id}"
+      && !can(regex("^(default|kube-.*|openshift-.*)$", var.template))
     )
-    error_message = "template must be a DNS label with {id} at most once (e.g. clusters-{id}, or one shared namespace such as clusters), leaving room for a 36-character cluster id; no other placeholder."
+    error_message = "template must be a DNS label with {id} at most once and some text beside it (e.g. clusters-{id}, or one shared namespace such as clusters, not default, kube-* or openshift-*), leaving room for a 36-character cluster id; no other placeholder."
   }
 }
 
@@ -30,6 +32,7 @@ variable "migration" {
     condition = var.migration == null ? true : (
       can(regex("^[a-z0-9-]*(\\{id\\})?[a-z0-9-]*$", var.migration.previous))
       && can(regex("^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$", replace(var.migration.previous, "{id}", "x")))
+      && length(replace(var.migration.previous, "{id}", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx")) <= 63
       && var.migration.previous != var.template
     )
     error_message = "migration.previous must be the layout being left: a template like template's rules, different from template."

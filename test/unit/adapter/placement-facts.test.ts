@@ -121,6 +121,10 @@ describe("the management namespace: the operator's layout, placement checked aga
       'MANAGEMENT_NAMESPACE_TEMPLATE: has the placeholder {name}; only {id}',
     );
     expect(template('{id}-{id}')).toContain('has {id} 2 times');
+    expect(template('{id}')).toContain('is {id} alone');
+    expect(template('kube-system')).toContain('names a system namespace');
+    expect(template('openshift-{id}')).toContain('names a system namespace');
+    expect(template('default')).toContain('names a system namespace');
     expect(template('Clusters')).toContain('only lowercase letters, digits, "-" and {id}');
     expect(template('clusters-{id')).toContain('only lowercase letters, digits, "-" and {id}');
     expect(template('-{id}')).toContain('gives no DNS label for a cluster id');

@@ -109,6 +109,7 @@ describeWithTool('terraform', 'the stack renders what Terraform renders', () => 
     ['one namespace per cluster (default)', DEFAULT_LAYOUT],
     ["one shared namespace (seed 004's clusters)", { template: 'clusters' }],
     ['a prefix and a suffix around {id}', { template: 'hc-{id}-ps' }],
+    ['{id} first, a suffix after it', { template: '{id}-ps' }],
     [
       'migrating to the shared namespace, keeping the previous copy',
       { template: 'clusters', migration: { previous: 'clusters-{id}', phase: 'keep-previous' } },

@@ -231,6 +231,14 @@ describe('the tenant project gcp.resourceLocations policy', () => {
     });
   });
 
+  it('judges no rule that carries a condition: what it might refuse is left to Secret Manager', () => {
+    const tagged = { denyAll: true, condition: { expression: "resource.matchTag('env', 'prod')" } };
+    expect(judgeLocations([tagged], ['us-east1'])).toEqual({ denied: [], undecided: ['us-east1'] });
+    expect(
+      judgeLocations([tagged, { values: { deniedValues: ['us-east1'] } }], ['us-east1']).denied,
+    ).toEqual([{ location: 'us-east1', by: 'deniedValues us-east1' }]);
+  });
+
   it('denies everything with denyAll', () => {
     expect(judgeLocations([{ denyAll: true }], ['us-east1']).denied).toEqual([
       { location: 'us-east1', by: 'denyAll' },

@@ -219,6 +219,35 @@ describe('the result message', () => {
 });
 
 describe('planFromExecution', () => {
+  it("during a layout migration, says where the job's layout wrote and that the previous copy may be kept", () => {
+    const env = {
+      ...summary().env,
+      MANAGEMENT_NAMESPACE_TEMPLATE: 'clusters',
+      PREVIOUS_MANAGEMENT_NAMESPACE_TEMPLATE: 'clusters-{id}',
+    };
+    const keep = planFromExecution(
+      summary({ env: { ...env, NAMESPACE_MIGRATION_PHASE: 'keep-previous' } }),
+    );
+    expect(keep).toMatchObject({
+      outcome: {
+        provisioned: {
+          kubernetesSecret: { namespace: 'clusters', previousLayoutNamespace: 'clusters-cls-1' },
+        },
+      },
+    });
+    const remove = planFromExecution(
+      summary({ env: { ...env, NAMESPACE_MIGRATION_PHASE: 'remove-previous' } }),
+    );
+    expect(remove).toMatchObject({
+      outcome: { provisioned: { kubernetesSecret: { namespace: 'clusters' } } },
+    });
+    expect(
+      'outcome' in remove &&
+        remove.outcome.kind === 'succeeded' &&
+        remove.outcome.provisioned.kubernetesSecret?.previousLayoutNamespace,
+    ).toBeFalsy();
+  });
+
   it.each<[Partial<ExecutionSummary>, string, string, string]>([
     [{ cancelled: true, executionReason: 'CANCELLED' }, 'Cancelled', 'JobFailed', 'transient'],
     [{ lastAttempt: { statusCode: 4 } }, 'Timeout', 'JobFailed', 'transient'],
