@@ -33,6 +33,8 @@ const OPTIONS = {
   // Secret Manager, Cloud Run, Cloud Tasks: calls without credentials are UNAUTHENTICATED (needs --iam-file).
   'enforce-iam': { type: 'boolean' },
   'serving-cert-dir': { type: 'string' },
+  // secret-manager: the Pub/Sub emulator Secret.topics notifications are published to.
+  pubsub: { type: 'string' },
   // metadata-server: more accounts, comma-separated, each on its own port.
   'also-serve': { type: 'string' },
   // cloud-tasks: where OAuthToken tasks' tokens are minted (the metadata server's mint route).

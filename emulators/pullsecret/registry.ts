@@ -50,13 +50,16 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
     });
   },
   // --iam-file FILE: allow policies (common/iam/iam-config.ts), checked on every call that
-  // carries a bearer token; --google-token-info URL: where those tokens are looked up.
-  'secret-manager': (args) =>
-    startSecretManagerEmulator({
+  // carries a bearer token; --google-token-info URL: where those tokens are looked up;
+  // --pubsub HOST:PORT (else PUBSUB_EMULATOR_HOST): where Secret.topics notifications go.
+  'secret-manager': (args) => {
+    const pubsub = args.options.pubsub ?? process.env.PUBSUB_EMULATOR_HOST;
+    return startSecretManagerEmulator({
       host: args.host,
       port: args.port,
       adminPort: args.adminPort,
       ...(args.dataDir ? { dataDir: args.dataDir } : {}),
+      ...(pubsub ? { pubsubEmulatorHost: pubsub } : {}),
       ...(args.options['iam-file']
         ? {
             iam: iamConfigSchema.parse(
@@ -72,7 +75,8 @@ export const EMULATORS: Record<string, (args: EmulatorArgs) => Promise<RunningEm
       ...(args.options['serving-cert-dir']
         ? { certificate: readServingCertificate(args.options['serving-cert-dir']) }
         : {}),
-    }),
+    });
+  },
   // The metadata server of a Cloud Run instance (tokens for the job, token info for Kubernetes):
   // --service-account EMAIL [--unique-id N] [--project-id P] [--project-number N] [--region R]
   // [--token-lifetime 3599s]; its ready line's env has GCE_METADATA_HOST.

@@ -16,6 +16,10 @@ import { RequestLog } from '../common/request-log';
 import { StateFile } from '../common/state-file';
 import { projectNumbers } from './project-numbers';
 import { SecretManagerState, type ProtoSecret, type SecretManagerSnapshot } from './state';
+import type { AnsweredVersion, SecretEventType } from './notifications/event-message';
+import { pubsubNotifier } from './notifications/pubsub-notifier';
+import { SecretEvents } from './notifications/secret-events';
+import { checkTopics } from './notifications/topics';
 import { iamAdminRoutes } from '../common/iam/iam-admin';
 import type { IamConfigInput } from '../common/iam/iam-config';
 import { IamModel } from '../common/iam/iam-model';
@@ -57,6 +61,11 @@ export interface SecretManagerEmulatorOptions {
   readonly certificate?: ServingCertificate;
   /** The clock of create times and expirations (tests move it past a secret's expire_time). */
   readonly now?: () => Date;
+  /**
+   * The Pub/Sub emulator (host:port) Secret.topics notifications are published to. Without it, a
+   * secret with topics is refused (FAILED_PRECONDITION) rather than its notifications dropped.
+   */
+  readonly pubsubEmulatorHost?: string;
 }
 
 /** A running Secret Manager emulator; `faults`, `requests` and `state` are for in-process tests. */
@@ -69,9 +78,13 @@ export interface SecretManagerEmulator extends RunningEmulator {
   readonly adminUrl: string;
   /** The allow policies, when configured (tests add and remove bindings here or over the admin API). */
   readonly iam?: IamModel;
+  /** Secret.topics notifications: `idle()` resolves once every one handed over so far is published. */
+  readonly notifications: Pick<SecretEvents, 'idle'>;
 }
 
 type Request = Record<string, unknown>;
+/** The secret a version's name belongs to (`projects/P/secrets/S/versions/V` → `projects/P/secrets/S`). */
+const secretOf = (name: string | undefined) => name?.replace(/\/versions\/[^/]*$/, '');
 const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
 const num = (value: unknown) => (typeof value === 'number' ? value : undefined);
 
@@ -94,10 +107,14 @@ export async function startSecretManagerEmulator(
     throw new Error('the Secret Manager emulator needs iam to enforce it');
   const model = options.iam ? new IamModel(options.iam) : undefined;
   // Names answer with project numbers (state.ts): the IAM configuration's, else derived ones.
-  const state = new SecretManagerState(
-    stateFile?.read(),
-    options.now,
-    projectNumbers(model ? (project) => model.projectNumber(project) : undefined),
+  const numberOf = projectNumbers(model ? (project) => model.projectNumber(project) : undefined);
+  const now = options.now ?? (() => new Date());
+  const notifier = options.pubsubEmulatorHost
+    ? pubsubNotifier(options.pubsubEmulatorHost)
+    : undefined;
+  const events = new SecretEvents(notifier, numberOf, now);
+  const state = new SecretManagerState(stateFile?.read(), now, numberOf, (secret) =>
+    events.expired(secret),
   );
   const iam =
     model && options.googleTokenInfoUrl
@@ -115,6 +132,18 @@ export async function startSecretManagerEmulator(
   /** Every method: IAM first, then Secret Manager's own rules. */
   const guarded = (handlers: Record<string, UnaryHandler>): Record<string, UnaryHandler> =>
     guardHandlers(handlers, iam, secretManagerPermissions);
+  /** A version's change, notified to its secret's topics (checked first: secret-events.ts). */
+  const versionChange = (
+    type: SecretEventType,
+    secretName: string | undefined,
+    change: () => AnsweredVersion,
+  ) => {
+    const secret = state.getSecret(secretName);
+    events.guard(secret);
+    const version = persist(change());
+    events.versionChanged(type, secret, version);
+    return version;
+  };
   const secretExists = (name: string) => {
     try {
       state.getSecret(name);
@@ -128,30 +157,37 @@ export async function startSecretManagerEmulator(
     lookupService(protos, 'google.cloud.secretmanager.v1.SecretManagerService'),
     unaryHandlers(
       guarded({
-        CreateSecret: (r: Request) =>
-          persist(
-            state.createSecret(
-              str(r.parent),
-              str(r.secret_id),
-              r.secret as ProtoSecret | undefined,
-            ),
-          ),
+        // The TOPIC_CONFIGURED test publish comes first: a topic that cannot be published to
+        // refuses the change before it is made (notifications/secret-events.ts).
+        CreateSecret: async (r: Request) => {
+          const secret = r.secret as ProtoSecret | undefined;
+          await events.configure(str(r.parent) ?? '', checkTopics(secret?.topics));
+          const created = persist(state.createSecret(str(r.parent), str(r.secret_id), secret));
+          events.secretChanged('SECRET_CREATE', created);
+          return created;
+        },
         GetSecret: (r: Request) => state.getSecret(str(r.name)),
-        UpdateSecret: (r: Request) =>
-          persist(
-            state.updateSecret(
-              r.secret as ProtoSecret | undefined,
-              ((r.update_mask as { paths?: string[] } | undefined)?.paths ?? []) as string[],
-            ),
-          ),
+        UpdateSecret: async (r: Request) => {
+          const secret = r.secret as ProtoSecret | undefined;
+          const paths = (r.update_mask as { paths?: string[] } | undefined)?.paths ?? [];
+          const current = state.getSecret(secret?.name);
+          if (paths.includes('topics'))
+            await events.configure(current.name, checkTopics(secret?.topics));
+          else events.guard(current);
+          const updated = persist(state.updateSecret(secret, paths));
+          events.secretChanged('SECRET_UPDATE', updated);
+          return updated;
+        },
         DeleteSecret: (r: Request) => {
-          state.deleteSecret(str(r.name), str(r.etag));
-          return persist({});
+          events.guard(state.getSecret(str(r.name)));
+          const deleted = state.deleteSecret(str(r.name), str(r.etag));
+          events.secretChanged('SECRET_DELETE', persist(deleted));
+          return {};
         },
         ListSecrets: (r: Request) =>
           state.listSecrets(str(r.parent), str(r.filter), num(r.page_size), str(r.page_token)),
         AddSecretVersion: (r: Request) =>
-          persist(
+          versionChange('SECRET_VERSION_ADD', str(r.parent), () =>
             state.addVersion(str(r.parent), r.payload as { data?: Buffer; data_crc32c?: string }),
           ),
         AccessSecretVersion: (r: Request) => state.accessVersion(str(r.name)),
@@ -159,11 +195,17 @@ export async function startSecretManagerEmulator(
         ListSecretVersions: (r: Request) =>
           state.listVersions(str(r.parent), str(r.filter), num(r.page_size), str(r.page_token)),
         DisableSecretVersion: (r: Request) =>
-          persist(state.setVersionState(str(r.name), 'DISABLED', str(r.etag))),
+          versionChange('SECRET_VERSION_DISABLE', secretOf(str(r.name)), () =>
+            state.setVersionState(str(r.name), 'DISABLED', str(r.etag)),
+          ),
         EnableSecretVersion: (r: Request) =>
-          persist(state.setVersionState(str(r.name), 'ENABLED', str(r.etag))),
+          versionChange('SECRET_VERSION_ENABLE', secretOf(str(r.name)), () =>
+            state.setVersionState(str(r.name), 'ENABLED', str(r.etag)),
+          ),
         DestroySecretVersion: (r: Request) =>
-          persist(state.setVersionState(str(r.name), 'DESTROYED', str(r.etag))),
+          versionChange('SECRET_VERSION_DESTROY', secretOf(str(r.name)), () =>
+            state.setVersionState(str(r.name), 'DESTROYED', str(r.etag)),
+          ),
         TestIamPermissions: (r: Request, metadata: grpc.Metadata) =>
           iam
             ? testIamPermissions(iam, r, authorizationOf(metadata), secretExists)
@@ -222,6 +264,7 @@ export async function startSecretManagerEmulator(
     state,
     orgPolicies,
     ...(model ? { iam: model } : {}),
+    notifications: events,
     info: () => ({
       name: 'secret-manager',
       endpoint,
@@ -234,10 +277,12 @@ export async function startSecretManagerEmulator(
         ...(model ? { ORG_POLICY_EMULATOR_HOST: admin.url.replace(/^http:\/\//, '') } : {}),
       },
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(options.pubsubEmulatorHost ? { pubsub: options.pubsubEmulatorHost } : {}),
     }),
     stop: async () => {
       await shutdownServer(server);
       await admin.close();
+      await notifier?.close();
     },
   };
 }

@@ -3,6 +3,8 @@ import { crc32c } from '../../shared/gcp/crc32c';
 import { GrpcError } from '../common/grpc-error';
 import { EXPIRATION_PATHS, expirationOf, hasExpired, type ProtoExpiration } from './expiration';
 import { parseListFilter } from './filter';
+import type { AnsweredSecret, AnsweredVersion } from './notifications/event-message';
+import { checkTopics, type ProtoTopics } from './notifications/topics';
 import { projectNumbers, type ProjectNumberOf } from './project-numbers';
 import {
   checkAnnotations,
@@ -45,6 +47,8 @@ export interface StoredSecret {
   versions: StoredVersion[];
   /** Alias → version number (Secret.version_aliases); absent in state files written before aliases. */
   versionAliases?: Record<string, number>;
+  /** Pub/Sub topics notified of its changes (Secret.topics); absent: none. */
+  topics?: string[];
 }
 
 /** The whole emulator state; plain data so that it serialises to one JSON file. */
@@ -87,6 +91,8 @@ export class SecretManagerState {
     snapshot?: SecretManagerSnapshot,
     private readonly now: () => Date = () => new Date(),
     private readonly projectNumber: ProjectNumberOf = projectNumbers(),
+    /** Told of each secret its expiration deletes (notifications/secret-events.ts). */
+    private readonly onExpired: (secret: AnsweredSecret) => void = () => {},
   ) {
     // State files written before names carried the number are read into the number form.
     for (const secret of snapshot?.secrets ?? []) {
@@ -111,6 +117,7 @@ export class SecretManagerState {
     const annotations = checkAnnotations(secret?.annotations);
     // A new secret has no version for an alias to name.
     const versionAliases = checkVersionAliases(secret?.version_aliases, []);
+    const topics = checkTopics(secret?.topics);
     const expireTime = expirationOf(secret, this.now());
     // An expired secret is deleted, so its name can be used again.
     this.dropExpired();
@@ -127,6 +134,7 @@ export class SecretManagerState {
       nextVersion: 1,
       versions: [],
       versionAliases,
+      ...(topics.length > 0 ? { topics } : {}),
     };
     this.secrets.set(name, stored);
     return this.toProtoSecret(stored);
@@ -153,6 +161,8 @@ export class SecretManagerState {
           stored.versions.map((v) => v.number),
         )
       : (stored.versionAliases ?? {});
+    // The mask replaces the whole list: an empty one removes every topic.
+    const topics = paths.includes('topics') ? checkTopics(secret?.topics) : (stored.topics ?? []);
     const unsupported = paths.find(
       (path) => !UPDATABLE_PATHS.includes(path) && !EXPIRATION_PATHS.includes(path),
     );
@@ -169,6 +179,8 @@ export class SecretManagerState {
     stored.labels = labels;
     stored.annotations = annotations;
     stored.versionAliases = versionAliases;
+    if (topics.length > 0) stored.topics = topics;
+    else delete stored.topics;
     if (expireTime) stored.expireTime = expireTime;
     else delete stored.expireTime;
     // Every update, even a no-op, gets a new etag.
@@ -176,10 +188,12 @@ export class SecretManagerState {
     return this.toProtoSecret(stored);
   }
 
-  deleteSecret(name: string | undefined, etag?: string): void {
+  /** Deletes the secret; answers it as it was (its SECRET_DELETE notification carries it). */
+  deleteSecret(name: string | undefined, etag?: string): AnsweredSecret {
     const stored = this.requireSecret(name);
     this.checkEtag(stored.etag, etag, stored.name);
     this.secrets.delete(stored.name);
+    return this.toProtoSecret(stored);
   }
 
   listSecrets(parent: string | undefined, filter?: string, pageSize?: number, pageToken?: string) {
@@ -347,27 +361,31 @@ export class SecretManagerState {
   private dropExpired(): void {
     const now = this.now();
     for (const [name, secret] of this.secrets)
-      if (hasExpired(secret.expireTime, now)) this.secrets.delete(name);
+      if (hasExpired(secret.expireTime, now)) {
+        this.secrets.delete(name);
+        this.onExpired(this.toProtoSecret(secret));
+      }
   }
 
   private newEtag(): string {
     return `"${this.now().getTime().toString(16)}${Math.random().toString(16).slice(2, 8)}"`;
   }
 
-  private toProtoSecret(secret: StoredSecret) {
+  private toProtoSecret(secret: StoredSecret): AnsweredSecret {
     return {
       name: secret.name,
       replication: secret.replication,
       labels: secret.labels,
       annotations: secret.annotations,
       version_aliases: secret.versionAliases ?? {},
+      topics: (secret.topics ?? []).map((topic) => ({ name: topic })),
       create_time: timestamp(secret.createTime),
       ...(secret.expireTime ? { expire_time: timestamp(secret.expireTime) } : {}),
       etag: secret.etag,
     };
   }
 
-  private toProtoVersion(secret: StoredSecret, version: StoredVersion) {
+  private toProtoVersion(secret: StoredSecret, version: StoredVersion): AnsweredVersion {
     return {
       name: versionName(secret, version),
       state: version.state,
@@ -388,10 +406,12 @@ export interface ProtoSecret extends ProtoExpiration {
   /** Alias → version number; int64 values arrive as strings (proto-loader's `longs: String`). */
   version_aliases?: Record<string, string | number>;
   etag?: string;
+  /** Secret.topics: `{name: 'projects/P/topics/T'}` each. */
+  topics?: ProtoTopics;
 }
 
 /** The update_mask paths UpdateSecret takes here (the fields this emulator stores and may change). */
-const UPDATABLE_PATHS: readonly string[] = ['labels', 'annotations', 'version_aliases'];
+const UPDATABLE_PATHS: readonly string[] = ['labels', 'annotations', 'version_aliases', 'topics'];
 
 function versionName(secret: StoredSecret, version: StoredVersion): string {
   return `${secret.name}/versions/${version.number}`;

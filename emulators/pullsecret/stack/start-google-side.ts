@@ -20,11 +20,13 @@ export interface GoogleSide {
  * Starts the metadata server and the management clusters (with HyperShift's HostedCluster CRD),
  * then Google's side of the job's identity: Secret Manager with the allow policies Terraform
  * grants, and Eventarc with the triggers of this delivery mode, both knowing the job's tokens from
- * the metadata server's token info.
+ * the metadata server's token info. Secret Manager publishes its event notifications to the
+ * stack's Pub/Sub emulator at `pubsubEndpoint`.
  */
 export async function startGoogleSide(
   launcher: Launcher,
   delivery: DeliveryMode,
+  pubsubEndpoint: string,
 ): Promise<GoogleSide> {
   const { options } = launcher;
   const modes = options.managementClusterModes ?? MANAGEMENT_CLUSTER_MODES;
@@ -57,8 +59,13 @@ export async function startGoogleSide(
   );
   const [secretManager, eventarc] = await Promise.all([
     // TLS from the local public CA (the certificate grpc-js checks, so that the clients send their
-    // tokens as to Google), calls without credentials refused.
-    launcher.emulator('secret-manager', access.enforcedApiArgs('secret-manager')),
+    // tokens as to Google), calls without credentials refused; Secret.topics notifications
+    // published to the stack's Pub/Sub, as Secret Manager publishes to the project's.
+    launcher.emulator('secret-manager', [
+      ...access.enforcedApiArgs('secret-manager'),
+      '--pubsub',
+      pubsubEndpoint,
+    ]),
     launcher.emulator('eventarc', ['--config', eventarcFile]),
   ]);
   return { access, secretManager, eventarc };

@@ -99,7 +99,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const delivery = options.delivery ?? 'push';
     // Independent emulators start together: start-up takes as long as the slowest, not the sum.
     const [google, hyperfleetUrl] = await Promise.all([
-      startGoogleSide(launcher, delivery),
+      startGoogleSide(launcher, delivery, pubsubEndpoint),
       startHyperFleetApi(launcher, hyperfleetToken, otel.hyperfleetApi),
     ]);
     const { access, secretManager } = google;
