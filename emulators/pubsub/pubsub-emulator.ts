@@ -4,6 +4,14 @@ import type { RunningEmulator } from '../common/emulator';
 import { freePort } from '../common/free-port';
 import { locatePubSubEmulator } from './locate';
 
+/**
+ * How long a starting emulator may take to answer. A JVM's start is CPU-bound: 5-10 s on an idle
+ * 2-core machine, and past 30 s when the machine is saturated (a CI run beside other test
+ * processes was measured failing at 30 s). The wait ends as soon as it answers, so a generous
+ * bound costs nothing on a healthy start.
+ */
+const READY_TIMEOUT_MS = 90_000;
+
 export interface PubSubEmulatorOptions {
   readonly host?: string;
   /** 0 or absent picks a free port. */
@@ -69,7 +77,8 @@ export async function startPubSubEmulator(
     clearTimeout(timer);
   };
   const endpoint = `${host}:${port}`;
-  const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000);
+  const readyTimeoutMs = options.readyTimeoutMs ?? READY_TIMEOUT_MS;
+  const deadline = Date.now() + readyTimeoutMs;
   for (;;) {
     if (exited)
       throw new Error(
@@ -84,7 +93,7 @@ export async function startPubSubEmulator(
     if (Date.now() > deadline) {
       await stop();
       throw new Error(
-        `The Pub/Sub emulator did not answer on ${endpoint} within ${options.readyTimeoutMs ?? 30_000} ms.`,
+        `The Pub/Sub emulator did not answer on ${endpoint} within ${readyTimeoutMs} ms.`,
       );
     }
     await new Promise((r) => setTimeout(r, 100));
