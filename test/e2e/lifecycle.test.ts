@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PubSub } from '@google-cloud/pubsub';
 import { reconcileEvent } from '../../emulators/pullsecret/sentinel/sentinel';
 import { canaryPullSecret, type Canary } from '../helpers/canary';
-import { scanForCanaries } from '../helpers/secret-scan';
+import { defaultPullSecretCanaries, scanForCanaries } from '../helpers/secret-scan';
 import { leftAfterDelete } from '../helpers/secret-manager';
 import { CUSTOMER_PROJECT, startTestStack, type TestStack } from '../helpers/stack';
 
@@ -338,6 +338,10 @@ describe('end to end on the local stack: lifecycle', () => {
     expect(await k8sData(onDefault)).toBe(rotated.text);
     expect(await annotations()).toMatchObject({ 'hyperfleet.io/gcp-secret-version': '2' });
     expect(await stack.versions(onDefault)).toEqual([]);
+    // Both versions are canaries of the scan below (the demo one and the rotated one).
+    expect((await defaultPullSecretCanaries(stack)).map((c) => c.text).sort()).toEqual(
+      [demo, rotated.text].sort(),
+    );
   });
 
   it('8. no pull secret, auth string or password in any log, status, Pub/Sub message, execution spec or state file', async () => {
