@@ -12,7 +12,6 @@ import { JOB_IDENTITY } from '../../emulators/pullsecret/stack/layout';
 import { customRoleName } from '../../emulators/pullsecret/stack/runtime-grants';
 import type { IamBinding } from '../../emulators/common/iam/iam-config';
 
-const DEFAULT_PULL_SECRET = 'projects/demo-hyperfleet/secrets/platform-default-pull-secret';
 const FENCE_BINDING =
   '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings/hyperfleet-pullsecret-fence';
 
@@ -35,19 +34,12 @@ describe('pull-secret doctor on the local stack', () => {
     run.checks.filter((c) => c.status === 'FAIL').map((c) => c.name);
 
   beforeAll(async () => {
-    stack = await startTestStack({
-      delivery: 'eventarc',
-      jobEnv: { DEFAULT_PULL_SECRET_VERSION: `${DEFAULT_PULL_SECRET}/versions/latest` },
-    });
-    // The platform's default pull secret, as an operator creates it.
+    // The stack's platform default pull secret (DEFAULT_PULL_SECRET_VERSION its `latest`), rotated
+    // as an operator rotates it: a new version, the canary the doctor reads and must not print.
+    stack = await startTestStack({ delivery: 'eventarc' });
     const admin = stackSecretManagerClient(stack.d);
-    await admin.createSecret({
-      parent: 'projects/demo-hyperfleet',
-      secretId: 'platform-default-pull-secret',
-      secret: { replication: { automatic: {} } },
-    });
     await admin.addSecretVersion({
-      parent: DEFAULT_PULL_SECRET,
+      parent: stack.d.defaultPullSecret,
       payload: { data: Buffer.from(defaultCanary.text) },
     });
     await admin.close();

@@ -22,12 +22,6 @@ import {
   REPORTER_IDENTITY,
 } from '../../emulators/pullsecret/stack/layout';
 import { RUNTIME_GRANTS, withoutPermission } from '../../emulators/pullsecret/stack/runtime-grants';
-
-/** The version name of the default pull secret the stack's grants name, if any. */
-const defaultVersionOf = (config: IamConfig) => {
-  const secret = config.bindings.find((b) => /\/secrets\/[^/]+$/.test(b.resource))?.resource;
-  return secret ? `${secret}/versions/latest` : undefined;
-};
 import { canaryPullSecret } from '../helpers/canary';
 import { CUSTOMER_PROJECT, startTestStack, type TestStack } from '../helpers/stack';
 
@@ -75,8 +69,6 @@ const REFUSED_LAUNCH = ['cloudtasks.tasks.get', 'cloudtasks.tasks.delete'] as co
 const NOT_TAKEN_AWAY: Record<string, string> = {
   'job-manages-tenant-secrets secretmanager.versions.disable':
     'ON_DELETE=retain only, which the stack does not run: the call is tested in test/integration/job/delete.test.ts',
-  'job-reads-default-pull-secret secretmanager.versions.access':
-    'a platform default, which this stack has not: test/e2e/doctor.test.ts reads it as the job',
   'adapter-reads-executions run.tasks.get':
     "a failed execution's reason, read after GetExecution (taken away above)",
   'adapter-reads-executions run.tasks.list':
@@ -187,7 +179,9 @@ describe("the stack's Secret Manager checks every call as Google does", () => {
     body: () => Promise<void>,
   ) => {
     const current = (await stack.secretManagerIam('GET', '/iam')) as IamConfig;
-    const defaultVersion = defaultVersionOf(current);
+    // The default the stack configured (stack.json's defaultPullSecret), as its grants name it.
+    const defaultVersion =
+      stack.d.defaultPullSecret && `${stack.d.defaultPullSecret}/versions/latest`;
     const narrowed = localStackIam({
       serviceAccounts: current.serviceAccounts,
       clusterModes: Object.values(stack.d.managementClusters).map((c) => c.mode),
@@ -248,6 +242,19 @@ describe("the stack's Secret Manager checks every call as Google does", () => {
     },
     180_000,
   );
+
+  // The stack's platform default (DEFAULT_PULL_SECRET_VERSION): a cluster without a pull secret in
+  // its spec is provisioned from it, which the job reads with this one permission on that secret.
+  it('job-reads-default-pull-secret without secretmanager.versions.access: a cluster on the default fails PermissionDenied naming it', async () => {
+    await withoutGrantPermission(
+      'job-reads-default-pull-secret',
+      'secretmanager.versions.access',
+      async () => {
+        const id = await stack.createCluster('iam-default-access', undefined);
+        expect(await permissionDenied(id)).toContain('secretmanager.versions.access');
+      },
+    );
+  }, 180_000);
 
   // Permissions only a later step uses: an update reads the current bytes to compare them
   // (AccessSecretVersion), a delete destroys every version (DestroySecretVersion).
@@ -406,6 +413,7 @@ describe("the stack's Secret Manager checks every call as Google does", () => {
       ...REFUSED_LAUNCH.map((permission) => `adapter-reads-deletes-launch-tasks ${permission}`),
       'reporter-reads-executions run.executions.get',
       'adapter-reads-executions run.executions.get',
+      'job-reads-default-pull-secret secretmanager.versions.access',
     ]);
     // The permissions the product's calls use, by grant: a custom role's all of them; of a
     // predefined role, those the calls check (the rest come with the role).

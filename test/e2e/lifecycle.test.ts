@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PubSub } from '@google-cloud/pubsub';
 import { reconcileEvent } from '../../emulators/pullsecret/sentinel/sentinel';
 import { canaryPullSecret, type Canary } from '../helpers/canary';
-import { scanForCanaries } from '../helpers/secret-scan';
+import { defaultPullSecretCanaries, scanForCanaries } from '../helpers/secret-scan';
 import { leftAfterDelete } from '../helpers/secret-manager';
 import { CUSTOMER_PROJECT, startTestStack, type TestStack } from '../helpers/stack';
 
@@ -290,6 +290,59 @@ describe('end to end on the local stack: lifecycle', () => {
     expect((await stack.kubeWrites(id)).filter((w) => w.method === 'DELETE')).toHaveLength(1);
     expect(decisions(id, 'report-finalized')).toBeGreaterThanOrEqual(1);
   }, 40_000);
+
+  it('7. a cluster without a pull secret in its spec converges on the platform default stack.json names; a version added there reaches it at its next run', async () => {
+    // What stack.json says (the description it is written from): the secret, its project by id.
+    expect(stack.d.defaultPullSecret).toBe(
+      'projects/demo-hyperfleet/secrets/platform-default-pull-secret',
+    );
+    const defaultSecret = stack.d.defaultPullSecret!;
+    const defaultBytes = async (version: string) =>
+      (
+        await stack.sm.accessSecretVersion({ name: `${defaultSecret}/versions/${version}` })
+      )[0].payload?.data?.toString();
+    const onDefault = await stack.createCluster('e2e-default', undefined);
+    await stack.converged(onDefault, 1);
+    const demo = await defaultBytes('1');
+    expect(await k8sData(onDefault)).toBe(demo);
+    const status = (await stack.api.listStatuses(onDefault)).find(
+      (s) => s.adapter === 'pullsecret',
+    );
+    expect(status?.data).toMatchObject({
+      pull_secret_source: 'platform-default',
+      secret_path: `projects/${CUSTOMER_PROJECT}/secrets/hyperfleet-${onDefault}-pull-secret`,
+    });
+    expect(status?.data).not.toHaveProperty('secret_version');
+    // The Secret names the default as configured (`latest`) and the version it was read from.
+    const annotations = () =>
+      k8sSecret(onDefault).then(
+        (s) => (s?.metadata as { annotations?: Record<string, string> }).annotations,
+      );
+    expect(await annotations()).toMatchObject({
+      'hyperfleet.io/gcp-secret-path': `${defaultSecret}/versions/latest`,
+      'hyperfleet.io/gcp-secret-version': '1',
+    });
+    // The platform's credential never lands in the tenant project: its secret holds no version.
+    expect(await stack.versions(onDefault)).toEqual([]);
+
+    // A rotation: the operator adds a version. Today it reaches the cluster at its next run (here a
+    // labels-only PATCH; otherwise the periodic resync), not at once (issue 41's fan-out).
+    const rotated = canary('default-rotated');
+    await stack.sm.addSecretVersion({
+      parent: defaultSecret,
+      payload: { data: Buffer.from(rotated.text) },
+    });
+    expect(await k8sData(onDefault)).toBe(demo);
+    const { generation } = await stack.api.patchCluster(onDefault, { labels: { rotated: 'yes' } });
+    await stack.converged(onDefault, generation);
+    expect(await k8sData(onDefault)).toBe(rotated.text);
+    expect(await annotations()).toMatchObject({ 'hyperfleet.io/gcp-secret-version': '2' });
+    expect(await stack.versions(onDefault)).toEqual([]);
+    // Both versions are canaries of the scan below (the demo one and the rotated one).
+    expect((await defaultPullSecretCanaries(stack)).map((c) => c.text).sort()).toEqual(
+      [demo, rotated.text].sort(),
+    );
+  });
 
   it('8. no pull secret, auth string or password in any log, status, Pub/Sub message, execution spec or state file', async () => {
     expect(stack.tappedMessages().length).toBeGreaterThan(20);

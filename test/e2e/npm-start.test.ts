@@ -55,6 +55,7 @@ describe('npm start (the local stack entry point)', () => {
       processes: Record<string, number>;
       traces: { endpoint: string; dir: string };
       delivery: string;
+      defaultPullSecret?: string;
       kubeconfig: string;
       managementClusters: Record<string, { kubeconfig: string; endpoint: string }>;
       endpoints: Record<string, string>;
@@ -67,6 +68,11 @@ describe('npm start (the local stack entry point)', () => {
       };
     };
     expect(state.delivery).toBe(loadLocalStackConfig(process.env).delivery);
+    // The platform default pull secret (an interface of issue 41): the secret, its project by id,
+    // whose `latest` the adapter and the job use (a version added there is a rotation).
+    expect(state.defaultPullSecret).toBe(
+      'projects/demo-hyperfleet/secrets/platform-default-pull-secret',
+    );
     expect(Object.keys(state.processes).sort()).toEqual([
       'adapter-1',
       'adapter-2',

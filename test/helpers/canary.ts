@@ -20,6 +20,28 @@ export function canaryPullSecret(
   return { text, forms: [text, Buffer.from(text).toString('base64'), auth, pair, password] };
 }
 
+/**
+ * The canary of a pull secret the test did not make (the stack's platform default): the same forms
+ * as canaryPullSecret's, read from its `auths`.
+ */
+export function canaryOf(text: string): Canary {
+  const auths = (JSON.parse(text) as { auths?: Record<string, { auth?: string }> }).auths ?? {};
+  const credentials = [...new Set(Object.values(auths).flatMap((a) => (a.auth ? [a.auth] : [])))];
+  const pairs = credentials.map((auth) => Buffer.from(auth, 'base64').toString('utf8'));
+  const passwords = pairs.map((pair) => pair.slice(pair.indexOf(':') + 1));
+  return {
+    text,
+    // An empty form would be found everywhere.
+    forms: [
+      text,
+      Buffer.from(text).toString('base64'),
+      ...credentials,
+      ...pairs,
+      ...passwords,
+    ].filter((form) => form.length > 0),
+  };
+}
+
 /** The forms of `canaries` found in `haystack` (should be none). */
 export function leaks(haystack: string, canaries: readonly Canary[]): string[] {
   return canaries.flatMap((canary) =>

@@ -1,12 +1,29 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { TestStack } from './stack';
-import { leaks, type Canary } from './canary';
+import { canaryOf, leaks, type Canary } from './canary';
+
+/**
+ * Every enabled version of the stack's platform default pull secret as a canary (none without a
+ * default): its bytes are a credential like any cluster's, which no output may carry either.
+ */
+export async function defaultPullSecretCanaries(stack: TestStack): Promise<Canary[]> {
+  if (!stack.d.defaultPullSecret) return [];
+  const [versions] = await stack.sm.listSecretVersions({ parent: stack.d.defaultPullSecret });
+  const enabled = versions.filter((v) => v.state === 'ENABLED' && v.name);
+  return Promise.all(
+    enabled.map(async (v) => {
+      const [answer] = await stack.sm.accessSecretVersion({ name: v.name! });
+      return canaryOf(answer.payload?.data?.toString() ?? '');
+    }),
+  );
+}
 
 /**
  * Everything the system wrote that a canary must never appear in: every log line, every status
  * body of every cluster, every message on the system's topics, every execution spec, stack.json,
  * and every span the stack's trace receiver stored (.local/traces: names, attributes, events).
+ * The platform default's versions are scanned for besides `canaries`.
  */
 export async function scanForCanaries(
   stack: TestStack,
@@ -23,7 +40,7 @@ export async function scanForCanaries(
     JSON.stringify(stack.d),
     traceText(stack.d.traces.dir),
   ].join('\n');
-  return leaks(haystack, canaries);
+  return leaks(haystack, [...canaries, ...(await defaultPullSecretCanaries(stack))]);
 }
 
 /** Every file the trace store holds (trace files and the per-cluster index), as text. */

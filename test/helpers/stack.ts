@@ -92,10 +92,13 @@ export interface TestStack {
   /** Resolves when Reconciled=True (Ready: every required adapter, hypershift included) at the current generation. */
   ready(id: string, timeoutMs?: number): Promise<void>;
   readonly sm: SecretManagerServiceClient;
-  /** Creates a GCP-ready cluster (the simulated adapters report at once) and returns its id. */
+  /**
+   * Creates a GCP-ready cluster (the simulated adapters report at once) and returns its id;
+   * `pullSecret` undefined: none in its spec (the stack's platform default applies).
+   */
   createCluster(
     name: string,
-    pullSecret: string,
+    pullSecret: string | undefined,
     extraSpec?: Record<string, unknown>,
   ): Promise<string>;
   /** Resolves when PullsecretSuccessful=True at `generation` (default: the cluster's current one). */
@@ -412,13 +415,15 @@ export async function startTestStack(overrides: Partial<StackOptions> = {}): Pro
         timeoutMs,
       );
     },
-    createCluster: async (name, pullSecret, extraSpec = {}) =>
-      (
-        await api.createCluster({
-          name,
-          spec: { ...demoClusterSpec(pullSecret, CUSTOMER_PROJECT), ...extraSpec },
-        })
-      ).id,
+    createCluster: async (name, pullSecret, extraSpec = {}) => {
+      const { pullSecret: inSpec, ...withoutPullSecret } = demoClusterSpec(
+        pullSecret ?? '',
+        CUSTOMER_PROJECT,
+      );
+      const spec =
+        pullSecret === undefined ? withoutPullSecret : { ...withoutPullSecret, pullSecret: inSpec };
+      return (await api.createCluster({ name, spec: { ...spec, ...extraSpec } })).id;
+    },
     converged: async (id, generation, timeoutMs = 30_000) => {
       await waitFor(
         `cluster ${id} PullsecretSuccessful=True${generation ? ` at generation ${generation}` : ''}`,

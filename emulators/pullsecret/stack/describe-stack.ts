@@ -1,5 +1,6 @@
 import type { ReadyProcess } from '../../common/child-process';
 import type { ClusterAccess } from './cluster-access';
+import { stackDefaultPullSecret } from './default-pull-secret';
 import type { DeliveryMode } from './eventarc-conversion';
 import {
   JOB_IDENTITY,
@@ -83,9 +84,11 @@ function endpoints(parts: StartedParts): StackDescription['endpoints'] {
 /** The running stack's endpoints and environment, as stack.json records them. */
 export function describeStack(parts: StartedParts): StackDescription {
   const { launcher, functions, delivery } = parts;
+  const defaultPullSecret = stackDefaultPullSecret(launcher.options);
   return {
     project: LOCAL_PROJECT,
     namespaceLayout: parts.launcher.layout.current,
+    ...(defaultPullSecret ? { defaultPullSecret: defaultPullSecret.secret } : {}),
     pid: process.pid,
     startedAt: new Date().toISOString(),
     workDir: launcher.options.workDir,

@@ -42,6 +42,13 @@ export interface StackOptions {
    * MANAGEMENT_NAMESPACE_TEMPLATE): rendered into the adapter, the job, the fence and placement.
    */
   readonly namespaceLayout?: NamespaceLayout;
+  /**
+   * The platform default pull secret (default true): the stack creates DEFAULT_PULL_SECRET with a
+   * demo version and sets DEFAULT_PULL_SECRET_VERSION (its `latest`) on the adapter and the job, so
+   * a cluster without a pull secret in its spec uses it. `false`: no default, as a platform that
+   * requires one in every spec (such a cluster is `PreconditionsNotMet`).
+   */
+  readonly defaultPullSecret?: boolean;
   /** Called as each component becomes ready. */
   readonly onProgress?: (component: string, info: Record<string, unknown>) => void;
 }
@@ -51,6 +58,11 @@ export interface StackDescription {
   readonly project: string;
   /** The namespace layout the stack started with (MANAGEMENT_NAMESPACE_TEMPLATE). */
   readonly namespaceLayout: NamespaceLayout;
+  /**
+   * The platform default pull secret, `projects/P/secrets/S` (P the project id), whose `latest`
+   * the adapter and the job use: a version added there is a rotation. Absent without a default.
+   */
+  readonly defaultPullSecret?: string;
   readonly pid: number;
   readonly startedAt: string;
   readonly workDir: string;

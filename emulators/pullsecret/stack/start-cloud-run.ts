@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ReadyProcess } from '../../common/child-process';
 import { jobNodeArgs } from '../job-image';
+import { defaultVersionEnv } from './default-pull-secret';
 import { DEFAULT_MANAGEMENT_CLUSTER, JOB_NAME, LOCAL_PROJECT, TOPICS, topicPath } from './layout';
 import { emulatorEnv, type Launcher } from './launcher';
 
@@ -72,6 +73,9 @@ export function pullSecretJobDefinition(
       GOOGLE_CLOUD_PROJECT: LOCAL_PROJECT,
       ...layoutEnv(launcher.layout.current),
       ...wiring.otelEnv,
+      // The job reads it only in `pull-secret doctor` (a run gets the version from the adapter, as
+      // PULL_SECRET_SECRET_VERSION); Terraform sets it on both.
+      ...defaultVersionEnv(options),
       ...options.jobEnv,
     },
   };

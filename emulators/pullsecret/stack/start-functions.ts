@@ -3,6 +3,7 @@ import type { ReadyProcess } from '../../common/child-process';
 import { freePort } from '../../common/free-port';
 import { startAdapterInstances, type AdapterInstances } from './adapter-instances';
 import type { ComponentHandle } from './components';
+import { defaultVersionEnv } from './default-pull-secret';
 import type { DeliveryMode } from './eventarc-conversion';
 import { startFunctionProcess } from './function-process';
 import { JOB_NAME } from './layout';
@@ -89,6 +90,8 @@ function startAdapters(
             STATUS_HEARTBEAT_INTERVAL: '1m',
             // Read at each (re)start: a relayout restarts the adapters, as a redeploy does.
             ...layoutEnv(launcher.layout.current),
+            // Read at each (re)start too: a cluster without a pull secret in its spec uses it.
+            ...defaultVersionEnv(options),
             ...options.adapterEnv,
           },
         }),

@@ -3,10 +3,16 @@ import type { ReadyProcess } from '../../common/child-process';
 import { hostedClusterCrds } from '../management-cluster/hosted-cluster-crd';
 import { startClusterAccess, type ClusterAccess } from './cluster-access';
 import { managementClusterSetup } from './cluster-setup';
+import {
+  createDefaultPullSecret,
+  demoDefaultPullSecret,
+  stackDefaultPullSecret,
+} from './default-pull-secret';
 import { localEventarc } from './delivery-triggers';
 import type { DeliveryMode } from './eventarc-conversion';
-import { MANAGEMENT_CLUSTER_MODES, MANAGEMENT_CLUSTERS } from './layout';
+import { MANAGEMENT_CLUSTER_MODES, MANAGEMENT_CLUSTERS, OPERATOR_IDENTITY } from './layout';
 import type { Launcher } from './launcher';
+import { operatorAccess } from './operator-credentials';
 import { localStackIam } from './stack-iam';
 
 /** The job's identity path and Google's services that know it. */
@@ -21,7 +27,8 @@ export interface GoogleSide {
  * then Google's side of the job's identity: Secret Manager with the allow policies Terraform
  * grants, and Eventarc with the triggers of this delivery mode, both knowing the job's tokens from
  * the metadata server's token info. Secret Manager publishes its event notifications to the
- * stack's Pub/Sub emulator at `pubsubEndpoint`.
+ * stack's Pub/Sub emulator at `pubsubEndpoint`. Then, unless the options say none, the operator
+ * creates the platform default pull secret, before any component that could read it starts.
  */
 export async function startGoogleSide(
   launcher: Launcher,
@@ -29,6 +36,7 @@ export async function startGoogleSide(
   pubsubEndpoint: string,
 ): Promise<GoogleSide> {
   const { options } = launcher;
+  const defaultPullSecret = stackDefaultPullSecret(options);
   const modes = options.managementClusterModes ?? MANAGEMENT_CLUSTER_MODES;
   const access = await startClusterAccess({
     root: options.root,
@@ -43,9 +51,8 @@ export async function startGoogleSide(
       localStackIam({
         serviceAccounts,
         clusterModes: MANAGEMENT_CLUSTERS.map((name) => modes[name] ?? 'ip'),
-        ...(options.jobEnv?.DEFAULT_PULL_SECRET_VERSION
-          ? { defaultPullSecretVersion: options.jobEnv.DEFAULT_PULL_SECRET_VERSION }
-          : {}),
+        // The job's read of the default, as Terraform grants it on the configured secret.
+        ...(defaultPullSecret ? { defaultPullSecretVersion: defaultPullSecret.version } : {}),
       }),
   });
   const serviceAccounts = Object.fromEntries(
@@ -68,5 +75,18 @@ export async function startGoogleSide(
     ]),
     launcher.emulator('eventarc', ['--config', eventarcFile]),
   ]);
+  if (defaultPullSecret)
+    await createDefaultPullSecret(
+      operatorAccess(
+        {
+          endpoints: {
+            publicCaFile: access.publicCaFile,
+            operatorMetadata: access.metadata.accounts[OPERATOR_IDENTITY]!.host,
+          },
+        },
+        secretManager.info.endpoint as string,
+      ),
+      demoDefaultPullSecret(),
+    );
   return { access, secretManager, eventarc };
 }
