@@ -97,12 +97,13 @@ export function loadJobConfig(env: Env): JobConfig {
           : { kind, version: e.PULL_SECRET_SECRET_VERSION ?? '' };
   const { clusters, defaultName } = configuredClusters(e);
   const cluster = e.MANAGEMENT_CLUSTER ?? defaultName;
+  const layout = layoutOf(e);
   const kubernetes =
     e.SKIP_KUBERNETES || !e.MANAGEMENT_NAMESPACE || !cluster
       ? undefined
       : {
-          layout: layoutOf(e),
-          namespace: writeNamespace(layoutOf(e), e.CLUSTER_ID, e.MANAGEMENT_NAMESPACE),
+          layout,
+          namespace: writeNamespace(layout, e.CLUSTER_ID, e.MANAGEMENT_NAMESPACE),
           secretName: kubernetesSecretName(e.CLUSTER_ID),
           cluster,
           clusters,
