@@ -5,7 +5,12 @@ import * as functions from '@google-cloud/functions-framework';
 import { withDeliveryDeadline } from '../../shared/events/delivery-deadline';
 import type { CloudEventV1 } from 'cloudevents';
 import { withBoundedRetries } from '../../shared/events/bounded-retries';
-import { decodeIncomingEvent } from '../../shared/events/decode';
+import { decodeIncomingEvent, pubsubMessageOf } from '../../shared/events/decode';
+import {
+  fleetMessageOf,
+  handleFleetMessage,
+  type FleetRequestDependencies,
+} from './flows/fleet-request-flow';
 import { loadConfigOrExit } from '../../shared/config/startup-failure';
 import { lazily } from '../../shared/lazily';
 import { HyperFleetClient } from '../../shared/hyperfleet/client';
@@ -94,6 +99,7 @@ const launchQueue = lazily(async () => {
 });
 const queue: LaunchQueue = {
   enqueue: async (task, request) => (await launchQueue()).enqueue(task, request),
+  enqueueBatch: async (task, batch) => (await launchQueue()).enqueueBatch(task, batch),
   inspect: async (task) => (await launchQueue()).inspect(task),
   cancel: async (task) => (await launchQueue()).cancel(task),
 };
@@ -137,10 +143,42 @@ const bounded = withBoundedRetries((event) => instanceHandler()(event), {
   },
 });
 
+// The fleet-requests topic's messages (Secret Manager's notifications on the default pull secret,
+// the fleet command's resync requests) arrive at the same function: each becomes a batch launch.
+let fleetHyperfleet: HyperFleetClient | undefined;
+const fleetDeps = (): FleetRequestDependencies => {
+  fleetHyperfleet ??= new HyperFleetClient(config.hyperfleet, {
+    auth: authProviderFor(config.hyperfleet.auth),
+    logger,
+    userAgent: 'pullsecret-adapter',
+  });
+  const api = fleetHyperfleet;
+  return {
+    queue,
+    queueName: config.launchQueue.name,
+    countClusters: async () => (await api.listClusters({ page: 1, size: 1 })).total,
+    settings: {
+      pullSecret: {
+        specPath: config.pullSecretSpecPath,
+        additionalSpecPath: config.pullSecretAdditionalSpecPath,
+        ...(config.defaultPullSecretVersion ? { defaultVersion: config.defaultPullSecretVersion } : {}),
+      },
+      clustersPerTask: config.batchClustersPerTask,
+    },
+    logger,
+  };
+};
+
 // Spans are flushed before the answer: Cloud Run throttles the CPU once an event is answered.
 functions.cloudEvent('adapter', async (event: CloudEventV1<unknown>) => {
   const handle = await tracing;
   try {
+    const message = pubsubMessageOf(event);
+    const fleet = message && fleetMessageOf(message);
+    if (fleet) {
+      await withDeliveryDeadline(config.deliveryBudgetMs, () => handleFleetMessage(fleet, fleetDeps()));
+      return;
+    }
     await withDeliveryDeadline(config.deliveryBudgetMs, () => bounded(event));
   } finally {
     await handle.flush();

@@ -4,6 +4,8 @@ import { launchQueueState, setLaunchQueueState, type QueueAdmin } from './queue/
 import { fleetReport } from './report/fleet-report';
 import { readFleet } from './report/read-fleet';
 import { renderReport } from './report/render-report';
+import type { FleetRequestPublisher } from './requests/fleet-requests';
+import { selectorText } from '../../shared/batch/batch-request';
 
 /** What the command talks to, production or the local stack alike. */
 export interface FleetConnections {
@@ -12,6 +14,9 @@ export interface FleetConnections {
   /** The launch queue, when known (pause and resume need it; the report shows its state). */
   readonly queue?: string;
   queueAdmin(): QueueAdmin;
+  /** The fleet-requests topic (resync needs it). */
+  readonly topic?: string;
+  fleetRequests(): FleetRequestPublisher;
   hyperfleet(): Pick<HyperFleetClient, 'listAllClusters' | 'listStatuses'>;
   close(): Promise<void>;
 }
@@ -28,7 +33,7 @@ export interface FleetIo {
 }
 
 /**
- * `fleet pause|resume|report`: parses, connects (production or the local stack, by `connect`),
+ * `fleet pause|resume|report|resync`: parses, connects (production or the local stack, by `connect`),
  * runs, and returns the exit code (args.ts EXIT). Every failure is a line on stderr.
  */
 export async function runFleet(
@@ -74,6 +79,14 @@ async function run(
       io.stderr(
         'fleet: launches wait in the queue (statuses say JobQueued); `fleet resume` releases them at the queue rate.\n',
       );
+    return EXIT.ok;
+  }
+  if (command.kind === 'resync') {
+    const id = await connections.fleetRequests().resync(command.selector, process.env.USER, io.now());
+    io.stdout(`resync of ${selectorText(command.selector)} requested (message ${id} on ${connections.topic ?? 'the fleet-requests topic'})\n`);
+    io.stderr(
+      'fleet: the adapter launches one batch execution for it (through the launch queue, so a paused queue holds it); each cluster reports its run in its pullsecret status.\n',
+    );
     return EXIT.ok;
   }
   const fleet = await readFleet(connections.hyperfleet());

@@ -9,6 +9,8 @@ import { nullLogger } from '../../shared/logging/null-logger';
 import { describeFirstIssue } from '../../shared/zod-issue';
 import { CloudTasksClient } from '../../shared/gcp/lazy/cloud-tasks';
 import { UsageError } from './args';
+import { PubSub } from '@google-cloud/pubsub';
+import { pubsubFleetRequests } from './requests/fleet-requests';
 import type { Connect, FleetConnections } from './fleet';
 
 const QUEUE_NAME = /^projects\/[^/]+\/locations\/[^/]+\/queues\/[^/]+$/;
@@ -25,19 +27,30 @@ export function productionConnect(env: NodeJS.ProcessEnv): Connect {
     const queue = command.queue ?? (env.LAUNCH_QUEUE || undefined);
     if (queue !== undefined && !QUEUE_NAME.test(queue))
       throw new UsageError(`LAUNCH_QUEUE "${queue}" is not projects/P/locations/L/queues/Q.`);
-    if (command.kind !== 'report' && queue === undefined)
+    const topic = command.topic ?? (env.FLEET_REQUESTS_TOPIC || undefined);
+    if (command.kind === 'resync' && topic === undefined)
+      throw new UsageError(
+        'resync needs the fleet-requests topic: --topic projects/P/topics/T (terraform output fleet_requests_topic) or FLEET_REQUESTS_TOPIC.',
+      );
+    if (topic !== undefined && !/^projects\/[^/]+\/topics\/[^/]+$/.test(topic))
+      throw new UsageError(`FLEET_REQUESTS_TOPIC "${topic}" is not projects/P/topics/T.`);
+    if ((command.kind === 'pause' || command.kind === 'resume') && queue === undefined)
       throw new UsageError(
         `${command.kind} needs the launch queue: --queue projects/P/locations/L/queues/Q (terraform output launch_queue) or LAUNCH_QUEUE.`,
       );
     let admin: CloudTasksClient | undefined;
     let api: HyperFleetClient | undefined;
+    let pubsub: PubSub | undefined;
     const connections: FleetConnections = {
-      where: `production${queue ? `: launch queue ${queue}` : ''}${command.kind === 'report' ? `${queue ? ',' : ':'} HyperFleet API ${command.hyperfleetApi ?? env.HYPERFLEET_API_BASE_URL ?? '(unset)'}` : ''} (Google calls with Application Default Credentials)`,
+      ...(topic ? { topic } : {}),
+      fleetRequests: () => pubsubFleetRequests((pubsub ??= new PubSub()), topic!),
+      where: command.kind === 'resync' ? `production: fleet-requests topic ${topic} (Google calls with Application Default Credentials)` : `production${queue ? `: launch queue ${queue}` : ''}${command.kind === 'report' ? `${queue ? ',' : ':'} HyperFleet API ${command.hyperfleetApi ?? env.HYPERFLEET_API_BASE_URL ?? '(unset)'}` : ''} (Google calls with Application Default Credentials)`,
       ...(queue ? { queue } : {}),
       queueAdmin: () => (admin ??= cloudTasksClient()),
       hyperfleet: () => api!,
       close: async () => {
         await admin?.close();
+        await pubsub?.close();
       },
     };
     if (command.kind === 'report') api = hyperFleetClient(command.hyperfleetApi, env);

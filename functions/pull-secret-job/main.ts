@@ -51,6 +51,16 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
     return 2;
   }
   const dryRun = flags.includes('--dry-run');
+  if (env.BATCH_SELECTOR !== undefined) {
+    // A batch execution's task (the adapter launched it with BATCH_SELECTOR): its own chunk, so a
+    // per-cluster run never loads it.
+    if (dryRun) {
+      process.stderr.write('pull-secret: --dry-run is not supported for a batch (BATCH_SELECTOR).\n');
+      return 2;
+    }
+    const { runBatchTask } = await import('./batch/run-batch.js');
+    return runBatchTask(env, redactor);
+  }
   if (env.PULL_SECRET_DATA) redactor.registerPullSecret(env.PULL_SECRET_DATA);
   return runJobCommand(env, dryRun, redactor);
 }

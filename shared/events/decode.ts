@@ -172,3 +172,43 @@ function safeJson(text: string): unknown {
     return undefined;
   }
 }
+
+/** The lenient envelope of a message that may have no body (Secret Manager's TOPIC_CONFIGURED). */
+const anyPubsubEnvelopeSchema = z.looseObject({
+  message: z.looseObject({
+    data: z.string().optional(),
+    messageId: z.string().optional(),
+    attributes: z.preprocess(
+      (value) => (value === null ? undefined : value),
+      z.record(z.string(), z.string()).optional(),
+    ),
+  }),
+});
+
+/**
+ * A Pub/Sub message's attributes and body, whatever it carries; undefined for anything but a
+ * messagePublished event. The adapter looks at the attributes first: a fleet message (Secret
+ * Manager's notification or the fleet command's request) is not a Sentinel event.
+ */
+export function pubsubMessageOf(
+  incoming: IncomingCloudEvent,
+):
+  | {
+      readonly attributes?: Record<string, string>;
+      readonly data?: Buffer;
+      readonly messageId?: string;
+    }
+  | undefined {
+  if (incoming.type !== PUBSUB_MESSAGE_PUBLISHED) return undefined;
+  const data = incoming.data;
+  const envelope = anyPubsubEnvelopeSchema.safeParse(typeof data === 'string' ? safeJson(data) : data);
+  if (!envelope.success) return undefined;
+  const { attributes, data: encoded, messageId } = envelope.data.message;
+  return {
+    ...(attributes ? { attributes } : {}),
+    ...(messageId ? { messageId } : {}),
+    ...(encoded !== undefined && encoded.length <= (MAX_MESSAGE_BYTES * 4) / 3 + 4
+      ? { data: Buffer.from(encoded, 'base64') }
+      : {}),
+  };
+}

@@ -61,7 +61,7 @@ describe('end to end on the local stack: Eventarc-style delivery', () => {
     });
     try {
       const subscriptions = Object.values(stack.d.subscriptions);
-      expect(subscriptions).toHaveLength(3);
+      expect(subscriptions).toHaveLength(4);
       for (const { subscription, deadLetterTopic } of subscriptions) {
         expect(deadLetterTopic).toBeUndefined();
         const [metadata] = await pubsub.subscription(subscription).getMetadata();

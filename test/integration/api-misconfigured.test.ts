@@ -35,6 +35,9 @@ import { TEST_DECISION_SETTINGS, TEST_PULL_SECRET_PATHS } from '../helpers/adapt
 /** Records launches; none may happen when the API cannot be read. */
 class RecordingLauncher implements LaunchQueue {
   readonly launches: unknown[] = [];
+  enqueueBatch(): Promise<EnqueueResult> {
+    throw new Error('no batch launches in this test');
+  }
   async enqueue(task: string): Promise<EnqueueResult> {
     this.launches.push(task);
     return 'queued';

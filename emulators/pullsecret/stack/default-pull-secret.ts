@@ -89,3 +89,21 @@ export function defaultVersionEnv(options: {
   const configured = stackDefaultPullSecret(options);
   return configured ? { DEFAULT_PULL_SECRET_VERSION: configured.version } : {};
 }
+
+/**
+ * Subscribes the default to rotations: its `topics` name the fleet-requests topic, so Secret
+ * Manager notifies the adapter of every new, disabled or destroyed version (what the operator does
+ * once in production: `gcloud secrets update SECRET --add-topics=TOPIC`, docs/operations.md). The
+ * topic must exist first (Secret Manager refuses a missing one), so this runs after the wiring.
+ */
+export async function notifyDefaultPullSecretChanges(access: OperatorAccess, topic: string): Promise<void> {
+  const client = new SecretManagerServiceClient(operatorClientOptions(access));
+  try {
+    await client.updateSecret({
+      secret: { name: DEFAULT_PULL_SECRET, topics: [{ name: topic }] },
+      updateMask: { paths: ['topics'] },
+    });
+  } finally {
+    await client.close();
+  }
+}

@@ -13,7 +13,7 @@ import {
 
 /**
  * The Eventarc triggers Terraform's eventarc.tf creates for `delivery.mode = "eventarc"`, one per
- * route (PREFIX-adapter, PREFIX-results, PREFIX-finished), as the local stack's own delivery
+ * route (PREFIX-adapter, PREFIX-results, PREFIX-finished, PREFIX-fleet), as the local stack's own delivery
  * wiring has them: in eventarc mode the converters stand for them; in push mode there are none.
  * Who may read them is what the shared grants give on the platform project
  * (terraform/modules/runtime-grants.json: the doctor's custom role, held by the job).
@@ -27,7 +27,7 @@ export function localEventarc(options: {
   const triggers: TriggerInput[] =
     options.delivery === 'eventarc'
       ? Object.entries(SUBSCRIPTIONS).map(([route, subscription]) => {
-          const fn = route === 'adapter' ? 'adapter' : 'reporter';
+          const fn = route === 'adapter' || route === 'fleet' ? 'adapter' : 'reporter';
           return {
             name: `projects/${LOCAL_PROJECT}/locations/${LOCAL_REGION}/triggers/${NAME_PREFIX}-${route}`,
             topic: topicPath(subscription.topic),

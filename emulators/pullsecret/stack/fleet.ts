@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run -s fleet -- pause|resume|report [FLAGS]`: the operator's fleet command
+// `npm run -s fleet -- pause|resume|report|resync [FLAGS]`: the operator's fleet command
 // (functions/fleet/, docs/operations.md "Operating the fleet: pause, resume, report"). One command for production and the
 // local stack: with `--stack FILE`, or when `.local/stack.json` exists and neither `--queue` nor
 // `--hyperfleet-api` says otherwise, it acts on the running local stack, as the stack's operator
@@ -10,6 +10,8 @@ import path from 'node:path';
 import * as z from 'zod';
 import { CloudTasksClient } from '../../../shared/gcp/lazy/cloud-tasks';
 import { UsageError } from '../../../functions/fleet/args';
+import { PubSub } from '@google-cloud/pubsub';
+import { pubsubFleetRequests } from '../../../functions/fleet/requests/fleet-requests';
 import { runFleet, type Connect } from '../../../functions/fleet/fleet';
 import { productionConnect } from '../../../functions/fleet/production';
 import { nullLogger } from '../../../shared/logging/null-logger';
@@ -22,7 +24,10 @@ const ROOT = path.resolve(__dirname, '../../../..');
 /** What the command reads of stack.json (a running stack writes it; describe-stack.ts). */
 const stackSchema = z.object({
   launchQueue: z.string().min(1),
+  project: z.string().min(1),
+  topics: z.object({ fleet: z.string().min(1) }),
   endpoints: z.object({
+    pubsub: z.string().min(1),
     hyperfleetApi: z.string().min(1),
     cloudTasks: z.string().min(1),
     publicCaFile: z.string().min(1),
@@ -56,8 +61,16 @@ const localConnect: (file: string) => Connect = (file) => () => {
   // listener. (Production keeps ADC's own lookup: gcloud's credentials, or a VM's metadata server.)
   process.env.METADATA_SERVER_DETECTION ??= 'none';
   let admin: CloudTasksClient | undefined;
+  let pubsub: PubSub | undefined;
   const token = d.env.HYPERFLEET_API_AUTH_TOKEN_PATH;
   return {
+    topic: d.topics.fleet,
+    // The Pub/Sub emulator has no IAM: locally anyone may publish (Terraform grants it to fleet_operators).
+    fleetRequests: () =>
+      pubsubFleetRequests(
+        (pubsub ??= new PubSub({ projectId: d.project, apiEndpoint: d.endpoints.pubsub, emulatorMode: true })),
+        d.topics.fleet,
+      ),
     where: `local stack ${path.relative(process.cwd(), file) || file}, as ${OPERATOR_IDENTITY}`,
     queue: d.launchQueue,
     queueAdmin: () =>
@@ -71,6 +84,7 @@ const localConnect: (file: string) => Connect = (file) => () => {
       }),
     close: async () => {
       await admin?.close();
+      await pubsub?.close();
     },
   };
 };

@@ -13,6 +13,8 @@ export const TOPICS = {
   sentinel: 'hyperfleet-system-clusters',
   results: 'pullsecret-job-results',
   finished: 'pullsecret-execution-finished',
+  /** Secret Manager's notifications on the default pull secret, and the fleet command's requests. */
+  fleet: 'pullsecret-fleet-requests',
 } as const;
 
 export const SUBSCRIPTIONS = {
@@ -30,6 +32,11 @@ export const SUBSCRIPTIONS = {
     name: 'pullsecret-finished',
     topic: TOPICS.finished,
     deadLetter: 'pullsecret-finished-dead-letter',
+  },
+  fleet: {
+    name: 'pullsecret-fleet',
+    topic: TOPICS.fleet,
+    deadLetter: 'pullsecret-fleet-dead-letter',
   },
 } as const;
 

@@ -18,13 +18,17 @@ export type PushSubscriptions = Record<
   Subscription & { readonly pushEndpoint: string }
 >;
 
-/** Sentinel's events go to the adapter; the job's results and finished executions to the reporter. */
+/**
+ * Sentinel's events and the fleet requests go to the adapter; the job's results and finished
+ * executions to the reporter.
+ */
 export function pushSubscriptions(adapterUrl: string, reporterUrl: string): PushSubscriptions {
   const push = (base: string, topic: string) => `${base}/projects/${LOCAL_PROJECT}/topics/${topic}`;
   return {
     adapter: { ...SUBSCRIPTIONS.adapter, pushEndpoint: push(adapterUrl, TOPICS.sentinel) },
     results: { ...SUBSCRIPTIONS.results, pushEndpoint: push(reporterUrl, TOPICS.results) },
     finished: { ...SUBSCRIPTIONS.finished, pushEndpoint: push(reporterUrl, TOPICS.finished) },
+    fleet: { ...SUBSCRIPTIONS.fleet, pushEndpoint: push(adapterUrl, TOPICS.fleet) },
   };
 }
 

@@ -5,6 +5,7 @@ import { startClusterAccess, type ClusterAccess } from './cluster-access';
 import { managementClusterSetup } from './cluster-setup';
 import {
   createDefaultPullSecret,
+  notifyDefaultPullSecretChanges,
   demoDefaultPullSecret,
   stackDefaultPullSecret,
 } from './default-pull-secret';
@@ -20,6 +21,8 @@ export interface GoogleSide {
   readonly access: ClusterAccess;
   readonly secretManager: ReadyProcess;
   readonly eventarc: ReadyProcess;
+  /** Points the default pull secret's notifications at `topic` (once it exists); a no-op without a default. */
+  notifyDefaultChanges(topic: string): Promise<void>;
 }
 
 /**
@@ -75,18 +78,22 @@ export async function startGoogleSide(
     ]),
     launcher.emulator('eventarc', ['--config', eventarcFile]),
   ]);
-  if (defaultPullSecret)
-    await createDefaultPullSecret(
-      operatorAccess(
-        {
-          endpoints: {
-            publicCaFile: access.publicCaFile,
-            operatorMetadata: access.metadata.accounts[OPERATOR_IDENTITY]!.host,
-          },
-        },
-        secretManager.info.endpoint as string,
-      ),
-      demoDefaultPullSecret(),
-    );
-  return { access, secretManager, eventarc };
+  const operator = operatorAccess(
+    {
+      endpoints: {
+        publicCaFile: access.publicCaFile,
+        operatorMetadata: access.metadata.accounts[OPERATOR_IDENTITY]!.host,
+      },
+    },
+    secretManager.info.endpoint as string,
+  );
+  if (defaultPullSecret) await createDefaultPullSecret(operator, demoDefaultPullSecret());
+  return {
+    access,
+    secretManager,
+    eventarc,
+    notifyDefaultChanges: async (topic) => {
+      if (defaultPullSecret) await notifyDefaultPullSecretChanges(operator, topic);
+    },
+  };
 }

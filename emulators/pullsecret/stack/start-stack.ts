@@ -9,6 +9,8 @@ import {
   DEFAULT_MANAGEMENT_CLUSTER,
   JOB_NAME,
   REPORTER_IDENTITY,
+  TOPICS,
+  topicPath,
 } from './layout';
 import { relayoutFence } from './management-clusters';
 import { createLauncher, type Launcher } from './launcher';
@@ -133,6 +135,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const subscriptions = pushSubscriptions(functions.adapterUrl, functions.reporterUrl);
     const wire = () => wireSubscriptions(pubsubEndpoint, subscriptions, delivery);
     await wire();
+    await google.notifyDefaultChanges(topicPath(TOPICS.fleet));
     options.onProgress?.('pubsub-wiring', {
       subscriptions: Object.values(subscriptions).map((s) => s.name),
     });

@@ -104,6 +104,9 @@ export const adapterEnvSchema = z.object({
   PULL_SECRET_SPEC_PATH: objectPath('spec.pullSecret.data'),
   PULL_SECRET_ADDITIONAL_SPEC_PATH: objectPath('spec.pullSecret.additional'),
   DEFAULT_PULL_SECRET_VERSION: secretVersionNameSchema.optional(),
+  // A batch's tasks (rotation, resync on demand, the daily resync) take this many clusters each:
+  // ~500 keeps a task to a few minutes and 100,000 clusters to 200 tasks (docs/performance.md).
+  BATCH_CLUSTERS_PER_TASK: positiveIntWithDefault(500),
   ...namespaceLayoutEnvShape,
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
@@ -119,6 +122,8 @@ export const ADAPTER_SERVICE_NAME = 'pullsecret-adapter';
 /** Validated adapter configuration. */
 export interface AdapterConfig {
   readonly hyperfleet: HyperFleetApiConfig;
+  /** BATCH_CLUSTERS_PER_TASK: clusters per task of a batch execution. */
+  readonly batchClustersPerTask: number;
   readonly cloudRunJob: string;
   /** Where Cloud Run's gRPC API is called, when not Google's default endpoint. */
   readonly cloudRun: GoogleEndpoint;
@@ -205,6 +210,7 @@ export function loadAdapterConfig(env: Env): AdapterConfig {
       ? { defaultPullSecretVersion: e.DEFAULT_PULL_SECRET_VERSION }
       : {}),
     namespaceLayout: layoutOf(e),
+    batchClustersPerTask: e.BATCH_CLUSTERS_PER_TASK,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     ...(e.GOOGLE_CLOUD_PROJECT ? { projectId: e.GOOGLE_CLOUD_PROJECT } : {}),

@@ -11,6 +11,7 @@ import { SpanKind, withSpan } from '../../../shared/tracing/spans';
 import type { LaunchRequest } from '../cloud-run/execution-env';
 import type { EnqueueResult, LaunchQueue, QueuedTask } from './launch-queue';
 import { runJobHttpRequest, type RunJobTarget } from './run-job-target';
+import { batchRunJobHttpRequest, type BatchLaunch } from './batch-launch';
 
 export interface CloudTasksLaunchQueueOptions {
   /** projects/P/locations/L/queues/Q (LAUNCH_QUEUE). */
@@ -49,6 +50,33 @@ export class CloudTasksLaunchQueue implements LaunchQueue {
             if (!retryFitsDelivery(delayMs)) throw error;
             this.options.logger.warn('Cloud Tasks CreateTask failed, retrying', {
               cluster_id: request.clusterId,
+              retry,
+              delay_ms: delayMs,
+              error: error instanceof Error ? error.message : String(error),
+            });
+          },
+        }).catch((error: unknown) => {
+          throw toAdapterError(error, this.context('CreateTask', this.options.queue));
+        });
+      },
+      { kind: SpanKind.CLIENT },
+    );
+  }
+
+  enqueueBatch(task: string, batch: BatchLaunch): Promise<EnqueueResult> {
+    return withSpan(
+      'cloudtasks.CreateTask',
+      {},
+      async () => {
+        const httpRequest = batchRunJobHttpRequest(batch, this.options.target);
+        return withRetry(() => this.createTask(task, httpRequest), {
+          policy: this.options.retry,
+          isRetryable: (error) => isTransientGrpcError(error),
+          ...(this.options.sleep ? { sleep: this.options.sleep } : {}),
+          onRetry: ({ error, retry, delayMs }) => {
+            if (!retryFitsDelivery(delayMs)) throw error;
+            this.options.logger.warn('Cloud Tasks CreateTask (batch) failed, retrying', {
+              task,
               retry,
               delay_ms: delayMs,
               error: error instanceof Error ? error.message : String(error),

@@ -1,4 +1,5 @@
 import type { LaunchRequest } from '../cloud-run/execution-env';
+import type { BatchLaunch } from './batch-launch';
 
 /** What CreateTask did with a named launch task. */
 export type EnqueueResult =
@@ -33,6 +34,8 @@ export interface QueuedTask {
 export interface LaunchQueue {
   /** Creates the named task that runs the job for `request`. */
   enqueue(task: string, request: LaunchRequest): Promise<EnqueueResult>;
+  /** Creates the named task that runs a batch execution (batch-launch.ts). */
+  enqueueBatch(task: string, batch: BatchLaunch): Promise<EnqueueResult>;
   /** The task while it is in the queue; undefined once dispatched (or exhausted, or deleted). */
   inspect(task: string): Promise<QueuedTask | undefined>;
   /** Deletes a task refused for good, so the queue stops retrying it; a missing task is fine. */

@@ -32,8 +32,21 @@ const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
  * UnexpectedOverrideError before anything is queued with a name outside the allow-list.
  */
 export function runJobHttpRequest(request: LaunchRequest, target: RunJobTarget): RunJobHttpRequest {
-  const env = runJobOverrideEnv(executionEnv(request));
-  const body = { overrides: { containerOverrides: [{ env }] } };
+  return runJobHttpRequestWith(
+    { containerOverrides: [{ env: runJobOverrideEnv(executionEnv(request)) }] },
+    target,
+  );
+}
+
+/** RunJob's overrides (https://cloud.google.com/run/docs/reference/rest/v2/Overrides): env, and a batch's taskCount. */
+export interface RunJobOverrides {
+  readonly containerOverrides: readonly { readonly env: readonly { name: string; value: string }[] }[];
+  readonly taskCount?: number;
+}
+
+/** The launch task's HTTP request for RunJob with `overrides`. */
+export function runJobHttpRequestWith(overrides: RunJobOverrides, target: RunJobTarget): RunJobHttpRequest {
+  const body = { overrides };
   return {
     url: `${target.endpoint.replace(/\/+$/, '')}/v2/${target.jobName}:run`,
     httpMethod: 'POST',

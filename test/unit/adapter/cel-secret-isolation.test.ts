@@ -70,6 +70,9 @@ class FakeHyperFleet implements HyperFleetApi {
 
 class NoCloudRun implements LaunchQueue {
   readonly launches: string[] = [];
+  enqueueBatch(): Promise<EnqueueResult> {
+    throw new Error('no batch launches in this test');
+  }
   async enqueue(): Promise<EnqueueResult> {
     this.launches.push('RunJob');
     return 'queued';

@@ -44,6 +44,9 @@ class RecordingHyperFleet implements HyperFleetApi {
 class ScriptedQueue implements LaunchQueue {
   readonly enqueued: { task: string; request: LaunchRequest }[] = [];
   constructor(private readonly answer: EnqueueResult | Error = 'queued') {}
+  enqueueBatch(): Promise<EnqueueResult> {
+    throw new Error('no batch launches in this test');
+  }
   async enqueue(task: string, request: LaunchRequest): Promise<EnqueueResult> {
     this.enqueued.push({ task, request });
     if (this.answer instanceof Error) throw this.answer;

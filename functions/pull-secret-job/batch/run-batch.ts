@@ -1,0 +1,247 @@
+import * as z from 'zod';
+import {
+  BATCH_REASONS,
+  batchSelectorSchema,
+  selectorText,
+  type BatchReason,
+  type BatchSelector,
+} from '../../../shared/batch/batch-request';
+import { ConfigError } from '../../../shared/errors';
+import { googleClientOptions } from '../../../shared/gcp/client-options';
+import { SecretManagerServiceClient } from '../../../shared/gcp/secret-manager-client';
+import { HyperFleetClient } from '../../../shared/hyperfleet/client';
+import {
+  authProviderFor,
+  hyperFleetApiEnvShape,
+  toHyperFleetApiConfig,
+} from '../../../shared/hyperfleet/config';
+import type { Cluster } from '../../../shared/hyperfleet/schemas';
+import { EXIT_CODES, type JobResult } from '../../../shared/job-result';
+import { createLogger, LOG_FORMATS, LOG_LEVELS, type Logger } from '../../../shared/logging/logger';
+import type { SecretRedactor } from '../../../shared/logging/secret-redactor';
+import { parseEnv } from '../../../shared/config/parse-env';
+import { layoutOf, namespaceLayoutEnvShape } from '../../../shared/pull-secret/namespace-layout';
+import { executionEnv } from '../../adapter/cloud-run/execution-env';
+import { loadJobConfig } from '../config/config';
+import { refuseRedirects } from '../config/redirect-guard';
+import { secretVersionNameSchema } from '../../../shared/gcp/secret-manager-names';
+import { jobDependencies, resultPublisher } from '../run/job-clients';
+import { runPullSecretJob } from '../run/run-pull-secret-job';
+import type { ResultPublisher } from '../telemetry/result-publisher';
+import { chooseForBatch, type BatchSelectionContext } from './batch-selection';
+
+// One task of a batch execution (shared/batch/batch-request.ts): it takes every CLOUD_RUN_TASK_COUNT-th
+// page of the HyperFleet API's cluster list, starting at its CLOUD_RUN_TASK_INDEX, and re-applies
+// the clusters batch-selection.ts chooses, a few at a time, each exactly as a launched execution
+// would (the same configuration, claim, writes and result message, which the reporter turns into
+// the cluster's status). One container start serves hundreds of clusters: that is what makes a
+// rotation take minutes at 100,000 clusters, under a RunJob quota of ~180 a minute.
+
+const positiveInt = (fallback: number, max: number) =>
+  z.coerce.number().int().min(1).max(max).default(fallback);
+
+const batchEnvSchema = z.object({
+  BATCH_SELECTOR: batchSelectorSchema,
+  BATCH_REASON: z.enum(BATCH_REASONS, { message: 'must be rotation or resync' }),
+  CLOUD_RUN_TASK_INDEX: z.coerce.number().int().min(0).default(0),
+  CLOUD_RUN_TASK_COUNT: positiveInt(1, 10_000),
+  CLOUD_RUN_EXECUTION: z.string().min(1).default('batch-local'),
+  /** Clusters per page of the list (the API's largest page is 100). */
+  BATCH_PAGE_SIZE: positiveInt(100, 100),
+  /** Clusters re-applied at once by one task. */
+  BATCH_CONCURRENCY: positiveInt(4, 32),
+  PULL_SECRET_SPEC_PATH: z.string().default('spec.pullSecret.data'),
+  PULL_SECRET_ADDITIONAL_SPEC_PATH: z.string().default('spec.pullSecret.additional'),
+  /** The default pull secret: the rotation's new version, or the configured one. */
+  PULL_SECRET_SECRET_VERSION: secretVersionNameSchema.optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  LOG_FORMAT: z.enum(LOG_FORMATS).default('json'),
+  GOOGLE_CLOUD_PROJECT: z.string().optional(),
+  ...namespaceLayoutEnvShape,
+  ...hyperFleetApiEnvShape,
+});
+
+/** Counts one task reports in its `batch-finished` entry (the fleet alerts read it). */
+export interface BatchCounts {
+  clusters_listed: number;
+  clusters_applied: number;
+  clusters_failed: number;
+  clusters_skipped: number;
+  /** Of the skipped: in the adapter's hands (not converged, in flight, moving). */
+  clusters_left_to_adapter: number;
+}
+
+/** The variables the batch run reads that a per-cluster run must not see. */
+const BATCH_ONLY = ['BATCH_SELECTOR', 'BATCH_REASON', 'BATCH_PAGE_SIZE', 'BATCH_CONCURRENCY'];
+
+/**
+ * `pull-secret run-job pull-secret` with BATCH_SELECTOR set: one task of a batch. Exits 0 when
+ * every cluster it chose was run (each failure is the cluster's own, reported on its status);
+ * 4 (transient) when the cluster list could not be read, so Cloud Run retries the task.
+ */
+export async function runBatchTask(env: NodeJS.ProcessEnv, redactor: SecretRedactor): Promise<number> {
+  let settings: z.infer<typeof batchEnvSchema>;
+  try {
+    refuseRedirects(env, process.argv0);
+    settings = parseEnv(batchEnvSchema, env, 'pull secret job (batch)');
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return EXIT_CODES.configuration;
+  }
+  const logger = createLogger({
+    component: 'pullsecret-job',
+    level: settings.LOG_LEVEL,
+    format: settings.LOG_FORMAT,
+    ...(settings.GOOGLE_CLOUD_PROJECT ? { projectId: settings.GOOGLE_CLOUD_PROJECT } : {}),
+    redactor,
+  });
+  const task = {
+    reason: settings.BATCH_REASON,
+    selector: selectorText(settings.BATCH_SELECTOR),
+    task_index: settings.CLOUD_RUN_TASK_INDEX,
+    task_count: settings.CLOUD_RUN_TASK_COUNT,
+  };
+  const hyperfleetConfig = toHyperFleetApiConfig(settings);
+  const hyperfleet = new HyperFleetClient(hyperfleetConfig, {
+    auth: authProviderFor(hyperfleetConfig.auth),
+    logger,
+    userAgent: 'pullsecret-job',
+  });
+  const context: BatchSelectionContext = {
+    selector: settings.BATCH_SELECTOR,
+    layout: layoutOf(settings),
+    pullSecret: {
+      specPath: settings.PULL_SECRET_SPEC_PATH,
+      additionalSpecPath: settings.PULL_SECRET_ADDITIONAL_SPEC_PATH,
+      ...(settings.PULL_SECRET_SECRET_VERSION
+        ? { defaultVersion: settings.PULL_SECRET_SECRET_VERSION }
+        : {}),
+    },
+    launchIdPrefix: `batch-${settings.CLOUD_RUN_EXECUTION}`,
+  };
+  const counts: BatchCounts = {
+    clusters_listed: 0,
+    clusters_applied: 0,
+    clusters_failed: 0,
+    clusters_skipped: 0,
+    clusters_left_to_adapter: 0,
+  };
+  const clusterEnv = Object.fromEntries(
+    Object.entries(env).filter(([name]) => !BATCH_ONLY.includes(name)),
+  );
+  const runner = new ClusterRunner(clusterEnv, logger, redactor);
+  logger.info(`Batch task ${task.task_index + 1} of ${task.task_count}: ${task.reason} of ${task.selector}`, {
+    event: 'batch-started',
+    ...task,
+  });
+  let exitCode: number = EXIT_CODES.success;
+  try {
+    for await (const clusters of taskPages(hyperfleet, settings)) {
+      counts.clusters_listed += clusters.length;
+      await eachLimited(clusters, settings.BATCH_CONCURRENCY, async (cluster) => {
+        const statuses = await hyperfleet.listStatuses(cluster.id);
+        const choice = chooseForBatch(cluster, statuses, context);
+        if (choice.kind === 'skip') {
+          counts.clusters_skipped++;
+          if (choice.reason === 'adapter') counts.clusters_left_to_adapter++;
+          logger.debug(`Cluster ${cluster.id} skipped: ${choice.why}`, { cluster_id: cluster.id, decision: 'batch-skip' });
+          return;
+        }
+        const result = await runner.run(choice.request);
+        if (result.outcome === 'failed') counts.clusters_failed++;
+        else counts.clusters_applied++;
+      });
+    }
+  } catch (error) {
+    // The list or a status read failed past its retries: Cloud Run retries the task (max_retries),
+    // and the clusters it had already run are idempotent (their claims are held by this execution).
+    logger.error(`Batch task stopped: ${error instanceof Error ? error.message : String(error)}`, {
+      event: 'batch-failed',
+      ...task,
+      ...counts,
+    });
+    exitCode = EXIT_CODES.transient;
+  } finally {
+    await runner.close();
+  }
+  if (exitCode === EXIT_CODES.success)
+    logger.info(
+      `Batch task ${task.task_index + 1} of ${task.task_count} done: ${counts.clusters_applied} applied, ${counts.clusters_failed} failed, ${counts.clusters_skipped} skipped (${counts.clusters_left_to_adapter} left to the adapter) of ${counts.clusters_listed}`,
+      { event: 'batch-finished', ...task, ...counts },
+    );
+  await logger.close();
+  return exitCode;
+}
+
+/** This task's pages of the cluster list: index+1, index+1+count, ... until past the end. */
+async function* taskPages(
+  api: HyperFleetClient,
+  settings: { CLOUD_RUN_TASK_INDEX: number; CLOUD_RUN_TASK_COUNT: number; BATCH_PAGE_SIZE: number },
+): AsyncGenerator<Cluster[]> {
+  const size = settings.BATCH_PAGE_SIZE;
+  for (let page = settings.CLOUD_RUN_TASK_INDEX + 1; ; page += settings.CLOUD_RUN_TASK_COUNT) {
+    const list = await api.listClusters({ page, size });
+    if (list.items.length > 0) yield list.items;
+    if (list.items.length === 0 || page * size >= list.total) return;
+  }
+}
+
+/** Runs `work` on every item, at most `limit` at once; rejects with the first failure. */
+async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/**
+ * Runs one cluster's apply in this process as its own execution would, sharing the clients a
+ * process can share: one Secret Manager channel and one results publisher for the whole task.
+ */
+class ClusterRunner {
+  private client: SecretManagerServiceClient | undefined;
+  private publisher: Promise<ResultPublisher> | undefined;
+
+  constructor(
+    private readonly env: Readonly<Record<string, string | undefined>>,
+    private readonly logger: Logger,
+    private readonly redactor: SecretRedactor,
+  ) {}
+
+  async run(request: Parameters<typeof executionEnv>[0]): Promise<Pick<JobResult, 'outcome'>> {
+    const log = this.logger.child({ cluster_id: request.clusterId });
+    let config;
+    try {
+      config = loadJobConfig({ ...this.env, ...executionEnv(request, { ...(this.env.TRACEPARENT ? { traceparent: this.env.TRACEPARENT } : {}) }) });
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      log.error(`Not run: ${error.message}`, { decision: 'batch-config-refused' });
+      return { outcome: 'failed' };
+    }
+    this.client ??= new SecretManagerServiceClient(googleClientOptions(config.secretManager));
+    const deps = jobDependencies(config, this.client, this.logger, this.redactor);
+    const result = await runPullSecretJob(config, deps, { dryRun: false });
+    if (config.resultsTopic) {
+      const topic = config.resultsTopic;
+      this.publisher ??= resultPublisher(topic, {
+        logger: this.logger,
+        redactor: this.redactor,
+        timeoutMs: config.apiTimeoutMs,
+      });
+      await (await this.publisher).publish(result);
+    }
+    log.info(`Cluster ${request.clusterId}: ${result.outcome}${result.reason ? ` (${result.reason})` : ''}`, {
+      decision: 'batch-cluster-done',
+      outcome: result.outcome,
+      ...(result.reason ? { reason: result.reason } : {}),
+    });
+    return result;
+  }
+
+  async close(): Promise<void> {
+    await this.client?.close();
+    if (this.publisher) await (await this.publisher.catch(() => undefined))?.close();
+  }
+}
