@@ -6,7 +6,10 @@
 // BENCH_BURST_QUOTA a minute, once per adapter instance count in BENCH_BURST_INSTANCES), fleet-days (BENCH_DAYS_CLUSTERS clusters, BENCH_DAYS simulated days
 // at the adapter's defaults), timing (wall-clock claims the tests no longer bound), telemetry (log
 // bytes and spans per event, execution and result at the deployed settings; BENCH_TELEMETRY_RUNS
-// of each, about 40 s at 10). `--clusters 1000,10000` runs only the fleet simulation, once per size,
+// of each, about 40 s at 10), rotation (pure computation, a few seconds: the platform default's
+// rotation and the daily resync as one batched execution each, at BENCH_ROTATION_CLUSTERS
+// (10000,100000) on BENCH_ROTATION_MANAGEMENT_CLUSTERS (200), from the job figures in
+// bench/reference.json; bench/fleet/rotation-sim.ts). `--clusters 1000,10000` runs only the fleet simulation, once per size,
 // and prints the per-cluster costs side by side (they must stay flat as the fleet grows).
 // `--save-reference` also copies the sections measured into bench/reference.json, the run the
 // documentation quotes, and renders the figures in README.md and docs/ from it.
@@ -20,6 +23,7 @@ import { benchColdStart } from './cold-start';
 import { benchEndToEnd } from './e2e-bench';
 import { simulateFleet, type FleetFigures } from './fleet/fleet-sim';
 import { simulateBurst, simulateDays, type BurstFigures } from './fleet/fleet-quota';
+import { simulateRotation, type JobRunReference } from './fleet/rotation-sim';
 import { benchFloor, nodeBinaryVersion, ratio, type FloorFigures } from './floor';
 import { benchJobRuns } from './job-bench';
 import { benchTelemetryVolume } from './telemetry-volume';
@@ -68,7 +72,7 @@ async function main(): Promise<void> {
   const defaultSections =
     clustersFlag > 0
       ? 'fleet'
-      : 'floor,bundles,job,adapter,cold,e2e,fleet,fleet-burst,timing,telemetry';
+      : 'floor,bundles,job,adapter,cold,e2e,fleet,fleet-burst,timing,telemetry,rotation';
   const sections = new Set((process.env.BENCH_SECTIONS ?? defaultSections).split(','));
   const machine = {
     cpus: os.cpus().length,
@@ -321,6 +325,43 @@ async function main(): Promise<void> {
           'wall s': d.wallSeconds,
         },
       ],
+    }),
+    section({
+      name: 'rotation',
+      key: 'rotation',
+      measure: () => {
+        // The calls and walls of one run come from the job section: this run's when it measured
+        // one, else the committed reference's.
+        const reference = JSON.parse(
+          fs.readFileSync(path.join(__dirname, '../../bench/reference.json'), 'utf8'),
+        ) as { sections: { job: { figures: JobRunReference[] } } };
+        const job =
+          (results.job as JobRunReference[] | undefined) ?? reference.sections.job.figures;
+        const managementClusters = Number(process.env.BENCH_ROTATION_MANAGEMENT_CLUSTERS ?? 200);
+        return Promise.resolve(
+          (process.env.BENCH_ROTATION_CLUSTERS ?? '10000,100000')
+            .split(',')
+            .map((n) => simulateRotation(Number(n), managementClusters, job)),
+        );
+      },
+      title: (rows) =>
+        `Rotation of the platform default and the daily resync, each one batched execution (${rows[0]?.tasks} tasks and up at ${rows[0]?.parameters.clustersPerTask} clusters a task, parallelism ${rows[0]?.parallelism}), simulated`,
+      rows: (rows) =>
+        rows.map((r) => ({
+          clusters: r.clusters,
+          'mgmt clusters': r.managementClusters,
+          tasks: r.tasks,
+          'min to all Secrets (direct)': r.minutesToAllSecrets,
+          target: r.targetMinutes,
+          'local calibration': r.localCalibration.minutesToAllSecrets,
+          'Connect Gateway': r.connectGateway.minutesToAllSecrets,
+          'CG busiest minute': r.connectGateway.busiestMinute,
+          'CG fleets for target': r.connectGateway.fleetsForTarget,
+          'per-cluster design': r.perClusterDesignMinutes,
+          'resync executions/day': r.resync.executionsPerDay,
+          'resync min': r.resync.minutes,
+          'resync task-s/cluster': r.resync.taskSecondsPerCluster,
+        })),
     }),
     section({
       name: 'timing',

@@ -71,6 +71,25 @@ function figures(reference, key) {
   if (!section) throw new Error(`bench/reference.json has no "${key}" section`);
   return section.figures;
 }
+/**
+ * The daily resync as one batched execution (the bench's `rotation` section, simulated from the
+ * job's calls): billed task-seconds per cluster at the largest fleet simulated. Tasks hold a fixed
+ * number of clusters, so the figure does not grow or shrink with the fleet; null when the
+ * reference has no rotation section (the per-cluster resync is then priced).
+ */
+function batchedResync(reference) {
+  const rows = reference.sections.rotation?.figures;
+  if (!rows || rows.length === 0) return null;
+  const largest = rows.reduce((a, b) => (b.clusters > a.clusters ? b : a));
+  return {
+    clusters: largest.clusters,
+    tasks: largest.resync.tasks,
+    executionsPerDay: largest.resync.executionsPerDay,
+    taskSecondsPerCluster: largest.resync.taskSecondsPerCluster,
+    clustersPerTask: largest.parameters.clustersPerTask,
+    taskStartSeconds: largest.parameters.taskStartMs / 1000,
+  };
+}
 const midpoint = (value) => (Array.isArray(value) ? (value[0] + value[1]) / 2 : value);
 
 /** The figures the model takes from the reference run. */
@@ -160,7 +179,8 @@ const billed = (seconds) => Math.max(0.1, Math.ceil(seconds * 10 - 1e-9) / 10);
  * The monthly bill as lines: `perCluster` dollars per cluster and month, `fixed` dollars a month
  * whatever the fleet. `design` overrides what differs in another design (executions per cluster and
  * day, active versions per cluster, the wall of an event that launches, Cloud Tasks operations per
- * execution).
+ * execution, and `batchedResync`: the daily resync as one batched execution, whose task-seconds
+ * replace the resync's per-cluster executions on the job line).
  */
 function monthlyLines(inputs, prices, tf, design = {}) {
   const p = (key) => prices.prices[key].usd;
@@ -178,6 +198,23 @@ function monthlyLines(inputs, prices, tf, design = {}) {
   const launchExtra = fn(launchSeconds, tf.adapterCpu, tf.adapterMemoryGib) - upToDate;
   const request = p('cloudRunRequests') / 1e6;
   const jobSeconds = billed(inputs.jobWallSeconds + a('jobStartSeconds'));
+  const jobSecondPrice =
+    tf.jobCpu * p('cloudRunJobVcpuSecond') + tf.jobMemoryGib * p('cloudRunJobGibSecond');
+  const batch = design.batchedResync ?? null;
+  // Batched, the resync (one a cluster and day at RESYNC_INTERVAL 24h, all of fleet-days' steady
+  // executions) leaves the per-cluster executions; what remains of them are changes.
+  const perClusterExecutions = batch ? Math.max(0, executions - DAYS_PER_MONTH) : executions;
+  const jobLine = batch
+    ? {
+        how: `1 batched resync execution a day (${count(batch.tasks)} tasks of ${count(batch.clustersPerTask)} clusters at ${count(batch.clusters)}): ${batch.taskSecondsPerCluster} task-s per cluster a day × ${tf.jobCpu} vCPU, ${tf.jobMemoryGib} GiB${perClusterExecutions > 0 ? `, and ${round(perClusterExecutions, 1)} executions a month × ${jobSeconds} s` : ''}`,
+        perCluster:
+          (DAYS_PER_MONTH * batch.taskSecondsPerCluster + perClusterExecutions * jobSeconds) *
+          jobSecondPrice,
+      }
+    : {
+        how: `${round(executions, 1)} a month × ${jobSeconds} s × ${tf.jobCpu} vCPU, ${tf.jobMemoryGib} GiB`,
+        perCluster: executions * jobSeconds * jobSecondPrice,
+      };
   // The reporter gets two messages an execution: the job's result and Cloud Run's
   // execution-finished entry (terraform/modules/pullsecret-adapter/pubsub.tf); both priced as the
   // measured result message.
@@ -206,15 +243,7 @@ function monthlyLines(inputs, prices, tf, design = {}) {
       perCluster:
         (executions * UNCHANGED_RUN_REQUESTS.access * p('secretManagerAccessOperations')) / 1e4,
     },
-    {
-      line: 'job executions (Cloud Run jobs)',
-      billedTo: 'platform project',
-      how: `${round(executions, 1)} a month × ${jobSeconds} s × ${tf.jobCpu} vCPU, ${tf.jobMemoryGib} GiB`,
-      perCluster:
-        executions *
-        jobSeconds *
-        (tf.jobCpu * p('cloudRunJobVcpuSecond') + tf.jobMemoryGib * p('cloudRunJobGibSecond')),
-    },
+    { line: 'job executions (Cloud Run jobs)', billedTo: 'platform project', ...jobLine },
     {
       line: 'adapter function',
       billedTo: 'platform project',
@@ -295,11 +324,15 @@ function costModel(root, reference) {
   const prices = JSON.parse(fs.readFileSync(path.join(root, 'bench', 'prices.json'), 'utf8'));
   const inputs = measuredInputs(reference);
   const tf = terraformDefaults(root);
+  const batch = batchedResync(reference);
   return {
     prices,
     inputs,
     terraform: tf,
-    lines: monthlyLines(inputs, prices, tf),
+    batchedResync: batch,
+    lines: monthlyLines(inputs, prices, tf, { batchedResync: batch }),
+    /** Today's daily resync, one execution per cluster: what the batched one replaces. */
+    perClusterResync: monthlyLines(inputs, prices, tf),
     original: originalDesign(inputs, prices, tf, 1),
     originalMonth12: originalDesign(inputs, prices, tf, 12),
   };
@@ -307,6 +340,7 @@ function costModel(root, reference) {
 
 module.exports = {
   ASSUMPTIONS,
+  batchedResync,
   DAYS_PER_MONTH,
   DEFAULT_SECRET_VERSION_RETENTION,
   REPORTER_REQUESTS,

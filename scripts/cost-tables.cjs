@@ -91,8 +91,19 @@ function targetVerdict(model) {
       : `over it by ${dollars(sum - TARGET_PER_THOUSAND)} at ${thousands(n)} clusters, where the largest lines past the Secret Manager floor are ${pastFloor(n)}`;
   });
   const start = ASSUMPTIONS.jobStartSeconds.value;
-  const startShare = start / (start + model.inputs.jobWallSeconds);
-  return `**Against a target of ${dollars(TARGET_PER_THOUSAND)} per 1,000 clusters a month**: ${verdicts.join('; ')}. ${thousands(100 * startShare)} % of the job's billed seconds is the assumed container start, not measured work.`;
+  const batch = model.batchedResync;
+  const startShare = batch
+    ? batch.taskStartSeconds / batch.clustersPerTask / batch.taskSecondsPerCluster
+    : start / (start + model.inputs.jobWallSeconds);
+  const perCluster = (lines) =>
+    perThousand(
+      lines.find((l) => l.line.startsWith('job executions')),
+      SIZES[0],
+    );
+  const batched = batch
+    ? ` The job line is the daily resync batched (the bench's \`rotation\` section: ${thousands(batch.executionsPerDay)} execution a day whatever the fleet, ${thousands(batch.clustersPerTask)} clusters a task); one execution per cluster a day cost ${dollars(perCluster(model.perClusterResync))}.`
+    : '';
+  return `**Against a target of ${dollars(TARGET_PER_THOUSAND)} per 1,000 clusters a month**: ${verdicts.join('; ')}.${batched} ${thousands(100 * startShare)} % of the job's billed seconds is the assumed container start, not measured work.`;
 }
 
 /** Steady-state load on each quota per fleet size, and the size at which each binds. */

@@ -29,6 +29,7 @@ const SECTIONS = [
   'fleetBurst',
   'fleetDays',
   'telemetryVolume',
+  'rotation',
 ];
 
 // ---- formatting -------------------------------------------------------------------------------
@@ -215,6 +216,110 @@ const RENDERERS = {
             figure(d.eventsPerClusterPerDay),
             figure(d.busiestMinute),
           ],
+        ],
+      );
+    },
+  },
+  'rotation-table': {
+    render: (ref) =>
+      table(
+        [
+          'clusters',
+          'management clusters',
+          'tasks (parallelism)',
+          'minutes to the last Secret, direct',
+          'target',
+          'the same, local calibration',
+          'through Connect Gateway',
+          'Connect Gateway busiest 60 s',
+          'fleets to meet the target',
+          'per-cluster design',
+        ],
+        sectionOf(ref, 'rotation').figures.map((r) => [
+          figure(r.clusters),
+          figure(r.managementClusters),
+          `${figure(r.tasks)} (${figure(r.parallelism)})`,
+          `**${figure(r.minutesToAllSecrets)}**`,
+          r.targetMinutes === null ? '—' : `≤ ${figure(r.targetMinutes)}`,
+          figure(r.localCalibration.minutesToAllSecrets),
+          `${figure(r.connectGateway.minutesToAllSecrets)} (${figure(r.connectGateway.minutesSharedByRunningTasks)} shared by running tasks)`,
+          figure(r.connectGateway.busiestMinute),
+          figure(r.connectGateway.fleetsForTarget),
+          figure(r.perClusterDesignMinutes),
+        ]),
+      ),
+  },
+  'rotation-resync-table': {
+    render: (ref) =>
+      table(
+        [
+          'clusters',
+          'executions a day, batched',
+          'per-cluster design',
+          'tasks',
+          'minutes, direct',
+          'minutes through Connect Gateway',
+          'longest task through Connect Gateway, minutes',
+          'billed task-seconds per cluster',
+        ],
+        sectionOf(ref, 'rotation').figures.map((r) => [
+          figure(r.clusters),
+          `**${figure(r.resync.executionsPerDay)}**`,
+          figure(r.resync.perClusterDesignExecutionsPerDay),
+          figure(r.resync.tasks),
+          figure(r.resync.minutes),
+          figure(r.resync.minutesConnectGateway),
+          figure(r.resync.longestTaskMinutesConnectGateway),
+          figure(r.resync.taskSecondsPerCluster),
+        ]),
+      ),
+  },
+  'rotation-parameters': {
+    render: (ref) => {
+      const [first] = sectionOf(ref, 'rotation').figures;
+      const p = first.parameters;
+      const l = p.latencies;
+      const shape = (s) =>
+        `${s.secretManager} Secret Manager, ${s.kubernetes} Kubernetes, ${s.hyperfleet} HyperFleet`;
+      return table(
+        ['parameter', 'value'],
+        [
+          ['Secret Manager call (typical, not published)', `${l.secretManagerMs} ms`],
+          ['GKE control plane call, direct (typical)', `${l.kubernetesMs} ms`],
+          ['Connect Gateway adds (typical)', `${l.connectGatewayExtraMs} ms`],
+          ['HyperFleet API call; a list page', `${l.hyperfleetMs} ms; ${l.listPageMs} ms`],
+          [
+            "a rotation's apply (job bench: unchanged run's Secret Manager calls, changed run's Kubernetes and HyperFleet calls), plus the task's status read",
+            shape(p.rotationShape),
+          ],
+          ["a resync's apply (job bench: an unchanged run)", shape(p.resyncShape)],
+          [
+            'clusters per task (`BATCH_CLUSTERS_PER_TASK`); page size',
+            `${figure(p.clustersPerTask)}; ${figure(p.pageSize)}`,
+          ],
+          ['tasks per execution, at most (Cloud Run, fixed)', figure(p.maxTasks)],
+          [
+            "parallelism (the job's `parallelism`); clusters at once per task",
+            `${figure(p.parallelism)}; ${figure(p.taskConcurrency)}`,
+          ],
+          [
+            "task container start (the cost model's job start, taken high)",
+            `${figure(p.taskStartMs / 1000)} s`,
+          ],
+          [
+            'AddSecretVersion to the adapter (notification and push, taken high)',
+            `${figure(p.notificationMs / 1000)} s`,
+          ],
+          ['the dispatch and its RunJob (taken high)', `${figure(p.dispatchMs / 1000)} s`],
+          [
+            'RunJob quota; launch queue rate (per-cluster design)',
+            `${figure(p.runJobPerMinute)}/min; ${figure(p.launchQueuePerMinute)}/min`,
+          ],
+          [
+            'Connect Gateway quota per fleet; share paced to',
+            `${figure(p.connectGatewayPerMinute)}/min; ${figure(100 * p.connectGatewayHeadroom)} %, split over ${p.connectGatewayShare === 'tasks' ? 'all tasks' : 'the tasks running at once'}`,
+          ],
+          ['clusters on the platform default', `${figure(100 * p.defaultShare)} %`],
         ],
       );
     },

@@ -49,6 +49,8 @@ interface CostModel {
     inputs: Inputs;
     terraform: Terraform;
     lines: Line[];
+    perClusterResync: Line[];
+    batchedResync: { taskSecondsPerCluster: number } | null;
     original: Line[];
     originalMonth12: Line[];
   };
@@ -176,7 +178,7 @@ describe('the cost model', () => {
     );
     for (const name of ['job executions', 'Secret Manager access', 'reporter'])
       expect(line(doubled, name).perCluster).toBeCloseTo(
-        2 * line(atDefaults.lines, name).perCluster,
+        2 * line(atDefaults.perClusterResync, name).perCluster,
       );
     expect(line(doubled, 'Secret Manager active versions').perCluster).toBe(
       line(atDefaults.lines, 'Secret Manager active versions').perCluster,
@@ -188,7 +190,7 @@ describe('the cost model', () => {
     expect(model.total(atDefaults.lines, small)).toBeGreaterThan(
       model.total(atDefaults.lines, large),
     );
-    const ours = line(atDefaults.lines, 'job executions').perCluster;
+    const ours = line(atDefaults.perClusterResync, 'job executions').perCluster;
     const theirs = line(atDefaults.original, 'job executions').perCluster;
     expect(theirs / ours).toBeCloseTo(
       atDefaults.inputs.eventsPerClusterPerDay / atDefaults.inputs.executionsPerClusterPerDay,
@@ -196,5 +198,36 @@ describe('the cost model', () => {
     const versions = (lines: Line[]) => line(lines, 'Secret Manager active versions').perCluster;
     expect(versions(atDefaults.original)).toBeGreaterThan(100 * versions(atDefaults.lines));
     expect(versions(atDefaults.originalMonth12)).toBeCloseTo(23 * versions(atDefaults.original));
+  });
+
+  it("prices the daily resync as the bench's one batched execution: its task-seconds, not an execution per cluster", () => {
+    const batch = atDefaults.batchedResync!;
+    const rows = reference.sections.rotation!.figures as {
+      resync: { taskSecondsPerCluster: number };
+    }[];
+    expect(batch.taskSecondsPerCluster).toBe(rows[rows.length - 1]!.resync.taskSecondsPerCluster);
+    const days = 365.25 / 12;
+    // fleet-days' steady executions are all resyncs: batched, none is left per cluster.
+    expect(atDefaults.inputs.executionsPerClusterPerDay).toBe(1);
+    const price = 1 * 0.000018 + 0.5 * 0.000002;
+    expect(line(atDefaults.lines, 'job executions').perCluster).toBeCloseTo(
+      days * batch.taskSecondsPerCluster * price,
+      9,
+    );
+    expect(line(atDefaults.lines, 'job executions').perCluster).toBeLessThan(
+      line(atDefaults.perClusterResync, 'job executions').perCluster / 50,
+    );
+    // Per-cluster executions beyond the resync (changes) are still priced one by one.
+    const busier = model.monthlyLines(
+      { ...atDefaults.inputs, executionsPerClusterPerDay: 2 },
+      atDefaults.prices,
+      atDefaults.terraform,
+      { batchedResync: batch },
+    );
+    expect(line(busier, 'job executions').perCluster).toBeCloseTo(
+      line(atDefaults.lines, 'job executions').perCluster +
+        line(atDefaults.perClusterResync, 'job executions').perCluster,
+      9,
+    );
   });
 });
