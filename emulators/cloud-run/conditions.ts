@@ -8,6 +8,9 @@
  *   the last attempt failed due to the user container exiting with a non-zero exit code"),
  *   CANCELLED, or DELETED. A task stopped by its timeout did not exit with a code, so no
  *   execution reason is set; the task's `last_attempt_result.status` says what happened.
+ * - With several tasks the execution ends when the last task has: failed when any task failed
+ *   ("after Cloud Run has attempted to run all tasks", https://cloud.google.com/run/docs/create-jobs),
+ *   its message naming the lowest-index failed task; CANCELLED when any was cancelled.
  * - `ResourcesAvailable` and `Started` turn CONDITION_SUCCEEDED once the task starts; `Retry`
  *   (reason IMMEDIATE_RETRY) appears once a task attempt has been retried.
  * - Messages follow the service's wording: "Execution completed successfully in 12.3s.",

@@ -1,11 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { condition, ts, type AttemptResult, type CompletedOutcome } from './conditions';
+import { attemptResults, condition, ts, type CompletedOutcome } from './conditions';
 import { parseJobName, type JobDefinition } from './job-definitions';
+import { TaskState } from './task-state';
 
 /** How an execution ended: its Completed condition. */
 export type ExecutionEnd = CompletedOutcome;
 
-/** The mutable record of one execution; `toProto` renders google.cloud.run.v2.Execution. */
+/**
+ * The mutable record of one execution and its tasks; `toProto` renders
+ * google.cloud.run.v2.Execution, `taskProto` each google.cloud.run.v2.Task. The counts are the
+ * tasks' phases (task-state.ts).
+ */
 export class ExecutionState {
   readonly name: string;
   readonly uid = randomUUID();
@@ -13,21 +18,13 @@ export class ExecutionState {
   startTime?: Date;
   completionTime?: Date;
   updateTime = new Date();
-  runningCount = 0;
-  succeededCount = 0;
-  failedCount = 0;
-  cancelledCount = 0;
-  /** Tasks retried at least once (the API's retried_count): 0 or 1 with one task. */
-  retriedCount = 0;
-  /** How often the task was retried (Task.retried). */
-  taskRetries = 0;
-  /** The last finished attempt of the task (Task.last_attempt_result). */
-  lastAttempt?: AttemptResult;
+  /** The execution's tasks, by index. */
+  readonly tasks: readonly TaskState[];
+  /** The attempt number of the latest retry of any task (the `Retry` condition's message). */
+  lastRetryAttempt = 0;
   end?: ExecutionEnd;
-  /** CancelExecution arrived; the task is being stopped (Completed shows CANCELLING until then). */
+  /** CancelExecution arrived; the tasks are being stopped (Completed shows CANCELLING until then). */
   cancelRequested = false;
-  /** PID of the running task attempt, for the admin API's kill. */
-  pid?: number;
 
   constructor(
     readonly job: JobDefinition,
@@ -37,7 +34,11 @@ export class ExecutionState {
     isTaken: (name: string) => boolean = () => false,
     /** The container's args for this execution: the job's, or a RunJob override's. */
     readonly args: readonly string[] = job.args,
+    /** Its tasks (run-job-rules.ts taskCountFor) and how many run at once (parallelismFor). */
+    readonly taskCount = 1,
+    readonly parallelism = 1,
   ) {
+    this.tasks = Array.from({ length: taskCount }, (_, index) => new TaskState(index));
     const id = parseJobName(job.name).job;
     let name: string;
     do {
@@ -62,9 +63,44 @@ export class ExecutionState {
     this.updateTime = new Date();
   }
 
-  /** The name of the execution's only task, as Cloud Run names it. */
-  get taskName(): string {
-    return `${this.name}/tasks/${this.shortName}-task0`;
+  private count(phase: TaskState['phase']): number {
+    return this.tasks.filter((task) => task.phase === phase).length;
+  }
+
+  get runningCount(): number {
+    return this.count('running');
+  }
+
+  get succeededCount(): number {
+    return this.count('succeeded');
+  }
+
+  get failedCount(): number {
+    return this.count('failed');
+  }
+
+  get cancelledCount(): number {
+    return this.count('cancelled');
+  }
+
+  /** Tasks retried at least once (the API's retried_count). */
+  get retriedCount(): number {
+    return this.tasks.filter((task) => task.retried > 0).length;
+  }
+
+  /** PID of the lowest-index running task attempt, for the admin API. */
+  get pid(): number | undefined {
+    return this.tasks.find((task) => task.pid !== undefined)?.pid;
+  }
+
+  /** A task's short name, as Cloud Run names it (`EXECUTION-taskN`). */
+  taskShortName(index: number): string {
+    return `${this.shortName}-task${index}`;
+  }
+
+  /** A task's resource name. */
+  taskName(index: number): string {
+    return `${this.name}/tasks/${this.taskShortName(index)}`;
   }
 
   /** The execution's conditions: Completed first, then the ones that have happened. */
@@ -103,12 +139,12 @@ export class ExecutionState {
         started,
       ),
       condition('Started', 'CONDITION_SUCCEEDED', 'Started deployed execution.', started),
-      ...(this.taskRetries > 0
+      ...(this.lastRetryAttempt > 0
         ? [
             condition(
               'Retry',
               'CONDITION_SUCCEEDED',
-              `System will retry after 0:00:00 from lastTransitionTime for attempt ${this.taskRetries}.`,
+              `System will retry after 0:00:00 from lastTransitionTime for attempt ${this.lastRetryAttempt}.`,
               this.updateTime,
               { reason: 'IMMEDIATE_RETRY' },
             ),
@@ -138,8 +174,8 @@ export class ExecutionState {
       update_time: ts(this.updateTime),
       launch_stage: 'GA',
       job: this.job.name,
-      parallelism: 1,
-      task_count: 1,
+      parallelism: this.parallelism,
+      task_count: this.taskCount,
       template: {
         containers: [this.container()],
         max_retries: this.job.maxRetries,
@@ -158,36 +194,44 @@ export class ExecutionState {
     };
   }
 
-  /** The execution's only task as google.cloud.run.v2.Task. */
-  taskProto(): Record<string, unknown> {
+  /** Task `index` as google.cloud.run.v2.Task. */
+  taskProto(index: number): Record<string, unknown> {
+    const task = this.tasks[index];
+    if (!task) throw new RangeError(`${this.name} has no task ${index}`);
     const taskState =
-      this.end?.state ?? (this.startTime ? 'CONDITION_RECONCILING' : 'CONDITION_PENDING');
-    const last = this.lastAttempt;
+      task.phase === 'succeeded'
+        ? 'CONDITION_SUCCEEDED'
+        : task.ended
+          ? 'CONDITION_FAILED'
+          : task.phase === 'running'
+            ? 'CONDITION_RECONCILING'
+            : 'CONDITION_PENDING';
+    const last = task.lastAttempt;
+    const message = task.ended
+      ? (last?.status.message ?? attemptResults.cancelled().status.message)
+      : task.phase === 'running'
+        ? 'The task is running.'
+        : 'Waiting for the task to start.';
     return {
-      name: this.taskName,
-      uid: `${this.uid}-0`,
+      name: this.taskName(index),
+      uid: `${this.uid}-${index}`,
       generation: '1',
       create_time: ts(this.createTime),
-      ...(this.startTime ? { start_time: ts(this.startTime) } : {}),
-      ...(this.completionTime ? { completion_time: ts(this.completionTime) } : {}),
+      ...(task.startTime ? { start_time: ts(task.startTime) } : {}),
+      ...(task.completionTime ? { completion_time: ts(task.completionTime) } : {}),
       update_time: ts(this.updateTime),
       job: this.job.name,
       execution: this.name,
       containers: [this.container()],
       max_retries: this.job.maxRetries,
       timeout: { seconds: String(this.timeoutSeconds), nanos: 0 },
-      reconciling: this.end === undefined,
+      reconciling: !task.ended,
       conditions: [
-        condition(
-          'Completed',
-          taskState,
-          this.end ? (last?.status.message ?? this.end.message) : 'The task is running.',
-          this.completionTime ?? this.updateTime,
-        ),
+        condition('Completed', taskState, message, task.completionTime ?? this.updateTime),
       ],
       observed_generation: '1',
-      index: 0,
-      retried: this.taskRetries,
+      index,
+      retried: task.retried,
       ...(last
         ? {
             last_attempt_result: {

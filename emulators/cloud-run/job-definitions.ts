@@ -1,5 +1,11 @@
 import * as z from 'zod';
 
+/**
+ * "You can structure a job as a single task or as multiple, independent tasks (up to 10,000
+ * tasks)" (https://cloud.google.com/run/docs/create-jobs).
+ */
+export const MAX_TASK_COUNT = 10_000;
+
 /** A job the emulator can run: locally, a command with base env. */
 export const jobDefinitionSchema = z.object({
   /** Full resource name: projects/P/locations/L/jobs/J. */
@@ -26,7 +32,19 @@ export const jobDefinitionSchema = z.object({
   env: z.record(z.string(), z.string()).default({}),
   /** Task timeout, as Cloud Run's template.timeout. */
   timeoutSeconds: z.number().int().min(1).default(600),
-  /** Task retries, as Cloud Run's template.max_retries. */
+  /**
+   * Tasks per execution (Terraform's `task_count`, the job's template.task_count: "Defaults to 1"),
+   * what a RunJob's `overrides.task_count` replaces for one execution.
+   */
+  taskCount: z.number().int().min(1).max(MAX_TASK_COUNT).default(1),
+  /**
+   * The most tasks of one execution that run at once (Terraform's `parallelism`). 0 is Cloud Run's
+   * default: "if this field is 0 or unset, the maximum possible value will be used for that
+   * execution" (google/cloud/run/v2/execution_template.proto); locally that maximum is the
+   * emulator's `maxParallelTasks`.
+   */
+  parallelism: z.number().int().min(0).max(MAX_TASK_COUNT).default(0),
+  /** Task retries, as Cloud Run's template.max_retries ("Number of retries allowed per Task"). */
   maxRetries: z.number().int().min(0).max(10).default(3),
   /** Killed like Cloud Run does when the task's memory exceeds this. */
   memoryLimitMiB: z.number().int().min(16).optional(),

@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { GrpcError } from '../common/grpc-error';
-import type { JobDefinition } from './job-definitions';
+import { MAX_TASK_COUNT, type JobDefinition } from './job-definitions';
 
 // Cloud Run's rules for RunJob overrides, to read against the documentation:
 // - EnvVar (Admin API v2): name "Must not exceed 32768 characters"; value "the maximum length is
@@ -94,9 +94,35 @@ export function environmentFor(
     throw invalid(
       `overrides.container_overrides: container ${job.containerName} would have ${Object.keys(env).length} environment variables; the maximum is ${MAX_ENV_VARS_PER_CONTAINER} per container.`,
     );
-  if ((overrides.task_count ?? 1) > 1)
-    throw invalid('overrides.task_count: the emulator runs one task per execution.');
   return env;
+}
+
+/**
+ * The execution's task count: `overrides.task_count` "Will replace existing task_count value"
+ * (google/cloud/run/v2/job.proto, RunJobRequest.Overrides), else the job's. proto3 cannot tell an
+ * unset int32 from 0, so 0 keeps the job's. A job runs "up to 10,000 tasks"
+ * (https://cloud.google.com/run/docs/create-jobs): a count below 0 or above it is refused with
+ * INVALID_ARGUMENT. (Cloud Run's own wording for that refusal is not published; this one names
+ * the field, the value and the range.)
+ */
+export function taskCountFor(job: JobDefinition, overrides: RunJobOverrides): number {
+  const count = overrides.task_count ?? 0;
+  if (!Number.isInteger(count) || count < 0 || count > MAX_TASK_COUNT)
+    throw invalid(
+      `overrides.task_count: must be an integer from 1 to ${MAX_TASK_COUNT} (the most tasks a Cloud Run job execution runs), got ${count}.`,
+    );
+  return count === 0 ? job.taskCount : count;
+}
+
+/**
+ * How many of the execution's tasks run at once: the job's `parallelism` (RunJob cannot override
+ * it), where 0 means "the maximum possible value" (execution_template.proto), and never more than
+ * the task count (Execution.parallelism "Must be <= task_count", execution.proto). This is what
+ * the execution reports; the emulator's own ceiling on concurrent processes (task-runner.ts)
+ * does not show in it.
+ */
+export function parallelismFor(job: JobDefinition, taskCount: number): number {
+  return job.parallelism === 0 ? taskCount : Math.min(job.parallelism, taskCount);
 }
 
 /**

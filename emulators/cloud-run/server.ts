@@ -33,7 +33,13 @@ import {
   type JobDefinition,
   type JobDefinitionInput,
 } from './job-definitions';
-import { argumentsFor, environmentFor, type RunJobOverrides } from './run-job-rules';
+import {
+  argumentsFor,
+  environmentFor,
+  parallelismFor,
+  taskCountFor,
+  type RunJobOverrides,
+} from './run-job-rules';
 import { RunJobQuota } from './run-quota';
 import { TaskRunner, type InProcessTask } from './task-runner';
 import { taskHandlers } from './tasks-service';
@@ -62,6 +68,11 @@ export interface CloudRunEmulatorOptions extends GoogleIamOptions {
   readonly baseEnv?: Readonly<Record<string, string>>;
   /** Per job name: run tasks in this process instead of the declared command (fleet benchmarks). */
   readonly inProcessTasks?: Readonly<Record<string, InProcessTask>>;
+  /**
+   * The most tasks of one execution run at once here, below the job's parallelism
+   * (task-runner.ts DEFAULT_MAX_PARALLEL_TASKS, 8, when absent).
+   */
+  readonly maxParallelTasks?: number;
   /**
    * "Job run requests per minute per region" (run-quota.ts): RunJob calls beyond it in any 60 s are
    * refused with RESOURCE_EXHAUSTED. Absent: no quota (also settable with `POST /quota`).
@@ -109,7 +120,8 @@ type Request = Record<string, unknown>;
  * Starts a gRPC server implementing google.cloud.run.v2.Jobs (GetJob, ListJobs, RunJob with
  * overrides), Executions (GetExecution, ListExecutions, CancelExecution) and
  * google.longrunning.Operations, so the real JobsClient and ExecutionsClient talk to it. RunJob
- * runs the declared command as a child process per task attempt.
+ * runs the declared command as a child process per task attempt, the execution's tasks (its
+ * task count) at most `parallelism` at once (task-runner.ts).
  */
 export async function startCloudRunEmulator(
   options: CloudRunEmulatorOptions,
@@ -164,8 +176,8 @@ export async function startCloudRunEmulator(
     generation: '1',
     launch_stage: 'GA',
     template: {
-      task_count: 1,
-      parallelism: 1,
+      task_count: job.taskCount,
+      parallelism: job.parallelism,
       template: {
         containers: [
           {
@@ -211,6 +223,7 @@ export async function startCloudRunEmulator(
     const job = requireJob(request.name);
     const overrides = (request.overrides ?? {}) as RunJobOverrides;
     const env = environmentFor(job, overrides);
+    const taskCount = taskCountFor(job, overrides);
     const timeoutSeconds = overrides.timeout?.seconds
       ? Number(overrides.timeout.seconds)
       : job.timeoutSeconds;
@@ -220,10 +233,17 @@ export async function startCloudRunEmulator(
       timeoutSeconds,
       (name) => executions.has(name),
       argumentsFor(job, overrides),
+      taskCount,
+      parallelismFor(job, taskCount),
     );
     executions.set(execution.name, execution);
     sequences.set(execution.name, sequences.size);
-    const runner = new TaskRunner(execution, baseEnv, options.inProcessTasks?.[job.name]);
+    const runner = new TaskRunner(
+      execution,
+      baseEnv,
+      options.inProcessTasks?.[job.name],
+      options.maxParallelTasks,
+    );
     runners.set(execution.name, runner);
     const kill = pendingKills.shift();
     const audit = runJobAuditEntries(execution, { name: request.name, overrides });

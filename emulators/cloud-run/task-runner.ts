@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { attemptResults, completedOutcome, type AttemptResult } from './conditions';
 import type { ExecutionState } from './execution-state';
+import type { TaskState } from './task-state';
 import { CLOUD_RUN_EMULATOR_ARGV0 } from '../../shared/gcp/cloud-run-emulator-mark';
 
 /** A task run in-process: receives the task's environment, resolves with its exit code. */
@@ -27,80 +28,138 @@ const MEMORY_POLL_MS = 100;
 export const TERMINATION_GRACE_MS = 10_000;
 
 /**
- * Runs an execution's single task to the end as Cloud Run does: each attempt is a fresh process
- * with CLOUD_RUN_* variables; a non-zero exit, a signal, a timeout or exceeding the memory limit
- * fails the attempt, and failed attempts are retried up to max_retries. `cancel()` stops it.
+ * The most task processes one execution runs at once on this machine, whatever its parallelism
+ * (the emulator's `maxParallelTasks` changes it). Cloud Run starts tasks "as quickly as possible,
+ * up to a maximum that varies depending on how many CPUs you are using"
+ * (https://cloud.google.com/run/docs/configuring/parallelism); locally each task is a Node.js
+ * process on a shared machine, and 8 keeps a batch execution from starving the rest of the stack.
+ */
+export const DEFAULT_MAX_PARALLEL_TASKS = 8;
+
+/**
+ * Runs an execution's tasks to the end as Cloud Run does: at most `parallelism` at once (and the
+ * local ceiling), each task's attempts a fresh process with CLOUD_RUN_* variables (its own
+ * CLOUD_RUN_TASK_INDEX, the execution's CLOUD_RUN_TASK_COUNT); a non-zero exit, a signal, a
+ * timeout or exceeding the memory limit fails the attempt, and a task's failed attempts are
+ * retried up to max_retries ("Number of retries allowed per Task"). A failed task does not stop
+ * the others: "If any tasks failed, the job execution is marked as failed after Cloud Run has
+ * attempted to run all tasks" (https://cloud.google.com/run/docs/create-jobs). `cancel()` stops
+ * the running tasks and cancels the pending ones.
  */
 export class TaskRunner {
   private cancelled = false;
-  private killCurrent?: (signal: NodeJS.Signals) => void;
+  /** Stops the running attempt of each task, by index. */
+  private readonly killers = new Map<number, (signal: NodeJS.Signals) => void>();
 
   constructor(
     private readonly execution: ExecutionState,
     private readonly baseEnv: Readonly<Record<string, string>>,
     /** Runs the task in this process instead of the job's command (benchmarks at fleet scale). */
     private readonly inProcess?: InProcessTask,
+    private readonly maxParallelTasks = DEFAULT_MAX_PARALLEL_TASKS,
   ) {}
 
   /** Resolves when the execution has ended (state updated). */
   async run(): Promise<void> {
     const { execution } = this;
     execution.startTime = new Date();
-    for (let attempt = 0; ; attempt++) {
-      execution.runningCount = 1;
-      execution.touch();
-      const end = await this.attempt(attempt);
-      execution.runningCount = 0;
-      execution.pid = undefined;
-      execution.lastAttempt = this.resultOf(end);
-      if (end.kind === 'cancelled') {
-        execution.cancelledCount = 1;
-        this.finish(true);
-        return;
-      }
-      if (end.kind === 'exited' && end.code === 0) {
-        execution.succeededCount = 1;
-        this.finish(false);
-        return;
-      }
-      if (attempt < execution.job.maxRetries && !this.cancelled) {
-        execution.taskRetries += 1;
-        execution.retriedCount = 1;
-        continue;
-      }
-      execution.failedCount = 1;
-      this.finish(false);
-      return;
+    const slots = Math.max(
+      1,
+      Math.min(execution.parallelism, this.maxParallelTasks, execution.tasks.length),
+    );
+    await Promise.all(Array.from({ length: slots }, () => this.takeTasks()));
+    this.finish();
+  }
+
+  /** One slot: runs the next pending task, then the next, until none is left or it is cancelled. */
+  private async takeTasks(): Promise<void> {
+    for (;;) {
+      const task = this.cancelled
+        ? undefined
+        : this.execution.tasks.find((t) => t.phase === 'pending');
+      if (!task) return;
+      await this.runTask(task);
     }
   }
 
-  /** Cancels the execution: the running attempt is terminated and no retry follows. */
+  /** A task's attempts, until one succeeds, its retries are spent, or it is cancelled. */
+  private async runTask(task: TaskState): Promise<void> {
+    const { execution } = this;
+    task.phase = 'running';
+    // The first task starts with its execution: one instant, as the single-task case always had.
+    task.startTime = task.index === 0 && execution.startTime ? execution.startTime : new Date();
+    for (let attempt = 0; ; attempt++) {
+      execution.touch();
+      const end = await this.attempt(task, attempt);
+      task.pid = undefined;
+      task.lastAttempt = this.resultOf(end);
+      if (end.kind === 'cancelled') {
+        task.phase = 'cancelled';
+        break;
+      }
+      if (end.kind === 'exited' && end.code === 0) {
+        task.phase = 'succeeded';
+        break;
+      }
+      if (attempt < execution.job.maxRetries && !this.cancelled) {
+        task.retried += 1;
+        execution.lastRetryAttempt = task.retried;
+        continue;
+      }
+      task.phase = 'failed';
+      break;
+    }
+    task.completionTime = new Date();
+  }
+
+  /** Cancels the execution: running attempts are terminated, pending tasks never start, no retry follows. */
   cancel(): void {
     this.cancelled = true;
     if (!this.execution.done) {
       this.execution.cancelRequested = true;
+      const now = new Date();
+      for (const task of this.execution.tasks)
+        if (task.phase === 'pending') {
+          task.phase = 'cancelled';
+          task.completionTime = now;
+        }
       this.execution.touch();
     }
-    this.killCurrent?.('SIGTERM');
+    for (const kill of [...this.killers.values()]) kill('SIGTERM');
   }
 
-  /** Sends a signal to the running attempt (admin API: simulate a crash). */
+  /** Sends a signal to the lowest-index running attempt (admin API: simulate a crash). */
   kill(signal: NodeJS.Signals): boolean {
-    if (!this.killCurrent) return false;
-    this.killCurrent(signal);
+    const index = Math.min(...this.killers.keys());
+    const kill = this.killers.get(index);
+    if (!kill) return false;
+    kill(signal);
     return true;
   }
 
-  private finish(cancelled: boolean): void {
+  /**
+   * The Completed outcome once every task has ended: cancelled when any task was, else failed
+   * when any task failed (named by the lowest-index failed task and its last attempt), else
+   * succeeded.
+   */
+  private finish(): void {
     const { execution } = this;
-    execution.completionTime = new Date();
+    const tasks = execution.tasks;
+    const lastEnded = tasks.reduce<Date | undefined>(
+      (latest, t) =>
+        t.completionTime && (!latest || t.completionTime > latest) ? t.completionTime : latest,
+      undefined,
+    );
+    execution.completionTime = lastEnded ?? new Date();
+    const failed = tasks.find((t) => t.phase === 'failed');
+    const deciding = failed ?? tasks[tasks.length - 1];
     execution.end = completedOutcome(
-      `${execution.shortName}-task0`,
-      execution.lastAttempt ?? attemptResults.cancelled(),
+      execution.taskShortName(deciding?.index ?? 0),
+      deciding?.lastAttempt ?? attemptResults.cancelled(),
       (execution.completionTime.getTime() -
         (execution.startTime ?? execution.createTime).getTime()) /
         1000,
-      cancelled,
+      tasks.some((t) => t.phase === 'cancelled'),
     );
     execution.touch();
   }
@@ -120,33 +179,41 @@ export class TaskRunner {
     }
   }
 
-  /** The job's env with the overrides, plus the variables Cloud Run sets in every task. */
-  private taskEnv(attempt: number): Record<string, string> {
+  /**
+   * The job's env with the overrides, plus the variables Cloud Run sets in every task
+   * (https://cloud.google.com/run/docs/container-contract#jobs-env-vars): the task's index,
+   * its attempt (0 first, +1 per retry) and the execution's task count.
+   */
+  private taskEnv(task: TaskState, attempt: number): Record<string, string> {
     const { execution } = this;
     return {
       ...execution.env,
       CLOUD_RUN_JOB: execution.job.name.split('/').pop() ?? '',
       CLOUD_RUN_EXECUTION: execution.shortName,
-      CLOUD_RUN_TASK_INDEX: '0',
+      CLOUD_RUN_TASK_INDEX: String(task.index),
       CLOUD_RUN_TASK_ATTEMPT: String(attempt),
-      CLOUD_RUN_TASK_COUNT: '1',
+      CLOUD_RUN_TASK_COUNT: String(execution.taskCount),
     };
   }
 
-  private attempt(attempt: number): Promise<AttemptEnd> {
-    if (this.inProcess) return this.attemptInProcess(attempt, this.inProcess);
-    return this.attemptAsProcess(attempt);
+  private attempt(task: TaskState, attempt: number): Promise<AttemptEnd> {
+    if (this.inProcess) return this.attemptInProcess(task, attempt, this.inProcess);
+    return this.attemptAsProcess(task, attempt);
   }
 
   /** The task as a function of its environment; a timeout still fails the attempt. */
-  private async attemptInProcess(attempt: number, task: InProcessTask): Promise<AttemptEnd> {
+  private async attemptInProcess(
+    taskState: TaskState,
+    attempt: number,
+    task: InProcessTask,
+  ): Promise<AttemptEnd> {
     const { execution } = this;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<AttemptEnd>(
       (resolve) =>
         (timer = setTimeout(() => resolve({ kind: 'timeout' }), execution.timeoutSeconds * 1000)),
     );
-    const run = task(this.taskEnv(attempt)).then(
+    const run = task(this.taskEnv(taskState, attempt)).then(
       (code): AttemptEnd => ({ kind: 'exited', code }),
       (): AttemptEnd => ({ kind: 'exited', code: 1 }),
     );
@@ -155,7 +222,7 @@ export class TaskRunner {
     return this.cancelled ? { kind: 'cancelled' } : end;
   }
 
-  private attemptAsProcess(attempt: number): Promise<AttemptEnd> {
+  private attemptAsProcess(task: TaskState, attempt: number): Promise<AttemptEnd> {
     const { execution } = this;
     const [command, ...entrypointArgs] = execution.job.command as [string, ...string[]];
     const args = [...entrypointArgs, ...execution.args];
@@ -169,11 +236,11 @@ export class TaskRunner {
       // job accepts its local-only variables, emulator hosts and the like, only under this mark.
       // (A multi-call binary such as busybox picks its applet by argv[0]: run it through a shell.)
       argv0: CLOUD_RUN_EMULATOR_ARGV0,
-      env: { ...this.baseEnv, ...this.taskEnv(attempt) },
+      env: { ...this.baseEnv, ...this.taskEnv(task, attempt) },
       stdio: ['ignore', logFd ?? 'ignore', logFd ?? 'ignore'],
     });
     if (logFd !== undefined) fs.closeSync(logFd);
-    execution.pid = child.pid;
+    task.pid = child.pid;
     return new Promise((resolve) => {
       let verdict: AttemptEnd | undefined;
       const stop = (why: AttemptEnd, signal: NodeJS.Signals = 'SIGTERM') => {
@@ -182,8 +249,9 @@ export class TaskRunner {
         if (signal === 'SIGTERM')
           setTimeout(() => child.kill('SIGKILL'), TERMINATION_GRACE_MS).unref();
       };
-      this.killCurrent = (signal) =>
-        signal === 'SIGTERM' && this.cancelled ? stop({ kind: 'cancelled' }) : child.kill(signal);
+      this.killers.set(task.index, (signal) =>
+        signal === 'SIGTERM' && this.cancelled ? stop({ kind: 'cancelled' }) : child.kill(signal),
+      );
       const timeout = setTimeout(() => stop({ kind: 'timeout' }), execution.timeoutSeconds * 1000);
       const memory = execution.job.memoryLimitMiB
         ? setInterval(() => {
@@ -195,7 +263,7 @@ export class TaskRunner {
       const settle = (end: AttemptEnd) => {
         clearTimeout(timeout);
         if (memory) clearInterval(memory);
-        this.killCurrent = undefined;
+        this.killers.delete(task.index);
         resolve(verdict ?? end);
       };
       child.once('exit', (code, signal) =>

@@ -12,8 +12,9 @@ function matches(pattern: string, name: string): boolean {
 }
 
 /**
- * google.cloud.run.v2.Tasks over the emulator's executions (one task each): GetTask by name, and
- * ListTasks under an execution, where `-` stands for any execution or job as the API allows.
+ * google.cloud.run.v2.Tasks over the emulator's executions, one Task per task index: GetTask by
+ * name (`EXECUTION/tasks/EXECUTION-taskN`), and ListTasks under an execution, where `-` stands for
+ * any execution or job as the API allows; an execution's tasks are listed by index.
  */
 export function taskHandlers(
   executions: ReadonlyMap<string, ExecutionState>,
@@ -22,19 +23,20 @@ export function taskHandlers(
     GetTask: (request) => {
       const name = String(request.name ?? '');
       const execution = executions.get(name.split('/tasks/')[0] ?? '');
-      if (!execution || execution.taskName !== name)
+      const index = execution?.tasks.findIndex((task) => execution.taskName(task.index) === name);
+      if (!execution || index === undefined || index < 0)
         throw new GrpcError(
           grpc.status.NOT_FOUND,
           `Resource '${name}' of kind 'TASK' was not found.`,
         );
-      return execution.taskProto();
+      return execution.taskProto(index);
     },
     ListTasks: (request) => {
       const parent = String(request.parent ?? '');
       return {
         tasks: [...executions.values()]
           .filter((execution) => matches(parent, execution.name))
-          .map((execution) => execution.taskProto()),
+          .flatMap((execution) => execution.tasks.map((task) => execution.taskProto(task.index))),
         next_page_token: '',
       };
     },

@@ -42,6 +42,9 @@ export function pullSecretJobDefinition(
     image: 'local/pull-secret-job',
     timeoutSeconds: options.jobTimeoutSeconds ?? 120,
     maxRetries: 0,
+    // job.tf's task_count and parallelism (a RunJob's overrides.task_count replaces the first).
+    taskCount: 1,
+    parallelism: 1,
     memoryLimitMiB: 512,
     logDir: path.join(launcher.logDir, 'jobs'),
     env: {
