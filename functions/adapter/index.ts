@@ -161,7 +161,9 @@ const fleetDeps = (): FleetRequestDependencies => {
       pullSecret: {
         specPath: config.pullSecretSpecPath,
         additionalSpecPath: config.pullSecretAdditionalSpecPath,
-        ...(config.defaultPullSecretVersion ? { defaultVersion: config.defaultPullSecretVersion } : {}),
+        ...(config.defaultPullSecretVersion
+          ? { defaultVersion: config.defaultPullSecretVersion }
+          : {}),
       },
       clustersPerTask: config.batchClustersPerTask,
     },
@@ -176,7 +178,9 @@ functions.cloudEvent('adapter', async (event: CloudEventV1<unknown>) => {
     const message = pubsubMessageOf(event);
     const fleet = message && fleetMessageOf(message);
     if (fleet) {
-      await withDeliveryDeadline(config.deliveryBudgetMs, () => handleFleetMessage(fleet, fleetDeps()));
+      await withDeliveryDeadline(config.deliveryBudgetMs, () =>
+        handleFleetMessage(fleet, fleetDeps()),
+      );
       return;
     }
     await withDeliveryDeadline(config.deliveryBudgetMs, () => bounded(event));

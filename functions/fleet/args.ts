@@ -89,7 +89,8 @@ export function parseFleetArgs(argv: readonly string[]): FleetCommand {
   if (values.help) return { kind: 'help' };
   const [kind, ...extra] = positionals;
   if (kind === undefined) throw new UsageError('give a command: pause, resume, report or resync.');
-  if (kind !== 'resync' && extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}".`);
+  if (kind !== 'resync' && extra.length > 0)
+    throw new UsageError(`unexpected argument "${extra[0]}".`);
   if (kind !== 'resync' && (values.default || values.all || values.topic !== undefined))
     throw new UsageError('--default, --all and --topic are resync flags.');
   const queue = values.queue;
@@ -118,7 +119,9 @@ export function parseFleetArgs(argv: readonly string[]): FleetCommand {
       throw new UsageError(`--json and --not-converged-after are report flags.`);
     const chosen = [
       extra.length > 0 ? `clusters=${extra.join(',')}` : undefined,
-      values['management-cluster'] !== undefined ? `management-cluster=${values['management-cluster']}` : undefined,
+      values['management-cluster'] !== undefined
+        ? `management-cluster=${values['management-cluster']}`
+        : undefined,
       values.default ? 'default' : undefined,
       values.all ? 'all' : undefined,
     ].filter((c): c is string => c !== undefined);

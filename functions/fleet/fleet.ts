@@ -82,8 +82,12 @@ async function run(
     return EXIT.ok;
   }
   if (command.kind === 'resync') {
-    const id = await connections.fleetRequests().resync(command.selector, process.env.USER, io.now());
-    io.stdout(`resync of ${selectorText(command.selector)} requested (message ${id} on ${connections.topic ?? 'the fleet-requests topic'})\n`);
+    const id = await connections
+      .fleetRequests()
+      .resync(command.selector, process.env.USER, io.now());
+    io.stdout(
+      `resync of ${selectorText(command.selector)} requested (message ${id} on ${connections.topic ?? 'the fleet-requests topic'})\n`,
+    );
     io.stderr(
       'fleet: the adapter launches one batch execution for it (through the launch queue, so a paused queue holds it); each cluster reports its run in its pullsecret status.\n',
     );

@@ -44,7 +44,10 @@ export function productionConnect(env: NodeJS.ProcessEnv): Connect {
     const connections: FleetConnections = {
       ...(topic ? { topic } : {}),
       fleetRequests: () => pubsubFleetRequests((pubsub ??= new PubSub()), topic!),
-      where: command.kind === 'resync' ? `production: fleet-requests topic ${topic} (Google calls with Application Default Credentials)` : `production${queue ? `: launch queue ${queue}` : ''}${command.kind === 'report' ? `${queue ? ',' : ':'} HyperFleet API ${command.hyperfleetApi ?? env.HYPERFLEET_API_BASE_URL ?? '(unset)'}` : ''} (Google calls with Application Default Credentials)`,
+      where:
+        command.kind === 'resync'
+          ? `production: fleet-requests topic ${topic} (Google calls with Application Default Credentials)`
+          : `production${queue ? `: launch queue ${queue}` : ''}${command.kind === 'report' ? `${queue ? ',' : ':'} HyperFleet API ${command.hyperfleetApi ?? env.HYPERFLEET_API_BASE_URL ?? '(unset)'}` : ''} (Google calls with Application Default Credentials)`,
       ...(queue ? { queue } : {}),
       queueAdmin: () => (admin ??= cloudTasksClient()),
       hyperfleet: () => api!,

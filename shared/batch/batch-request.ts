@@ -3,7 +3,7 @@ import * as z from 'zod';
 // A batch: one Cloud Run Job execution that re-applies many clusters, its tasks sharing them out
 // (CLOUD_RUN_TASK_INDEX of CLOUD_RUN_TASK_COUNT). Rotations of the platform default pull secret,
 // resyncs on demand and the daily resync go this way, so their cost is a few executions a day
-// rather than one per cluster (docs/operations.md, "Operating the fleet"). The request travels
+// rather than one per cluster (docs/operations.md, "Rotating the default pull secret"). The request travels
 // from the fleet command or Secret Manager's notification to the adapter (a Pub/Sub message), and
 // from the adapter to the job (env overrides of one RunJob): both ends parse it here.
 
@@ -43,9 +43,14 @@ export function parseBatchSelector(text: string): BatchSelector | { readonly pro
   if (rest.length === 0 && key === 'clusters' && value !== undefined) {
     const ids = value.split(',');
     const bad = ids.find((id) => !CLUSTER_ID.test(id));
-    if (bad !== undefined) return { problem: `cluster id "${bad.slice(0, 70)}" is not a cluster id (lowercase letters, digits and "-")` };
+    if (bad !== undefined)
+      return {
+        problem: `cluster id "${bad.slice(0, 70)}" is not a cluster id (lowercase letters, digits and "-")`,
+      };
     if (ids.length > MAX_BATCH_CLUSTER_IDS)
-      return { problem: `${ids.length} cluster ids: at most ${MAX_BATCH_CLUSTER_IDS} in one request (use --all, --default or --management-cluster for more)` };
+      return {
+        problem: `${ids.length} cluster ids: at most ${MAX_BATCH_CLUSTER_IDS} in one request (use --all, --default or --management-cluster for more)`,
+      };
     return { kind: 'clusters', ids: [...new Set(ids)] };
   }
   return {

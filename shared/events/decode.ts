@@ -190,9 +190,7 @@ const anyPubsubEnvelopeSchema = z.looseObject({
  * messagePublished event. The adapter looks at the attributes first: a fleet message (Secret
  * Manager's notification or the fleet command's request) is not a Sentinel event.
  */
-export function pubsubMessageOf(
-  incoming: IncomingCloudEvent,
-):
+export function pubsubMessageOf(incoming: IncomingCloudEvent):
   | {
       readonly attributes?: Record<string, string>;
       readonly data?: Buffer;
@@ -201,7 +199,9 @@ export function pubsubMessageOf(
   | undefined {
   if (incoming.type !== PUBSUB_MESSAGE_PUBLISHED) return undefined;
   const data = incoming.data;
-  const envelope = anyPubsubEnvelopeSchema.safeParse(typeof data === 'string' ? safeJson(data) : data);
+  const envelope = anyPubsubEnvelopeSchema.safeParse(
+    typeof data === 'string' ? safeJson(data) : data,
+  );
   if (!envelope.success) return undefined;
   const { attributes, data: encoded, messageId } = envelope.data.message;
   return {

@@ -60,9 +60,13 @@ describe('rotating the platform default pull secret on the local stack', () => {
     const defaultSecret = stack.d.defaultPullSecret!;
     const before = await dockerConfig(onDefault[0]!);
     for (const id of onDefault) expect(await dockerConfig(id)).toBe(before);
-    expect(new Set(await Promise.all(onDefault.map(async (id) => (await stack.own(id))?.data.management_cluster)))).toEqual(
-      new Set(['mgmt-1', 'mgmt-2']),
-    );
+    expect(
+      new Set(
+        await Promise.all(
+          onDefault.map(async (id) => (await stack.own(id))?.data.management_cluster),
+        ),
+      ),
+    ).toEqual(new Set(['mgmt-1', 'mgmt-2']));
     const ownBefore = await stack.secretOf(ownId);
     const executionsBefore = (await stack.executions()).length;
 
@@ -81,7 +85,8 @@ describe('rotating the platform default pull secret on the local stack', () => {
       expect(Date.now() - added).toBeLessThan(60_000);
       for (const id of [...pending]) {
         const status = await stack.own(id);
-        if (status?.available !== 'True') notAvailable.push(`${id}: ${status?.available} ${status?.availableReason}`);
+        if (status?.available !== 'True')
+          notAvailable.push(`${id}: ${status?.available} ${status?.availableReason}`);
         if ((await dockerConfig(id)) === rotated.text) pending.delete(id);
       }
       if (pending.size > 0) await sleep(250);
@@ -94,9 +99,13 @@ describe('rotating the platform default pull secret on the local stack', () => {
     const batches = (await stack.executions())
       .slice(executionsBefore)
       .filter((e) => e.env.BATCH_SELECTOR !== undefined);
-    expect(batches.map((e) => [e.env.BATCH_SELECTOR, e.env.BATCH_REASON, e.env.PULL_SECRET_SECRET_VERSION])).toEqual([
-      ['default', 'rotation', `${defaultSecret}/versions/${number}`],
-    ]);
+    expect(
+      batches.map((e) => [
+        e.env.BATCH_SELECTOR,
+        e.env.BATCH_REASON,
+        e.env.PULL_SECRET_SECRET_VERSION,
+      ]),
+    ).toEqual([['default', 'rotation', `${defaultSecret}/versions/${number}`]]);
     // The statuses converge on the new run with the success the batch's results reported.
     for (const id of onDefault) {
       await stack.converged(id, 1);
@@ -108,7 +117,9 @@ describe('rotating the platform default pull secret on the local stack', () => {
       (ownBefore?.metadata as { resourceVersion?: string }).resourceVersion,
     );
     expect(await dockerConfig(ownId)).toBe(own.text);
-    process.stdout.write(`rotation: 6 clusters on 2 management clusters in ${seconds.toFixed(1)} s\n`);
+    process.stdout.write(
+      `rotation: 6 clusters on 2 management clusters in ${seconds.toFixed(1)} s\n`,
+    );
   });
 
   it('fleet resync CLUSTER_ID re-applies that cluster now: bytes changed by hand are put back', async () => {
@@ -139,7 +150,9 @@ describe('rotating the platform default pull secret on the local stack', () => {
   });
 
   it('leaks nothing: no pull secret in any log, status, message or execution spec', async () => {
-    expect(await scanForCanaries(stack, [own, ...(await defaultPullSecretCanaries(stack))])).toEqual([]);
+    expect(
+      await scanForCanaries(stack, [own, ...(await defaultPullSecretCanaries(stack))]),
+    ).toEqual([]);
     expect(await stack.deadLetters()).toBe(0);
   });
 });

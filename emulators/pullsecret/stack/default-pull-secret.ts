@@ -96,7 +96,10 @@ export function defaultVersionEnv(options: {
  * once in production: `gcloud secrets update SECRET --add-topics=TOPIC`, docs/operations.md). The
  * topic must exist first (Secret Manager refuses a missing one), so this runs after the wiring.
  */
-export async function notifyDefaultPullSecretChanges(access: OperatorAccess, topic: string): Promise<void> {
+export async function notifyDefaultPullSecretChanges(
+  access: OperatorAccess,
+  topic: string,
+): Promise<void> {
   const client = new SecretManagerServiceClient(operatorClientOptions(access));
   try {
     await client.updateSecret({

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run -s fleet -- pause|resume|report|resync [FLAGS]`: the operator's fleet command
-// (functions/fleet/, docs/operations.md "Operating the fleet: pause, resume, report"). One command for production and the
+// (functions/fleet/, docs/operations.md "Operating the fleet: pause, resume, report, resync"). One command for production and the
 // local stack: with `--stack FILE`, or when `.local/stack.json` exists and neither `--queue` nor
 // `--hyperfleet-api` says otherwise, it acts on the running local stack, as the stack's operator
 // (OPERATOR_IDENTITY's tokens, never a runtime identity's); otherwise on production, from flags,
@@ -68,7 +68,11 @@ const localConnect: (file: string) => Connect = (file) => () => {
     // The Pub/Sub emulator has no IAM: locally anyone may publish (Terraform grants it to fleet_operators).
     fleetRequests: () =>
       pubsubFleetRequests(
-        (pubsub ??= new PubSub({ projectId: d.project, apiEndpoint: d.endpoints.pubsub, emulatorMode: true })),
+        (pubsub ??= new PubSub({
+          projectId: d.project,
+          apiEndpoint: d.endpoints.pubsub,
+          emulatorMode: true,
+        })),
         d.topics.fleet,
       ),
     where: `local stack ${path.relative(process.cwd(), file) || file}, as ${OPERATOR_IDENTITY}`,

@@ -13,11 +13,7 @@ import {
 import type { Logger } from '../../../shared/logging/logger';
 import { describeFirstIssue } from '../../../shared/zod-issue';
 import type { PullSecretSettings } from '../decision/pull-secret-reference';
-import {
-  batchTaskCount,
-  batchTaskId,
-  type BatchLaunch,
-} from '../launch-queue/batch-launch';
+import { batchTaskCount, batchTaskId, type BatchLaunch } from '../launch-queue/batch-launch';
 import type { LaunchQueue } from '../launch-queue/launch-queue';
 
 // The fleet-requests topic's messages, which reach the adapter beside Sentinel's events: Secret
@@ -70,13 +66,17 @@ export function fleetMessageOf(message: {
     const parsed = resyncRequestSchema.safeParse(body);
     if (!parsed.success)
       return { kind: 'malformed', problem: `a fleet request: ${describeFirstIssue(parsed.error)}` };
-    if (!message.messageId) return { kind: 'malformed', problem: 'a fleet request without a Pub/Sub message id' };
+    if (!message.messageId)
+      return { kind: 'malformed', problem: 'a fleet request without a Pub/Sub message id' };
     return { kind: 'resync', request: parsed.data, messageId: message.messageId };
   }
   if (attributes.eventType === undefined) return undefined;
   const parsed = secretEventAttributes.safeParse(attributes);
   if (!parsed.success)
-    return { kind: 'malformed', problem: `a Secret Manager notification: ${describeFirstIssue(parsed.error)}` };
+    return {
+      kind: 'malformed',
+      problem: `a Secret Manager notification: ${describeFirstIssue(parsed.error)}`,
+    };
   return {
     kind: 'secret-event',
     eventType: parsed.data.eventType,
@@ -93,7 +93,11 @@ export interface FleetSettings {
 
 /** What a fleet message asks for. Pure. */
 export type FleetAction =
-  | { readonly kind: 'launch'; readonly batch: Omit<BatchLaunch, 'taskCount'>; readonly message: string }
+  | {
+      readonly kind: 'launch';
+      readonly batch: Omit<BatchLaunch, 'taskCount'>;
+      readonly message: string;
+    }
   | {
       readonly kind: 'alert';
       readonly message: string;
@@ -110,9 +114,15 @@ const REVOKING = new Set([
 
 export function decideFleetMessage(message: FleetMessage, settings: FleetSettings): FleetAction {
   const { pullSecret } = settings;
-  const paths = { specPath: pullSecret.specPath, additionalSpecPath: pullSecret.additionalSpecPath };
+  const paths = {
+    specPath: pullSecret.specPath,
+    additionalSpecPath: pullSecret.additionalSpecPath,
+  };
   if (message.kind === 'malformed')
-    return { kind: 'ignore', message: `Ignored ${message.problem} (acknowledged: it cannot succeed)` };
+    return {
+      kind: 'ignore',
+      message: `Ignored ${message.problem} (acknowledged: it cannot succeed)`,
+    };
   if (message.kind === 'resync')
     return {
       kind: 'launch',
@@ -125,37 +135,77 @@ export function decideFleetMessage(message: FleetMessage, settings: FleetSetting
       },
       message: `Resync of ${selectorText(message.request.selector)} requested${message.request.requested_by ? ` by ${message.request.requested_by.slice(0, 100)}` : ''}${message.request.requested_at ? ` at ${message.request.requested_at}` : ''}`,
     };
-  const configured = pullSecret.defaultVersion ? parseSecretManagerName(pullSecret.defaultVersion) : undefined;
-  if (!configured?.version)
-    return { kind: 'ignore', message: `Secret Manager ${message.eventType}: no default pull secret is configured (DEFAULT_PULL_SECRET_VERSION)` };
-  const named = message.secret ? parseSecretManagerName(message.secret) : undefined;
-  // Secret Manager names the project by number; configuration usually by id. The secret's own id
-  // must match, and a project that is neither ours nor a number is someone else's secret.
-  const ours =
+  return decideSecretEvent(message, settings);
+}
+
+/**
+ * Secret Manager names the project by number; configuration usually by id. The secret's own id
+ * must match, and a project that is neither ours nor a number is someone else's secret.
+ */
+function namesConfiguredSecret(
+  notified: string | undefined,
+  configured: { readonly project: string; readonly secret: string },
+): boolean {
+  const named = notified ? parseSecretManagerName(notified) : undefined;
+  return (
     named !== undefined &&
     named.version === undefined &&
     named.secret === configured.secret &&
-    (named.project === configured.project || isProjectNumber(named.project));
-  if (!ours)
-    return { kind: 'ignore', message: `Secret Manager ${message.eventType} about ${(message.secret ?? '(no secret)').slice(0, 200)}: not the default pull secret ${formatSecretManagerName({ ...configured, version: undefined })}` };
-  const secret = formatSecretManagerName({ project: configured.project, secret: configured.secret });
+    (named.project === configured.project || isProjectNumber(named.project))
+  );
+}
+
+/** A Secret Manager notification about the secret DEFAULT_PULL_SECRET_VERSION names: rotate, alert or ignore. */
+function decideSecretEvent(
+  message: Extract<FleetMessage, { kind: 'secret-event' }>,
+  settings: FleetSettings,
+): FleetAction {
+  const { pullSecret } = settings;
+  const configured = pullSecret.defaultVersion
+    ? parseSecretManagerName(pullSecret.defaultVersion)
+    : undefined;
+  if (!configured?.version)
+    return {
+      kind: 'ignore',
+      message: `Secret Manager ${message.eventType}: no default pull secret is configured (DEFAULT_PULL_SECRET_VERSION)`,
+    };
+  if (!namesConfiguredSecret(message.secret, configured))
+    return {
+      kind: 'ignore',
+      message: `Secret Manager ${message.eventType} about ${(message.secret ?? '(no secret)').slice(0, 200)}: not the default pull secret ${formatSecretManagerName({ ...configured, version: undefined })}`,
+    };
+  const secret = formatSecretManagerName({
+    project: configured.project,
+    secret: configured.secret,
+  });
   const number = message.version ? parseSecretManagerName(message.version)?.version : undefined;
-  const versionNumber = number !== undefined && /^[1-9][0-9]{0,9}$/.test(number) ? number : undefined;
+  const versionNumber =
+    number !== undefined && /^[1-9][0-9]{0,9}$/.test(number) ? number : undefined;
   const pinned = /^[0-9]+$/.test(configured.version);
   if (ROTATING.has(message.eventType)) {
     if (pinned)
-      return { kind: 'ignore', message: `Secret Manager ${message.eventType} on ${secret}: the default is pinned to version ${configured.version} (DEFAULT_PULL_SECRET_VERSION), so nothing rotates until it names another` };
+      return {
+        kind: 'ignore',
+        message: `Secret Manager ${message.eventType} on ${secret}: the default is pinned to version ${configured.version} (DEFAULT_PULL_SECRET_VERSION), so nothing rotates until it names another`,
+      };
     if (message.eventType === 'SECRET_VERSION_ADD' && versionNumber === undefined)
-      return { kind: 'ignore', message: `Secret Manager SECRET_VERSION_ADD on ${secret} without a version number in versionId; not rotated` };
+      return {
+        kind: 'ignore',
+        message: `Secret Manager SECRET_VERSION_ADD on ${secret} without a version number in versionId; not rotated`,
+      };
     // An added version is pinned by number: every cluster gets that one, and a run that resolved an
     // older one cannot overwrite it (the default-version stamp). An enabled one: `latest` again.
-    const version = message.eventType === 'SECRET_VERSION_ADD' ? `${secret}/versions/${versionNumber}` : `${secret}/versions/${configured.version}`;
+    const version =
+      message.eventType === 'SECRET_VERSION_ADD'
+        ? `${secret}/versions/${versionNumber}`
+        : `${secret}/versions/${configured.version}`;
     return {
       kind: 'launch',
       batch: {
         reason: 'rotation',
         selector: { kind: 'default' },
-        ...paths,
+        specPath: pullSecret.specPath,
+        additionalSpecPath: pullSecret.additionalSpecPath,
         defaultVersion: version,
         key: `${message.eventType}/${message.version ?? ''}`,
       },
@@ -164,14 +214,20 @@ export function decideFleetMessage(message: FleetMessage, settings: FleetSetting
   }
   if (REVOKING.has(message.eventType)) {
     if (pinned && versionNumber !== configured.version)
-      return { kind: 'ignore', message: `Secret Manager ${message.eventType} of ${secret} version ${versionNumber ?? '?'}: not the pinned default (version ${configured.version})` };
+      return {
+        kind: 'ignore',
+        message: `Secret Manager ${message.eventType} of ${secret} version ${versionNumber ?? '?'}: not the pinned default (version ${configured.version})`,
+      };
     return {
       kind: 'alert',
       message: `The default pull secret ${secret} version ${versionNumber ?? '?'} was ${message.eventType === 'SECRET_VERSION_DISABLE' ? 'disabled' : 'destroyed'}: nothing is fanned out; clusters keep the bytes they have. If it was leaked, add a new version (a rotation) — see docs/operations.md, "Rotating the default pull secret".`,
       fields: { secret, version: versionNumber ?? '', event_type: message.eventType },
     };
   }
-  return { kind: 'ignore', message: `Secret Manager ${message.eventType} on ${secret}: nothing to do` };
+  return {
+    kind: 'ignore',
+    message: `Secret Manager ${message.eventType} on ${secret}: nothing to do`,
+  };
 }
 
 export interface FleetRequestDependencies {
@@ -185,7 +241,10 @@ export interface FleetRequestDependencies {
 }
 
 /** Acts on one fleet message; throws on a transient failure so the message is redelivered. */
-export async function handleFleetMessage(message: FleetMessage, deps: FleetRequestDependencies): Promise<void> {
+export async function handleFleetMessage(
+  message: FleetMessage,
+  deps: FleetRequestDependencies,
+): Promise<void> {
   const action = decideFleetMessage(message, deps.settings);
   const log = deps.logger;
   if (action.kind === 'ignore') {
@@ -203,12 +262,15 @@ export async function handleFleetMessage(message: FleetMessage, deps: FleetReque
   const batch: BatchLaunch = { ...action.batch, taskCount };
   const task = `${deps.queueName}/tasks/${batchTaskId(batch)}`;
   const queued = await deps.queue.enqueueBatch(task, batch);
-  log.info(`${action.message}: ${queued === 'queued' ? 'batch launched' : 'already launched'} (${taskCount} task${taskCount === 1 ? '' : 's'})`, {
-    event: 'batch-launched',
-    reason: batch.reason,
-    selector: selectorText(batch.selector),
-    task_count: taskCount,
-    task,
-    queued,
-  });
+  log.info(
+    `${action.message}: ${queued === 'queued' ? 'batch launched' : 'already launched'} (${taskCount} task${taskCount === 1 ? '' : 's'})`,
+    {
+      event: 'batch-launched',
+      reason: batch.reason,
+      selector: selectorText(batch.selector),
+      task_count: taskCount,
+      task,
+      queued,
+    },
+  );
 }

@@ -1,5 +1,9 @@
 import { createHash } from 'node:crypto';
-import { selectorText, type BatchReason, type BatchSelector } from '../../../shared/batch/batch-request';
+import {
+  selectorText,
+  type BatchReason,
+  type BatchSelector,
+} from '../../../shared/batch/batch-request';
 import { currentTraceparent } from '../../../shared/tracing/traceparent';
 import { runJobOverrideEnv } from '../cloud-run/execution-overrides';
 import type { RunJobHttpRequest, RunJobTarget } from './run-job-target';
@@ -39,7 +43,10 @@ export function batchTaskId(batch: Pick<BatchLaunch, 'reason' | 'selector' | 'ke
 }
 
 /** The batch's env overrides: the selector and the references a per-cluster run needs, never secrets. */
-export function batchEnv(batch: BatchLaunch, traceparent = currentTraceparent()): Record<string, string> {
+export function batchEnv(
+  batch: BatchLaunch,
+  traceparent = currentTraceparent(),
+): Record<string, string> {
   return {
     BATCH_SELECTOR: selectorText(batch.selector),
     BATCH_REASON: batch.reason,
@@ -50,9 +57,15 @@ export function batchEnv(batch: BatchLaunch, traceparent = currentTraceparent())
   };
 }
 
-export function batchRunJobHttpRequest(batch: BatchLaunch, target: RunJobTarget): RunJobHttpRequest {
+export function batchRunJobHttpRequest(
+  batch: BatchLaunch,
+  target: RunJobTarget,
+): RunJobHttpRequest {
   return runJobHttpRequestWith(
-    { containerOverrides: [{ env: runJobOverrideEnv(batchEnv(batch)) }], taskCount: batch.taskCount },
+    {
+      containerOverrides: [{ env: runJobOverrideEnv(batchEnv(batch)) }],
+      taskCount: batch.taskCount,
+    },
     target,
   );
 }

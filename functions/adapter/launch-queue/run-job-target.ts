@@ -40,12 +40,17 @@ export function runJobHttpRequest(request: LaunchRequest, target: RunJobTarget):
 
 /** RunJob's overrides (https://cloud.google.com/run/docs/reference/rest/v2/Overrides): env, and a batch's taskCount. */
 export interface RunJobOverrides {
-  readonly containerOverrides: readonly { readonly env: readonly { name: string; value: string }[] }[];
+  readonly containerOverrides: readonly {
+    readonly env: readonly { name: string; value: string }[];
+  }[];
   readonly taskCount?: number;
 }
 
 /** The launch task's HTTP request for RunJob with `overrides`. */
-export function runJobHttpRequestWith(overrides: RunJobOverrides, target: RunJobTarget): RunJobHttpRequest {
+export function runJobHttpRequestWith(
+  overrides: RunJobOverrides,
+  target: RunJobTarget,
+): RunJobHttpRequest {
   const body = { overrides };
   return {
     url: `${target.endpoint.replace(/\/+$/, '')}/v2/${target.jobName}:run`,

@@ -12,7 +12,7 @@ const stateName = (state: unknown): string =>
 
 /** The grant the fleet command's Cloud Tasks calls need (docs/operations.md). */
 const PERMISSION_FIX =
-  'Grant the operator the fleet operator role on the launch queue (Terraform fleet_operators: cloudtasks.queues.pause, .resume, .get on the queue only; docs/operations.md, "Operating the fleet: pause, resume, report").';
+  'Grant the operator the fleet operator role on the launch queue (Terraform fleet_operators: cloudtasks.queues.pause, .resume, .get on the queue only; docs/operations.md, "Operating the fleet: pause, resume, report, resync").';
 
 function refused(error: unknown, operation: string, queue: string): Error {
   return toAdapterError(error, {

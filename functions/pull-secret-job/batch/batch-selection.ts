@@ -63,7 +63,10 @@ export function chooseForBatch(
     return skip('adapter', `a run is in flight (${own.appliedReason})`);
   const placed = own.data.management_cluster;
   if (selector.kind === 'management-cluster' && placed !== selector.name)
-    return skip('not-selected', `placed on ${typeof placed === 'string' ? placed : 'the default management cluster'}`);
+    return skip(
+      'not-selected',
+      `placed on ${typeof placed === 'string' ? placed : 'the default management cluster'}`,
+    );
   if (!facts.namespace.ok) return skip('adapter', facts.namespace.problem);
   if (!facts.managementCluster.ok) return skip('adapter', facts.managementCluster.problem);
   const wanted = facts.managementCluster.value;

@@ -3,12 +3,8 @@ import {
   BATCH_REASONS,
   batchSelectorSchema,
   selectorText,
-  type BatchReason,
-  type BatchSelector,
 } from '../../../shared/batch/batch-request';
 import { ConfigError } from '../../../shared/errors';
-import { googleClientOptions } from '../../../shared/gcp/client-options';
-import { SecretManagerServiceClient } from '../../../shared/gcp/secret-manager-client';
 import { HyperFleetClient } from '../../../shared/hyperfleet/client';
 import {
   authProviderFor,
@@ -16,19 +12,15 @@ import {
   toHyperFleetApiConfig,
 } from '../../../shared/hyperfleet/config';
 import type { Cluster } from '../../../shared/hyperfleet/schemas';
-import { EXIT_CODES, type JobResult } from '../../../shared/job-result';
+import { EXIT_CODES } from '../../../shared/job-result';
 import { createLogger, LOG_FORMATS, LOG_LEVELS, type Logger } from '../../../shared/logging/logger';
 import type { SecretRedactor } from '../../../shared/logging/secret-redactor';
 import { parseEnv } from '../../../shared/config/parse-env';
 import { layoutOf, namespaceLayoutEnvShape } from '../../../shared/pull-secret/namespace-layout';
-import { executionEnv } from '../../adapter/cloud-run/execution-env';
-import { loadJobConfig } from '../config/config';
 import { refuseRedirects } from '../config/redirect-guard';
 import { secretVersionNameSchema } from '../../../shared/gcp/secret-manager-names';
-import { jobDependencies, resultPublisher } from '../run/job-clients';
-import { runPullSecretJob } from '../run/run-pull-secret-job';
-import type { ResultPublisher } from '../telemetry/result-publisher';
 import { chooseForBatch, type BatchSelectionContext } from './batch-selection';
+import { ClusterRunner } from './cluster-runner';
 
 // One task of a batch execution (shared/batch/batch-request.ts): it takes every CLOUD_RUN_TASK_COUNT-th
 // page of the HyperFleet API's cluster list, starting at its CLOUD_RUN_TASK_INDEX, and re-applies
@@ -79,8 +71,11 @@ const BATCH_ONLY = ['BATCH_SELECTOR', 'BATCH_REASON', 'BATCH_PAGE_SIZE', 'BATCH_
  * every cluster it chose was run (each failure is the cluster's own, reported on its status);
  * 4 (transient) when the cluster list could not be read, so Cloud Run retries the task.
  */
-export async function runBatchTask(env: NodeJS.ProcessEnv, redactor: SecretRedactor): Promise<number> {
-  let settings: z.infer<typeof batchEnvSchema>;
+export async function runBatchTask(
+  env: NodeJS.ProcessEnv,
+  redactor: SecretRedactor,
+): Promise<number> {
+  let settings: BatchSettings;
   try {
     refuseRedirects(env, process.argv0);
     settings = parseEnv(batchEnvSchema, env, 'pull secret job (batch)');
@@ -102,6 +97,56 @@ export async function runBatchTask(env: NodeJS.ProcessEnv, redactor: SecretRedac
     task_index: settings.CLOUD_RUN_TASK_INDEX,
     task_count: settings.CLOUD_RUN_TASK_COUNT,
   };
+  logger.info(
+    `Batch task ${task.task_index + 1} of ${task.task_count}: ${task.reason} of ${task.selector}`,
+    {
+      event: 'batch-started',
+      ...task,
+    },
+  );
+  const clusterEnv = Object.fromEntries(
+    Object.entries(env).filter(([name]) => !BATCH_ONLY.includes(name)),
+  );
+  const runner = new ClusterRunner(clusterEnv, logger, redactor);
+  const counts: BatchCounts = {
+    clusters_listed: 0,
+    clusters_applied: 0,
+    clusters_failed: 0,
+    clusters_skipped: 0,
+    clusters_left_to_adapter: 0,
+  };
+  let exitCode: number = EXIT_CODES.success;
+  try {
+    await runTaskClusters(settings, runner, counts, logger);
+    logger.info(
+      `Batch task ${task.task_index + 1} of ${task.task_count} done: ${counts.clusters_applied} applied, ${counts.clusters_failed} failed, ${counts.clusters_skipped} skipped (${counts.clusters_left_to_adapter} left to the adapter) of ${counts.clusters_listed}`,
+      { event: 'batch-finished', ...task, ...counts },
+    );
+  } catch (error) {
+    // The list or a status read failed past its retries: Cloud Run retries the task (max_retries),
+    // and the clusters it had already run are idempotent (their claims are held by this execution).
+    logger.error(`Batch task stopped: ${error instanceof Error ? error.message : String(error)}`, {
+      event: 'batch-failed',
+      ...task,
+      ...counts,
+    });
+    exitCode = EXIT_CODES.transient;
+  } finally {
+    await runner.close();
+  }
+  await logger.close();
+  return exitCode;
+}
+
+type BatchSettings = z.infer<typeof batchEnvSchema>;
+
+/** Lists this task's pages and runs every chosen cluster, BATCH_CONCURRENCY at once; counts as it goes. */
+async function runTaskClusters(
+  settings: BatchSettings,
+  runner: ClusterRunner,
+  counts: BatchCounts,
+  logger: Logger,
+): Promise<void> {
   const hyperfleetConfig = toHyperFleetApiConfig(settings);
   const hyperfleet = new HyperFleetClient(hyperfleetConfig, {
     auth: authProviderFor(hyperfleetConfig.auth),
@@ -120,58 +165,25 @@ export async function runBatchTask(env: NodeJS.ProcessEnv, redactor: SecretRedac
     },
     launchIdPrefix: `batch-${settings.CLOUD_RUN_EXECUTION}`,
   };
-  const counts: BatchCounts = {
-    clusters_listed: 0,
-    clusters_applied: 0,
-    clusters_failed: 0,
-    clusters_skipped: 0,
-    clusters_left_to_adapter: 0,
-  };
-  const clusterEnv = Object.fromEntries(
-    Object.entries(env).filter(([name]) => !BATCH_ONLY.includes(name)),
-  );
-  const runner = new ClusterRunner(clusterEnv, logger, redactor);
-  logger.info(`Batch task ${task.task_index + 1} of ${task.task_count}: ${task.reason} of ${task.selector}`, {
-    event: 'batch-started',
-    ...task,
-  });
-  let exitCode: number = EXIT_CODES.success;
-  try {
-    for await (const clusters of taskPages(hyperfleet, settings)) {
-      counts.clusters_listed += clusters.length;
-      await eachLimited(clusters, settings.BATCH_CONCURRENCY, async (cluster) => {
-        const statuses = await hyperfleet.listStatuses(cluster.id);
-        const choice = chooseForBatch(cluster, statuses, context);
-        if (choice.kind === 'skip') {
-          counts.clusters_skipped++;
-          if (choice.reason === 'adapter') counts.clusters_left_to_adapter++;
-          logger.debug(`Cluster ${cluster.id} skipped: ${choice.why}`, { cluster_id: cluster.id, decision: 'batch-skip' });
-          return;
-        }
-        const result = await runner.run(choice.request);
-        if (result.outcome === 'failed') counts.clusters_failed++;
-        else counts.clusters_applied++;
-      });
-    }
-  } catch (error) {
-    // The list or a status read failed past its retries: Cloud Run retries the task (max_retries),
-    // and the clusters it had already run are idempotent (their claims are held by this execution).
-    logger.error(`Batch task stopped: ${error instanceof Error ? error.message : String(error)}`, {
-      event: 'batch-failed',
-      ...task,
-      ...counts,
+  for await (const clusters of taskPages(hyperfleet, settings)) {
+    counts.clusters_listed += clusters.length;
+    await eachLimited(clusters, settings.BATCH_CONCURRENCY, async (cluster) => {
+      const statuses = await hyperfleet.listStatuses(cluster.id);
+      const choice = chooseForBatch(cluster, statuses, context);
+      if (choice.kind === 'skip') {
+        counts.clusters_skipped++;
+        if (choice.reason === 'adapter') counts.clusters_left_to_adapter++;
+        logger.debug(`Cluster ${cluster.id} skipped: ${choice.why}`, {
+          cluster_id: cluster.id,
+          decision: 'batch-skip',
+        });
+        return;
+      }
+      const result = await runner.run(choice.request);
+      if (result.outcome === 'failed') counts.clusters_failed++;
+      else counts.clusters_applied++;
     });
-    exitCode = EXIT_CODES.transient;
-  } finally {
-    await runner.close();
   }
-  if (exitCode === EXIT_CODES.success)
-    logger.info(
-      `Batch task ${task.task_index + 1} of ${task.task_count} done: ${counts.clusters_applied} applied, ${counts.clusters_failed} failed, ${counts.clusters_skipped} skipped (${counts.clusters_left_to_adapter} left to the adapter) of ${counts.clusters_listed}`,
-      { event: 'batch-finished', ...task, ...counts },
-    );
-  await logger.close();
-  return exitCode;
 }
 
 /** This task's pages of the cluster list: index+1, index+1+count, ... until past the end. */
@@ -188,60 +200,14 @@ async function* taskPages(
 }
 
 /** Runs `work` on every item, at most `limit` at once; rejects with the first failure. */
-async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+async function eachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < items.length) await work(items[next++]!);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
-/**
- * Runs one cluster's apply in this process as its own execution would, sharing the clients a
- * process can share: one Secret Manager channel and one results publisher for the whole task.
- */
-class ClusterRunner {
-  private client: SecretManagerServiceClient | undefined;
-  private publisher: Promise<ResultPublisher> | undefined;
-
-  constructor(
-    private readonly env: Readonly<Record<string, string | undefined>>,
-    private readonly logger: Logger,
-    private readonly redactor: SecretRedactor,
-  ) {}
-
-  async run(request: Parameters<typeof executionEnv>[0]): Promise<Pick<JobResult, 'outcome'>> {
-    const log = this.logger.child({ cluster_id: request.clusterId });
-    let config;
-    try {
-      config = loadJobConfig({ ...this.env, ...executionEnv(request, { ...(this.env.TRACEPARENT ? { traceparent: this.env.TRACEPARENT } : {}) }) });
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      log.error(`Not run: ${error.message}`, { decision: 'batch-config-refused' });
-      return { outcome: 'failed' };
-    }
-    this.client ??= new SecretManagerServiceClient(googleClientOptions(config.secretManager));
-    const deps = jobDependencies(config, this.client, this.logger, this.redactor);
-    const result = await runPullSecretJob(config, deps, { dryRun: false });
-    if (config.resultsTopic) {
-      const topic = config.resultsTopic;
-      this.publisher ??= resultPublisher(topic, {
-        logger: this.logger,
-        redactor: this.redactor,
-        timeoutMs: config.apiTimeoutMs,
-      });
-      await (await this.publisher).publish(result);
-    }
-    log.info(`Cluster ${request.clusterId}: ${result.outcome}${result.reason ? ` (${result.reason})` : ''}`, {
-      decision: 'batch-cluster-done',
-      outcome: result.outcome,
-      ...(result.reason ? { reason: result.reason } : {}),
-    });
-    return result;
-  }
-
-  async close(): Promise<void> {
-    await this.client?.close();
-    if (this.publisher) await (await this.publisher.catch(() => undefined))?.close();
-  }
 }

@@ -22,6 +22,7 @@ import { hyperFleetApiEnvShape } from '../../../shared/hyperfleet/config';
 import { LOG_FORMATS, LOG_LEVELS } from '../../../shared/logging/logger';
 import { tracingEnvShape } from '../../../shared/tracing/config';
 import { OBJECT_PATH } from '../../../shared/object-path';
+import { BATCH_REASONS, batchSelectorSchema } from '../../../shared/batch/batch-request';
 import { managementClusterProblems } from './management-cluster-config';
 import {
   managementClusterName,
@@ -119,6 +120,12 @@ export const jobEnvSchema = z
     ...hyperFleetApiEnvShape,
     HYPERFLEET_API_BASE_URL: hyperFleetApiEnvShape.HYPERFLEET_API_BASE_URL.optional(),
     LAUNCH_ATTEMPT: positiveInt(),
+    /**
+     * A batch execution's task (batch/run-batch.ts reads them, the adapter sets them on the one
+     * execution of a rotation or resync): which clusters, and why. Absent: a run of one cluster.
+     */
+    BATCH_SELECTOR: batchSelectorSchema.optional(),
+    BATCH_REASON: z.enum(BATCH_REASONS).optional(),
     /**
      * The adapter's launch id: its Cloud Tasks task's id (HASH8-CLUSTERID-gGEN-OP-aATTEMPT, up to
      * about 100 characters), echoed in the job's start report.
