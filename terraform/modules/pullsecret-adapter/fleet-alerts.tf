@@ -137,7 +137,7 @@ resource "google_monitoring_alert_policy" "permanent_failures" {
     }
   }
   documentation {
-    content   = "A cluster's pullsecret status says Health=False with data.failure_kind = permanent (the reason is the label). No retry fixes it before PERMANENT_FAILURE_RETRY_INTERVAL or a new generation: fix what the message names (a grant, the pull secret in the spec, an unknown management cluster). Which clusters: `npm run -s fleet -- report` (\"failing permanently\") or the status-write lines with jsonPayload.metadata.failure_kind=\"permanent\". See docs/operations.md, \"Alerts\" and \"Troubleshooting\"."
+    content   = "A cluster's pullsecret status says Health=False with data.failure_kind = permanent (the reason is the label). No retry fixes it before PERMANENT_FAILURE_RETRY_INTERVAL or a new generation: fix what the message names (a grant, the pull secret in the spec, an unknown management cluster). Which clusters: `npm run -s fleet -- report` (\"failing permanently\") or the status-write lines with jsonPayload.metadata.failure_kind=\"permanent\". See docs/operations.md, \"Logs, metrics and alerts\" and \"Troubleshooting\"."
     mime_type = "text/markdown"
   }
   depends_on = [google_project_service.apis, time_sleep.metrics_propagation]
@@ -165,7 +165,7 @@ resource "google_monitoring_alert_policy" "clusters_waiting_too_long" {
     }
   }
   documentation {
-    content   = "Clusters have waited to converge past the threshold; the waiting label says in which state. preconditions-not-met: another adapter has not reported what our preconditions need (the unmet one is in the status' data.precondition): look at that adapter. queued: the launch queue is paused or behind (`npm run -s fleet -- report` shows its state; resume it, or raise launch_queue.rate_per_minute within the RunJob quota). running: executions stay silent (the adapter looks them up after EXECUTION_CHECK_AFTER; check the job's logs). failed / not-available: read the status' Health reason. Which clusters: `npm run -s fleet -- report --not-converged-after ${var.monitoring.not_converged_after_seconds}s`, or the adapter's decision lines with jsonPayload.metadata.waiting_seconds. See docs/operations.md, \"Alerts\"."
+    content   = "Clusters have waited to converge past the threshold; the waiting label says in which state. preconditions-not-met: another adapter has not reported what our preconditions need (the unmet one is in the status' data.precondition): look at that adapter. queued: the launch queue is paused or behind (`npm run -s fleet -- report` shows its state; resume it, or raise launch_queue.rate_per_minute within the RunJob quota). running: executions stay silent (the adapter looks them up after EXECUTION_CHECK_AFTER; check the job's logs). failed / not-available: read the status' Health reason. Which clusters: `npm run -s fleet -- report --not-converged-after ${var.monitoring.not_converged_after_seconds}s`, or the adapter's decision lines with jsonPayload.metadata.waiting_seconds. See docs/operations.md, \"Logs, metrics and alerts\"."
     mime_type = "text/markdown"
   }
   depends_on = [google_project_service.apis, time_sleep.metrics_propagation]
@@ -193,7 +193,7 @@ resource "google_monitoring_alert_policy" "default_pull_secret_revoked" {
     }
   }
   documentation {
-    content   = "Secret Manager reports the version of the platform default pull secret that clusters on the default use as disabled (SECRET_VERSION_DISABLE) or destroyed (SECRET_VERSION_DESTROY). Nothing was fanned out: the clusters keep the bytes they have. If the credential leaked, add a new version with a fresh credential (that is a rotation: every cluster on the default gets it within minutes); if the disable was a mistake, enable the version again. The ERROR entry (jsonPayload.metadata.event = default-pull-secret-revoked) names the secret and the version. See docs/operations.md, \"Alerts\"."
+    content   = "Secret Manager reports the version of the platform default pull secret that clusters on the default use as disabled (SECRET_VERSION_DISABLE) or destroyed (SECRET_VERSION_DESTROY). Nothing was fanned out: the clusters keep the bytes they have. If the credential leaked, add a new version with a fresh credential (that is a rotation: every cluster on the default gets it within minutes); if the disable was a mistake, enable the version again. The ERROR entry (jsonPayload.metadata.event = default-pull-secret-revoked) names the secret and the version. See docs/operations.md, \"Logs, metrics and alerts\"."
     mime_type = "text/markdown"
   }
   depends_on = [google_project_service.apis, time_sleep.metrics_propagation]
@@ -220,7 +220,7 @@ resource "google_monitoring_alert_policy" "rotation_incomplete" {
     }
   }
   documentation {
-    content   = "A task of a rotation's batch run finished with clusters it could not bring to the new default version (jsonPayload.metadata.event = batch-finished, reason rotation, clusters_failed > 0; the entry names the selector and the task). Those clusters still carry the previous version. Find them with `npm run -s fleet -- report` (their status names the failure), fix the cause, then `npm run -s fleet -- resync --default`. See docs/operations.md, \"Alerts\"."
+    content   = "A task of a rotation's batch run finished with clusters it could not bring to the new default version (jsonPayload.metadata.event = batch-finished, reason rotation, clusters_failed > 0; the entry names the selector and the task). Those clusters still carry the previous version. Find them with `npm run -s fleet -- report` (their status names the failure), fix the cause, then `npm run -s fleet -- resync --default`. See docs/operations.md, \"Logs, metrics and alerts\"."
     mime_type = "text/markdown"
   }
   depends_on = [google_project_service.apis, time_sleep.metrics_propagation]
