@@ -43,7 +43,8 @@ export class UsageError extends Error {}
 
 const QUEUE_NAME = /^projects\/[^/]+\/locations\/[^/]+\/queues\/[^/]+$/;
 const TOPIC_NAME = /^projects\/[^/]+\/topics\/[^/]+$/;
-const DEFAULT_NOT_CONVERGED_AFTER = '30m';
+/** The report's default threshold; the console's fleet panel and the Terraform alert default agree. */
+export const DEFAULT_NOT_CONVERGED_AFTER = '30m';
 
 /** Where to find the fleet: flags only; the caller fills the rest from the stack or the env. */
 export interface Targets {

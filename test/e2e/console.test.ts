@@ -95,6 +95,21 @@ describe('the local console in a browser', () => {
       .waitFor();
     await page.getByTestId('executions').getByText('succeeded').first().waitFor();
 
+    // The fleet panel: `fleet report`'s summary of the same clusters, and the launch queue's state.
+    const fleet = page.getByTestId('fleet');
+    await fleet
+      .locator('[data-testid=fleet-state][data-state=converged]:not([data-count="0"])')
+      .waitFor({ timeout: 15_000 });
+    const total = Number(await fleet.getByTestId('fleet-total').getAttribute('data-count'));
+    expect(total).toBeGreaterThanOrEqual(2);
+    await fleet.locator('[data-testid=launch-queue][data-state=RUNNING]').waitFor();
+    expect(await fleet.getByTestId('fleet-permanent').getAttribute('data-count')).toBe('0');
+    expect(await fleet.getByTestId('fleet-not-converged').getAttribute('data-count')).toBe('0');
+    const states = await fleet
+      .getByTestId('fleet-state')
+      .evaluateAll((nodes) => nodes.map((n) => Number(n.getAttribute('data-count'))));
+    expect(states.reduce((a, b) => a + b, 0)).toBe(total);
+
     // The trace of its latest reconcile: Sentinel's publish and the adapter handling it, drawn
     // from the stack's trace store; the section stays open (and in the secret scan below).
     await card(name).getByTestId('trace').locator('summary').click();

@@ -12,6 +12,47 @@ export async function jobLogEntries(
   job: { readonly name: string; readonly project: string },
   write: (logger: RootLogger) => Promise<void>,
 ): Promise<Record<string, unknown>[]> {
+  return cloudRunLogEntries(
+    'pullsecret-job',
+    job.project,
+    {
+      type: 'cloud_run_job',
+      labels: { job_name: job.name, location: 'us-central1', project_id: job.project },
+    },
+    write,
+  );
+}
+
+/**
+ * The same for a Cloud Run function (a Cloud Run service: resource `cloud_run_revision`), whose
+ * logger is built as the functions build theirs (component = the function's name).
+ */
+export async function serviceLogEntries(
+  service: { readonly name: string; readonly project: string; readonly component: string },
+  write: (logger: RootLogger) => Promise<void>,
+): Promise<Record<string, unknown>[]> {
+  return cloudRunLogEntries(
+    service.component,
+    service.project,
+    {
+      type: 'cloud_run_revision',
+      labels: {
+        service_name: service.name,
+        revision_name: `${service.name}-00001-abc`,
+        location: 'us-central1',
+        project_id: service.project,
+      },
+    },
+    write,
+  );
+}
+
+async function cloudRunLogEntries(
+  component: string,
+  project: string,
+  resource: { readonly type: string; readonly labels: Readonly<Record<string, string>> },
+  write: (logger: RootLogger) => Promise<void>,
+): Promise<Record<string, unknown>[]> {
   // logging-winston looks for a metadata server to describe the resource; none here.
   process.env.METADATA_SERVER_DETECTION ??= 'none';
   const lines: string[] = [];
@@ -22,12 +63,7 @@ export async function jobLogEntries(
     return true;
   }) as typeof process.stdout.write;
   try {
-    const logger = createLogger({
-      component: 'pullsecret-job',
-      level: 'info',
-      format: 'json',
-      projectId: job.project,
-    });
+    const logger = createLogger({ component, level: 'info', format: 'json', projectId: project });
     await write(logger);
     await logger.close();
   } finally {
@@ -42,11 +78,8 @@ export async function jobLogEntries(
         Object.entries(payload).filter(([key]) => !key.startsWith('logging.googleapis.com/')),
       );
       return {
-        logName: `projects/${job.project}/logs/run.googleapis.com%2Fstdout`,
-        resource: {
-          type: 'cloud_run_job',
-          labels: { job_name: job.name, location: 'us-central1', project_id: job.project },
-        },
+        logName: `projects/${project}/logs/run.googleapis.com%2Fstdout`,
+        resource,
         severity,
         timestamp,
         jsonPayload,

@@ -7,6 +7,9 @@
  *   ("a" OR (NOT "b")) AND ((NOT "c") OR "d")); juxtaposed comparisons are ANDed;
  * - `=` compares strings without regard to case, `:` is "has" (a substring, or `:*` for presence),
  *   `=~` is a regular expression (RE2; case sensitive, unanchored);
+ * - `<`, `<=`, `>`, `>=` order numbers numerically, and `severity` by its LogSeverity rank
+ *   (`severity>=ERROR` holds for ERROR, CRITICAL, ALERT, EMERGENCY); a value that is neither
+ *   throws;
  * - a value list `field=("a" OR "b")` holds when any value does;
  * - a path through a repeated field holds when any element does.
  * Anything else (other operators, functions, quoted path segments) throws, so a filter that
@@ -16,9 +19,44 @@ type Json = unknown;
 type Node =
   | { kind: 'and' | 'or'; left: Node; right: Node }
   | { kind: 'not'; operand: Node }
-  | { kind: 'compare'; path: string[]; op: '=' | '=~' | ':'; values: (string | '*')[] };
+  | { kind: 'compare'; path: string[]; op: Operator; values: (string | '*')[] };
 
-const TOKEN = /\s*(\(|\)|=~|=|:|"(?:[^"\\]|\\.)*"|[^\s()=:"]+)/y;
+type Operator = '=' | '=~' | ':' | '<' | '<=' | '>' | '>=';
+const OPERATORS: readonly string[] = ['=', '=~', ':', '<', '<=', '>', '>='];
+
+const TOKEN = /\s*(\(|\)|=~|<=|>=|<|>|=|:|"(?:[^"\\]|\\.)*"|[^\s()=:"<>]+)/y;
+
+/** LogSeverity's numeric values (https://cloud.google.com/logging/docs/reference/v2/rest/v2/LogEntry#logseverity). */
+const SEVERITY: Readonly<Record<string, number>> = {
+  DEFAULT: 0,
+  DEBUG: 100,
+  INFO: 200,
+  NOTICE: 300,
+  WARNING: 400,
+  ERROR: 500,
+  CRITICAL: 600,
+  ALERT: 700,
+  EMERGENCY: 800,
+};
+
+/** The number an ordering compares: a severity's rank on `severity`, else the value itself. */
+function ordinal(path: readonly string[], value: string): number {
+  const rank =
+    path.length === 1 && path[0] === 'severity' ? SEVERITY[value.toUpperCase()] : undefined;
+  const number = rank ?? (/^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : undefined);
+  if (number === undefined)
+    throw new Error(
+      `Filter: ${path.join('.')} compares ${JSON.stringify(value)}, neither a number nor a severity`,
+    );
+  return number;
+}
+
+function ordered(op: '<' | '<=' | '>' | '>=', found: number, wanted: number): boolean {
+  if (op === '<') return found < wanted;
+  if (op === '<=') return found <= wanted;
+  if (op === '>') return found > wanted;
+  return found >= wanted;
+}
 
 function tokenize(filter: string): string[] {
   const tokens: string[] = [];
@@ -86,9 +124,10 @@ export function parseLoggingFilter(filter: string): Node {
     if (!/^[A-Za-z@][\w@]*(\.[A-Za-z@][\w@]*)*$/.test(path))
       throw new Error(`Filter: unsupported field path ${path}`);
     const op = take();
-    if (op !== '=' && op !== '=~' && op !== ':')
-      throw new Error(`Filter: unsupported operator ${op}`);
-    if (peek() !== '(') return { kind: 'compare', path: path.split('.'), op, values: [value()] };
+    if (!OPERATORS.includes(op)) throw new Error(`Filter: unsupported operator ${op}`);
+    const operator = op as Operator;
+    if (peek() !== '(')
+      return { kind: 'compare', path: path.split('.'), op: operator, values: [value()] };
     take('(');
     const values = [value()];
     while (peek() === 'OR') {
@@ -96,7 +135,7 @@ export function parseLoggingFilter(filter: string): Node {
       values.push(value());
     }
     take(')');
-    return { kind: 'compare', path: path.split('.'), op, values };
+    return { kind: 'compare', path: path.split('.'), op: operator, values };
   };
   const tree = and();
   if (i !== tokens.length) throw new Error(`Filter: unexpected ${tokens[i]} at token ${i}`);
@@ -130,6 +169,8 @@ function holds(node: Node, entry: Json): boolean {
         return found.some((v) => {
           if (typeof v === 'object') return false;
           const text = String(v);
+          if (node.op === '<' || node.op === '<=' || node.op === '>' || node.op === '>=')
+            return ordered(node.op, ordinal(node.path, text), ordinal(node.path, wanted));
           if (node.op === '=~') return new RegExp(wanted).test(text);
           if (node.op === ':') return text.toLowerCase().includes(wanted.toLowerCase());
           return text.toLowerCase() === wanted.toLowerCase();

@@ -31,12 +31,15 @@ let parsed: Promise<TfModule[]> | undefined;
 export interface MetricPlace {
   readonly project: string;
   readonly namePrefix: string;
+  /** Values of `var.monitoring`'s attributes a filter interpolates (thresholds). */
+  readonly monitoring?: Readonly<Record<string, number | string>>;
 }
 
 /**
  * A log-based metric of modules/pullsecret-adapter as `terraform plan` would render it: its
- * filter, label extractors and value extractor, with every `${local.NAME}` that is a plain string
- * and `${var.project_id}` / `${var.name_prefix}` filled in. Anything else (a function call, a
+ * filter, label extractors and value extractor, with every `${local.NAME}` that is a plain string,
+ * `${var.project_id}`, `${var.name_prefix}` and `${var.monitoring.NAME}` (from `place.monitoring`)
+ * filled in. Anything else (a function call, a
  * resource reference) throws, so a filter this cannot render is not judged half-rendered.
  */
 export async function renderedMetric(
@@ -54,7 +57,12 @@ export async function renderedMetric(
         return render(value, depth + 1);
       })
       .replaceAll('${var.project_id}', place.project)
-      .replaceAll('${var.name_prefix}', place.namePrefix);
+      .replaceAll('${var.name_prefix}', place.namePrefix)
+      .replace(/\$\{var\.monitoring\.([a-z0-9_]+)\}/g, (_, name: string) => {
+        const value = place.monitoring?.[name];
+        if (value === undefined) throw new Error(`var.monitoring.${name} is not given`);
+        return String(value);
+      });
     if (out.includes('${')) throw new Error(`unrendered Terraform in ${out}`);
     return out;
   };

@@ -44,6 +44,7 @@ export const consolePage = (token: string): string => `<!doctype html>
   <button onclick="act('DELETE','/api/faults')">Clear faults</button>
 </div>
 <div id="error" data-testid="error"></div>
+<h2>Fleet <span class="muted">(npm run -s fleet -- report)</span></h2><div class="card" id="fleet" data-testid="fleet"></div>
 <h2>Clusters</h2><div id="clusters" data-testid="clusters"></div>
 <h2>Executions (Cloud Run Jobs)</h2><div class="card"><table id="executions" data-testid="executions"></table></div>
 <h2>Kubernetes Secrets per management cluster</h2><div id="mgmt" data-testid="management-clusters"></div>
@@ -134,8 +135,28 @@ function clusterCard(c, executions) {
       el('button', { class: 'danger', 'data-testid': 'delete-cluster', onclick: () => act('DELETE', '/api/clusters/' + c.id) }, 'Delete')),
     traceSection(c));
 }
+// The fleet report's summary (the same code as \`fleet report\`): counts by state, the clusters
+// late, stuck or failing for good, and the launch queue's state.
+const STATE_CLASS = { converged: 'True', failed: 'False', 'not-available': 'False', queued: 'Unknown', running: 'Unknown', pending: 'Unknown', 'preconditions-not-met': 'Unknown' };
+function fleetPanel(f) {
+  const ids = (list, testid) => el('span', { 'data-testid': testid, 'data-count': String(list.length) },
+    list.length ? list.map((id) => el('code', {}, short(id) + ' ')) : el('span', { class: 'muted' }, 'none'));
+  const minutes = Math.round(f.not_converged_after_seconds / 60);
+  return [
+    el('div', { class: 'bar' }, el('strong', { 'data-testid': 'fleet-total', 'data-count': String(f.summary.total) }, f.summary.total + ' cluster(s)'),
+      Object.entries(f.summary.by_state).map(([state, n]) => el('span', { 'data-testid': 'fleet-state', 'data-state': state, 'data-count': String(n) },
+        badge(state + ' ' + n, n > 0 ? STATE_CLASS[state] : ''))),
+      f.launch_queue ? el('span', { 'data-testid': 'launch-queue', 'data-state': f.launch_queue.state },
+        badge('launch queue ' + f.launch_queue.state, f.launch_queue.state === 'RUNNING' ? 'True' : 'False')) : ''),
+    el('table', {},
+      row(['not converged after ' + minutes + ' min', ids(f.summary.not_converged, 'fleet-not-converged')]),
+      row(['stuck in PreconditionsNotMet', ids(f.summary.stuck_preconditions, 'fleet-stuck')]),
+      row(['failing permanently', ids(f.summary.permanent_failures, 'fleet-permanent')])),
+  ];
+}
 function render(s) {
   $('updated').textContent = 'Updated ' + new Date(s.at).toLocaleTimeString() + '.';
+  $('fleet').replaceChildren(...fleetPanel(s.fleet));
   if (s.errors.length) $('error').textContent = s.errors.join('; ');
   $('clusters').replaceChildren(...(s.clusters.length ? s.clusters.map((c) => clusterCard(c, s.executions)) : [el('div', { class: 'muted' }, 'No clusters yet: create a demo cluster.')]));
   $('executions').replaceChildren(row(['execution', 'cluster', 'operation', 'generation', 'state', 'attempts', 'started', 'duration', 'message'], true),

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { PubSub } from '@google-cloud/pubsub';
 import { v2 } from '@google-cloud/run';
 import { SecretManagerServiceClient } from '@google-cloud/secret-manager';
+import { CloudTasksClient } from '../../../shared/gcp/lazy/cloud-tasks';
+import { launchQueueState } from '../../../functions/fleet/queue/queue-control';
 import { operatorAccess, operatorClientOptions } from '../stack/operator-credentials';
 import { localStackClients } from '../hyperfleet/local-hyperfleet-client';
 import { KubeReader } from '../../common/kube-admin';
@@ -49,6 +51,14 @@ export async function startConsole(description: unknown, port = 0): Promise<Loca
       s.deadLetterTopic ? [s.deadLetterTopic] : [],
     ),
   );
+  // The fleet panel's queue state, read as `fleet report` reads it (GetQueue, as the operator).
+  const queue = stack.launchQueue;
+  const tasks =
+    queue && stack.endpoints.cloudTasks
+      ? new CloudTasksClient(
+          operatorClientOptions(operatorAccess(stack, stack.endpoints.cloudTasks)),
+        )
+      : undefined;
   const actions = new ConsoleActions(stack, tenant, kube);
   const consoleToken = newConsoleToken();
   const page = consolePage(consoleToken);
@@ -63,6 +73,11 @@ export async function startConsole(description: unknown, port = 0): Promise<Loca
       kube,
       faults: () => actions.faults(),
       deadLetters: () => deadLetters.list(),
+      ...(queue && tasks
+        ? {
+            launchQueue: async () => ({ name: queue, state: await launchQueueState(tasks, queue) }),
+          }
+        : {}),
     });
 
   const routes: {
@@ -162,9 +177,12 @@ export async function startConsole(description: unknown, port = 0): Promise<Loca
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await deadLetters.close().catch(() => undefined);
-      await Promise.all([secretManager.close(), executions.close(), pubsub.close()]).catch(
-        () => undefined,
-      );
+      await Promise.all([
+        secretManager.close(),
+        executions.close(),
+        pubsub.close(),
+        tasks?.close(),
+      ]).catch(() => undefined);
     },
   };
 }

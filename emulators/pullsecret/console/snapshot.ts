@@ -2,6 +2,10 @@ import type { v2 } from '@google-cloud/run';
 import type { SecretManagerServiceClient } from '@google-cloud/secret-manager';
 import { parseSecretManagerName } from '../../../shared/gcp/secret-manager-names';
 import type { HyperFleetClient } from '../../../shared/hyperfleet/client';
+import type { AdapterStatus } from '../../../shared/hyperfleet/schemas';
+import { parseDurationMs } from '../../../shared/config/durations';
+import { DEFAULT_NOT_CONVERGED_AFTER } from '../../../functions/fleet/args';
+import { fleetReport, type FleetReport } from '../../../functions/fleet/report/fleet-report';
 import type { KubeReader } from '../../common/kube-admin';
 import type { DeadLetterView } from './dead-letters';
 
@@ -11,6 +15,8 @@ import type { DeadLetterView } from './dead-letters';
  */
 export interface Snapshot {
   readonly at: string;
+  /** `fleet report`'s summary of the same clusters and statuses (functions/fleet/report/). */
+  readonly fleet: FleetView;
   readonly clusters: ClusterView[];
   readonly executions: ExecutionView[];
   readonly managementClusters: { name: string; secrets: KubeSecretView[]; error?: string }[];
@@ -18,6 +24,11 @@ export interface Snapshot {
   readonly faults: { component: string; match: string; status: unknown; remaining: number }[];
   readonly errors: string[];
 }
+/** The fleet report without its rows (the cluster cards below are the rows). */
+export type FleetView = Pick<
+  FleetReport,
+  'summary' | 'not_converged_after_seconds' | 'launch_queue' | 'exit_code'
+>;
 export interface ClusterView {
   id: string;
   name: string;
@@ -72,7 +83,12 @@ export interface SnapshotSources {
   readonly kube: Record<string, KubeReader>;
   readonly faults: () => Promise<Snapshot['faults']>;
   readonly deadLetters: () => DeadLetterView[];
+  /** The launch queue's name and state (GetQueue as the operator), when the stack has one. */
+  readonly launchQueue?: () => Promise<{ name: string; state: string }>;
 }
+
+/** As `fleet report` without --not-converged-after. */
+const NOT_CONVERGED_AFTER_MS = parseDurationMs(DEFAULT_NOT_CONVERGED_AFTER)!;
 
 const seconds = (t: { seconds?: unknown; nanos?: unknown } | null | undefined) =>
   t && t.seconds !== undefined && t.seconds !== null
@@ -91,11 +107,13 @@ export async function takeSnapshot(s: SnapshotSources): Promise<Snapshot> {
     }
   };
   const clusters = await soft('HyperFleet API', [], () => s.tenant.listAllClusters());
+  const read: AdapterStatus[][] = [];
   const clusterViews = await Promise.all(
-    clusters.map(async (cluster): Promise<ClusterView> => {
+    clusters.map(async (cluster, index): Promise<ClusterView> => {
       const statuses = await soft(`statuses of ${cluster.id}`, [], () =>
         s.system.listStatuses(cluster.id),
       );
+      read[index] = statuses;
       const own = statuses.find((st) => st.adapter === 'pullsecret');
       const secretPath =
         typeof own?.data?.secret_path === 'string' ? own.data.secret_path : undefined;
@@ -197,8 +215,25 @@ export async function takeSnapshot(s: SnapshotSources): Promise<Snapshot> {
       }
     }),
   );
+  const launchQueue = s.launchQueue
+    ? await soft('Cloud Tasks', undefined, s.launchQueue)
+    : undefined;
+  const report = fleetReport(
+    clusters.map((cluster, index) => ({ cluster, statuses: read[index] ?? [] })),
+    {
+      now: new Date(),
+      notConvergedAfterMs: NOT_CONVERGED_AFTER_MS,
+      ...(launchQueue ? { launchQueue } : {}),
+    },
+  );
   return {
     at: new Date().toISOString(),
+    fleet: {
+      summary: report.summary,
+      not_converged_after_seconds: report.not_converged_after_seconds,
+      ...(report.launch_queue ? { launch_queue: report.launch_queue } : {}),
+      exit_code: report.exit_code,
+    },
     clusters: clusterViews,
     executions,
     managementClusters,

@@ -5,6 +5,8 @@ export const stackViewSchema = z.object({
   project: z.string(),
   job: z.string(),
   kubeconfig: z.string(),
+  /** The launch queue (absent in a stack.json from before the queue): the fleet panel shows its state. */
+  launchQueue: z.string().optional(),
   managementClusters: z
     .record(z.string(), z.object({ kubeconfig: z.string(), endpoint: z.string().optional() }))
     .optional(),
@@ -17,6 +19,7 @@ export const stackViewSchema = z.object({
     kubeApiServer: z.string(),
     cloudRun: z.string(),
     cloudRunAdmin: z.string(),
+    cloudTasks: z.string().optional(),
     pubsub: z.string(),
   }),
   topics: z.record(z.string(), z.string()),

@@ -2,7 +2,8 @@ import type { ClusterEvent } from '../../../shared/events/sentinel-event';
 import { HyperFleetNotFoundError } from '../../../shared/hyperfleet/errors';
 import type { HyperFleetApi } from '../../../shared/hyperfleet/port';
 import type { AdapterStatus } from '../../../shared/hyperfleet/schemas';
-import type { Logger } from '../../../shared/logging/logger';
+import type { LogFields, Logger } from '../../../shared/logging/logger';
+import { convergenceOf, type Convergence } from '../../../shared/status/convergence';
 import { readOwnStatus } from '../../../shared/status/own-status';
 import { TRACE_ATTRIBUTES } from '../../../shared/tracing/attributes';
 import { withSpan, type Span } from '../../../shared/tracing/spans';
@@ -64,8 +65,11 @@ export async function reconcileCluster(
     root.setAttributes(decisionAttributes(decided));
     return decided;
   };
+  // How long the cluster has waited to converge, as the fleet report counts it (the fleet alerts
+  // read these fields off the decision line, which every event of a waiting cluster writes).
+  const waiting = cluster ? waitingFields(convergenceOf(cluster, statuses, at)) : {};
   let decision = await decideNow();
-  logDecision(log, decision, facts?.generation);
+  logDecision(log, decision, facts?.generation, waiting);
   if (!cluster || !facts || decision.kind === 'skip') return;
   // Every write below takes its own moment, after our last stored report (report-status.ts).
   const writer = new StatusWriter(
@@ -81,7 +85,7 @@ export async function reconcileCluster(
     if (!settled) return;
     // Cloud Tasks or Cloud Run says nothing runs for the in-flight record: decide again without it.
     decision = await decideNow(settled.lost);
-    logDecision(log, decision, facts.generation);
+    logDecision(log, decision, facts.generation, waiting);
   }
   switch (decision.kind) {
     case 'report':
@@ -95,8 +99,23 @@ export async function reconcileCluster(
   }
 }
 
-function logDecision(log: Logger, decision: Decision, generation: number | undefined): void {
-  log.info(decision.message, { decision: decisionName(decision), generation });
+function logDecision(
+  log: Logger,
+  decision: Decision,
+  generation: number | undefined,
+  waiting: LogFields,
+): void {
+  log.info(decision.message, { decision: decisionName(decision), generation, ...waiting });
+}
+
+/**
+ * `waiting` (the state, one of a few values: a bounded metric label) and `waiting_seconds` (a
+ * number, which a metric's filter compares with its threshold) for a cluster not converged; none
+ * for a converged one.
+ */
+function waitingFields(convergence: Convergence): LogFields {
+  if (convergence.state === 'converged' || convergence.waitingMs === undefined) return {};
+  return { waiting: convergence.state, waiting_seconds: Math.floor(convergence.waitingMs / 1000) };
 }
 
 async function listStatusesOrNone(api: HyperFleetApi, clusterId: string): Promise<AdapterStatus[]> {

@@ -8,6 +8,7 @@ import {
   OBSERVED_TIME_PAST_WINDOW_MS,
 } from '../../../shared/status/report-clock';
 import { buildStatus } from '../../../shared/status/status-builder';
+import { statusWriteFields } from '../../../shared/status/status-write-fields';
 
 /** Writes our status and logs what the API did with it (stored, discarded, or kept unchanged). */
 export async function reportStatus(
@@ -20,7 +21,7 @@ export async function reportStatus(
   const available = body.conditions.find((c) => c.type === 'Available');
   const fields = {
     status_write: outcome,
-    reason: available?.reason,
+    ...statusWriteFields(body),
     generation: body.observed_generation,
   };
   const text = `Status ${outcome}: Available=${available?.status ?? '?'} (${available?.reason ?? '?'})`;

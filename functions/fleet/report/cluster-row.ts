@@ -1,35 +1,7 @@
 import type { AdapterStatus, Cluster, ConditionStatus } from '../../../shared/hyperfleet/schemas';
 import { pullSecretStatusDataSchema } from '../../../shared/status/own-status';
+import { convergenceOf, type FleetState } from '../../../shared/status/convergence';
 import { ADAPTER_NAME } from '../../../shared/status/status-builder';
-
-/**
- * One cluster's state as the fleet report sees it, the first that applies:
- * - `converged`: our status is at the cluster's generation and says Available=True (a deleting
- *   cluster: Finalized=True), whatever a background run says in Health;
- * - `pending`: no `pullsecret` status at the current generation yet (none at all, or an older one);
- * - `preconditions-not-met`: Available=False `PreconditionsNotMet` (waiting for another adapter);
- * - `queued` / `running`: a launch waits in the queue (`JobQueued`) / an execution started (`JobLaunched`);
- * - `failed`: Health=False at the current generation (transient or permanent: see `failure_kind`);
- * - `not-available`: any other Available=False or Unknown.
- */
-export type FleetState =
-  | 'converged'
-  | 'pending'
-  | 'preconditions-not-met'
-  | 'queued'
-  | 'running'
-  | 'failed'
-  | 'not-available';
-
-export const FLEET_STATES: readonly FleetState[] = [
-  'converged',
-  'pending',
-  'preconditions-not-met',
-  'queued',
-  'running',
-  'failed',
-  'not-available',
-];
 
 export interface ConditionCell {
   readonly status: ConditionStatus;
@@ -84,52 +56,6 @@ function cell(status: AdapterStatus | undefined, type: string): ConditionCell | 
   return { status: found.status, ...(found.reason ? { reason: found.reason } : {}) };
 }
 
-function stateOf(
-  cluster: Cluster,
-  own: AdapterStatus | undefined,
-  deleting: boolean,
-): { state: FleetState; current: boolean } {
-  const current = own !== undefined && own.observed_generation === cluster.generation;
-  if (!own || !current) return { state: 'pending', current };
-  const done = cell(own, deleting ? 'Finalized' : 'Available');
-  if (done?.status === 'True') return { state: 'converged', current };
-  const available = cell(own, 'Available');
-  const applied = cell(own, 'Applied')?.reason;
-  if (available?.reason === 'PreconditionsNotMet')
-    return { state: 'preconditions-not-met', current };
-  if (applied === 'JobQueued') return { state: 'queued', current };
-  if (applied === 'JobLaunched') return { state: 'running', current };
-  if (cell(own, 'Health')?.status === 'False') return { state: 'failed', current };
-  return { state: 'not-available', current };
-}
-
-/**
- * When the cluster began waiting to converge at its generation: the later of the generation's
- * start and, when our status is at this generation, the last change of its Available (or, while
- * deleting, Finalized) condition. HyperFleet keeps no time per generation; the cluster's
- * `updated_time` moves with every change that bumps the generation (spec, labels, deletion), so
- * it is the generation's start, or later on an API that moves it for other writes too: the wait
- * then reads shorter than it is, never longer (no false alarm). Without it, `created_time`.
- * A cluster that converged at this generation and lost it (a failed drift repair) waits from then.
- */
-function waitingSince(
-  cluster: Cluster,
-  own: AdapterStatus | undefined,
-  current: boolean,
-  deleting: boolean,
-): string | undefined {
-  const times: number[] = [];
-  const start = text(cluster.updated_time) ?? text(cluster.created_time);
-  if (start && Number.isFinite(Date.parse(start))) times.push(Date.parse(start));
-  if (current) {
-    const changed = own?.conditions.find(
-      (c) => c.type === (deleting ? 'Finalized' : 'Available'),
-    )?.last_transition_time;
-    if (changed && Number.isFinite(Date.parse(changed))) times.push(Date.parse(changed));
-  }
-  return times.length > 0 ? new Date(Math.max(...times)).toISOString() : undefined;
-}
-
 /**
  * A cluster's row from the cluster and every adapter's statuses (only `pullsecret`'s is read),
  * at `now`, with `thresholdMs` for "not converged". Pure. Only named, non-secret fields of the
@@ -143,14 +69,12 @@ export function clusterRow(
 ): FleetRow {
   const own = statuses.find((s) => s.adapter === ADAPTER_NAME);
   const deleting = Boolean(cluster.deleted_time);
-  const { state, current } = stateOf(cluster, own, deleting);
+  const { state, current, waitingSince: since, waitingMs } = convergenceOf(cluster, statuses, now);
   const parsed = pullSecretStatusDataSchema.safeParse(own?.data ?? {});
   const data = parsed.success ? parsed.data : {};
   const raw = own?.data ?? {};
   const health = cell(own, 'Health');
   const permanent = current && health?.status === 'False' && data.failure_kind === 'permanent';
-  const since = state === 'converged' ? undefined : waitingSince(cluster, own, current, deleting);
-  const waitingMs = since ? Math.max(0, now.getTime() - Date.parse(since)) : undefined;
   const late = waitingMs !== undefined && waitingMs > thresholdMs;
   const optional = {
     available: cell(own, 'Available'),

@@ -1,5 +1,6 @@
 import type { AdapterStatus, Cluster } from '../../../shared/hyperfleet/schemas';
-import { clusterRow, FLEET_STATES, type FleetRow, type FleetState } from './cluster-row';
+import { FLEET_STATES, type FleetState } from '../../../shared/status/convergence';
+import { clusterRow, type FleetRow } from './cluster-row';
 
 /** What the report is made from: each cluster with every adapter's statuses on it. */
 export interface ClusterWithStatuses {

@@ -4,6 +4,7 @@ import { HyperFleetNotFoundError } from '../../../shared/hyperfleet/errors';
 import { logIfApiMisconfigured } from '../../../shared/hyperfleet/misconfiguration';
 import { readOwnStatus } from '../../../shared/status/own-status';
 import { buildStatus } from '../../../shared/status/status-builder';
+import { statusWriteFields } from '../../../shared/status/status-write-fields';
 import type { JobResult, JobStarted } from '../../../shared/job-result';
 import { TRACE_ATTRIBUTES } from '../../../shared/tracing/attributes';
 import { SpanKind, withSpan, type Span, type SpanAttributes } from '../../../shared/tracing/spans';
@@ -228,7 +229,7 @@ async function report(
     decision: `report-${plan.outcome.kind}`,
     status_write: outcome,
     stored: outcome === 'stored',
-    reason: available?.reason,
+    ...statusWriteFields(body),
     execution: 'execution' in plan.outcome ? plan.outcome.execution : undefined,
   });
 }

@@ -175,6 +175,10 @@ resource "time_sleep" "metrics_propagation" {
     executions_ended_abnormally  = google_logging_metric.executions_ended_abnormally[each.key].id
     finished_entry_unreadable    = google_logging_metric.finished_entry_unreadable[each.key].id
     gcp_api_calls                = google_logging_metric.gcp_api_calls[each.key].id
+    clusters_waiting_too_long    = google_logging_metric.clusters_waiting_too_long[each.key].id
+    permanent_failures           = google_logging_metric.permanent_failures[each.key].id
+    default_pull_secret_revoked  = google_logging_metric.default_pull_secret_revoked[each.key].id
+    batch_tasks_with_failures    = google_logging_metric.batch_tasks_with_failures[each.key].id
   }
 }
 
@@ -331,6 +335,10 @@ module "dashboard" {
       { aligner = "ALIGN_DELTA", reducer = "REDUCE_PERCENTILE_99", legend = "p99 $${metric.labels.operation}" },
     ] },
     { title = "Secret versions created", metric = google_logging_metric.secret_versions_created[each.key].name, aligner = "ALIGN_RATE", reducer = "REDUCE_SUM" },
+    # The fleet (fleet-alerts.tf): decisions by kind are "Adapter decisions" above.
+    { title = "Clusters waiting past the threshold, by state", metric = google_logging_metric.clusters_waiting_too_long[each.key].name, aligner = "ALIGN_RATE", reducer = "REDUCE_SUM", group_by = ["metric.label.waiting"] },
+    { title = "Permanent failures reported, by reason", metric = google_logging_metric.permanent_failures[each.key].name, aligner = "ALIGN_RATE", reducer = "REDUCE_SUM", group_by = ["metric.label.reason"] },
+    { title = "Batch tasks that left clusters failed (rotation, resync)", metric = google_logging_metric.batch_tasks_with_failures[each.key].name, aligner = "ALIGN_RATE", reducer = "REDUCE_SUM", group_by = ["metric.label.reason"] },
   ]
 }
 

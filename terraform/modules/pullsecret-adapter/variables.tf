@@ -327,19 +327,27 @@ variable "management_namespace" {
 }
 
 variable "monitoring" {
-  description = "Log-based metrics, alert policies and the dashboard. metric_propagation_wait: how long the alert policies wait after their log-based metrics are created, once (600s: Cloud Monitoring says a new metric can take up to 10 minutes to be usable in an alert policy, and the provider does not retry; see monitoring.tf). run_job_audit_logs: enable Cloud Run's DATA_WRITE audit logs in project_id, where RunJob calls are recorded (the unexpected-overrides alert reads them); false only where audit configs are managed elsewhere, which must then enable them (google_project_iam_audit_config is authoritative for the service)."
+  description = "Log-based metrics, alert policies and the dashboard. metric_propagation_wait: how long the alert policies wait after their log-based metrics are created, once (600s: Cloud Monitoring says a new metric can take up to 10 minutes to be usable in an alert policy, and the provider does not retry; see monitoring.tf). not_converged_after_seconds / stuck_preconditions_after_seconds: how long a cluster may wait to converge (queued, running, failed, not available) / wait in PreconditionsNotMet before the fleet alert fires (fleet-alerts.tf). run_job_audit_logs: enable Cloud Run's DATA_WRITE audit logs in project_id, where RunJob calls are recorded (the unexpected-overrides alert reads them); false only where audit configs are managed elsewhere, which must then enable them (google_project_iam_audit_config is authoritative for the service)."
   type = object({
     enabled                 = optional(bool, true)
     job_failure_ratio       = optional(number, 0.1)
     job_duration_seconds    = optional(number, 300)
     metric_propagation_wait = optional(string, "600s")
     run_job_audit_logs      = optional(bool, true)
+    # The fleet alerts' thresholds (fleet-alerts.tf); 1800 s is `fleet report`'s default
+    # --not-converged-after, so the alert and the report agree on which clusters are late.
+    not_converged_after_seconds       = optional(number, 1800)
+    stuck_preconditions_after_seconds = optional(number, 1800)
   })
   default  = {}
   nullable = false
   validation {
     condition     = var.monitoring.job_failure_ratio > 0 && var.monitoring.job_failure_ratio <= 1
     error_message = "monitoring.job_failure_ratio must be in (0, 1]."
+  }
+  validation {
+    condition     = var.monitoring.not_converged_after_seconds >= 60 && floor(var.monitoring.not_converged_after_seconds) == var.monitoring.not_converged_after_seconds && var.monitoring.stuck_preconditions_after_seconds >= 60 && floor(var.monitoring.stuck_preconditions_after_seconds) == var.monitoring.stuck_preconditions_after_seconds
+    error_message = "monitoring.not_converged_after_seconds and monitoring.stuck_preconditions_after_seconds must be whole seconds, at least 60 (a shorter wait is a launch in progress, not a cluster stuck)."
   }
   validation {
     condition     = can(regex("^[0-9]+s$", var.monitoring.metric_propagation_wait))

@@ -116,6 +116,9 @@ const TILES = [
   { title: 'Secret Manager latency p50 / p95 / p99 by operation (ms)', metric: 'pullsecret_gcp_api_duration', group_by: ['metric.label.operation'], series: PERCENTILES },
   { title: 'Kubernetes API latency p50 / p95 / p99 by operation (ms)', metric: 'pullsecret_k8s_api_duration', group_by: ['metric.label.operation'], series: PERCENTILES },
   { title: 'Secret versions created', metric: 'pullsecret_secret_versions_created', aligner: 'ALIGN_RATE', reducer: 'REDUCE_SUM' },
+  { title: 'Clusters waiting past the threshold, by state', metric: 'pullsecret_clusters_waiting_too_long', aligner: 'ALIGN_RATE', reducer: 'REDUCE_SUM', group_by: ['metric.label.waiting'] },
+  { title: 'Permanent failures reported, by reason', metric: 'pullsecret_permanent_failures', aligner: 'ALIGN_RATE', reducer: 'REDUCE_SUM', group_by: ['metric.label.reason'] },
+  { title: 'Batch tasks that left clusters failed (rotation, resync)', metric: 'pullsecret_batch_tasks_with_failures', aligner: 'ALIGN_RATE', reducer: 'REDUCE_SUM', group_by: ['metric.label.reason'] },
 ];
 
 /** The data sets of a chart, in order. */

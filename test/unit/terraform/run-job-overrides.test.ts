@@ -40,9 +40,21 @@ describe('the Logging query language evaluator (test/helpers/logging-filter.ts)'
     expect(matchesLoggingFilter('a=~"^hello$"', entry)).toBe(false);
   });
 
+  it('orders numbers numerically and severities by rank', () => {
+    const line = { severity: 'ERROR', jsonPayload: { n: 30, s: '1800' } };
+    expect(matchesLoggingFilter('severity>=ERROR', line)).toBe(true);
+    expect(matchesLoggingFilter('severity>=warning', line)).toBe(true);
+    expect(matchesLoggingFilter('severity>ERROR', line)).toBe(false);
+    expect(matchesLoggingFilter('jsonPayload.n>9', line)).toBe(true); // not "30" < "9" as text
+    expect(matchesLoggingFilter('jsonPayload.n<=29', line)).toBe(false);
+    expect(matchesLoggingFilter('jsonPayload.s>=1800', line)).toBe(true);
+    expect(matchesLoggingFilter('jsonPayload.missing>0', line)).toBe(false);
+  });
+
   it('refuses what it does not implement instead of judging it differently', () => {
     expect(() => parseLoggingFilter('a!="x"')).toThrow(/unsupported field path/);
-    expect(() => parseLoggingFilter('a>"x"')).toThrow(/cannot read|unsupported/);
+    expect(() => parseLoggingFilter('a>>"x"')).toThrow(/cannot read|unsupported/);
+    expect(() => matchesLoggingFilter('a>"x"', entry)).toThrow(/neither a number nor a severity/);
     expect(() => parseLoggingFilter('(a="x"')).toThrow(/expected \)/);
   });
 });
