@@ -56,6 +56,9 @@ class WaitingQueue implements LaunchQueue {
   async enqueue(): Promise<EnqueueResult> {
     return 'queued';
   }
+  async enqueueBatch(): Promise<EnqueueResult> {
+    return 'queued';
+  }
   async inspect(task: string): Promise<QueuedTask | undefined> {
     return this.refused.has(task)
       ? {

@@ -121,7 +121,7 @@ describe('a batch task chooses converged clusters and runs them as the adapter w
     expect(
       chooseForBatch(
         clusterOn('c1', undefined, extra as Partial<Cluster>),
-        statuses as AdapterStatus[],
+        [...statuses] as AdapterStatus[],
         context(selector('all')),
       ),
     ).toMatchObject({
