@@ -58,7 +58,13 @@ describe('runJobOverrideEnv: the adapter sends only the allow-list', () => {
     );
   });
 
-  it.each(['NODE_OPTIONS', 'MANAGEMENT_CLUSTERS', 'KUBECONFIG', 'SECRET_MANAGER_EMULATOR_HOST'])(
+  it.each([
+    'NODE_OPTIONS',
+    'MANAGEMENT_CLUSTERS',
+    'MANAGEMENT_CLUSTERS_FILE',
+    'KUBECONFIG',
+    'SECRET_MANAGER_EMULATOR_HOST',
+  ])(
     'refuses %s before anything is launched, naming it',
     (name) => {
       const env = { ...executionEnv(base, TRACE), [name]: 'x' };
