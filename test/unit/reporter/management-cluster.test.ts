@@ -43,8 +43,17 @@ describe('the reporter and management clusters', () => {
     [{ MANAGEMENT_CLUSTER: 'mgmt-2', DEFAULT_MANAGEMENT_CLUSTER: 'mgmt-1' }, 'mgmt-2'],
     [{ DEFAULT_MANAGEMENT_CLUSTER: 'mgmt-1' }, 'mgmt-1'],
     // The file form: the default (or the execution's own) names it; the file is never read.
-    [{ MANAGEMENT_CLUSTERS_FILE: '/nonexistent/clusters.json', DEFAULT_MANAGEMENT_CLUSTER: 'mgmt-1' }, 'mgmt-1'],
-    [{ MANAGEMENT_CLUSTERS_FILE: '/nonexistent/clusters.json', MANAGEMENT_CLUSTER: 'mgmt-2' }, 'mgmt-2'],
+    [
+      {
+        MANAGEMENT_CLUSTERS_FILE: '/nonexistent/clusters.json',
+        DEFAULT_MANAGEMENT_CLUSTER: 'mgmt-1',
+      },
+      'mgmt-1',
+    ],
+    [
+      { MANAGEMENT_CLUSTERS_FILE: '/nonexistent/clusters.json', MANAGEMENT_CLUSTER: 'mgmt-2' },
+      'mgmt-2',
+    ],
     [{ MANAGEMENT_CLUSTERS: '{"only":{"kubeconfig":"/k"}}' }, 'only'],
     [{ KUBECONFIG: '/k' }, 'default'],
     [{ MANAGEMENT_CLUSTER_ENDPOINT: 'https://10.0.0.1' }, 'default'],
