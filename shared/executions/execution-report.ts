@@ -118,6 +118,9 @@ function sourceOf(override: string | undefined): Provisioned['pullSecretSource']
  * The management cluster an execution wrote to, from its environment as the job reads it: the
  * MANAGEMENT_CLUSTER override, else DEFAULT_MANAGEMENT_CLUSTER, else the only MANAGEMENT_CLUSTERS
  * entry, else `default` for the single-cluster variables. Nothing when it cannot tell.
+ * MANAGEMENT_CLUSTERS_FILE is never read here (the reporter has no access to the job's bucket,
+ * and the list may hold 1,000 clusters): with the file, Terraform sets DEFAULT_MANAGEMENT_CLUSTER
+ * whenever there is a single cluster, and with several every execution names its own.
  */
 export function managementClusterOf(env: Readonly<Record<string, string | undefined>>): {
   managementCluster?: string;

@@ -64,8 +64,9 @@ export interface ClusterAccess {
    */
   readonly iamFile: string;
   /**
-   * The job's variables for this: MANAGEMENT_CLUSTERS with endpoint entries (no kubeconfig), the
-   * metadata server (detection left on, as on Cloud Run), and the public CA.
+   * The job's variables for this: MANAGEMENT_CLUSTERS_FILE, a file of endpoint entries (no
+   * kubeconfig) as Terraform mounts one from Cloud Storage, the metadata server (detection left
+   * on, as on Cloud Run), and the public CA.
    */
   readonly jobEnv: Record<string, string>;
 }
@@ -204,6 +205,14 @@ export async function startClusterAccess(options: {
   };
   const home = path.join(options.workDir, 'job-home');
   fs.mkdirSync(home, { recursive: true, mode: 0o700 });
+  // The list as production gives it, a file (docs/management-clusters.md, "Sizing"): every local
+  // execution, and so every e2e test, reads it through MANAGEMENT_CLUSTERS_FILE.
+  const clustersFile = path.join(options.workDir, 'management-clusters.json');
+  fs.writeFileSync(
+    clustersFile,
+    JSON.stringify(Object.fromEntries(clusters.map((c) => [c.name, c.jobAccess])), null, 2),
+    { mode: 0o644 },
+  );
   return {
     clusters,
     metadata,
@@ -224,9 +233,7 @@ export async function startClusterAccess(options: {
     publicCaFile: publicCa.certFile,
     iamFile,
     jobEnv: {
-      MANAGEMENT_CLUSTERS: JSON.stringify(
-        Object.fromEntries(clusters.map((c) => [c.name, c.jobAccess])),
-      ),
+      MANAGEMENT_CLUSTERS_FILE: clustersFile,
       GCE_METADATA_HOST: metadata.host,
       NODE_EXTRA_CA_CERTS: publicCa.certFile,
       // The roots grpc-js trusts: the Google API emulators' certificates are the public CA's.

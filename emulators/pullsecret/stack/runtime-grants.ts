@@ -33,6 +33,7 @@ const grantSchema = z
       'sentinel-topic',
       'push-subscriptions',
       'api-token-secret',
+      'management-clusters-bucket',
     ]),
     role: z
       .string()
@@ -145,6 +146,8 @@ export function runtimeIam(options: {
     'sentinel-topic': [],
     'push-subscriptions': [],
     'api-token-secret': [],
+    // No Cloud Storage emulator: the local job reads the list from a file under .local/.
+    'management-clusters-bucket': [],
   };
   const projectOf = (resource: string) => resource.split('/')[1]!;
   const customRoles: Record<string, string[]> = {};

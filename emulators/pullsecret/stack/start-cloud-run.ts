@@ -11,7 +11,7 @@ import { emulatorEnv, type Launcher } from './launcher';
 export interface JobWiring {
   readonly secretManager: ReadyProcess;
   readonly eventarc: ReadyProcess;
-  /** MANAGEMENT_CLUSTERS and the metadata server, as production gives them (cluster-access.ts). */
+  /** MANAGEMENT_CLUSTERS_FILE and the metadata server, as production gives them (cluster-access.ts). */
   readonly accessEnv: Record<string, string>;
   /** IAM, token info, enforcement and TLS as every Google emulator of the stack has them. */
   readonly apiArgs: readonly string[];

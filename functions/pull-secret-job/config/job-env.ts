@@ -23,7 +23,8 @@ import { LOG_FORMATS, LOG_LEVELS } from '../../../shared/logging/logger';
 import { tracingEnvShape } from '../../../shared/tracing/config';
 import { OBJECT_PATH } from '../../../shared/object-path';
 import { BATCH_REASONS, batchSelectorSchema } from '../../../shared/batch/batch-request';
-import { managementClusterProblems } from './management-cluster-config';
+import { clusterSourceCheck, managementClusterProblems } from './management-cluster-config';
+import { managementClustersFile } from './management-clusters-file';
 import {
   managementClusterName,
   managementClustersJson,
@@ -140,6 +141,8 @@ export const jobEnvSchema = z
     MANAGEMENT_CLUSTER_ENDPOINT: managementEndpoint.optional(),
     MANAGEMENT_CLUSTER_CA_CERT: pemCertificate.optional(),
     MANAGEMENT_CLUSTERS: managementClustersJson.optional(),
+    /** The same list as a mounted file, for fleets it does not fit in a variable (32 KiB). */
+    MANAGEMENT_CLUSTERS_FILE: managementClustersFile.optional(),
     DEFAULT_MANAGEMENT_CLUSTER: managementClusterName.optional(),
     /** Per execution: the management cluster placement chose (the adapter passes it). */
     MANAGEMENT_CLUSTER: managementClusterName.optional(),
@@ -175,12 +178,13 @@ export const jobEnvSchema = z
   })
   .superRefine((env, ctx) => {
     const pushes = env.MANAGEMENT_NAMESPACE !== undefined && env.SKIP_KUBERNETES !== true;
-    if (pushes && !env.MANAGEMENT_CLUSTERS && !env.KUBECONFIG && !env.MANAGEMENT_CLUSTER_ENDPOINT) {
+    const listed = env.MANAGEMENT_CLUSTERS ?? env.MANAGEMENT_CLUSTERS_FILE;
+    if (pushes && !listed && !env.KUBECONFIG && !env.MANAGEMENT_CLUSTER_ENDPOINT) {
       ctx.addIssue({
         code: 'custom',
         path: ['MANAGEMENT_CLUSTERS'],
         message:
-          '(or the single-cluster KUBECONFIG or MANAGEMENT_CLUSTER_ENDPOINT) is required to push the Secret to MANAGEMENT_NAMESPACE (or set SKIP_KUBERNETES=true)',
+          '(or MANAGEMENT_CLUSTERS_FILE, or the single-cluster KUBECONFIG or MANAGEMENT_CLUSTER_ENDPOINT) is required to push the Secret to MANAGEMENT_NAMESPACE (or set SKIP_KUBERNETES=true)',
       });
     }
     managementClusterProblems(env).forEach((issue) => ctx.addIssue({ code: 'custom', ...issue }));
@@ -221,4 +225,5 @@ export const jobEnvSchema = z
     const unserved = fleetKeyServesAllowed(env.KMS_KEY_NAME, env.ALLOWED_REPLICATION_LOCATIONS);
     if (unserved)
       ctx.addIssue({ code: 'custom', path: ['ALLOWED_REPLICATION_LOCATIONS'], message: unserved });
-  });
+  })
+  .check(clusterSourceCheck);

@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import { SINGLE_MANAGEMENT_CLUSTER_NAME } from '../../../shared/pull-secret/names';
 import type { KubernetesAccess } from '../kubernetes/kubernetes-access';
 import { googleEndpointProblem, type ManagementClusterSet } from './management-clusters';
@@ -10,20 +11,34 @@ export interface ManagementClusterEnv {
   readonly MANAGEMENT_CLUSTER_ENDPOINT?: string | undefined;
   readonly MANAGEMENT_CLUSTER_CA_CERT?: string | undefined;
   readonly MANAGEMENT_CLUSTERS?: ManagementClusterSet | undefined;
+  /** The same list, read from the file MANAGEMENT_CLUSTERS_FILE names (management-clusters-file.ts). */
+  readonly MANAGEMENT_CLUSTERS_FILE?: ManagementClusterSet | undefined;
   readonly DEFAULT_MANAGEMENT_CLUSTER?: string | undefined;
   readonly MANAGEMENT_CLUSTER?: string | undefined;
 }
 
-/** The configured clusters and the default, from MANAGEMENT_CLUSTERS or the single-cluster variables. */
+/** The variable that gave the list of management clusters, when one did. */
+export function listVariable(
+  env: ManagementClusterEnv,
+): 'MANAGEMENT_CLUSTERS' | 'MANAGEMENT_CLUSTERS_FILE' | undefined {
+  if (env.MANAGEMENT_CLUSTERS) return 'MANAGEMENT_CLUSTERS';
+  return env.MANAGEMENT_CLUSTERS_FILE ? 'MANAGEMENT_CLUSTERS_FILE' : undefined;
+}
+
+/**
+ * The configured clusters and the default, from MANAGEMENT_CLUSTERS, MANAGEMENT_CLUSTERS_FILE or
+ * the single-cluster variables (exactly one of them: clusterSourceCheck).
+ */
 export function configuredClusters(env: ManagementClusterEnv): {
   readonly clusters: ManagementClusterSet;
   readonly defaultName?: string;
 } {
-  if (env.MANAGEMENT_CLUSTERS) {
-    const names = Object.keys(env.MANAGEMENT_CLUSTERS);
+  const list = env.MANAGEMENT_CLUSTERS ?? env.MANAGEMENT_CLUSTERS_FILE;
+  if (list) {
+    const names = Object.keys(list);
     const defaultName =
       env.DEFAULT_MANAGEMENT_CLUSTER ?? (names.length === 1 ? names[0] : undefined);
-    return { clusters: env.MANAGEMENT_CLUSTERS, ...(defaultName ? { defaultName } : {}) };
+    return { clusters: list, ...(defaultName ? { defaultName } : {}) };
   }
   const access: KubernetesAccess | undefined = env.KUBECONFIG
     ? { kind: 'kubeconfig', path: env.KUBECONFIG }
@@ -48,27 +63,15 @@ export function managementClusterProblems(
   env: ManagementClusterEnv,
 ): { path: string[]; message: string }[] {
   const problems: { path: string[]; message: string }[] = [];
-  if (env.MANAGEMENT_CLUSTERS) {
-    const single = (
-      ['KUBECONFIG', 'MANAGEMENT_CLUSTER_ENDPOINT', 'MANAGEMENT_CLUSTER_CA_CERT'] as const
-    ).filter((name) => env[name] !== undefined);
-    if (single.length > 0)
-      problems.push({
-        path: ['MANAGEMENT_CLUSTERS'],
-        message: `and ${single.join(', ')} are both set; describe every cluster as an entry of MANAGEMENT_CLUSTERS and unset ${single.join(', ')}`,
-      });
-    const known = Object.keys(env.MANAGEMENT_CLUSTERS);
+  const source = listVariable(env);
+  if (source) {
+    const known = Object.keys(configuredClusters(env).clusters);
     if (env.DEFAULT_MANAGEMENT_CLUSTER && !known.includes(env.DEFAULT_MANAGEMENT_CLUSTER))
       problems.push({
         path: ['DEFAULT_MANAGEMENT_CLUSTER'],
-        message: `names "${env.DEFAULT_MANAGEMENT_CLUSTER}", which is not in MANAGEMENT_CLUSTERS (${known.join(', ')})`,
+        message: `names "${env.DEFAULT_MANAGEMENT_CLUSTER}", which is not in ${source} (${known.join(', ')})`,
       });
-  } else if (env.KUBECONFIG && env.MANAGEMENT_CLUSTER_ENDPOINT) {
-    problems.push({
-      path: ['KUBECONFIG'],
-      message: 'and MANAGEMENT_CLUSTER_ENDPOINT are both set; set only one',
-    });
-  } else if (env.MANAGEMENT_CLUSTER_ENDPOINT) {
+  } else if (env.MANAGEMENT_CLUSTER_ENDPOINT && !env.KUBECONFIG) {
     // The single-cluster variables obey the rules of a MANAGEMENT_CLUSTERS entry.
     const wrong = googleEndpointProblem(
       env.MANAGEMENT_CLUSTER_ENDPOINT,
@@ -89,7 +92,58 @@ export function managementClusterProblems(
   if (pushes && several && !env.MANAGEMENT_CLUSTER && !defaultName)
     problems.push({
       path: ['DEFAULT_MANAGEMENT_CLUSTER'],
-      message: `is required when MANAGEMENT_CLUSTERS has several entries (${Object.keys(clusters).join(', ')}) and the execution names no MANAGEMENT_CLUSTER`,
+      message: `is required when ${source ?? 'MANAGEMENT_CLUSTERS'} has several entries (${Object.keys(clusters).join(', ')}) and the execution names no MANAGEMENT_CLUSTER`,
     });
   return problems;
 }
+
+const SINGLE_CLUSTER_VARIABLES = [
+  'KUBECONFIG',
+  'MANAGEMENT_CLUSTER_ENDPOINT',
+  'MANAGEMENT_CLUSTER_CA_CERT',
+] as const;
+
+/**
+ * Exactly one way of giving the management clusters: MANAGEMENT_CLUSTERS (inline),
+ * MANAGEMENT_CLUSTERS_FILE (a mounted file), or the older single-cluster variables. Judged on
+ * which variables are set, so it is reported even when one of them is invalid too (a missing file
+ * and a leftover MANAGEMENT_CLUSTERS: the operator learns both at once).
+ */
+export function clusterSourceProblems(
+  present: (variable: string) => boolean,
+): { path: string[]; message: string }[] {
+  const problems: { path: string[]; message: string }[] = [];
+  const inline = present('MANAGEMENT_CLUSTERS');
+  const file = present('MANAGEMENT_CLUSTERS_FILE');
+  if (inline && file)
+    problems.push({
+      path: ['MANAGEMENT_CLUSTERS_FILE'],
+      message:
+        'and MANAGEMENT_CLUSTERS are both set, and the job would not know which list to use: keep one (MANAGEMENT_CLUSTERS_FILE holds any number of clusters; MANAGEMENT_CLUSTERS must fit in 32 KiB) and unset the other',
+    });
+  const list = file && !inline ? 'MANAGEMENT_CLUSTERS_FILE' : 'MANAGEMENT_CLUSTERS';
+  const single = SINGLE_CLUSTER_VARIABLES.filter(present);
+  if ((inline || file) && single.length > 0)
+    problems.push({
+      path: [list],
+      message: `and ${single.join(', ')} are both set; describe every cluster as an entry of ${list} and unset ${single.join(', ')}`,
+    });
+  else if (present('KUBECONFIG') && present('MANAGEMENT_CLUSTER_ENDPOINT'))
+    problems.push({
+      path: ['KUBECONFIG'],
+      message: 'and MANAGEMENT_CLUSTER_ENDPOINT are both set; set only one',
+    });
+  return problems;
+}
+
+/**
+ * clusterSourceProblems as a check of an environment schema, run even when a variable failed its
+ * own rule (`when`), unlike a superRefine.
+ */
+export const clusterSourceCheck = z.superRefine<Record<string, unknown>>(
+  (env, ctx) => {
+    for (const issue of clusterSourceProblems((name) => env[name] !== undefined))
+      ctx.addIssue({ code: 'custom', ...issue });
+  },
+  { when: () => true },
+);

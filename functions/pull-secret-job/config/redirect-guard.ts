@@ -2,16 +2,18 @@ import * as z from 'zod';
 import type { Env } from '../../../shared/config/parse-env';
 import { ConfigError, type ConfigProblem } from '../../../shared/errors';
 import { CLOUD_RUN_EMULATOR_ARGV0 } from '../../../shared/gcp/cloud-run-emulator-mark';
+import { readManagementClustersFile } from './management-clusters-file';
 
 /**
  * Variables that would point the job somewhere else: where its calls go, where its Google token
  * comes from, or whom it trusts. The job definition Terraform writes sets none of them (it carries
- * MANAGEMENT_CLUSTERS endpoint entries, HyperFleet's URL, the topic and the OTEL_* sampler), so on
+ * MANAGEMENT_CLUSTERS_FILE with endpoint entries, HyperFleet's URL, the topic and the OTEL_* sampler), so on
  * Cloud Run one of them can only come from a RunJob override. Names match in any case: libraries
  * read several in lower case too (https_proxy, google_application_credentials).
  *
- * Not here, on purpose: what the job definition does set (MANAGEMENT_CLUSTERS' endpoints,
- * HYPERFLEET_API_*, RESULTS_TOPIC): the job cannot tell an override of those from its definition,
+ * Not here, on purpose: what the job definition does set (MANAGEMENT_CLUSTERS_FILE or
+ * MANAGEMENT_CLUSTERS, whose endpoints receive the job's Google token; HYPERFLEET_API_*,
+ * RESULTS_TOPIC): the job cannot tell an override of those from its definition,
  * so the adapter's allow-list and the audit-log alert cover them (SECURITY.md, "Execution
  * overrides"). Nor NODE_OPTIONS, LD_PRELOAD and the like: Node and the loader read them before any
  * code of ours runs.
@@ -47,7 +49,11 @@ const API_ENDPOINT = /_(API|GRPC)_ENDPOINT$/i;
 
 const clusterEntries = z.record(z.string(), z.unknown());
 
-/** MANAGEMENT_CLUSTERS entries in kubeconfig form (an invalid value is the config's to report). */
+/**
+ * Entries in kubeconfig form of the list's JSON (MANAGEMENT_CLUSTERS, or the file
+ * MANAGEMENT_CLUSTERS_FILE names, read once per process); an invalid or unreadable list is the
+ * configuration's to report.
+ */
 function kubeconfigEntries(managementClusters: string | undefined): string[] {
   if (!managementClusters) return [];
   let parsed: unknown;
@@ -61,6 +67,11 @@ function kubeconfigEntries(managementClusters: string | undefined): string[] {
   return Object.entries(entries.data)
     .filter(([, entry]) => typeof entry === 'object' && entry !== null && 'kubeconfig' in entry)
     .map(([name]) => name);
+}
+
+function fileText(file: string): string | undefined {
+  const read = readManagementClustersFile(file);
+  return read.ok ? read.text : undefined;
 }
 
 /** The variables of `env` that would point the job elsewhere, each with what it would redirect. */
@@ -82,11 +93,17 @@ export function redirectingVariables(env: Env): ConfigProblem[] {
         problem: "another endpoint for a Google API: the job's token and calls would go there",
       });
   }
-  for (const entry of kubeconfigEntries(env.MANAGEMENT_CLUSTERS))
-    problems.push({
-      variable: `MANAGEMENT_CLUSTERS entry ${JSON.stringify(entry.slice(0, 80))}`,
-      problem: `"kubeconfig" form: ${REDIRECTING.KUBECONFIG}`,
-    });
+  const file = env.MANAGEMENT_CLUSTERS_FILE?.trim();
+  const lists = {
+    MANAGEMENT_CLUSTERS: env.MANAGEMENT_CLUSTERS,
+    MANAGEMENT_CLUSTERS_FILE: file ? fileText(file) : undefined,
+  };
+  for (const [variable, text] of Object.entries(lists))
+    for (const entry of kubeconfigEntries(text))
+      problems.push({
+        variable: `${variable} entry ${JSON.stringify(entry.slice(0, 80))}`,
+        problem: `"kubeconfig" form: ${REDIRECTING.KUBECONFIG}`,
+      });
   return problems;
 }
 

@@ -9,7 +9,12 @@ import {
   toHyperFleetApiConfig,
   type HyperFleetApiConfig,
 } from '../../../shared/hyperfleet/config';
-import { configuredClusters, managementClusterProblems } from '../config/management-cluster-config';
+import {
+  clusterSourceCheck,
+  configuredClusters,
+  managementClusterProblems,
+} from '../config/management-cluster-config';
+import { managementClustersFile } from '../config/management-clusters-file';
 import {
   managementClusterName,
   managementClustersJson,
@@ -37,6 +42,7 @@ export const doctorEnvSchema = z
     MANAGEMENT_CLUSTER_ENDPOINT: managementEndpoint.optional(),
     MANAGEMENT_CLUSTER_CA_CERT: pemCertificate.optional(),
     MANAGEMENT_CLUSTERS: managementClustersJson.optional(),
+    MANAGEMENT_CLUSTERS_FILE: managementClustersFile.optional(),
     DEFAULT_MANAGEMENT_CLUSTER: managementClusterName.optional(),
     DEFAULT_PULL_SECRET_VERSION: secretVersionNameSchema.optional(),
     RESULTS_TOPIC: topicName.optional(),
@@ -57,7 +63,8 @@ export const doctorEnvSchema = z
   })
   .superRefine((env, ctx) => {
     managementClusterProblems(env).forEach((issue) => ctx.addIssue({ code: 'custom', ...issue }));
-  });
+  })
+  .check(clusterSourceCheck);
 
 /** What the doctor knows from the environment. */
 export interface DoctorConfig {

@@ -88,7 +88,7 @@ async function checkManagementClusters(
     return [
       skip(
         'management-clusters',
-        'none configured (MANAGEMENT_CLUSTERS is unset): Secret Manager only',
+        'none configured (MANAGEMENT_CLUSTERS and MANAGEMENT_CLUSTERS_FILE are unset): Secret Manager only',
       ),
     ];
   const rows = await Promise.all(

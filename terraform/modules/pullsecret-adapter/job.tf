@@ -35,6 +35,12 @@ resource "google_cloud_run_v2_job" "pull_secret" {
       timeout         = "${var.job.timeout_seconds}s"
       # 0 by default: the adapter retries failed executions with backoff, from the reported status.
       max_retries = var.job.max_retries
+      # The Cloud Storage volume (the management clusters' list) is a network file system, a
+      # feature of the second generation environment; jobs run in it only ("Cloud Run jobs only use
+      # the second generation execution environment":
+      # https://cloud.google.com/run/docs/about-execution-environments). Said here so that the
+      # mount's requirement is written down where the mount is.
+      execution_environment = "EXECUTION_ENVIRONMENT_GEN2"
 
       # Optional VPC egress (a private GKE control plane or HyperFleet API): Direct VPC when a
       # network is given, else the Serverless VPC Access connector.
@@ -79,6 +85,29 @@ resource "google_cloud_run_v2_job" "pull_secret" {
             mount_path = local.token_dir
           }
         }
+
+        # The management clusters' list (management-clusters-file.tf): MANAGEMENT_CLUSTERS_FILE
+        # is the object's path under this directory.
+        dynamic "volume_mounts" {
+          for_each = local.clusters_files
+          content {
+            name       = "management-clusters"
+            mount_path = local.clusters_file.mount_dir
+          }
+        }
+      }
+
+      # Read-only: the job never writes the list, and an execution that could would change every
+      # later execution's targets.
+      dynamic "volumes" {
+        for_each = local.clusters_files
+        content {
+          name = "management-clusters"
+          gcs {
+            bucket    = google_storage_bucket.management_clusters["list"].name
+            read_only = true
+          }
+        }
       }
 
       dynamic "volumes" {
@@ -97,12 +126,15 @@ resource "google_cloud_run_v2_job" "pull_secret" {
     }
   }
 
-  # The token secret is mounted: the accessor grant must exist before the job is created; the image
-  # must exist (looked up by digest at plan) and, in another project, be pullable by the Cloud Run
-  # service agent.
+  # The token secret is mounted: the accessor grant must exist before the job is created; so must the
+  # management clusters' object and the job's right to read its bucket (an execution started right
+  # after the apply mounts it); the image must exist (looked up by digest at plan) and, in another
+  # project, be pullable by the Cloud Run service agent.
   depends_on = [
     google_project_service.apis,
     google_secret_manager_secret_iam_member.hyperfleet_token,
+    google_storage_bucket_object.management_clusters,
+    google_storage_bucket_iam_member.job_reads_management_clusters,
     time_sleep.service_agents,
     data.google_artifact_registry_docker_images.job_image,
   ]

@@ -96,7 +96,7 @@ locals {
   })
 
   # Base environment of every execution; the adapter adds the cluster's identifiers as overrides.
-  # The management clusters: MANAGEMENT_CLUSTERS and DEFAULT_MANAGEMENT_CLUSTER (or, with the
+  # The management clusters: MANAGEMENT_CLUSTERS_FILE (the mounted list) and DEFAULT_MANAGEMENT_CLUSTER (or, with the
   # deprecated management_cluster, MANAGEMENT_CLUSTER_ENDPOINT and _CA_CERT as before).
   job_env = merge(local.hyperfleet_env, module.management_clusters.job_env, module.tracing.job_env, module.namespace_layout.env, {
     RESULTS_TOPIC            = google_pubsub_topic.results.id

@@ -340,7 +340,7 @@ describe('pull secret job, Kubernetes phase (CLI process against both emulators)
     const run = await runJob({ ...env, KUBECONFIG: undefined });
     expect(run.code).toBe(EXIT_CODES.configuration);
     expect(run.result.message).toContain(
-      'MANAGEMENT_CLUSTERS: (or the single-cluster KUBECONFIG or MANAGEMENT_CLUSTER_ENDPOINT) is required',
+      'MANAGEMENT_CLUSTERS: (or MANAGEMENT_CLUSTERS_FILE, or the single-cluster KUBECONFIG or MANAGEMENT_CLUSTER_ENDPOINT) is required',
     );
   });
 });

@@ -221,4 +221,46 @@ describe('the job reaches management clusters with its Google identity (IP, DNS 
     ).toBe(true);
     expect(jobWrites(gatewayCluster).every((r) => r.identity === JOB)).toBe(true);
   });
+
+  it('the list as a mounted file (MANAGEMENT_CLUSTERS_FILE, as Terraform mounts it): the three ways in one file, the execution reaches the one it names (last: it writes to a cluster the tests above expect empty)', async () => {
+    const file = path.join(dir, 'management-clusters.json');
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        'mgmt-ip': { endpoint: ipCluster.endpoint, caCert: ipCluster.caPem },
+        'mgmt-dns': { endpoint: dnsEndpoint() },
+        'mgmt-gw': { endpoint: gateway.membershipUrl('mgmt-gw') },
+      }),
+    );
+    const before = jobWrites(dnsCluster).length;
+    execution++;
+    const result = await runJob(
+      {
+        METADATA_SERVER_DETECTION: undefined,
+        GCE_METADATA_HOST: metadata.host,
+        CLOUD_RUN_JOB: 'pullsecret-job',
+        HOME: home,
+        NODE_EXTRA_CA_CERTS: publicCaFile,
+        SECRET_MANAGER_EMULATOR_HOST: sm.endpoint,
+        GCP_PROJECT_ID: PROJECT,
+        CLUSTER_ID: 'cls-1',
+        GENERATION: String(execution),
+        LAUNCH_ATTEMPT: '1',
+        CLOUD_RUN_EXECUTION: `pullsecret-job-reach-${execution}`,
+        MANAGEMENT_CLUSTERS_FILE: file,
+        MANAGEMENT_CLUSTER: 'mgmt-dns',
+        MANAGEMENT_NAMESPACE: NAMESPACE,
+        PULL_SECRET_DATA: samplePullSecret(),
+      },
+      [],
+      { asEmulatedTask: true },
+    );
+    expect({ outcome: result.result.outcome, reason: result.result.reason }).toEqual({
+      outcome: 'succeeded',
+      reason: 'PullSecretProvisioned',
+    });
+    expect(result.result.kubernetes).toMatchObject({ management_cluster: 'mgmt-dns' });
+    expect(jobWrites(dnsCluster).length).toBeGreaterThan(before);
+    expect(jobWrites(dnsCluster).every((r) => r.identity === JOB)).toBe(true);
+  });
 });

@@ -119,6 +119,27 @@ describe('the job on Cloud Run refuses variables that would redirect it (CLI pro
     expect(kube.requests.list()).toEqual([]);
   });
 
+  it('on Cloud Run: a MANAGEMENT_CLUSTERS_FILE entry in kubeconfig form is refused the same way, naming the file variable and the entry', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'guard-file-'));
+    const file = path.join(dir, 'management-clusters.json');
+    fs.writeFileSync(file, JSON.stringify({ local: { kubeconfig: kube.kubeconfigPath } }));
+    try {
+      const run = await runJob({
+        ...CLUSTER,
+        PULL_SECRET_DATA: samplePullSecret(),
+        GENERATION: '1',
+        CLOUD_RUN_JOB: 'pullsecret-job',
+        CLOUD_RUN_EXECUTION: 'pullsecret-job-guard3',
+        MANAGEMENT_CLUSTERS_FILE: file,
+      });
+      expect(run.code).toBe(EXIT_CODES.configuration);
+      expect(run.result.message).toContain('MANAGEMENT_CLUSTERS_FILE entry "local"');
+      expect(kube.requests.list()).toEqual([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("`pull-secret doctor` on Cloud Run (the operator's args override) refuses the same way, before any call", async () => {
     const run = await runNode(JOB_CLI, ['doctor', '--all-projects'], {
       ...localEnv(),

@@ -58,15 +58,18 @@ describe('runJobOverrideEnv: the adapter sends only the allow-list', () => {
     );
   });
 
-  it.each(['NODE_OPTIONS', 'MANAGEMENT_CLUSTERS', 'KUBECONFIG', 'SECRET_MANAGER_EMULATOR_HOST'])(
-    'refuses %s before anything is launched, naming it',
-    (name) => {
-      const env = { ...executionEnv(base, TRACE), [name]: 'x' };
-      const refuse = () => runJobOverrideEnv(env);
-      expect(refuse).toThrow(UnexpectedOverrideError);
-      expect(refuse).toThrow(`Refusing to launch the pull secret job with ${name}:`);
-    },
-  );
+  it.each([
+    'NODE_OPTIONS',
+    'MANAGEMENT_CLUSTERS',
+    'MANAGEMENT_CLUSTERS_FILE',
+    'KUBECONFIG',
+    'SECRET_MANAGER_EMULATOR_HOST',
+  ])('refuses %s before anything is launched, naming it', (name) => {
+    const env = { ...executionEnv(base, TRACE), [name]: 'x' };
+    const refuse = () => runJobOverrideEnv(env);
+    expect(refuse).toThrow(UnexpectedOverrideError);
+    expect(refuse).toThrow(`Refusing to launch the pull secret job with ${name}:`);
+  });
 
   it('is case sensitive, as environment variable names are', () => {
     expect(() => runJobOverrideEnv({ cluster_id: 'cls-1' })).toThrow(UnexpectedOverrideError);

@@ -141,7 +141,7 @@ describe('loadJobConfig', () => {
   it.each([
     [
       { MANAGEMENT_NAMESPACE: 'ns' },
-      /MANAGEMENT_CLUSTERS: \(or the single-cluster KUBECONFIG or MANAGEMENT_CLUSTER_ENDPOINT\) is required/,
+      /MANAGEMENT_CLUSTERS: \(or MANAGEMENT_CLUSTERS_FILE, or the single-cluster KUBECONFIG or MANAGEMENT_CLUSTER_ENDPOINT\) is required/,
     ],
     [
       { MANAGEMENT_NAMESPACE: 'ns', KUBECONFIG: '/k', MANAGEMENT_CLUSTER_ENDPOINT: 'https://x' },

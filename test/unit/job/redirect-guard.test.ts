@@ -6,6 +6,9 @@ import {
   redirectingVariables,
   refuseRedirects,
 } from '../../../functions/pull-secret-job/config/redirect-guard';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { ConfigError } from '../../../shared/errors';
 import { CLOUD_RUN_EMULATOR_ARGV0 } from '../../../shared/gcp/cloud-run-emulator-mark';
 
@@ -87,6 +90,35 @@ describe('refuseRedirects: on Cloud Run', () => {
     });
     const error = refusal({ ...DEFINITION, MANAGEMENT_CLUSTERS: clusters });
     expect(error?.problems.map((p) => p.variable)).toEqual(['MANAGEMENT_CLUSTERS entry "evil"']);
+  });
+
+  it('refuses a MANAGEMENT_CLUSTERS_FILE entry in kubeconfig form the same way, naming the file variable and the entry', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'redirect-guard-'));
+    try {
+      const file = path.join(dir, 'clusters.json');
+      fs.writeFileSync(
+        file,
+        JSON.stringify({
+          'mgmt-1': { endpoint: 'https://gke-0123.us-central1.gke.goog' },
+          evil: { kubeconfig: '/tmp/kubeconfig' },
+        }),
+      );
+      const { MANAGEMENT_CLUSTERS: _inline, ...definition } = DEFINITION;
+      const error = refusal({ ...definition, MANAGEMENT_CLUSTERS_FILE: file });
+      expect(error?.problems.map((p) => p.variable)).toEqual([
+        'MANAGEMENT_CLUSTERS_FILE entry "evil"',
+      ]);
+      // Endpoint entries only (what Terraform writes): nothing refused.
+      const clean = path.join(dir, 'clean.json');
+      fs.writeFileSync(clean, JSON.stringify({ 'mgmt-1': { endpoint: 'https://34.1.2.3' } }));
+      expect(refusal({ ...definition, MANAGEMENT_CLUSTERS_FILE: clean })).toBeUndefined();
+      // A file that cannot be read is the configuration's to report.
+      expect(
+        redirectingVariables({ MANAGEMENT_CLUSTERS_FILE: path.join(dir, 'absent.json') }),
+      ).toEqual([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('names every redirecting variable at once', () => {

@@ -42,6 +42,18 @@ describe('the reporter and management clusters', () => {
   it.each([
     [{ MANAGEMENT_CLUSTER: 'mgmt-2', DEFAULT_MANAGEMENT_CLUSTER: 'mgmt-1' }, 'mgmt-2'],
     [{ DEFAULT_MANAGEMENT_CLUSTER: 'mgmt-1' }, 'mgmt-1'],
+    // The file form: the default (or the execution's own) names it; the file is never read.
+    [
+      {
+        MANAGEMENT_CLUSTERS_FILE: '/nonexistent/clusters.json',
+        DEFAULT_MANAGEMENT_CLUSTER: 'mgmt-1',
+      },
+      'mgmt-1',
+    ],
+    [
+      { MANAGEMENT_CLUSTERS_FILE: '/nonexistent/clusters.json', MANAGEMENT_CLUSTER: 'mgmt-2' },
+      'mgmt-2',
+    ],
     [{ MANAGEMENT_CLUSTERS: '{"only":{"kubeconfig":"/k"}}' }, 'only'],
     [{ KUBECONFIG: '/k' }, 'default'],
     [{ MANAGEMENT_CLUSTER_ENDPOINT: 'https://10.0.0.1' }, 'default'],
@@ -52,6 +64,7 @@ describe('the reporter and management clusters', () => {
   it.each([
     [{ MANAGEMENT_CLUSTERS: '{"a":{"kubeconfig":"/k"},"b":{"kubeconfig":"/k"}}' }],
     [{ MANAGEMENT_CLUSTERS: 'not json' }],
+    [{ MANAGEMENT_CLUSTERS_FILE: '/nonexistent/clusters.json' }],
     [{}],
   ])('names none when the environment does not tell %j', (env) => {
     expect(managementClusterOf(env)).toEqual({});

@@ -1,9 +1,10 @@
 // Issue 15 §2 and §3, Terraform side, evaluated by real Terraform: the pure module
 // modules/pullsecret-adapter/modules/management-clusters decides the job's IAM per cluster, its
-// MANAGEMENT_CLUSTERS env and each cluster's RBAC + admission fence. It needs no provider, so
+// MANAGEMENT_CLUSTERS_FILE (the list it mounts) and each cluster's RBAC + admission fence. It needs no provider, so
 // `terraform apply` runs offline here and every validation, precondition and template is the one an
 // operator's plan evaluates.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parse } from '@cdktf/hcl2json';
 import YAML from 'yaml';
@@ -32,17 +33,33 @@ describeWithTool('terraform', 'terraform: the management clusters (evaluated by 
   let harness: TerraformModuleHarness;
   const apply = (values: Record<string, unknown>): TerraformResult =>
     harness.apply({ job_identity: JOB, ...values });
+  type Outputs = {
+    job_env: Record<string, string>;
+    clusters_file: { content: string; object: string; mount_dir: string; path: string } | null;
+    project_grants: Record<string, { project: string; role: string; clusters: string[] }>;
+    gateway_apis: Record<string, { project: string; service: string; clusters: string[] }>;
+    rbac: Record<string, string>;
+    default_management_cluster: string | null;
+  };
+  let mounts: string;
+  let mounted = 0;
+  /**
+   * The outputs, with the job's environment as the execution sees it: the list's object "mounted"
+   * (written to a file of its own) and MANAGEMENT_CLUSTERS_FILE pointing there, as the Cloud
+   * Storage volume does at clusters_file.mount_dir. `terraformJobEnv` is the environment as rendered.
+   */
   const outputs = (values: Record<string, unknown>) => {
     const result = apply(values);
     if (!result.ok) throw new Error(`terraform apply failed: ${result.diagnostics}`);
-    return result.outputs as {
-      job_env: Record<string, string>;
-      project_grants: Record<string, { project: string; role: string; clusters: string[] }>;
-      gateway_apis: Record<string, { project: string; service: string; clusters: string[] }>;
-      rbac: Record<string, string>;
-      default_management_cluster: string | null;
-    };
+    const out = result.outputs as Outputs;
+    if (!out.clusters_file) return { ...out, terraformJobEnv: out.job_env };
+    expect(out.job_env.MANAGEMENT_CLUSTERS_FILE).toBe(out.clusters_file.path);
+    const file = path.join(mounts, String(++mounted), out.clusters_file.object);
+    fs.mkdirSync(path.dirname(file));
+    fs.writeFileSync(file, out.clusters_file.content);
+    return { ...out, terraformJobEnv: out.job_env, job_env: { ...out.job_env, MANAGEMENT_CLUSTERS_FILE: file } };
   };
+  const list = (out: Outputs) => JSON.parse(out.clusters_file!.content) as unknown;
   const documents = (yaml: string): Doc[] =>
     YAML.parseAllDocuments(yaml).map((document) => {
       expect(document.errors).toEqual([]);
@@ -51,9 +68,13 @@ describeWithTool('terraform', 'terraform: the management clusters (evaluated by 
   const byKind = (docs: Doc[], kind: string) => docs.filter((d) => d.kind === kind);
 
   beforeAll(() => {
+    mounts = fs.mkdtempSync(path.join(os.tmpdir(), 'management-clusters-mount-'));
     harness = new TerraformModuleHarness(MODULE, ['management_clusters', 'default_management_cluster', 'legacy_management_cluster', 'job_identity']);
   });
-  afterAll(() => harness?.dispose());
+  afterAll(() => {
+    harness?.dispose();
+    fs.rmSync(mounts, { recursive: true, force: true });
+  });
 
   it('grants the job one role per cluster of its kind: GKE cluster viewer, or gateway editor on the fleet host (no fleet viewer)', () => {
     const { project_grants } = outputs({ management_clusters: { 'us-central1-mgmt-1': gke('mgmt-project-1'), 'us-east4-mgmt-2': gateway('fleet-host') } });
@@ -82,8 +103,9 @@ describeWithTool('terraform', 'terraform: the management clusters (evaluated by 
   });
 
   it('reaches a GKE cluster at its DNS-based endpoint without a CA: the job gets the endpoint alone, granted Cluster Viewer', () => {
-    const { job_env, project_grants } = outputs({ management_clusters: { 'mgmt-3': dnsGke('mgmt-project-3') } });
-    expect(JSON.parse(job_env.MANAGEMENT_CLUSTERS!)).toEqual({ 'mgmt-3': { endpoint: DNS_ENDPOINT } });
+    const dns = outputs({ management_clusters: { 'mgmt-3': dnsGke('mgmt-project-3') } });
+    const { job_env, project_grants } = dns;
+    expect(list(dns)).toEqual({ 'mgmt-3': { endpoint: DNS_ENDPOINT } });
     expect(Object.keys(project_grants)).toEqual(['mgmt-project-3/roles/container.clusterViewer']);
     const config = loadJobConfig({ ...job_env, CLUSTER_ID: 'cls-1', GCP_PROJECT_ID: 'customer-project', MANAGEMENT_NAMESPACE: 'clusters-cls-1', PULL_SECRET_DATA: '{"auths":{}}', OPERATION: 'apply' });
     expect(config.kubernetes?.access).toEqual({ kind: 'google', endpoint: DNS_ENDPOINT });
@@ -102,14 +124,17 @@ describeWithTool('terraform', 'terraform: the management clusters (evaluated by 
     expect(project_grants['shared-project/roles/container.clusterViewer']!.clusters).toEqual(['mgmt-a', 'mgmt-b']);
   });
 
-  it('gives the job MANAGEMENT_CLUSTERS in the contract form (gke: endpoint + caCert; connect-gateway: endpoint) and DEFAULT_MANAGEMENT_CLUSTER', () => {
-    const { job_env } = outputs({
+  it('gives the job MANAGEMENT_CLUSTERS_FILE, the mounted list in the contract form (gke: endpoint + caCert; connect-gateway: endpoint), and DEFAULT_MANAGEMENT_CLUSTER', () => {
+    const out = outputs({
       management_clusters: { 'mgmt-1': gke('mgmt-project-1'), 'mgmt-2': gateway('fleet-host', 'mgmt-2') },
       default_management_cluster: 'mgmt-2',
     });
-    expect(Object.keys(job_env).sort()).toEqual(['DEFAULT_MANAGEMENT_CLUSTER', 'MANAGEMENT_CLUSTERS']);
-    expect(job_env.DEFAULT_MANAGEMENT_CLUSTER).toBe('mgmt-2');
-    expect(JSON.parse(job_env.MANAGEMENT_CLUSTERS!)).toEqual({
+    expect(out.terraformJobEnv).toEqual({
+      MANAGEMENT_CLUSTERS_FILE: '/etc/hyperfleet/management-clusters/management-clusters.json',
+      DEFAULT_MANAGEMENT_CLUSTER: 'mgmt-2',
+    });
+    expect(out.clusters_file).toMatchObject({ object: 'management-clusters.json', mount_dir: '/etc/hyperfleet/management-clusters' });
+    expect(list(out)).toEqual({
       'mgmt-1': { endpoint: 'https://34.123.45.67', caCert: CA },
       'mgmt-2': { endpoint: gatewayUrl('mgmt-2') },
     });
@@ -197,9 +222,10 @@ describeWithTool('terraform', 'terraform: the management clusters (evaluated by 
     const result = apply({ legacy_management_cluster: legacy });
     expect(result.ok).toBe(true);
     expect(result.diagnostics).toContain('management_cluster is deprecated: move it into management_clusters');
-    const out = result.outputs as ReturnType<typeof outputs>;
-    // Today's variables, unchanged: upgrading plans no change to the job.
+    const out = result.outputs as Outputs;
+    // Today's variables, unchanged: upgrading plans no change to the job, and no file.
     expect(out.job_env).toEqual({ MANAGEMENT_CLUSTER_ENDPOINT: legacy.endpoint, MANAGEMENT_CLUSTER_CA_CERT: CA });
+    expect(out.clusters_file).toBeNull();
     expect(out.project_grants).toEqual({}); // cluster-access.tf keeps job_cluster_viewer[0] for it
     const docs = documents(out.rbac.default!);
     expect(byKind(docs, 'RoleBinding').map((d) => d.metadata.namespace)).toEqual(['clusters-a']);

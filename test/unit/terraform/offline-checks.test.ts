@@ -294,16 +294,17 @@ describe('terraform/, checked offline', () => {
       pullSecret: { source: 'cluster-spec', specPath: 'spec.pullSecret.data', additionalSpecPath: 'spec.pullSecret.additional' },
     });
     expect(Object.keys(overrides).filter((k) => !(k in jobEnvSchema.shape))).toEqual([]);
-    // MANAGEMENT_CLUSTERS (the map) and the deprecated single-cluster variables are alternatives;
+    // MANAGEMENT_CLUSTERS_FILE (the mounted map) and the deprecated single-cluster variables are alternatives;
     // the map form is loaded in management-clusters.test.ts from what Terraform renders.
-    expect(keys).toEqual(expect.arrayContaining(['MANAGEMENT_CLUSTERS', 'DEFAULT_MANAGEMENT_CLUSTER', 'MANAGEMENT_CLUSTER_ENDPOINT']));
-    const base = sample(keys.filter((k) => !['HYPERFLEET_API_AUTH_TOKEN_PATH', 'HYPERFLEET_API_AUDIENCE', 'SECRET_VERSION_RETENTION', 'KMS_KEY_NAME', 'MANAGEMENT_CLUSTER_CA_CERT', 'HYPERFLEET_API_ORG', 'MANAGEMENT_CLUSTERS', 'DEFAULT_MANAGEMENT_CLUSTER'].includes(k)));
+    expect(keys).toEqual(expect.arrayContaining(['MANAGEMENT_CLUSTERS_FILE', 'DEFAULT_MANAGEMENT_CLUSTER', 'MANAGEMENT_CLUSTER_ENDPOINT']));
+    expect(keys).not.toContain('MANAGEMENT_CLUSTERS');
+    const base = sample(keys.filter((k) => !['HYPERFLEET_API_AUTH_TOKEN_PATH', 'HYPERFLEET_API_AUDIENCE', 'SECRET_VERSION_RETENTION', 'KMS_KEY_NAME', 'MANAGEMENT_CLUSTER_CA_CERT', 'HYPERFLEET_API_ORG', 'MANAGEMENT_CLUSTERS_FILE', 'DEFAULT_MANAGEMENT_CLUSTER'].includes(k)));
     const config = loadJobConfig({ ...base, ...overrides, CLOUD_RUN_EXECUTION: 'pullsecret-job-abc12' });
     expect(config.kubernetes?.access).toEqual({ kind: 'google', endpoint: SAMPLE_VALUES.MANAGEMENT_CLUSTER_ENDPOINT });
     expect(config.pullSecretSource).toEqual({ kind: 'cluster-spec', specPath: 'spec.pullSecret.data' });
     expect(config.resultsTopic).toBe(SAMPLE_VALUES.RESULTS_TOPIC);
     // The sample's global KMS key serves automatic replication only: not with per-cluster regions.
-    expect(loadJobConfig({ ...sample(keys.filter((k) => !['MANAGEMENT_CLUSTERS', 'DEFAULT_MANAGEMENT_CLUSTER', 'ALLOWED_REPLICATION_LOCATIONS'].includes(k))), ...overrides, OPERATION: 'delete', HYPERFLEET_API_AUDIENCE: '' }).operation).toBe('delete');
+    expect(loadJobConfig({ ...sample(keys.filter((k) => !['MANAGEMENT_CLUSTERS_FILE', 'DEFAULT_MANAGEMENT_CLUSTER', 'ALLOWED_REPLICATION_LOCATIONS'].includes(k))), ...overrides, OPERATION: 'delete', HYPERFLEET_API_AUDIENCE: '' }).operation).toBe('delete');
   });
 });
 

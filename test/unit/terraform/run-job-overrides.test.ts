@@ -129,6 +129,7 @@ describeWithTool('terraform', 'terraform: the audit-log filter for unexpected ov
   it.each([
     ['NODE_OPTIONS', 'runs code as the job'],
     ['MANAGEMENT_CLUSTERS', 'an allowed name (MANAGEMENT_CLUSTER) extended'],
+    ['MANAGEMENT_CLUSTERS_FILE', "another file of clusters: the job's token would go to its endpoints"],
     ['CLUSTER', 'a prefix of allowed names'],
     ['cluster_id', 'an allowed name in another case'],
     ['SECRET_MANAGER_EMULATOR_HOST', 'an emulator host'],

@@ -38,21 +38,39 @@ locals {
     : length(var.management_clusters) == 1 ? one(keys(var.management_clusters))
   : null)
 
+  # The list in the job's form (gke: endpoint + caCert; connect-gateway: endpoint only), as JSON.
+  clusters_json = jsonencode({
+    for name, cluster in var.management_clusters : name => {
+      for key, value in { endpoint = cluster.endpoint, caCert = cluster.ca_certificate } : key => value if value != null
+    }
+  })
+
+  # Where the job finds that JSON: a Cloud Storage object the parent module writes and the job
+  # mounts read-only (management-clusters-file.tf). Always the file, at any fleet size: a Cloud Run
+  # variable holds 32 KiB, about 15-20 GKE clusters with their CAs, and a deployment that changed
+  # form when the fleet crossed that line would change the job, add a bucket and a grant in the
+  # middle of growth; one form is also the one the local stack and every e2e test exercise
+  # (docs/management-clusters.md, "Sizing").
+  file_mount_dir = "/etc/hyperfleet/management-clusters"
+  file_object    = "management-clusters.json"
+  clusters_file = local.legacy ? null : {
+    content   = local.clusters_json
+    object    = local.file_object
+    mount_dir = local.file_mount_dir
+    path      = "${local.file_mount_dir}/${local.file_object}"
+  }
+
   # The job's configuration (functions/pull-secret-job/config/config.ts): the deprecated variable keeps
   # today's single-cluster variables, so upgrading plans no change to the job; the map becomes
-  # MANAGEMENT_CLUSTERS in the job's form (gke: endpoint + caCert; connect-gateway: endpoint only).
+  # MANAGEMENT_CLUSTERS_FILE, the mounted file above. DEFAULT_MANAGEMENT_CLUSTER is set whenever
+  # there is one (the only cluster, or the chosen default): the reporter names an execution's
+  # cluster from it and never reads the file.
   job_env = local.legacy ? merge(
     { MANAGEMENT_CLUSTER_ENDPOINT = var.legacy_management_cluster.endpoint },
     var.legacy_management_cluster.ca_certificate == null ? {} : { MANAGEMENT_CLUSTER_CA_CERT = var.legacy_management_cluster.ca_certificate },
     var.default_management_cluster == null ? {} : { DEFAULT_MANAGEMENT_CLUSTER = var.default_management_cluster },
     ) : merge(
-    {
-      MANAGEMENT_CLUSTERS = jsonencode({
-        for name, cluster in var.management_clusters : name => {
-          for key, value in { endpoint = cluster.endpoint, caCert = cluster.ca_certificate } : key => value if value != null
-        }
-      })
-    },
+    { MANAGEMENT_CLUSTERS_FILE = local.clusters_file.path },
     local.default_name == null ? {} : { DEFAULT_MANAGEMENT_CLUSTER = local.default_name },
   )
 

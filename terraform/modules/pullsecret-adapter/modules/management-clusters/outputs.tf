@@ -9,7 +9,7 @@ output "default_management_cluster" {
 }
 
 output "job_env" {
-  description = "The job's management cluster variables: MANAGEMENT_CLUSTERS and DEFAULT_MANAGEMENT_CLUSTER (or, with the deprecated variable, today's MANAGEMENT_CLUSTER_ENDPOINT / _CA_CERT)."
+  description = "The job's management cluster variables: MANAGEMENT_CLUSTERS_FILE (the path of the mounted list, clusters_file) and DEFAULT_MANAGEMENT_CLUSTER (or, with the deprecated variable, today's MANAGEMENT_CLUSTER_ENDPOINT / _CA_CERT)."
   value       = local.job_env
 
   # Rules relating two variables (a validation block may only see its own variable before 1.9).
@@ -21,6 +21,11 @@ output "job_env" {
     condition     = local.legacy || var.default_management_cluster == null || contains(keys(var.management_clusters), coalesce(var.default_management_cluster, "-"))
     error_message = "default_management_cluster ${jsonencode(var.default_management_cluster)} is not one of management_clusters (${join(", ", sort(keys(var.management_clusters)))})."
   }
+}
+
+output "clusters_file" {
+  description = "The list of management clusters as the job reads it from MANAGEMENT_CLUSTERS_FILE: { content (the JSON, MANAGEMENT_CLUSTERS' schema), object (its Cloud Storage object name), mount_dir (where the job mounts the bucket read-only), path (mount_dir/object) }; null with the deprecated variable."
+  value       = local.clusters_file
 }
 
 output "project_grants" {
