@@ -13,23 +13,23 @@ module.exports = {
     why: "the operator's namespace layout: its variables, where a write and a removal may go, a migration's phases, the fence's rule",
   },
   'functions/pull-secret-job/claim/claim.ts': {
-    lines: 350,
+    lines: 360,
     why: 'the claim: what an execution claims, how it is written and re-read, what losing it means',
   },
   'functions/pull-secret-job/kubernetes/kubernetes-cluster-secrets.ts': {
-    lines: 400,
+    lines: 410,
     why: 'the adapter to the Kubernetes API for our Secrets: the calls (and their log entries), their bodies, how its errors are read',
   },
   'functions/pull-secret-job/kubernetes/sync-kubernetes.ts': {
-    lines: 350,
-    why: 'writing and removing our Kubernetes Secret under the generation stamp',
+    lines: 370,
+    why: 'writing and removing our Kubernetes Secret under the generation stamp (and, at one generation, the default version stamp)',
   },
   'functions/pull-secret-job/places/place-record.ts': {
     lines: 310,
     why: 'the place record: what a place is, its validation, its annotations, reading and changing it',
   },
   'functions/pull-secret-job/places/place-secret.ts': {
-    lines: 360,
+    lines: 370,
     why: "the apply's Kubernetes phase: write the target, the read after the write, clean old places",
   },
   'functions/pull-secret-job/places/remove-places.ts': {
@@ -37,7 +37,7 @@ module.exports = {
     why: 'removing ours from places: one place, unconfigured clusters, the delete, their PlaceContext',
   },
   'functions/pull-secret-job/run/apply-pull-secret.ts': {
-    lines: 320,
+    lines: 330,
     why: 'an apply, in order: resolve, check, claim, store, publish, write, and what it withdraws when it lost',
   },
   'functions/pull-secret-job/secret-manager/google-secret-store.ts': {

@@ -36,6 +36,15 @@ export const jobResultSchema = z.object({
    * to the tenant project unless COPY_PLATFORM_DEFAULT_TO_TENANT=true), or PULL_SECRET_DATA.
    */
   pull_secret_source: z.enum(['cluster-spec', 'platform-default', 'env']).optional(),
+  /**
+   * With `platform-default`: the number of the default's version the pull secret was read from
+   * (decimal; `latest` resolved to the newest enabled version). The Kubernetes Secret carries it as
+   * `hyperfleet.io/default-version`, which orders a rotation's writes.
+   */
+  default_version: z
+    .string()
+    .regex(/^[1-9][0-9]*$/, 'must be a version number')
+    .optional(),
   secret_manager: z
     .object({
       secret_path: z.string(),

@@ -85,6 +85,8 @@ export interface Provisioned {
   readonly secretVersion?: string;
   /** Where the pull secret came from, when known (`platform-default`: the platform's, not the tenant's). */
   readonly pullSecretSource?: 'cluster-spec' | 'platform-default' | 'env';
+  /** With the platform default: the number of its version the pull secret came from. */
+  readonly defaultVersion?: string;
   readonly kubernetesSecret?: {
     /** The management cluster's name, when known (the job's result always says). */
     readonly managementCluster?: string;

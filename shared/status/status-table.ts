@@ -165,8 +165,11 @@ function provisionedMessage(p: Provisioned): string {
     ? `pushed to Secret ${k.namespace}/${k.name}${k.managementCluster ? ` on management cluster ${k.managementCluster}` : ''}`
     : '';
   if (p.secretVersion === undefined)
-    return `The platform default pull secret is in use${pushed ? `, ${pushed}` : ''} (not copied to the tenant project: ${p.secretPath} holds no version of it)`;
-  const source = p.pullSecretSource === 'platform-default' ? ' (the platform default)' : '';
+    return `The platform default pull secret${p.defaultVersion ? ` (version ${p.defaultVersion})` : ''} is in use${pushed ? `, ${pushed}` : ''} (not copied to the tenant project: ${p.secretPath} holds no version of it)`;
+  const source =
+    p.pullSecretSource === 'platform-default'
+      ? ` (the platform default${p.defaultVersion ? `, version ${p.defaultVersion}` : ''})`
+      : '';
   return `Pull secret${source} stored in ${p.secretPath}/versions/${p.secretVersion}${pushed ? ` and ${pushed}` : ''}`;
 }
 
@@ -179,6 +182,7 @@ function provisionedData(execution: string, p: Provisioned): Record<string, unkn
     secret_path: p.secretPath,
     ...(p.secretVersion !== undefined ? { secret_version: p.secretVersion } : {}),
     ...(p.pullSecretSource ? { pull_secret_source: p.pullSecretSource } : {}),
+    ...(p.defaultVersion ? { default_version: p.defaultVersion } : {}),
     ...(k ? kubernetesSecretData(k) : {}),
     ...(p.sha256Prefix ? { pull_secret_sha256_prefix: p.sha256Prefix } : {}),
   };
@@ -211,6 +215,7 @@ export const PLACE_DATA_KEYS = [
   'secret_path',
   'secret_version',
   'pull_secret_source',
+  'default_version',
   'management_cluster',
   'namespace',
   'pull_secret_name',

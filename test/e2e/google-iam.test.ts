@@ -256,6 +256,18 @@ describe("the stack's Secret Manager checks every call as Google does", () => {
     );
   }, 180_000);
 
+  // The stack's default is `latest`, read as the newest enabled version: ListSecretVersions first.
+  it('job-lists-default-pull-secret-versions without secretmanager.versions.list: a cluster on the default fails PermissionDenied naming it', async () => {
+    await withoutGrantPermission(
+      'job-lists-default-pull-secret-versions',
+      'secretmanager.versions.list',
+      async () => {
+        const id = await stack.createCluster('iam-default-list', undefined);
+        expect(await permissionDenied(id)).toContain('secretmanager.versions.list');
+      },
+    );
+  }, 180_000);
+
   // Permissions only a later step uses: an update reads the current bytes to compare them
   // (AccessSecretVersion), a delete destroys every version (DestroySecretVersion).
   it.each(LATER_STEPS)(
@@ -414,12 +426,14 @@ describe("the stack's Secret Manager checks every call as Google does", () => {
       'reporter-reads-executions run.executions.get',
       'adapter-reads-executions run.executions.get',
       'job-reads-default-pull-secret secretmanager.versions.access',
+      'job-lists-default-pull-secret-versions secretmanager.versions.list',
     ]);
     // The permissions the product's calls use, by grant: a custom role's all of them; of a
     // predefined role, those the calls check (the rest come with the role).
     const used: Record<string, readonly string[]> = {
       'job-manages-tenant-secrets': RUNTIME_GRANTS.customRoles.pullSecretManager!,
       'job-reads-default-pull-secret': ['secretmanager.versions.access'],
+      'job-lists-default-pull-secret-versions': ['secretmanager.versions.list'],
       'job-sees-gke-clusters': ['container.clusters.get'],
       'adapter-enqueues-launches': ['cloudtasks.tasks.create'],
       'adapter-acts-as-launcher': ['iam.serviceAccounts.actAs'],

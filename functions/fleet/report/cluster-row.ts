@@ -20,6 +20,8 @@ export interface FleetRow {
   readonly applied_reason?: string;
   readonly failure_kind?: 'permanent' | 'transient';
   readonly pull_secret_source?: string;
+  /** The platform default's version number the cluster's pull secret came from (the status's `default_version`). */
+  readonly default_version?: string;
   /** At most FINGERPRINT_LENGTH hex characters, whatever the status carries. */
   readonly pull_secret_sha256_prefix?: string;
   readonly management_cluster?: string;
@@ -49,6 +51,10 @@ function fingerprintPrefix(value: unknown): string | undefined {
 
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : undefined;
+
+/** A version number as the job reports it; anything else is not copied. */
+const versionNumber = (value: unknown): string | undefined =>
+  typeof value === 'string' && /^[1-9][0-9]{0,15}$/.test(value) ? value : undefined;
 
 function cell(status: AdapterStatus | undefined, type: string): ConditionCell | undefined {
   const found = status?.conditions.find((c) => c.type === type);
@@ -82,6 +88,7 @@ export function clusterRow(
     applied_reason: cell(own, 'Applied')?.reason,
     failure_kind: data.failure_kind,
     pull_secret_source: text(raw.pull_secret_source),
+    default_version: versionNumber(raw.default_version),
     pull_secret_sha256_prefix: fingerprintPrefix(raw.pull_secret_sha256_prefix),
     management_cluster: text(raw.management_cluster),
     namespace: text(raw.namespace),

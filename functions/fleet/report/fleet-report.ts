@@ -27,6 +27,12 @@ export interface FleetReport {
     readonly not_converged: readonly string[];
     readonly stuck_preconditions: readonly string[];
     readonly permanent_failures: readonly string[];
+    /**
+     * Clusters per platform default version their status reports (`default_version`), keyed by the
+     * number: during a rotation, how many still hold the old one. Clusters on their own pull
+     * secret are not counted.
+     */
+    readonly by_default_version: Readonly<Record<string, number>>;
   };
   /** 0, or 1 when a cluster fails permanently or has not converged past the threshold. */
   readonly exit_code: 0 | 1;
@@ -66,7 +72,16 @@ export function fleetReport(
       not_converged: notConverged,
       stuck_preconditions: ids((row) => row.stuck_preconditions),
       permanent_failures: permanent,
+      by_default_version: countByDefaultVersion(clusters),
     },
     exit_code: notConverged.length > 0 || permanent.length > 0 ? 1 : 0,
   };
+}
+
+/** Clusters per default version, the keys in numeric order (newest last). */
+function countByDefaultVersion(clusters: readonly FleetRow[]): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const { default_version: version } of clusters)
+    if (version !== undefined) counts.set(version, (counts.get(version) ?? 0) + 1);
+  return Object.fromEntries([...counts].sort(([a], [b]) => Number(a) - Number(b)));
 }

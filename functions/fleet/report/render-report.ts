@@ -9,6 +9,7 @@ const HEADER = [
   'AVAILABLE',
   'HEALTH',
   'SOURCE',
+  'DEFAULT',
   'SHA256',
   'PLACE',
   'OBSERVED',
@@ -41,6 +42,7 @@ function cells(row: FleetRow): string[] {
     condition(row.available),
     condition(row.health),
     row.pull_secret_source ?? '-',
+    row.default_version ?? '-',
     row.pull_secret_sha256_prefix ?? '-',
     row.management_cluster ? `${row.management_cluster}/${row.namespace ?? '-'}` : '-',
     row.observed_generation === undefined ? '-' : String(row.observed_generation),
@@ -71,6 +73,11 @@ export function renderReport(report: FleetReport): string[] {
     `stuck in PreconditionsNotMet: ${list(summary.stuck_preconditions)}`,
     `failing permanently: ${list(summary.permanent_failures)}`,
   );
+  const versions = Object.entries(summary.by_default_version);
+  if (versions.length > 0)
+    lines.push(
+      `on the platform default: ${versions.map(([version, n]) => `version ${version}: ${n}`).join(', ')}`,
+    );
   if (report.launch_queue)
     lines.push(`launch queue ${report.launch_queue.name}: ${report.launch_queue.state}`);
   return lines;

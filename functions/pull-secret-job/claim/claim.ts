@@ -17,6 +17,7 @@ import {
   type AnnotationStep,
 } from '../secret-manager/annotation-cas';
 import type { Replication, SecretMetadata, SecretStore } from '../secret-manager/secret-store';
+import { describeNewerDefault, type NewerDefault } from '../kubernetes/default-version';
 import { describeStale, type StaleCluster } from './cluster-check';
 
 // The claim: which execution holds the work on the cluster's secret (the order of claims is
@@ -71,6 +72,11 @@ export type ClaimOutcome =
       readonly kind: 'duplicate' | 'superseded';
       readonly holder?: Claim;
       readonly cluster?: StaleCluster;
+      /**
+       * The Kubernetes Secret holds a newer platform default version at this generation (a
+       * rotation wrote it: kubernetes/default-version.ts), so this run wrote nothing there.
+       */
+      readonly newerDefault?: NewerDefault;
     };
 
 /** A claim this execution does not hold: it stops and reports nothing. */
@@ -306,6 +312,8 @@ function logLost(log: Logger, lost: LostClaim): void {
 export type PostWriteAction = 'withdraw' | 'keep';
 
 export function afterLostClaim(lost: LostClaim): PostWriteAction {
+  // A newer default at the same generation: nothing was written there, the newer run keeps its own.
+  if (lost.newerDefault) return 'keep';
   // The cluster check: a newer generation writes the same place and version itself (keep); a
   // deleting or gone cluster is the delete's case, whether or not its claim landed yet (withdraw).
   if (lost.cluster) return lost.cluster.kind === 'newer' ? 'keep' : 'withdraw';
@@ -323,11 +331,13 @@ export function lostClaimResult(
   lost: LostClaim,
   reached: 'nothing' | 'secret-manager' | 'kubernetes',
 ): Pick<JobResult, 'outcome' | 'reason' | 'message' | 'claim_holder'> {
-  const holder = lost.cluster
-    ? describeStale(lost.cluster)
-    : lost.holder
-      ? `the pull secret claim is held for ${describeClaim(lost.holder)}`
-      : 'the secret was deleted meanwhile';
+  const holder = lost.newerDefault
+    ? describeNewerDefault(lost.newerDefault)
+    : lost.cluster
+      ? describeStale(lost.cluster)
+      : lost.holder
+        ? `the pull secret claim is held for ${describeClaim(lost.holder)}`
+        : 'the secret was deleted meanwhile';
   const done =
     reached === 'nothing'
       ? 'wrote nothing'

@@ -53,9 +53,9 @@ export function judgeDefaultPullSecret(
       return fail(NAME, `${version}: ${answer.message}`, {
         problem:
           'The job may not read the default pull secret: clusters using it fail PermissionDenied.',
-        resource: `${where}: roles/secretmanager.secretAccessor of ${identity} on that secret`,
+        resource: `${where}: roles/secretmanager.secretAccessor of ${identity} on that secret (and, for latest, roles/secretmanager.viewer: ListSecretVersions)`,
         action:
-          'terraform apply grants it (secret-manager-iam.tf, job_reads_default_pull_secret); docs/deployment.md.',
+          'terraform apply grants them (secret-manager-iam.tf, job_reads_default_pull_secret and job_lists_default_pull_secret_versions); docs/deployment.md.',
       });
     case 'failed':
       return skip(NAME, `could not read ${version}: ${answer.detail}`);
@@ -63,8 +63,9 @@ export function judgeDefaultPullSecret(
 }
 
 /**
- * Reads the version as the job does (AccessSecretVersion with its identity) and validates it; the
- * bytes are registered with the redactor first and leave this function only as a fingerprint.
+ * Reads the version as the job does (with its identity: `latest` as the newest enabled version,
+ * listed first; run/resolve-pull-secret.ts) and validates it; the bytes are registered with the
+ * redactor first and leave this function only as a fingerprint.
  */
 export async function probeDefaultPullSecret(request: {
   readonly client: SecretManagerServiceClient;
@@ -75,8 +76,10 @@ export async function probeDefaultPullSecret(request: {
   if (!request.version) return { kind: 'unconfigured' };
   let bytes: Buffer;
   try {
+    const name = await newestEnabled(request);
+    if (typeof name !== 'string') return name;
     const [response] = await request.client.accessSecretVersion(
-      { name: request.version },
+      { name },
       await request.callOptions(),
     );
     const data = response.payload?.data;
@@ -102,4 +105,25 @@ export async function probeDefaultPullSecret(request: {
     if (error instanceof InvalidPullSecretError) return { kind: 'invalid', problem: error.message };
     throw error;
   }
+}
+
+/** `…/versions/latest` as the job reads it: the highest-numbered ENABLED version; others as given. */
+async function newestEnabled(request: {
+  readonly client: SecretManagerServiceClient;
+  readonly version: string | undefined;
+  readonly callOptions: SecretManagerCallOptions;
+}): Promise<string | DefaultPullSecretAnswer> {
+  const version = request.version ?? '';
+  if (!version.endsWith('/versions/latest')) return version;
+  const parent = version.slice(0, -'/versions/latest'.length);
+  const [versions] = await request.client.listSecretVersions(
+    { parent, filter: 'state:ENABLED' },
+    { ...(await request.callOptions()), autoPaginate: true },
+  );
+  const numbers = versions
+    .filter((v) => String(v.state) === 'ENABLED')
+    .map((v) => Number((v.name ?? '').split('/').pop()))
+    .filter(Number.isInteger);
+  if (numbers.length === 0) return { kind: 'missing', message: 'no enabled version' };
+  return `${parent}/versions/${Math.max(...numbers)}`;
 }

@@ -22,6 +22,8 @@ export interface DesiredClusterSecret {
   readonly name: string;
   readonly labels: Readonly<Record<string, string>>;
   readonly annotations: Readonly<Record<string, string>>;
+  /** Annotations of ours an update removes (a create has none to remove). */
+  readonly removedAnnotations?: readonly string[];
   readonly dockerConfigJson: Buffer;
 }
 

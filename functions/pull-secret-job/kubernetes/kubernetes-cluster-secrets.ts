@@ -214,13 +214,17 @@ function toBody(secret: DesiredClusterSecret): k8s.V1Secret {
   };
 }
 
-/** The merge patch of the fields we own; maps merge key by key, so other keys stay. */
+/**
+ * The merge patch of the fields we own; maps merge key by key, so other keys stay, and a key set
+ * to null is removed (RFC 7386): how an annotation of ours that no longer holds goes.
+ */
 function toMergePatch(secret: DesiredClusterSecret, resourceVersion: string): object {
+  const removed = Object.fromEntries((secret.removedAnnotations ?? []).map((key) => [key, null]));
   return {
     metadata: {
       resourceVersion,
       labels: { ...secret.labels },
-      annotations: { ...secret.annotations },
+      annotations: { ...removed, ...secret.annotations },
     },
     type: SECRET_TYPE,
     data: { [DOCKER_CONFIG_JSON]: secret.dockerConfigJson.toString('base64') },

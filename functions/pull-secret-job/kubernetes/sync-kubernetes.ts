@@ -11,7 +11,13 @@ import {
   type ClusterSecrets,
   type DesiredClusterSecret,
 } from './cluster-secrets';
-import { namesSource, sourceAnnotations, type SecretSource } from './secret-source';
+import { newerDefaultStored, NewerDefaultError } from './default-version';
+import {
+  namesSource,
+  sourceAnnotations,
+  staleSourceAnnotations,
+  type SecretSource,
+} from './secret-source';
 
 // Writing and removing our Kubernetes Secret on a management cluster, under the generation stamp:
 // the generation whose execution last wrote the Secret, stamped on the Secret itself.
@@ -62,7 +68,8 @@ export type DesiredPullSecret = Omit<DesiredClusterSecret, 'annotations'> & {
 
 /**
  * The Secret at the target, read and compared: refused when it is not ours (ownership before the
- * stamp: another cluster's Secret is never compared or overwritten) or a newer generation wrote it.
+ * stamp: another cluster's Secret is never compared or overwritten), a newer generation wrote it,
+ * or this generation's run of a newer platform default version did (NewerDefaultError).
  */
 async function readToCompare(
   secrets: ClusterSecrets,
@@ -78,6 +85,14 @@ async function readToCompare(
       stampedGeneration(existing.annotations) ?? 0,
       desired.generation ?? 0,
     );
+  // At the same generation a rotation orders by the default's version: never back to an older one.
+  const newer = existing
+    ? newerDefaultStored(
+        { generation: stampedGeneration(existing.annotations), annotations: existing.annotations },
+        { generation: desired.generation, defaultVersion: desired.source.defaultVersion },
+      )
+    : undefined;
+  if (newer) throw new NewerDefaultError(`Kubernetes Secret ${namespace}/${name}`, newer);
   const sameContent =
     existing !== undefined &&
     sha256(existing.dockerConfigJson) === sha256(desired.dockerConfigJson) &&
@@ -203,6 +218,9 @@ function withAnnotations(
       [ANNOTATIONS.createdAt]: existing?.annotations[ANNOTATIONS.createdAt] ?? now().toISOString(),
       ...stampFor(desired.generation),
     },
+    removedAnnotations: existing
+      ? staleSourceAnnotations(existing.annotations, desired.source)
+      : [],
   };
 }
 

@@ -5,6 +5,7 @@ import type { RetryPolicy } from '../../../shared/retry/backoff';
 import { afterLostClaim, type LostClaim } from '../claim/claim';
 import { isOurSecretManagerSecret } from '../config/labels';
 import { FOREIGN } from '../kubernetes/cluster-secrets';
+import { NewerDefaultError } from '../kubernetes/default-version';
 import {
   NewerGenerationError,
   syncKubernetesSecret,
@@ -152,6 +153,16 @@ async function writeTarget(
       },
     );
   } catch (error) {
+    // This generation's run of a newer platform default wrote the target first (a rotation): it is
+    // the newer work, whichever of us holds the claim; we wrote nothing there.
+    if (error instanceof NewerDefaultError) {
+      ctx.logger.warn(`Superseded before the Kubernetes write: ${error.message}`, {
+        phase: 'kubernetes',
+        operation: 'default-version-check',
+        management_cluster: target.cluster,
+      });
+      return { lost: { kind: 'superseded', newerDefault: error.newer } };
+    }
     // A newer generation wrote the target before our write: it holds the claim.
     if (error instanceof NewerGenerationError) {
       const lost = await ctx.recheckClaim();

@@ -1,4 +1,5 @@
 import { AdapterError } from '../../../shared/errors';
+import { versionNumberOf } from '../../../shared/gcp/secret-manager-names';
 import type { Logger } from '../../../shared/logging/logger';
 import { pullSecretFingerprint } from '../../../shared/pull-secret/fingerprint';
 import { pullSecretBytes } from '../../../shared/pull-secret/merge';
@@ -157,12 +158,16 @@ function validPullSecret(
   deps.redactor?.registerPullSecret(bytes.toString('utf8'));
   progress.fingerprint = pullSecretFingerprint(bytes);
   progress.source = pullSecretOrigin(resolved.from);
+  const defaultVersion = versionNumberOf(resolved.readFrom ?? '');
+  if (resolved.from === 'secret-manager' && Number.isInteger(defaultVersion))
+    progress.defaultVersion = String(defaultVersion);
   log.info('Pull secret validated', {
     phase: 'validate',
     operation: 'validate-pull-secret',
     pull_secret_source: resolved.from,
     additional_pull_secret: additional !== undefined,
     pull_secret_sha256_prefix: progress.fingerprint,
+    ...(progress.defaultVersion ? { default_version: progress.defaultVersion } : {}),
     bytes: bytes.length,
   });
   return { from: resolved.from, source, parsed, bytes, readFrom: resolved.readFrom };

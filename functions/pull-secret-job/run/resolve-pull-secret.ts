@@ -1,10 +1,14 @@
 import { PermanentError } from '../../../shared/errors';
+import {
+  formatSecretManagerName,
+  parseSecretManagerName,
+} from '../../../shared/gcp/secret-manager-names';
 import type { HyperFleetApi } from '../../../shared/hyperfleet/port';
 import type { Cluster } from '../../../shared/hyperfleet/schemas';
 import { readPath } from '../../../shared/object-path';
 import { InvalidPullSecretError } from '../../../shared/pull-secret/validate';
 import type { PullSecretSource } from '../config/config';
-import type { SecretStore } from '../secret-manager/secret-store';
+import type { SecretStore, VersionPayload } from '../secret-manager/secret-store';
 
 /** The raw texts to validate: the cluster's pull secret and, if any, an additional one. */
 export interface ResolvedPullSecret {
@@ -56,12 +60,7 @@ export async function resolvePullSecret(
     }
     original = asDockerConfigText(value, source.specPath);
   } else {
-    const payload = await ports.secretStore.accessVersion(source.version);
-    if (!payload)
-      throw new PermanentError(
-        `The default pull secret ${source.version} does not exist or is not enabled.`,
-        'DefaultPullSecretNotFound',
-      );
+    const payload = await readDefault(ports.secretStore, source.version);
     original = payload.data.toString('utf8');
     readFrom = payload.name;
   }
@@ -77,6 +76,43 @@ export async function resolvePullSecret(
     ...(cluster ? { cluster } : {}),
     ...(readFrom ? { readFrom } : {}),
   };
+}
+
+/**
+ * Reads the platform default. `latest` is read as the newest ENABLED version, not as Secret
+ * Manager's alias: that alias is the most recently created version whatever its state, and access
+ * to it fails while it is disabled (AccessSecretVersion:
+ * https://cloud.google.com/secret-manager/docs/reference/rest/v1/projects.secrets.versions/access;
+ * https://cloud.google.com/secret-manager/docs/disable-secret-version), so a disabled newest version
+ * would fail every cluster on the default. ListSecretVersions with `state:ENABLED` names the ones
+ * that can be read; the highest number is read (one listed then disabled meanwhile: listed again).
+ * A pinned number or an alias is read as it is: the operator chose it.
+ */
+async function readDefault(store: SecretStore, version: string): Promise<VersionPayload> {
+  const name = parseSecretManagerName(version);
+  const missing = (why: string) =>
+    new PermanentError(`The default pull secret ${version} ${why}.`, 'DefaultPullSecretNotFound');
+  if (name?.version !== 'latest') {
+    const payload = await store.accessVersion(version);
+    if (!payload) throw missing('does not exist or is not enabled');
+    return payload;
+  }
+  const secret = formatSecretManagerName({ project: name.project, secret: name.secret });
+  for (let listing = 1; ; listing++) {
+    const enabled = await store.listVersions(secret, 'state:ENABLED');
+    const newest = enabled
+      .filter((v) => v.state === 'ENABLED')
+      .reduce<number | undefined>(
+        (top, v) => (top === undefined || v.number > top ? v.number : top),
+        undefined,
+      );
+    if (newest === undefined)
+      throw missing('has no enabled version (resolved as its newest enabled one)');
+    const payload = await store.accessVersion(`${secret}/versions/${newest}`);
+    if (payload) return payload;
+    if (listing === 2)
+      throw missing(`lost its newest enabled version (${newest}) while it was read`);
+  }
 }
 
 /** The spec may hold the dockerconfigjson as a JSON string or as an object. */

@@ -40,6 +40,8 @@ export interface Progress {
   durations: Record<string, number>;
   fingerprint?: string;
   source?: PullSecretOrigin;
+  /** The platform default's version number the pull secret was read from, when it was. */
+  defaultVersion?: string;
   stored?: SecretManagerOutcome;
   pushed?: KubernetesOutcome;
   removed?: DeleteOutcome;
@@ -48,6 +50,14 @@ export interface Progress {
   /** Earlier places left as they are (a newer generation's, or on an unconfigured cluster). */
   kept?: readonly KeptPlace[];
 }
+
+/** Where the pull secret came from, and the default's version number when it was the default. */
+export const originSummary = (
+  p: Progress,
+): Pick<JobResult, 'pull_secret_source' | 'default_version'> => ({
+  ...(p.source ? { pull_secret_source: p.source } : {}),
+  ...(p.defaultVersion ? { default_version: p.defaultVersion } : {}),
+});
 
 /** What the Kubernetes phases need from this run. */
 export function placeContext(

@@ -7,6 +7,7 @@ import { removePullSecret } from './remove-pull-secret';
 import {
   cleanedSummary,
   kubernetesSummary,
+  originSummary,
   removalSummary,
   secretManagerSummary,
   type JobDependencies,
@@ -52,7 +53,7 @@ export async function runPullSecretJob(
       ...outcome,
       phases: progress.phases,
       ...(progress.fingerprint ? { pull_secret_sha256_prefix: progress.fingerprint } : {}),
-      ...(progress.source ? { pull_secret_source: progress.source } : {}),
+      ...originSummary(progress),
       ...(progress.stored ? { secret_manager: secretManagerSummary(progress.stored) } : {}),
       ...kubernetesSummary(progress, config),
       ...(progress.removed ? removalSummary(progress.removed, config) : {}),

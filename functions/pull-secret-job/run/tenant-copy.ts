@@ -42,6 +42,8 @@ export const copiesToTenant = (
  * (DEFAULT_PULL_SECRET_VERSION: the job puts no alias on a secret it does not own).
  * `hyperfleet.io/gcp-secret-version` is the number of the version of that secret the bytes came
  * from: written or found current, or the default's as the service resolved it (`readFrom`).
+ * `hyperfleet.io/default-version` is the default's version number whenever the bytes came from the
+ * default (copied to the tenant or not): the order of a rotation's writes (default-version.ts).
  */
 export function secretSource(
   stored: SecretManagerOutcome,
@@ -52,9 +54,18 @@ export function secretSource(
     const version = versionNumberOf(name ?? '');
     return Number.isNaN(version) ? {} : { version: String(version) };
   };
+  // The default's version number, copied or not: it orders a rotation's writes (default-version.ts).
+  const fromDefault =
+    source.kind === 'secret-manager' && numberOf(readFrom).version !== undefined
+      ? { defaultVersion: numberOf(readFrom).version }
+      : {};
   if (stored.version === 'none' && source.kind === 'secret-manager')
-    return { path: source.version, ...numberOf(readFrom) };
-  return { path: publishedVersionPath(stored.secretPath), ...numberOf(stored.versionName) };
+    return { path: source.version, ...numberOf(readFrom), ...fromDefault };
+  return {
+    path: publishedVersionPath(stored.secretPath),
+    ...numberOf(stored.versionName),
+    ...fromDefault,
+  };
 }
 
 /**

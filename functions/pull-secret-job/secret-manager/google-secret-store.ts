@@ -170,14 +170,14 @@ export class GoogleSecretStore implements SecretStore {
     return { name: nameAsAsked('AddSecretVersion', secretName, version.name) };
   }
 
-  async listVersions(secretName: string): Promise<VersionSummary[]> {
+  async listVersions(secretName: string, filter?: string): Promise<VersionSummary[]> {
     const versions = await this.call(
       'ListSecretVersions',
       secretName,
       true,
       async (callOptions) => {
         const [list] = await this.client.listSecretVersions(
-          { parent: secretName },
+          { parent: secretName, ...(filter ? { filter } : {}) },
           { ...callOptions, autoPaginate: true },
         );
         return list;

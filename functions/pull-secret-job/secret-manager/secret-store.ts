@@ -72,7 +72,11 @@ export interface SecretStore {
   accessVersion(name: string): Promise<VersionPayload | undefined>;
   /** Adds a version once, without retrying: the caller decides how to retry without duplicates. */
   addVersion(secretName: string, data: Buffer, crc32c: number): Promise<{ name: string }>;
-  listVersions(secretName: string): Promise<VersionSummary[]>;
+  /**
+   * Every version of the secret, newest first; `filter` is Secret Manager's list filter (e.g.
+   * `state:ENABLED`), applied by the service.
+   */
+  listVersions(secretName: string, filter?: string): Promise<VersionSummary[]>;
   destroyVersion(name: string): Promise<void>;
   disableVersion(name: string): Promise<void>;
   /**

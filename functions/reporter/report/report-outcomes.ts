@@ -72,6 +72,7 @@ export function planFromJobResult(
       secretPath: sm.secret_path,
       ...(version ? { secretVersion: version } : {}),
       ...(result.pull_secret_source ? { pullSecretSource: result.pull_secret_source } : {}),
+      ...(result.default_version ? { defaultVersion: result.default_version } : {}),
       ...(result.kubernetes ? { kubernetesSecret: kubernetesSecretOf(result.kubernetes) } : {}),
       ...(result.pull_secret_sha256_prefix
         ? { sha256Prefix: result.pull_secret_sha256_prefix }

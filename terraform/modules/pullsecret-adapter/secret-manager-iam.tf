@@ -13,3 +13,21 @@ resource "google_secret_manager_secret_iam_member" "job_reads_default_pull_secre
   role      = local.grant["job-reads-default-pull-secret"].role
   member    = "serviceAccount:${google_service_account.job.email}"
 }
+
+# With `latest` (the default), the job reads the default's newest ENABLED version instead of
+# Secret Manager's `latest`, which is the most recently created one and fails on access while that
+# one is disabled: ListSecretVersions with filter state:ENABLED (functions/pull-secret-job/run/
+# resolve-pull-secret.ts). That needs secretmanager.versions.list on this one secret
+# (https://cloud.google.com/secret-manager/docs/reference/rest/v1/projects.secrets.versions/list).
+# roles/secretmanager.viewer is the predefined role with the fewest other permissions that holds it:
+# on a secret it adds only secretmanager.secrets.get and secretmanager.versions.get, metadata, never
+# a payload (https://cloud.google.com/iam/docs/roles-permissions/secretmanager). Not a custom role:
+# a project-level custom role can be granted only in its own project, and the default secret may
+# live in another one than var.project_id. A pinned version number lists nothing: no grant then.
+resource "google_secret_manager_secret_iam_member" "job_lists_default_pull_secret_versions" {
+  count     = var.default_pull_secret_version == null ? 0 : (endswith(var.default_pull_secret_version, "/versions/latest") ? 1 : 0)
+  project   = split("/", var.default_pull_secret_version)[1]
+  secret_id = split("/", var.default_pull_secret_version)[3]
+  role      = local.grant["job-lists-default-pull-secret-versions"].role
+  member    = "serviceAccount:${google_service_account.job.email}"
+}

@@ -205,6 +205,54 @@ describe('the admission fence in the Kubernetes emulator', () => {
     expect(after.metadata?.resourceVersion).toBe(before.metadata?.resourceVersion);
   });
 
+  it("orders a rotation by the default's version: at the same generation the job may raise hyperfleet.io/default-version, never lower or remove it (403, the policy message), and the Secret stays as it was", async () => {
+    const name = 'fence-pull-secret';
+    const stamped = (generation: string, defaultVersion: string | null) => ({
+      metadata: {
+        annotations: {
+          'hyperfleet.io/generation': generation,
+          'hyperfleet.io/default-version': defaultVersion,
+        },
+      },
+    });
+    // The cases above may have left theirs: start from none.
+    await admin.core.deleteNamespacedSecret({ name, namespace: NS }).catch(() => undefined);
+    await job.core.createNamespacedSecret({
+      namespace: NS,
+      body: {
+        ...managed(name),
+        metadata: {
+          name,
+          labels: OURS,
+          annotations: { 'hyperfleet.io/generation': '5', 'hyperfleet.io/default-version': '9' },
+        },
+      },
+    });
+    // 10 after 9: a number, not text ("10" < "9" as strings).
+    await mergePatch(name, stamped('5', '10'));
+    const refused = denied(
+      name,
+      "SupersededExecution: the pull secret job may not lower a Secret's hyperfleet.io/default-version at the same hyperfleet.io/generation (a rotation wrote a newer platform default)",
+    );
+    // A hostile (or lagging) lowering, a removal, and a value that is not a number: all refused.
+    for (const hostile of [
+      stamped('5', '9'),
+      stamped('5', '1'),
+      stamped('5', null),
+      stamped('5', 'x'),
+    ])
+      expect(await failureOf(mergePatch(name, hostile))).toMatchObject({
+        code: 403,
+        message: refused,
+      });
+    const kept = await admin.core.readNamespacedSecret({ name, namespace: NS });
+    expect(kept.metadata?.annotations?.['hyperfleet.io/default-version']).toBe('10');
+    // A newer generation is ordered by the generation stamp: any default version, or none.
+    await mergePatch(name, stamped('6', '3'));
+    await mergePatch(name, stamped('7', null));
+    await job.core.deleteNamespacedSecret({ name, namespace: NS });
+  });
+
   it('does not fence another identity (the administrator)', async () => {
     // Its own Secrets (no other test's): what the fence refuses the job (an Opaque Secret, a
     // managed Secret losing its label), the administrator does.

@@ -46,6 +46,12 @@ describe("the local stack's platform default pull secret", () => {
         role: 'roles/secretmanager.secretAccessor',
         members: [`serviceAccount:${JOB_IDENTITY}`],
       },
+      // `latest` is read as the newest enabled version: ListSecretVersions on this secret only.
+      {
+        resource: DEFAULT_PULL_SECRET,
+        role: 'roles/secretmanager.viewer',
+        members: [`serviceAccount:${JOB_IDENTITY}`],
+      },
     ]);
   });
 

@@ -114,6 +114,10 @@ const reportSchema = z.strictObject({
       applied_reason: z.string().optional(),
       failure_kind: z.enum(['permanent', 'transient']).optional(),
       pull_secret_source: z.string().optional(),
+      default_version: z
+        .string()
+        .regex(/^[1-9][0-9]*$/)
+        .optional(),
       pull_secret_sha256_prefix: z
         .string()
         .regex(/^[0-9a-f]{1,12}$/)
@@ -135,6 +139,7 @@ const reportSchema = z.strictObject({
     not_converged: z.array(z.string()),
     stuck_preconditions: z.array(z.string()),
     permanent_failures: z.array(z.string()),
+    by_default_version: z.record(z.string().regex(/^[1-9][0-9]*$/), z.number().int().positive()),
   }),
   exit_code: z.union([z.literal(0), z.literal(1)]),
 });
@@ -361,6 +366,35 @@ describe('fleet report (pure)', () => {
       state: 'running',
       not_converged: true,
     });
+  });
+
+  it('shows the platform default version per cluster and counts clusters per version (numeric order); drops anything not a number', () => {
+    const onDefault = (version: unknown) => ({
+      ...PLACE,
+      pull_secret_source: 'platform-default',
+      default_version: version,
+    });
+    const r = report([
+      { cluster: cluster('a', 1, 5), statuses: [status(1, CONVERGED, onDefault('10'))] },
+      { cluster: cluster('b', 1, 5), statuses: [status(1, CONVERGED, onDefault('9'))] },
+      { cluster: cluster('c', 1, 5), statuses: [status(1, CONVERGED, onDefault('10'))] },
+      { cluster: cluster('d', 1, 5), statuses: [status(1, CONVERGED, PLACE)] },
+      { cluster: cluster('e', 1, 5), statuses: [status(1, CONVERGED, onDefault('latest'))] },
+    ]);
+    expect(reportSchema.parse(JSON.parse(JSON.stringify(r)))).toBeDefined();
+    expect(r.clusters.map((c) => c.default_version)).toEqual([
+      '10',
+      '9',
+      '10',
+      undefined,
+      undefined,
+    ]);
+    expect(r.summary.by_default_version).toEqual({ '9': 1, '10': 2 });
+    expect(Object.keys(r.summary.by_default_version)).toEqual(['9', '10']);
+    const lines = renderReport(r);
+    expect(lines[0]).toMatch(/\sSOURCE\s+DEFAULT\s+SHA256\s/);
+    expect(lines[1]).toMatch(/\splatform-default\s+10\s+0123456789ab\s/);
+    expect(lines.at(-1)).toBe('on the platform default: version 9: 1, version 10: 2');
   });
 
   it('renders a table and a summary; sorts by id', () => {

@@ -95,6 +95,19 @@ describe('copying the platform default into the tenant project', () => {
     expect(secretSource(stored('none'), source, 'projects/p/secrets/d/versions/2')).toEqual({
       path: 'projects/p/secrets/d/versions/latest',
       version: '2',
+      defaultVersion: '2',
+    });
+    // Copied under the opt-in: read through `current`, still stamped with the default's number.
+    expect(
+      secretSource(
+        stored('added', 'projects/t/secrets/s/versions/3'),
+        source,
+        'projects/p/secrets/d/versions/12',
+      ),
+    ).toEqual({
+      path: 'projects/t/secrets/s/versions/current',
+      version: '3',
+      defaultVersion: '12',
     });
     // The tenant's own (or the default copied): read through `current`, never a number retention destroys.
     for (const version of ['added', 'unchanged'] as const)
@@ -103,6 +116,14 @@ describe('copying the platform default into the tenant project', () => {
         version: '3',
       });
     // A dry run that would add a version knows no number yet.
+    // The cluster's own pull secret carries no default version, even with a name given.
+    expect(
+      secretSource(
+        stored('added', 'projects/t/secrets/s/versions/4'),
+        { kind: 'cluster-spec', specPath: 'spec.pullSecret' },
+        'projects/p/secrets/d/versions/2',
+      ),
+    ).toEqual({ path: 'projects/t/secrets/s/versions/current', version: '4' });
     expect(secretSource(stored('added'), { kind: 'env', data: '{}' })).toEqual({
       path: 'projects/t/secrets/s/versions/current',
     });

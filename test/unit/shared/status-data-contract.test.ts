@@ -37,6 +37,11 @@ const successData = z.strictObject({
   secret_path: z.string(),
   secret_version: z.string(),
   pull_secret_source: z.enum(['cluster-spec', 'platform-default', 'env']),
+  /** With the platform default: the number of its version the pull secret came from. */
+  default_version: z
+    .string()
+    .regex(/^[1-9][0-9]*$/)
+    .optional(),
   pull_secret_sha256_prefix: z.string(),
   namespace: z.string(),
   pull_secret_name: z.string(),
@@ -75,7 +80,8 @@ describe('status data contract (what the HyperShift adapter reads)', () => {
     });
     expect(Object.keys(body.data ?? {}).sort()).toEqual(
       Object.keys(successData.shape)
-        .filter((key) => key !== 'previous_layout_namespace')
+        // Optional keys: a layout migration's, and the default's version (an own pull secret here).
+        .filter((key) => key !== 'previous_layout_namespace' && key !== 'default_version')
         .sort(),
     );
   });
@@ -100,9 +106,14 @@ describe('status data contract (what the HyperShift adapter reads)', () => {
 
   it('says the platform default is in use, without secret_version when it was not copied', () => {
     const place = { managementCluster: 'mgmt-2', namespace: 'ns-b', name: 'cls-1-pull-secret' };
-    const kept = buildStatus(succeeded(place, { pullSecretSource: 'platform-default' }), 3, now);
+    const kept = buildStatus(
+      succeeded(place, { pullSecretSource: 'platform-default', defaultVersion: '7' }),
+      3,
+      now,
+    );
     expect(successData.omit({ secret_version: true }).parse(kept.data)).toMatchObject({
       pull_secret_source: 'platform-default',
+      default_version: '7',
       namespace: 'ns-b',
       pull_secret_name: 'cls-1-pull-secret',
     });
