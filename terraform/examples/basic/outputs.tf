@@ -52,3 +52,13 @@ output "topics" {
   description = "Topics the system uses."
   value       = module.pullsecret_adapter.topics
 }
+
+output "fleet_requests_topic" {
+  description = "The fleet-requests topic: `npm run -s fleet -- resync ... --topic $(terraform output -raw fleet_requests_topic)`."
+  value       = module.pullsecret_adapter.fleet_requests_topic
+}
+
+output "default_pull_secret_notifications_command" {
+  description = "Run once: makes the default pull secret notify the fleet-requests topic, so a new version rotates the fleet (docs/deployment.md)."
+  value       = module.pullsecret_adapter.default_pull_secret_notifications_command
+}

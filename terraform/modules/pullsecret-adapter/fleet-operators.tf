@@ -1,4 +1,4 @@
-# The fleet operators (`npm run -s fleet -- pause|resume|report`, docs/operations.md "Operating the
+# The fleet operators (`npm run -s fleet -- pause|resume|report|resync`, docs/operations.md "Operating the
 # fleet: pause, resume, report"): people or automation, not a runtime identity, so their grant is
 # not in runtime-grants.json.
 # Pausing and resuming launches needs only cloudtasks.queues.pause and cloudtasks.queues.resume on
@@ -32,5 +32,19 @@ resource "google_cloud_tasks_queue_iam_member" "fleet_operators" {
   location = google_cloud_tasks_queue.launches.location
   name     = google_cloud_tasks_queue.launches.name
   role     = google_project_iam_custom_role.fleet_operator[0].id
+  member   = each.value
+}
+
+# `npm run -s fleet -- resync ...` publishes one request to the fleet-requests topic
+# (functions/fleet/requests/fleet-requests.ts), which checks pubsub.topics.publish only
+# (https://cloud.google.com/pubsub/docs/access-control#permissions: topics.publish). Pub/Sub
+# Publisher (roles/pubsub.publisher) is exactly that permission
+# (https://cloud.google.com/iam/docs/roles-permissions/pubsub), granted on this topic only: an
+# operator can ask for a resync and nothing else through it (the adapter decides what to launch).
+resource "google_pubsub_topic_iam_member" "fleet_operators_request_resync" {
+  for_each = toset(var.fleet_operators)
+  project  = var.project_id
+  topic    = google_pubsub_topic.fleet_requests.name
+  role     = "roles/pubsub.publisher"
   member   = each.value
 }

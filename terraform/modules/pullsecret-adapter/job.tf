@@ -27,12 +27,23 @@ resource "google_cloud_run_v2_job" "pull_secret" {
   labels              = var.labels
 
   template {
+    # One task per execution unless RunJob overrides taskCount (a batch: one task per
+    # batch.clusters_per_task clusters). parallelism 0 (unset): "if this field is 0 or unset,
+    # the maximum possible value will be used for that execution", and it "Must be <= taskCount"
+    # (provider 7.x, resource_cloud_run_v2_job.go), which RunJob's overrides cannot change
+    # (https://cloud.google.com/run/docs/reference/rest/v2/Overrides has taskCount and timeout
+    # only): any value above 1 here would be above this task_count, and 1 would run a batch's tasks
+    # one after another. Through Connect Gateway each task paces itself at the fleet quota divided by
+    # CLOUD_RUN_TASK_COUNT, so running every task at once stays under the quota. Written as 0, not
+    # left out: the argument is computed, and leaving it out would keep a deployed job's former 1.
     task_count  = 1
-    parallelism = 1
+    parallelism = 0
 
     template {
       service_account = google_service_account.job.email
-      timeout         = "${var.job.timeout_seconds}s"
+      # Shared by per-cluster runs and batch tasks: the larger of job.timeout_seconds and
+      # batch.task_timeout_seconds (main.tf, job_task_timeout_seconds).
+      timeout = "${local.job_task_timeout_seconds}s"
       # 0 by default: the adapter retries failed executions with backoff, from the reported status.
       max_retries = var.job.max_retries
       # The Cloud Storage volume (the management clusters' list) is a network file system, a

@@ -11,6 +11,8 @@ locals {
     "cloudfunctions.googleapis.com",
     # pull-secret doctor: Resource Manager testIamPermissions (needs no permission, only the API).
     "cloudresourcemanager.googleapis.com",
+    # The daily batched resync (batched-resync.tf).
+    "cloudscheduler.googleapis.com",
     # The launch queue (launch-queue.tf).
     "cloudtasks.googleapis.com",
     "eventarc.googleapis.com",
@@ -63,10 +65,22 @@ locals {
     var.hyperfleet_api.audience == null ? {} : { HYPERFLEET_API_AUDIENCE = var.hyperfleet_api.audience },
   )
 
+  # With the daily batched resync on, the adapter's own per-cluster resync must come later than the
+  # batch (which re-applies every converged cluster each period): unset, 36h instead of 24h, so it
+  # is only the backstop for a cluster the batch missed (not converged, or a failed task).
+  resync_interval = coalesce(var.adapter.resync_interval, var.batch.resync_schedule == null ? "24h" : "36h")
+
+  # The job's task timeout, shared by per-cluster runs and the tasks of a batch (RunJob overrides
+  # could set a timeout per execution; the adapter sends none): the larger of the two budgets.
+  job_task_timeout_seconds = max(var.job.timeout_seconds, var.batch.task_timeout_seconds)
+
   adapter_env = merge(local.hyperfleet_env, local.delivery_env, module.tracing.adapter_env, module.namespace_layout.env, {
-    PULL_SECRET_JOB                  = local.job_id
-    RESYNC_INTERVAL                  = var.adapter.resync_interval
-    DRIFT_REPAIR_BACKOFF             = var.adapter.drift_repair_backoff
+    PULL_SECRET_JOB         = local.job_id
+    RESYNC_INTERVAL         = local.resync_interval
+    BATCH_CLUSTERS_PER_TASK = tostring(var.batch.clusters_per_task)
+    DRIFT_REPAIR_BACKOFF    = var.adapter.drift_repair_backoff
+    # A per-cluster run's budget: past it the adapter warns that the run is overdue (it still waits
+    # for Cloud Run, which ends the task at the job's task timeout, possibly the batch's longer one).
     EXECUTION_TIMEOUT                = "${var.job.timeout_seconds * (var.job.max_retries + 1) + 300}s"
     RETRY_BACKOFF_BASE               = var.adapter.retry_backoff_base
     RETRY_BACKOFF_MAX                = var.adapter.retry_backoff_max
@@ -105,10 +119,10 @@ locals {
     SECRET_VERSION_RETENTION = tostring(var.job.secret_version_retention)
     LOG_LEVEL                = var.job.log_level
     LOG_FORMAT               = "json"
-    # A delete's tombstone must outlast every apply still running when the cluster was deleted:
-    # the execution's whole budget (as EXECUTION_TIMEOUT) and an hour for calls in flight
+    # A delete's tombstone must outlast every apply still running when the cluster was deleted,
+    # a batch task's included: the job's task timeout times the attempts, and an hour for calls in flight
     # (functions/pull-secret-job/secret-manager/delete-pull-secret.ts, the tombstone).
-    TOMBSTONE_TTL = "${var.job.timeout_seconds * (var.job.max_retries + 1) + 3600}s"
+    TOMBSTONE_TTL = "${local.job_task_timeout_seconds * (var.job.max_retries + 1) + 3600}s"
     # Where the job runs: its logs' trace field and its spans name this project (GCP_PROJECT_ID,
     # set per execution, is the customer project it writes to).
     GOOGLE_CLOUD_PROJECT = var.project_id

@@ -88,7 +88,7 @@ output "service_accounts" {
 }
 
 output "subscriptions" {
-  description = "The subscription delivering each route (adapter, results, finished): the push subscription, or the one Eventarc created for the trigger."
+  description = "The subscription delivering each route (adapter, fleet, results, finished): the push subscription, or the one Eventarc created for the trigger."
   value = merge(
     { for key, subscription in google_pubsub_subscription.push : key => subscription.id },
     { for key, trigger in google_eventarc_trigger.delivery : key => trigger.transport[0].pubsub[0].subscription },
@@ -116,6 +116,7 @@ output "topics" {
   description = "Topics the system uses."
   value = {
     execution_finished = google_pubsub_topic.execution_finished.id
+    fleet_requests     = google_pubsub_topic.fleet_requests.id
     results            = google_pubsub_topic.results.id
     sentinel           = local.sentinel_topic_id
     dead_letter        = { for key, topic in google_pubsub_topic.dead_letter : key => topic.id }
@@ -125,4 +126,14 @@ output "topics" {
 output "workload_identity_pool" {
   description = "Name of the Workload Identity Federation pool, when one was created."
   value       = length(google_iam_workload_identity_pool.management) > 0 ? google_iam_workload_identity_pool.management[0].name : null
+}
+
+output "fleet_requests_topic" {
+  description = "The fleet-requests topic (projects/P/topics/T): where `npm run -s fleet -- resync` publishes (--topic, or FLEET_REQUESTS_TOPIC), Secret Manager notifies changes to the default pull secret, and Cloud Scheduler asks for the daily batched resync."
+  value       = google_pubsub_topic.fleet_requests.id
+}
+
+output "default_pull_secret_notifications_command" {
+  description = "The command that makes the default pull secret (default_pull_secret_version's secret, the operator's, outside this module's state) notify the fleet-requests topic, so that adding a version rotates the fleet; run it once with secretmanager.secrets.update on the secret (docs/deployment.md). null without a default pull secret."
+  value       = local.default_secret == null ? null : "gcloud secrets update ${local.default_secret.name} --project ${local.default_secret.project} --add-topics=${google_pubsub_topic.fleet_requests.id}"
 }

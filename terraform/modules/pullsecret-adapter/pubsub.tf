@@ -1,5 +1,5 @@
 locals {
-  # The three event routes: source topic -> function. Push endpoints use the /projects/P/topics/T
+  # The four event routes: source topic -> function. Push endpoints use the /projects/P/topics/T
   # path so functions-framework builds the messagePublished CloudEvent; Eventarc sends a binary
   # CloudEvent and needs no path.
   routes = {
@@ -9,6 +9,15 @@ locals {
       topic    = local.sentinel_topic_id
       function = "adapter"
       endpoint = "${google_cloudfunctions2_function.adapter.service_config[0].uri}/${local.sentinel_topic_id}"
+      audience = google_cloudfunctions2_function.adapter.service_config[0].uri
+    }
+    # Fleet requests (fleet-requests.tf): Secret Manager's notifications on the default pull secret,
+    # the fleet command's resyncs and the daily batched resync, to the same adapter entry point,
+    # which tells them from Sentinel's events by their attributes.
+    fleet = {
+      topic    = google_pubsub_topic.fleet_requests.id
+      function = "adapter"
+      endpoint = "${google_cloudfunctions2_function.adapter.service_config[0].uri}/${google_pubsub_topic.fleet_requests.id}"
       audience = google_cloudfunctions2_function.adapter.service_config[0].uri
     }
     results = {

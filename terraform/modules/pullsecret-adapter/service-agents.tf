@@ -13,6 +13,9 @@ locals {
   # Every grant to one of them depends on time_sleep.service_agents below.
   pubsub_agent   = "serviceAccount:service-${local.platform_number}@gcp-sa-pubsub.iam.gserviceaccount.com"
   eventarc_agent = "serviceAccount:service-${local.platform_number}@gcp-sa-eventarc.iam.gserviceaccount.com"
+  # Secret Manager publishes a secret's notifications as the agent of the SECRET's project, which
+  # may not be project_id (fleet-requests.tf): created there by google_project_service_identity.secret_manager.
+  secret_manager_agent = local.default_secret == null ? null : "serviceAccount:service-${local.default_secret_number}@gcp-sa-secretmanager.iam.gserviceaccount.com"
 
   service_agents = toset(concat(
     ["pubsub.googleapis.com"],
@@ -63,11 +66,14 @@ resource "google_project_iam_member" "eventarc_agent" {
 # per function) that the triggers wait for anyway, so it adds little to the apply.
 resource "time_sleep" "service_agents" {
   create_duration = "420s"
+  # The Secret Manager agent joins the list only with a default pull secret, so that a deployment
+  # without one keeps its wait (a changed trigger waits the 7 minutes again, once).
   triggers = {
-    agents = join(",", sort(local.service_agents))
+    agents = join(",", sort(concat(tolist(local.service_agents), local.default_secret == null ? [] : ["secretmanager.googleapis.com@${local.default_secret.project}"])))
   }
   depends_on = [
     google_project_service_identity.agents,
+    google_project_service_identity.secret_manager,
     google_project_iam_member.eventarc_agent,
     google_artifact_registry_repository_iam_member.run_agent_pulls_job_image,
   ]

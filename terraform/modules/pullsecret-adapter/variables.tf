@@ -1,7 +1,7 @@
 variable "adapter" {
-  description = "Adapter function settings: decision timings (durations like 30s, 6h), scaling and optional CEL preconditions (YAML list of {name, expression, message}). resync_interval (RESYNC_INTERVAL, 24h: the backstop for drift nobody reports) and resync_spread (RESYNC_SPREAD, unset: a quarter of it); drift_reported_condition (DRIFT_REPORTED_CONDITION, unset: the adapter's default CEL) and drift_repair_backoff (DRIFT_REPAIR_BACKOFF): see docs/configuration.md. launch_settle_interval and launch_rate_per_minute are removed (the launch queue replaces them: launch_queue)."
+  description = "Adapter function settings: decision timings (durations like 30s, 6h), scaling and optional CEL preconditions (YAML list of {name, expression, message}). resync_interval (RESYNC_INTERVAL; unset: 36h with the daily batched resync on, so the batch always comes first, else 24h: the backstop for drift nobody reports) and resync_spread (RESYNC_SPREAD, unset: a quarter of it); drift_reported_condition (DRIFT_REPORTED_CONDITION, unset: the adapter's default CEL) and drift_repair_backoff (DRIFT_REPAIR_BACKOFF): see docs/configuration.md. launch_settle_interval and launch_rate_per_minute are removed (the launch queue replaces them: launch_queue)."
   type = object({
-    resync_interval                  = optional(string, "24h")
+    resync_interval                  = optional(string)
     resync_spread                    = optional(string)
     drift_reported_condition         = optional(string)
     drift_repair_backoff             = optional(string, "5m")
@@ -55,8 +55,37 @@ variable "alert_notification_channels" {
   nullable    = false
 }
 
+variable "batch" {
+  description = "Batch executions (one Cloud Run Job execution for many clusters: a rotation of the default pull secret, `npm run -s fleet -- resync`, the daily batched resync; docs/operations.md, \"Rotating the default pull secret\"). resync_schedule (\"17 3 * * *\"): when Cloud Scheduler asks for the daily batched resync of every converged cluster (unix-cron), in time_zone (Etc/UTC); null turns it off (the adapter's per-cluster resync every 24h is then the backstop). clusters_per_task (500, BATCH_CLUSTERS_PER_TASK): clusters per task of a batch execution (tasks = clusters / this, at most 10,000). task_timeout_seconds (7200): how long one batch task may run; the job's task timeout is the larger of this and job.timeout_seconds (docs/performance.md, \"Rotation and the batched resync\": 500 clusters take 1-2 minutes reached directly, up to about 90 through Connect Gateway at 100,000 clusters)."
+  type = object({
+    resync_schedule      = optional(string, "17 3 * * *")
+    time_zone            = optional(string, "Etc/UTC")
+    clusters_per_task    = optional(number, 500)
+    task_timeout_seconds = optional(number, 7200)
+  })
+  default  = {}
+  nullable = false
+  validation {
+    # Five unix-cron fields (https://cloud.google.com/scheduler/docs/configuring/cron-job-schedules).
+    condition     = var.batch.resync_schedule == null ? true : can(regex("^\\S+( \\S+){4}$", var.batch.resync_schedule))
+    error_message = "batch.resync_schedule must be a unix-cron schedule of five fields such as \"17 3 * * *\" (daily at 03:17), or null to turn the daily batched resync off."
+  }
+  validation {
+    condition     = can(regex("^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$", var.batch.time_zone))
+    error_message = "batch.time_zone must be a tz database name such as Etc/UTC or Europe/Paris."
+  }
+  validation {
+    condition     = var.batch.clusters_per_task >= 1 && var.batch.clusters_per_task <= 10000 && floor(var.batch.clusters_per_task) == var.batch.clusters_per_task
+    error_message = "batch.clusters_per_task must be a whole number from 1 to 10000 (about 500 keeps a task to minutes and 100,000 clusters to 200 tasks)."
+  }
+  validation {
+    condition     = var.batch.task_timeout_seconds >= 60 && var.batch.task_timeout_seconds <= 86400 && floor(var.batch.task_timeout_seconds) == var.batch.task_timeout_seconds
+    error_message = "batch.task_timeout_seconds must be a whole number from 60 to 86400 (Cloud Run's task timeout limit is 24 h)."
+  }
+}
+
 variable "default_pull_secret_version" {
-  description = "Secret Manager version (projects/P/secrets/S/versions/V) used when a cluster has no pull secret in its spec; null to require one in every spec."
+  description = "Secret Manager version (projects/P/secrets/S/versions/V) used when a cluster has no pull secret in its spec; null to require one in every spec. With versions/latest, adding a version rotates the fleet once the secret notifies the fleet-requests topic (output default_pull_secret_notifications_command; the Secret Manager service agent of the secret's project is granted publish on that topic); a numbered version pins the fleet to it and new versions are ignored."
   type        = string
   default     = null
   validation {
@@ -159,7 +188,7 @@ variable "hyperfleet_api" {
 }
 
 variable "job" {
-  description = "The pull secret Cloud Run Job: image (built from functions/pull-secret-job/Dockerfile, pinned by digest: REPOSITORY/pull-secret-job[:TAG]@sha256:DIGEST), resources, task timeout and retries, and Secret Manager behaviour. secret_version_retention (1): versions kept per secret, older ones destroyed when one is added; 0 keeps every version, each billed (docs/configuration.md, \"Secret Manager versions\"). copy_platform_default_to_tenant: also store default_pull_secret_version's bytes in each tenant project's secret, where the customer can read them (off: they go to the management cluster only; see docs/design/job-protocol.md, \"What the job writes\"). replication_policy (automatic) and kms_key_name: the replication of every new secret whose cluster asks for none. allowed_replication_locations ([]): the regions a cluster spec may ask its secret to be replicated to (spec.platform.gcp.secretReplication.locations, user-managed replication); empty refuses every such request with InvalidReplication; with kms_key_name, the key must name {location} (docs/configuration.md, \"Per-cluster replication\")."
+  description = "The pull secret Cloud Run Job: image (built from functions/pull-secret-job/Dockerfile, pinned by digest: REPOSITORY/pull-secret-job[:TAG]@sha256:DIGEST), resources, timeout_seconds (600: a per-cluster run's budget, EXECUTION_TIMEOUT; the job's task timeout is the larger of it and batch.task_timeout_seconds) and retries, and Secret Manager behaviour. secret_version_retention (1): versions kept per secret, older ones destroyed when one is added; 0 keeps every version, each billed (docs/configuration.md, \"Secret Manager versions\"). copy_platform_default_to_tenant: also store default_pull_secret_version's bytes in each tenant project's secret, where the customer can read them (off: they go to the management cluster only; see docs/design/job-protocol.md, \"What the job writes\"). replication_policy (automatic) and kms_key_name: the replication of every new secret whose cluster asks for none. allowed_replication_locations ([]): the regions a cluster spec may ask its secret to be replicated to (spec.platform.gcp.secretReplication.locations, user-managed replication); empty refuses every such request with InvalidReplication; with kms_key_name, the key must name {location} (docs/configuration.md, \"Per-cluster replication\")."
   type = object({
     image                    = string
     cpu                      = optional(string, "1")
@@ -464,7 +493,7 @@ variable "manage_eventarc_agent_role" {
 }
 
 variable "fleet_operators" {
-  description = "Principals (user:, group:, serviceAccount:) who may pause and resume launches and read the launch queue's state (npm run -s fleet -- pause|resume|report, docs/operations.md): a custom role with cloudtasks.queues.pause, .resume and .get, granted on the launch queue only. Empty (default): no grant; an operator with broader rights (Cloud Tasks Admin) can still run the command."
+  description = "Principals (user:, group:, serviceAccount:) who may pause and resume launches and read the launch queue's state (npm run -s fleet -- pause|resume|report, docs/operations.md): a custom role with cloudtasks.queues.pause, .resume and .get, granted on the launch queue only; and ask for resyncs (npm run -s fleet -- resync): roles/pubsub.publisher on the fleet-requests topic only. Empty (default): no grant; an operator with broader rights (Cloud Tasks Admin) can still run the command."
   type        = list(string)
   default     = []
   nullable    = false

@@ -31,7 +31,7 @@ const NOT_IN_PLATFORM_PROJECT: Record<string, string> = {
 };
 
 /** Member expressions naming a Google-managed service agent the module creates. */
-const AGENT_MEMBERS = ['local.pubsub_agent', 'local.eventarc_agent', 'local.run_agent'];
+const AGENT_MEMBERS = ['local.pubsub_agent', 'local.eventarc_agent', 'local.run_agent', 'local.secret_manager_agent'];
 
 function apiViolations(mod: TfModule): string[] {
   const graph = buildGraph(mod);
@@ -85,6 +85,11 @@ describe('terraform/modules/pullsecret-adapter: the first apply, over the depend
     // permissions; the provider does not retry the trigger (service-agents.tf has the sources).
     expect(wait.body.create_duration).toBe('420s');
     expect(buildGraph(m).dependsOn('time_sleep.service_agents').has('google_project_iam_member.eventarc_agent')).toBe(true);
+    // Secret Manager's agent lives in the default secret's project (maybe not project_id): its own
+    // identity resource, waited for like the others before the topic grant.
+    const secretManagerGrant = buildGraph(m).dependsOn('google_pubsub_topic_iam_member.secret_manager_publishes_fleet_requests');
+    expect(secretManagerGrant.has('google_project_service_identity.secret_manager')).toBe(true);
+    expect(secretManagerGrant.has(AGENTS_WAIT)).toBe(true);
   });
 
   it('creates Eventarc triggers only after the Eventarc agent holds its role (provider #25294)', () => {
@@ -134,7 +139,10 @@ describe('terraform/modules/pullsecret-adapter: the first apply, over the depend
       const agent = deps.has(AGENTS_WAIT) || deps.has(AGENT_IDENTITIES);
       const sink = deps.has('time_sleep.sink_writer_identity');
       // The fleet operators are people or automation the caller names (var.fleet_operators).
-      const operator = address === 'google_cloud_tasks_queue_iam_member.fleet_operators';
+      const operator = [
+        'google_cloud_tasks_queue_iam_member.fleet_operators',
+        'google_pubsub_topic_iam_member.fleet_operators_request_resync',
+      ].includes(address);
       return !(createdAccount || agent || sink || operator);
     });
     expect(unknown.map((r) => `${r.type}.${r.name}: ${String(r.body.member)}`)).toEqual([]);

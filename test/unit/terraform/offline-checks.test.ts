@@ -21,7 +21,8 @@ const SAMPLE_VALUES: Record<string, string> = {
   HYPERFLEET_API_ORG_HEADER: 'X-HyperFleet-Org',
   HYPERFLEET_API_ORG: 'acme',
   PULL_SECRET_JOB: 'projects/platform-project/locations/us-central1/jobs/pullsecret-job',
-  RESYNC_INTERVAL: '24h',
+  RESYNC_INTERVAL: '36h',
+  BATCH_CLUSTERS_PER_TASK: '500',
   DRIFT_REPAIR_BACKOFF: '5m',
   RESYNC_SPREAD: '6h',
   DRIFT_REPORTED_CONDITION: '"hypershift" in statuses',
@@ -331,6 +332,10 @@ describe('the local stack and Terraform use the same Pub/Sub names', () => {
   it('topics', () => {
     expect(pubsubTf).toMatch(nameAssignment('"${var.name_prefix}-job-results"'));
     expect(pubsubTf).toMatch(nameAssignment('"${var.name_prefix}-execution-finished"'));
+    // The fleet-requests topic lives with its publishers' grants (fleet-requests.tf); its route is in pubsub.tf.
+    expect(read('fleet-requests.tf')).toMatch(nameAssignment('"${var.name_prefix}-fleet-requests"'));
+    expect(pubsubTf).toMatch(/^\s{4}fleet = \{\n\s+topic\s+= google_pubsub_topic\.fleet_requests\.id\n\s+function = "adapter"/m);
+    expect(TOPICS.fleet).toBe(`${prefix}-fleet-requests`);
     expect(TOPICS.results).toBe(`${prefix}-job-results`);
     expect(TOPICS.finished).toBe(`${prefix}-execution-finished`);
     expect(TOPICS.sentinel).toBe(defaultOf('sentinel_topic'));
