@@ -215,7 +215,6 @@ export async function startFleet(count: number, settings: FleetSettings = {}) {
       hyperfleet: api,
       launchQueue: {
         queue: new CloudTasksLaunchQueue(client, {
-          queue: LAUNCH_QUEUE,
           target: { jobName: JOB, endpoint: cloudRun.apiUrl, serviceAccountEmail: LAUNCHER },
           timeoutMs: 30_000,
           retry: { attempts: 3, baseDelayMs: 100, maxDelayMs: 1000 },

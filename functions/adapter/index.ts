@@ -85,7 +85,6 @@ const launchQueue = lazily(async () => {
   return new CloudTasksLaunchQueue(
     new CloudTasksClient(googleClientOptions(config.launchQueue.tasks)),
     {
-      queue: config.launchQueue.name,
       target: {
         jobName: config.cloudRunJob,
         endpoint: config.launchQueue.cloudRunEndpoint,
@@ -115,7 +114,12 @@ function instanceHandler(): ReturnType<typeof createAdapterHandler> {
       logger,
       userAgent: 'pullsecret-adapter',
     }),
-    launchQueue: { queue, name: config.launchQueue.name, jobName: config.cloudRunJob },
+    launchQueue: {
+      queue,
+      name: config.launchQueue.name,
+      perManagementCluster: config.launchQueue.perManagementCluster,
+      jobName: config.cloudRunJob,
+    },
     lookup,
     preconditions,
     driftCondition,

@@ -3,9 +3,13 @@ import { parseDurationMs } from '../../shared/config/durations';
 import { parseBatchSelector, type BatchSelector } from '../../shared/batch/batch-request';
 
 export const USAGE = `Usage: npm run -s fleet -- COMMAND [FLAGS]
-  pause             pauses the launch queue: the adapter keeps deciding and recording (statuses say
-                    JobQueued), no execution starts; nothing is dropped
-  resume            resumes it: the waiting launches go out at the queue's rate
+  pause [--management-cluster NAME]
+                    pauses the launch queues (the fleet's and every management cluster's), or only
+                    that management cluster's: the adapter keeps deciding and recording (statuses
+                    say JobQueued), no execution starts there, batches leave its clusters alone
+  resume [--management-cluster NAME]
+                    resumes them: the waiting launches go out at the queue's rate; resuming one
+                    management cluster also asks for its resync (what batches left alone)
   report [--json]   every cluster's pullsecret status, then the fleet summary; exit 1 when a
                     cluster fails permanently or has not converged within --not-converged-after
   resync CLUSTER_ID... | --management-cluster NAME | --default | --all
@@ -31,7 +35,7 @@ Flags:
                     stack's operator
   --management-cluster NAME
                     resync: the clusters our status says are on that management cluster;
-                    pause or resume one management cluster: not supported yet (exit 2)
+                    pause, resume: that management cluster's launch queue (LAUNCH_QUEUE-NAME)
 Google calls use Application Default Credentials (gcloud auth application-default login).
 Exit codes: 0 done (report: nothing late or failing for good), 1 report: a cluster fails
 permanently or has not converged past the threshold, 2 bad arguments or configuration,
@@ -43,6 +47,7 @@ export class UsageError extends Error {}
 
 const QUEUE_NAME = /^projects\/[^/]+\/locations\/[^/]+\/queues\/[^/]+$/;
 const TOPIC_NAME = /^projects\/[^/]+\/topics\/[^/]+$/;
+const MANAGEMENT_CLUSTER = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 /** The report's default threshold; the console's fleet panel and the Terraform alert default agree. */
 export const DEFAULT_NOT_CONVERGED_AFTER = '30m';
 
@@ -56,8 +61,8 @@ export interface Targets {
 
 export type FleetCommand =
   | { readonly kind: 'help' }
-  | ({ readonly kind: 'pause' } & Targets)
-  | ({ readonly kind: 'resume' } & Targets)
+  | ({ readonly kind: 'pause'; readonly managementCluster?: string } & Targets)
+  | ({ readonly kind: 'resume'; readonly managementCluster?: string } & Targets)
   | ({ readonly kind: 'resync'; readonly selector: BatchSelector } & Targets)
   | ({
       readonly kind: 'report';
@@ -107,13 +112,14 @@ export function parseFleetArgs(argv: readonly string[]): FleetCommand {
     ...(values.stack !== undefined ? { stack: values.stack } : {}),
   };
   if (kind === 'pause' || kind === 'resume') {
-    if (values['management-cluster'] !== undefined)
-      throw new UsageError(
-        `${kind} --management-cluster is not supported yet: the launch queue is one for the fleet, so only a fleet-wide ${kind} exists (issue 41). Nothing was changed.`,
-      );
     if (values.json || values['not-converged-after'] !== undefined)
       throw new UsageError(`--json and --not-converged-after are report flags.`);
-    return { kind, ...targets };
+    const managementCluster = values['management-cluster'];
+    if (managementCluster !== undefined && !MANAGEMENT_CLUSTER.test(managementCluster))
+      throw new UsageError(
+        `--management-cluster "${managementCluster.slice(0, 70)}" is not a management cluster name (a DNS label, as in MANAGEMENT_CLUSTERS).`,
+      );
+    return { kind, ...(managementCluster !== undefined ? { managementCluster } : {}), ...targets };
   }
   if (kind === 'resync') {
     if (values.json || values['not-converged-after'] !== undefined)

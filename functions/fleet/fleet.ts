@@ -1,6 +1,13 @@
 import type { HyperFleetClient } from '../../shared/hyperfleet/client';
 import { EXIT, parseFleetArgs, USAGE, UsageError, type FleetCommand, type Targets } from './args';
-import { launchQueueState, setLaunchQueueState, type QueueAdmin } from './queue/queue-control';
+import {
+  launchQueues,
+  launchQueueState,
+  setLaunchQueueState,
+  type LaunchQueueRef,
+  type QueueAdmin,
+} from './queue/queue-control';
+import { managementClusterQueue } from '../../shared/launch-queue/management-cluster-queues';
 import { fleetReport } from './report/fleet-report';
 import { readFleet } from './report/read-fleet';
 import { renderReport } from './report/render-report';
@@ -71,16 +78,8 @@ async function run(
   connections: FleetConnections,
   io: FleetIo,
 ): Promise<number> {
-  if (command.kind === 'pause' || command.kind === 'resume') {
-    const queue = connections.queue!;
-    const state = await setLaunchQueueState(connections.queueAdmin(), queue, command.kind);
-    io.stdout(`launch queue ${queue}: ${state}\n`);
-    if (command.kind === 'pause')
-      io.stderr(
-        'fleet: launches wait in the queue (statuses say JobQueued); `fleet resume` releases them at the queue rate.\n',
-      );
-    return EXIT.ok;
-  }
+  if (command.kind === 'pause' || command.kind === 'resume')
+    return pauseOrResume(command, connections, io);
   if (command.kind === 'resync') {
     const id = await connections
       .fleetRequests()
@@ -94,19 +93,77 @@ async function run(
     return EXIT.ok;
   }
   const fleet = await readFleet(connections.hyperfleet());
-  const launchQueue = connections.queue
-    ? {
-        name: connections.queue,
-        state: await launchQueueState(connections.queueAdmin(), connections.queue),
-      }
-    : undefined;
+  const admin = connections.queue ? connections.queueAdmin() : undefined;
+  const launchQueue =
+    admin && connections.queue
+      ? { name: connections.queue, state: await launchQueueState(admin, connections.queue) }
+      : undefined;
+  // A management cluster's queue paused and forgotten shows here too.
+  const paused =
+    admin && connections.queue
+      ? (await launchQueues(admin, connections.queue))
+          .filter((q) => q.managementCluster !== undefined && q.state === 'PAUSED')
+          .map((q) => q.managementCluster!)
+      : [];
   const report = fleetReport(fleet, {
     now: io.now(),
     notConvergedAfterMs: command.notConvergedAfterMs,
     ...(launchQueue ? { launchQueue } : {}),
+    ...(paused.length > 0 ? { pausedManagementClusters: paused } : {}),
   });
   io.stdout(
     command.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderReport(report).join('\n')}\n`,
   );
   return report.exit_code;
+}
+
+/**
+ * Pause or resume: one management cluster's launch queue, or every launch queue of the fleet. A
+ * resumed management cluster is also resynced (a batch left its clusters alone while it was
+ * paused), when the fleet-requests topic is known.
+ */
+async function pauseOrResume(
+  command: Extract<FleetCommand, { kind: 'pause' | 'resume' }>,
+  connections: FleetConnections,
+  io: FleetIo,
+): Promise<number> {
+  const admin = connections.queueAdmin();
+  const main = connections.queue!;
+  const one = command.managementCluster;
+  const queues: LaunchQueueRef[] = one
+    ? [{ name: managementClusterQueue(main, one), managementCluster: one }]
+    : await launchQueues(admin, main);
+  if (one) await requireQueue(admin, queues[0]!.name, one);
+  for (const queue of queues) {
+    const state = await setLaunchQueueState(admin, queue.name, command.kind);
+    io.stdout(`launch queue ${queue.name}: ${state}\n`);
+  }
+  if (command.kind === 'pause')
+    io.stderr(
+      `fleet: launches ${one ? `for management cluster ${one} ` : ''}wait in the queue (statuses say JobQueued)${one ? ' and batches leave its clusters alone' : ''}; \`fleet resume${one ? ` --management-cluster ${one}` : ''}\` releases them at the queue rate.\n`,
+    );
+  if (command.kind === 'resume' && one && connections.topic) {
+    const id = await connections
+      .fleetRequests()
+      .resync({ kind: 'management-cluster', name: one }, process.env.USER, io.now());
+    io.stdout(
+      `resync of management-cluster=${one} requested (message ${id}): what batches left alone while it was paused\n`,
+    );
+  }
+  return EXIT.ok;
+}
+
+/** A management cluster's queue must exist: a typo must not look like a pause. */
+async function requireQueue(
+  admin: QueueAdmin,
+  queue: string,
+  managementCluster: string,
+): Promise<void> {
+  try {
+    await launchQueueState(admin, queue);
+  } catch (error) {
+    throw new Error(
+      `management cluster ${managementCluster} has no launch queue ${queue} (is it in Terraform's management_clusters, with launch_queue.per_management_cluster on?): ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
 }

@@ -55,7 +55,9 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
     // A batch execution's task (the adapter launched it with BATCH_SELECTOR): its own chunk, so a
     // per-cluster run never loads it.
     if (dryRun) {
-      process.stderr.write('pull-secret: --dry-run is not supported for a batch (BATCH_SELECTOR).\n');
+      process.stderr.write(
+        'pull-secret: --dry-run is not supported for a batch (BATCH_SELECTOR).\n',
+      );
       return 2;
     }
     const { runBatchTask } = await import('./batch/run-batch.js');

@@ -53,7 +53,6 @@ export function adapterCloudPorts(
     name,
     jobName: TEST_JOB,
     queue: new CloudTasksLaunchQueue(new CloudTasksClient(googleClientOptions(options.tasksHost)), {
-      queue: name,
       target: {
         jobName: TEST_JOB,
         endpoint: options.cloudRunEndpoint,

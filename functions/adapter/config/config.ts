@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { secretVersionNameSchema } from '../../../shared/gcp/secret-manager-names';
 import {
+  booleanFlag,
   duration,
   parseDurationMs,
   positiveIntWithDefault,
@@ -66,6 +67,9 @@ export const adapterEnvSchema = z.object({
       /^projects\/[^/]+\/locations\/[^/]+\/queues\/[A-Za-z0-9-]{1,100}$/,
       'must be the queue resource name projects/PROJECT/locations/REGION/queues/QUEUE',
     ),
+  // Each management cluster's launches in its own queue, LAUNCH_QUEUE-NAME (pausable alone):
+  // shared/launch-queue/management-cluster-queues.ts. Terraform creates the queues and sets it.
+  LAUNCH_QUEUE_PER_MANAGEMENT_CLUSTER: booleanFlag(false),
   LAUNCHER_SERVICE_ACCOUNT: z
     .string()
     .regex(
@@ -133,6 +137,8 @@ export interface AdapterConfig {
   /** The launch queue and what its tasks call, as whom. */
   readonly launchQueue: {
     readonly name: string;
+    /** LAUNCH_QUEUE_PER_MANAGEMENT_CLUSTER: a placed cluster's launches go to LAUNCH_QUEUE-NAME. */
+    readonly perManagementCluster: boolean;
     readonly launcherServiceAccount: string;
     readonly cloudRunEndpoint: string;
     /** Where Cloud Tasks is called, when not Google's default endpoint. */
@@ -193,6 +199,7 @@ export function loadAdapterConfig(env: Env): AdapterConfig {
     },
     launchQueue: {
       name: e.LAUNCH_QUEUE,
+      perManagementCluster: e.LAUNCH_QUEUE_PER_MANAGEMENT_CLUSTER,
       launcherServiceAccount: e.LAUNCHER_SERVICE_ACCOUNT,
       cloudRunEndpoint: e.CLOUD_RUN_API_ENDPOINT,
       tasks: {

@@ -15,6 +15,8 @@ export interface AdapterDependencies {
   readonly launchQueue: {
     readonly queue: LaunchQueue;
     readonly name: string;
+    /** LAUNCH_QUEUE_PER_MANAGEMENT_CLUSTER: a placed cluster's launches go to its own queue. */
+    readonly perManagementCluster?: boolean;
     readonly jobName: string;
   };
   /** GetExecution, off the happy path: an execution silent for longer than EXECUTION_CHECK_AFTER. */

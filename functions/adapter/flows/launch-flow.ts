@@ -6,6 +6,7 @@ import type { Decision } from '../decision/decision';
 import { pullSecretReference } from '../decision/pull-secret-reference';
 import type { LaunchRequest, PullSecretReference } from '../cloud-run/execution-env';
 import { launchTaskId, launchTaskName } from '../launch-queue/task-name';
+import { launchQueueFor } from '../../../shared/launch-queue/management-cluster-queues';
 import type { AdapterDependencies } from './dependencies';
 import type { StatusWriter } from './report-status';
 
@@ -31,7 +32,14 @@ export async function launchThroughQueue(
 ): Promise<void> {
   const { operation, attempt, kept } = decision;
   const identity = { clusterId: cluster.id, generation: cluster.generation, operation, attempt };
-  const task = launchTaskName(deps.launchQueue.name, identity);
+  // A placed cluster's launch waits in its management cluster's queue when there is one, so a
+  // pause of that queue holds it (shared/launch-queue/management-cluster-queues.ts).
+  const queueName = launchQueueFor(
+    deps.launchQueue.name,
+    deps.launchQueue.perManagementCluster === true,
+    decision.managementCluster,
+  );
+  const task = launchTaskName(queueName, identity);
   const reference = pullSecretReference(cluster, deps.pullSecret);
   let queued;
   try {

@@ -14,8 +14,6 @@ import { runJobHttpRequest, type RunJobTarget } from './run-job-target';
 import { batchRunJobHttpRequest, type BatchLaunch } from './batch-launch';
 
 export interface CloudTasksLaunchQueueOptions {
-  /** projects/P/locations/L/queues/Q (LAUNCH_QUEUE). */
-  readonly queue: string;
   readonly target: RunJobTarget;
   readonly timeoutMs: number;
   /** CreateTask is retried in-process on UNAVAILABLE and the like: the name makes it idempotent. */
@@ -56,7 +54,7 @@ export class CloudTasksLaunchQueue implements LaunchQueue {
             });
           },
         }).catch((error: unknown) => {
-          throw toAdapterError(error, this.context('CreateTask', this.options.queue));
+          throw toAdapterError(error, this.context('CreateTask', queueOfTask(task)));
         });
       },
       { kind: SpanKind.CLIENT },
@@ -83,7 +81,7 @@ export class CloudTasksLaunchQueue implements LaunchQueue {
             });
           },
         }).catch((error: unknown) => {
-          throw toAdapterError(error, this.context('CreateTask', this.options.queue));
+          throw toAdapterError(error, this.context('CreateTask', queueOfTask(task)));
         });
       },
       { kind: SpanKind.CLIENT },
@@ -133,8 +131,9 @@ export class CloudTasksLaunchQueue implements LaunchQueue {
     httpRequest: ReturnType<typeof runJobHttpRequest>,
   ): Promise<EnqueueResult> {
     try {
+      // The task's own queue (a management cluster's, or the fleet's): its name says which.
       await this.client.createTask(
-        { parent: this.options.queue, task: { name, httpRequest } },
+        { parent: queueOfTask(name), task: { name, httpRequest } },
         // The client's own retry is off: ours knows the delivery's deadline.
         { timeout: callTimeoutMs(this.options.timeoutMs, 'CreateTask'), retry: null },
       );
@@ -158,3 +157,6 @@ export class CloudTasksLaunchQueue implements LaunchQueue {
     };
   }
 }
+
+/** `projects/P/locations/L/queues/Q/tasks/T` -> `projects/P/locations/L/queues/Q`. */
+const queueOfTask = (task: string): string => task.slice(0, task.lastIndexOf('/tasks/'));

@@ -1,8 +1,12 @@
 import type { CloudTasksClient } from '../../../shared/gcp/lazy/cloud-tasks';
 import { toAdapterError } from '../../../shared/gcp/grpc-failure';
+import { managementClusterOfQueue } from '../../../shared/launch-queue/management-cluster-queues';
 
-/** The three Cloud Tasks calls the fleet command makes, and nothing else (least privilege). */
-export type QueueAdmin = Pick<CloudTasksClient, 'pauseQueue' | 'resumeQueue' | 'getQueue'>;
+/** The four Cloud Tasks calls the fleet command makes, and nothing else (least privilege). */
+export type QueueAdmin = Pick<
+  CloudTasksClient,
+  'pauseQueue' | 'resumeQueue' | 'getQueue' | 'listQueues'
+>;
 
 /** Queue.State by number, for a client that answers enums as numbers. */
 const STATES = ['STATE_UNSPECIFIED', 'RUNNING', 'PAUSED', 'DISABLED'];
@@ -12,7 +16,7 @@ const stateName = (state: unknown): string =>
 
 /** The grant the fleet command's Cloud Tasks calls need (docs/operations.md). */
 const PERMISSION_FIX =
-  'Grant the operator the fleet operator role on the launch queue (Terraform fleet_operators: cloudtasks.queues.pause, .resume, .get on the queue only; docs/operations.md, "Operating the fleet: pause, resume, report, resync").';
+  'Grant the operator the fleet operator role on the launch queues (Terraform fleet_operators: cloudtasks.queues.pause, .resume, .get on the queues, .list on the project; docs/operations.md, "Operating the fleet: pause, resume, report, resync").';
 
 function refused(error: unknown, operation: string, queue: string): Error {
   return toAdapterError(error, {
@@ -55,4 +59,37 @@ export async function launchQueueState(admin: QueueAdmin, queue: string): Promis
   } catch (error) {
     throw refused(error, 'GetQueue', queue);
   }
+}
+
+/** A launch queue and, for a management cluster's own, which one. */
+export interface LaunchQueueRef {
+  readonly name: string;
+  readonly managementCluster?: string;
+  /** As ListQueues answered it (RUNNING, PAUSED, ...). */
+  readonly state?: string;
+}
+
+/**
+ * The fleet's launch queue and every management cluster's (`LAUNCH_QUEUE-NAME`), as ListQueues
+ * (cloudtasks.queues.list on the location) finds them: a fleet-wide pause pauses them all.
+ */
+export async function launchQueues(
+  admin: QueueAdmin,
+  launchQueue: string,
+): Promise<LaunchQueueRef[]> {
+  const location = launchQueue.slice(0, launchQueue.lastIndexOf('/queues/'));
+  let found: { name?: string | null; state?: unknown }[];
+  try {
+    [found] = await admin.listQueues({ parent: location });
+  } catch (error) {
+    throw refused(error, 'ListQueues', location);
+  }
+  const perCluster = found
+    .flatMap((queue) => {
+      const name = queue.name ?? '';
+      const managementCluster = managementClusterOfQueue(launchQueue, name);
+      return managementCluster ? [{ name, managementCluster, state: stateName(queue.state) }] : [];
+    })
+    .sort((a, b) => a.name.localeCompare(b.name));
+  return [{ name: launchQueue }, ...perCluster];
 }

@@ -18,6 +18,8 @@ export interface FleetReport {
   readonly not_converged_after_seconds: number;
   /** The launch queue's state when the report could read it (RUNNING, PAUSED, DISABLED). */
   readonly launch_queue?: { readonly name: string; readonly state: string };
+  /** Management clusters whose own launch queue is paused (fleet pause --management-cluster). */
+  readonly paused_management_clusters?: readonly string[];
   readonly clusters: readonly FleetRow[];
   readonly summary: {
     readonly total: number;
@@ -48,6 +50,7 @@ export function fleetReport(
     readonly now: Date;
     readonly notConvergedAfterMs: number;
     readonly launchQueue?: { readonly name: string; readonly state: string };
+    readonly pausedManagementClusters?: readonly string[];
   },
 ): FleetReport {
   const clusters = fleet
@@ -65,6 +68,9 @@ export function fleetReport(
     generated_at: options.now.toISOString(),
     not_converged_after_seconds: Math.round(options.notConvergedAfterMs / 1000),
     ...(options.launchQueue ? { launch_queue: options.launchQueue } : {}),
+    ...(options.pausedManagementClusters
+      ? { paused_management_clusters: options.pausedManagementClusters }
+      : {}),
     clusters,
     summary: {
       total: clusters.length,

@@ -80,5 +80,7 @@ export function renderReport(report: FleetReport): string[] {
     );
   if (report.launch_queue)
     lines.push(`launch queue ${report.launch_queue.name}: ${report.launch_queue.state}`);
+  if (report.paused_management_clusters?.length)
+    lines.push(`paused management clusters: ${report.paused_management_clusters.join(', ')}`);
   return lines;
 }

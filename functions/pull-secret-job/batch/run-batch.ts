@@ -21,6 +21,9 @@ import { refuseRedirects } from '../config/redirect-guard';
 import { secretVersionNameSchema } from '../../../shared/gcp/secret-manager-names';
 import { chooseForBatch, type BatchSelectionContext } from './batch-selection';
 import { ClusterRunner } from './cluster-runner';
+import { HeldManagementClusters } from './held-management-clusters';
+import { booleanFlag } from '../../../shared/config/durations';
+import { apiEndpoint, hostPort } from '../../../shared/config/gcp-names';
 
 // One task of a batch execution (shared/batch/batch-request.ts): it takes every CLOUD_RUN_TASK_COUNT-th
 // page of the HyperFleet API's cluster list, starting at its CLOUD_RUN_TASK_INDEX, and re-applies
@@ -49,6 +52,15 @@ const batchEnvSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   LOG_FORMAT: z.enum(LOG_FORMATS).default('json'),
   GOOGLE_CLOUD_PROJECT: z.string().optional(),
+  /** The management clusters' own launch queues (LAUNCH_QUEUE-NAME): a paused one's clusters are held. */
+  LAUNCH_QUEUE: z
+    .string()
+    .regex(/^projects\/[^/]+\/locations\/[^/]+\/queues\/[A-Za-z0-9-]{1,100}$/)
+    .optional(),
+  LAUNCH_QUEUE_PER_MANAGEMENT_CLUSTER: booleanFlag(false),
+  CLOUD_TASKS_API_ENDPOINT: apiEndpoint.optional(),
+  CLOUD_TASKS_EMULATOR_HOST: hostPort.optional(),
+  DEFAULT_MANAGEMENT_CLUSTER: z.string().optional(),
   ...namespaceLayoutEnvShape,
   ...hyperFleetApiEnvShape,
 });
@@ -61,6 +73,8 @@ export interface BatchCounts {
   clusters_skipped: number;
   /** Of the skipped: in the adapter's hands (not converged, in flight, moving). */
   clusters_left_to_adapter: number;
+  /** Of the skipped: on a management cluster whose launch queue is paused. */
+  clusters_held: number;
 }
 
 /** The variables the batch run reads that a per-cluster run must not see. */
@@ -114,12 +128,13 @@ export async function runBatchTask(
     clusters_failed: 0,
     clusters_skipped: 0,
     clusters_left_to_adapter: 0,
+    clusters_held: 0,
   };
   let exitCode: number = EXIT_CODES.success;
   try {
     await runTaskClusters(settings, runner, counts, logger);
     logger.info(
-      `Batch task ${task.task_index + 1} of ${task.task_count} done: ${counts.clusters_applied} applied, ${counts.clusters_failed} failed, ${counts.clusters_skipped} skipped (${counts.clusters_left_to_adapter} left to the adapter) of ${counts.clusters_listed}`,
+      `Batch task ${task.task_index + 1} of ${task.task_count} done: ${counts.clusters_applied} applied, ${counts.clusters_failed} failed, ${counts.clusters_skipped} skipped (${counts.clusters_left_to_adapter} left to the adapter, ${counts.clusters_held} held by a paused management cluster) of ${counts.clusters_listed}`,
       { event: 'batch-finished', ...task, ...counts },
     );
   } catch (error) {
@@ -165,6 +180,47 @@ async function runTaskClusters(
     },
     launchIdPrefix: `batch-${settings.CLOUD_RUN_EXECUTION}`,
   };
+  const held =
+    settings.LAUNCH_QUEUE_PER_MANAGEMENT_CLUSTER && settings.LAUNCH_QUEUE
+      ? new HeldManagementClusters(
+          {
+            launchQueue: settings.LAUNCH_QUEUE,
+            endpoint: {
+              ...(settings.CLOUD_TASKS_API_ENDPOINT
+                ? { apiEndpoint: settings.CLOUD_TASKS_API_ENDPOINT }
+                : {}),
+              ...(settings.CLOUD_TASKS_EMULATOR_HOST
+                ? { emulatorHost: settings.CLOUD_TASKS_EMULATOR_HOST }
+                : {}),
+            },
+          },
+          logger,
+        )
+      : undefined;
+  try {
+    await runPages(hyperfleet, settings, context, { runner, counts, logger, held });
+  } finally {
+    await held?.close();
+  }
+}
+
+/** Every page of this task, BATCH_CONCURRENCY clusters at once. */
+async function runPages(
+  hyperfleet: HyperFleetClient,
+  settings: BatchSettings,
+  context: BatchSelectionContext,
+  {
+    runner,
+    counts,
+    logger,
+    held,
+  }: {
+    runner: ClusterRunner;
+    counts: BatchCounts;
+    logger: Logger;
+    held: HeldManagementClusters | undefined;
+  },
+): Promise<void> {
   for await (const clusters of taskPages(hyperfleet, settings)) {
     counts.clusters_listed += clusters.length;
     await eachLimited(clusters, settings.BATCH_CONCURRENCY, async (cluster) => {
@@ -177,6 +233,12 @@ async function runTaskClusters(
           cluster_id: cluster.id,
           decision: 'batch-skip',
         });
+        return;
+      }
+      const on = choice.request.managementCluster ?? settings.DEFAULT_MANAGEMENT_CLUSTER;
+      if (held && on !== undefined && (await held.isHeld(on))) {
+        counts.clusters_skipped++;
+        counts.clusters_held++;
         return;
       }
       const result = await runner.run(choice.request);
