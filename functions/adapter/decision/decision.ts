@@ -2,6 +2,9 @@ import type { ClusterEvent } from '../../../shared/events/sentinel-event';
 import type { KeptConvergence, Operation, StatusOutcome } from '../../../shared/status/outcome';
 import type { OwnStatus } from '../../../shared/status/own-status';
 import type { DriftResult } from './drift-condition';
+import type { ClusterFacts } from '../../../shared/hyperfleet/cluster-facts';
+
+export type { ClusterFacts };
 import type { PreconditionResult } from './preconditions';
 
 /** Timing rules of the decision (from configuration). */
@@ -36,31 +39,6 @@ export interface DecisionSettings {
    * most one execution per window. Absent: 0.
    */
   readonly driftRepairBackoffMs?: number;
-}
-
-/** What the cluster provides that the decision and the launch need; computed by the handler. */
-export interface ClusterFacts {
-  readonly clusterId: string;
-  readonly clusterName: string;
-  readonly generation: number;
-  readonly deleting: boolean;
-  readonly gcpProjectId: string | undefined;
-  /**
-   * The operator's layout's namespace for the cluster (MANAGEMENT_NAMESPACE_TEMPLATE), which the
-   * placement adapter's data.namespace, when it reports one, must agree with.
-   */
-  readonly namespace:
-    | { readonly ok: true; readonly value: string }
-    | { readonly ok: false; readonly problem: string };
-  /**
-   * A namespace layout migration's `keep-previous` phase is under way: a copy our status says is
-   * kept in the previous layout is meant to stay (any other time it is due for removal).
-   */
-  readonly keepsPreviousLayout: boolean;
-  /** From the placement adapter's data.managementCluster; no value: the job's default cluster. */
-  readonly managementCluster:
-    | { readonly ok: true; readonly value?: string }
-    | { readonly ok: false; readonly problem: string };
 }
 
 export interface DecisionInput {

@@ -1,9 +1,10 @@
 import type { ClusterEvent } from '../../../shared/events/sentinel-event';
 import type { AdapterStatus, Cluster } from '../../../shared/hyperfleet/schemas';
 import { omitPaths } from '../../../shared/object-path';
-import { hasPullSecretInSpec, statusesByAdapter } from './cluster-facts';
+import { statusesByAdapter } from '../../../shared/hyperfleet/cluster-facts';
+import { hasPullSecretInSpec } from '../../../shared/pull-secret/pull-secret-reference';
 import type { PreconditionContext } from './preconditions';
-import type { PullSecretSettings } from './pull-secret-reference';
+import type { PullSecretSettings } from '../../../shared/pull-secret/pull-secret-reference';
 
 /**
  * What the preconditions see of an event. The cluster comes without its pull secrets (the values

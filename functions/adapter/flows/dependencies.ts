@@ -3,7 +3,7 @@ import type { HyperFleetApi } from '../../../shared/hyperfleet/port';
 import type { Logger } from '../../../shared/logging/logger';
 import type { NamespaceLayout } from '../../../shared/pull-secret/namespace-layout';
 import type { DecisionSettings } from '../decision/decision';
-import type { PullSecretSettings } from '../decision/pull-secret-reference';
+import type { PullSecretSettings } from '../../../shared/pull-secret/pull-secret-reference';
 import type { CompiledPrecondition } from '../decision/preconditions';
 import type { CompiledDriftCondition } from '../decision/drift-condition';
 import type { LaunchQueue } from '../launch-queue/launch-queue';

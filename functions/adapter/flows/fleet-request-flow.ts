@@ -10,9 +10,10 @@ import {
   isProjectNumber,
   parseSecretManagerName,
 } from '../../../shared/gcp/secret-manager-names';
+import { AdapterError } from '../../../shared/errors';
 import type { Logger } from '../../../shared/logging/logger';
 import { describeFirstIssue } from '../../../shared/zod-issue';
-import type { PullSecretSettings } from '../decision/pull-secret-reference';
+import type { PullSecretSettings } from '../../../shared/pull-secret/pull-secret-reference';
 import { batchTaskCount, batchTaskId, type BatchLaunch } from '../launch-queue/batch-launch';
 import type { LaunchQueue } from '../launch-queue/launch-queue';
 
@@ -193,12 +194,11 @@ function decideSecretEvent(
         kind: 'ignore',
         message: `Secret Manager SECRET_VERSION_ADD on ${secret} without a version number in versionId; not rotated`,
       };
-    // An added version is pinned by number: every cluster gets that one, and a run that resolved an
-    // older one cannot overwrite it (the default-version stamp). An enabled one: `latest` again.
-    const version =
-      message.eventType === 'SECRET_VERSION_ADD'
-        ? `${secret}/versions/${versionNumber}`
-        : `${secret}/versions/${configured.version}`;
+    // The batch reads `latest` (the newest enabled version) itself, once per task: the number in
+    // the message is only said, never followed (a forged or withdrawn one changes nothing), and the
+    // Secrets keep naming the configured version; a run that read an older default cannot
+    // overwrite a newer one (the default-version stamp).
+    const version = `${secret}/versions/${configured.version}`;
     return {
       kind: 'launch',
       batch: {
@@ -261,7 +261,20 @@ export async function handleFleetMessage(
       : batchTaskCount(await deps.countClusters(), deps.settings.clustersPerTask);
   const batch: BatchLaunch = { ...action.batch, taskCount };
   const task = `${deps.queueName}/tasks/${batchTaskId(batch)}`;
-  const queued = await deps.queue.enqueueBatch(task, batch);
+  let queued;
+  try {
+    queued = await deps.queue.enqueueBatch(task, batch);
+  } catch (error) {
+    // Refused for good (no right on the queue, an override outside the allow-list): redelivering
+    // cannot help, so the message is acknowledged with an ERROR line (the batch alert's filter).
+    if (!(error instanceof AdapterError && error.kind === 'permanent')) throw error;
+    log.error(`${action.message}: the batch could not be launched: ${error.message}`, {
+      event: 'batch-failed',
+      reason: batch.reason,
+      selector: selectorText(batch.selector),
+    });
+    return;
+  }
   log.info(
     `${action.message}: ${queued === 'queued' ? 'batch launched' : 'already launched'} (${taskCount} task${taskCount === 1 ? '' : 's'})`,
     {

@@ -3,8 +3,8 @@ import type { Cluster } from '../../../shared/hyperfleet/schemas';
 import type { Logger } from '../../../shared/logging/logger';
 import { readOwnStatus, type OwnStatus } from '../../../shared/status/own-status';
 import type { Decision } from '../decision/decision';
-import { pullSecretReference } from '../decision/pull-secret-reference';
-import type { LaunchRequest, PullSecretReference } from '../cloud-run/execution-env';
+import { pullSecretReference } from '../../../shared/pull-secret/pull-secret-reference';
+import type { LaunchRequest, PullSecretReference } from '../../../shared/launch/execution-env';
 import { launchTaskId, launchTaskName } from '../launch-queue/task-name';
 import { launchQueueFor } from '../../../shared/launch-queue/management-cluster-queues';
 import type { AdapterDependencies } from './dependencies';
@@ -23,6 +23,17 @@ type LaunchDecision = Extract<Decision, { kind: 'launch' }>;
  * A refusal of CreateTask itself (no right on the queue, a bad request) is reported at once; a
  * transient failure is thrown, so the event is redelivered with backoff.
  */
+/**
+ * A placed cluster's launch waits in its management cluster's queue when there is one, so a pause
+ * of that queue holds it (shared/launch-queue/management-cluster-queues.ts).
+ */
+const queueOf = (decision: LaunchDecision, deps: AdapterDependencies): string =>
+  launchQueueFor(
+    deps.launchQueue.name,
+    deps.launchQueue.perManagementCluster === true,
+    decision.managementCluster,
+  );
+
 export async function launchThroughQueue(
   decision: LaunchDecision,
   cluster: Cluster,
@@ -32,14 +43,7 @@ export async function launchThroughQueue(
 ): Promise<void> {
   const { operation, attempt, kept } = decision;
   const identity = { clusterId: cluster.id, generation: cluster.generation, operation, attempt };
-  // A placed cluster's launch waits in its management cluster's queue when there is one, so a
-  // pause of that queue holds it (shared/launch-queue/management-cluster-queues.ts).
-  const queueName = launchQueueFor(
-    deps.launchQueue.name,
-    deps.launchQueue.perManagementCluster === true,
-    decision.managementCluster,
-  );
-  const task = launchTaskName(queueName, identity);
+  const task = launchTaskName(queueOf(decision, deps), identity);
   const reference = pullSecretReference(cluster, deps.pullSecret);
   let queued;
   try {

@@ -7,7 +7,7 @@ import { convergenceOf, type Convergence } from '../../../shared/status/converge
 import { readOwnStatus } from '../../../shared/status/own-status';
 import { TRACE_ATTRIBUTES } from '../../../shared/tracing/attributes';
 import { withSpan, type Span } from '../../../shared/tracing/spans';
-import { clusterFacts } from '../decision/cluster-facts';
+import { clusterFacts } from '../../../shared/hyperfleet/cluster-facts';
 import { decide } from '../decision/decide';
 import type { Decision } from '../decision/decision';
 import { decisionAttributes, decisionName } from '../decision/decision-attributes';

@@ -8,7 +8,7 @@ import type { RetryPolicy } from '../../../shared/retry/backoff';
 import { withRetry } from '../../../shared/retry/with-retry';
 import { TRACE_ATTRIBUTES } from '../../../shared/tracing/attributes';
 import { SpanKind, withSpan } from '../../../shared/tracing/spans';
-import type { LaunchRequest } from '../cloud-run/execution-env';
+import type { LaunchRequest } from '../../../shared/launch/execution-env';
 import type { EnqueueResult, LaunchQueue, QueuedTask } from './launch-queue';
 import { runJobHttpRequest, type RunJobTarget } from './run-job-target';
 import { batchRunJobHttpRequest, type BatchLaunch } from './batch-launch';

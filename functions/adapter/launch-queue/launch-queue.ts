@@ -1,4 +1,4 @@
-import type { LaunchRequest } from '../cloud-run/execution-env';
+import type { LaunchRequest } from '../../../shared/launch/execution-env';
 import type { BatchLaunch } from './batch-launch';
 
 /** What CreateTask did with a named launch task. */

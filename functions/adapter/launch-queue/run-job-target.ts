@@ -1,5 +1,5 @@
 import { runJobOverrideEnv } from '../cloud-run/execution-overrides';
-import { executionEnv, type LaunchRequest } from '../cloud-run/execution-env';
+import { executionEnv, type LaunchRequest } from '../../../shared/launch/execution-env';
 
 /** Where and as whom the queue runs the job. */
 export interface RunJobTarget {

@@ -2,12 +2,13 @@ import type { AdapterStatus, Cluster } from '../../../shared/hyperfleet/schemas'
 import type { BatchSelector } from '../../../shared/batch/batch-request';
 import type { NamespaceLayout } from '../../../shared/pull-secret/namespace-layout';
 import { IN_FLIGHT_REASONS, readOwnStatus } from '../../../shared/status/own-status';
-import type { LaunchRequest } from '../../adapter/cloud-run/execution-env';
-import { clusterFacts, hasPullSecretInSpec } from '../../adapter/decision/cluster-facts';
+import type { LaunchRequest } from '../../../shared/launch/execution-env';
+import { clusterFacts } from '../../../shared/hyperfleet/cluster-facts';
 import {
+  hasPullSecretInSpec,
   pullSecretReference,
   type PullSecretSettings,
-} from '../../adapter/decision/pull-secret-reference';
+} from '../../../shared/pull-secret/pull-secret-reference';
 
 // Which clusters a batch task re-applies, and with what: pure. A batch touches only clusters our
 // status says are converged at their current generation and idle, placed where placement still
@@ -35,11 +36,30 @@ export type BatchChoice =
       readonly why: string;
     };
 
-const skip = (reason: 'not-selected' | 'adapter', why: string): BatchChoice => ({
+const skip = (
+  reason: 'not-selected' | 'adapter',
+  why: string,
+): Extract<BatchChoice, { kind: 'skip' }> => ({
   kind: 'skip',
   reason,
   why,
 });
+
+/** Outside the selector by the cluster alone (no status read needed); undefined: read on. */
+export function selectedBySpec(
+  cluster: Cluster,
+  context: BatchSelectionContext,
+): Extract<BatchChoice, { kind: 'skip' }> | undefined {
+  const { selector, pullSecret } = context;
+  if (selector.kind === 'clusters' && !selector.ids.includes(cluster.id))
+    return skip('not-selected', 'not one of the requested clusters');
+  if (selector.kind !== 'default') return undefined;
+  if (hasPullSecretInSpec(cluster, pullSecret.specPath))
+    return skip('not-selected', 'has its own pull secret');
+  if (!pullSecret.defaultVersion)
+    return skip('not-selected', 'no default pull secret is configured');
+  return undefined;
+}
 
 export function chooseForBatch(
   cluster: Cluster,
@@ -47,13 +67,8 @@ export function chooseForBatch(
   context: BatchSelectionContext,
 ): BatchChoice {
   const { selector, pullSecret } = context;
-  if (selector.kind === 'clusters' && !selector.ids.includes(cluster.id))
-    return skip('not-selected', 'not one of the requested clusters');
-  const onDefault = !hasPullSecretInSpec(cluster, pullSecret.specPath);
-  if (selector.kind === 'default' && !onDefault)
-    return skip('not-selected', 'has its own pull secret');
-  if (selector.kind === 'default' && !pullSecret.defaultVersion)
-    return skip('not-selected', 'no default pull secret is configured');
+  const outside = selectedBySpec(cluster, context);
+  if (outside) return outside;
   const facts = clusterFacts(cluster, statuses, context.layout);
   if (facts.deleting) return skip('adapter', 'being deleted');
   const own = readOwnStatus(statuses);

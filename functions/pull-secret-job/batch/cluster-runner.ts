@@ -1,10 +1,9 @@
 import { ConfigError } from '../../../shared/errors';
-import { googleClientOptions } from '../../../shared/gcp/client-options';
-import { SecretManagerServiceClient } from '../../../shared/gcp/secret-manager-client';
+import type { SecretManagerServiceClient } from '../../../shared/gcp/secret-manager-client';
 import type { JobResult } from '../../../shared/job-result';
 import type { Logger } from '../../../shared/logging/logger';
 import type { SecretRedactor } from '../../../shared/logging/secret-redactor';
-import { executionEnv, type LaunchRequest } from '../../adapter/cloud-run/execution-env';
+import { executionEnv, type LaunchRequest } from '../../../shared/launch/execution-env';
 import { loadJobConfig } from '../config/config';
 import { jobDependencies, resultPublisher } from '../run/job-clients';
 import { runPullSecretJob } from '../run/run-pull-secret-job';
@@ -12,14 +11,15 @@ import type { ResultPublisher } from '../telemetry/result-publisher';
 
 /**
  * Runs one cluster's apply in this process as its own execution would, sharing the clients a
- * process can share: one Secret Manager channel and one results publisher for the whole task.
+ * process can share: the task's Secret Manager channel and one results publisher for the whole task.
  */
 export class ClusterRunner {
-  private client: SecretManagerServiceClient | undefined;
   private publisher: Promise<ResultPublisher> | undefined;
 
   constructor(
     private readonly env: Readonly<Record<string, string | undefined>>,
+    /** The task's Secret Manager channel (the caller closes it). */
+    private readonly client: SecretManagerServiceClient,
     private readonly logger: Logger,
     private readonly redactor: SecretRedactor,
   ) {}
@@ -39,7 +39,6 @@ export class ClusterRunner {
       log.error(`Not run: ${error.message}`, { decision: 'batch-config-refused' });
       return { outcome: 'failed' };
     }
-    this.client ??= new SecretManagerServiceClient(googleClientOptions(config.secretManager));
     const deps = jobDependencies(config, this.client, this.logger, this.redactor);
     const result = await runPullSecretJob(config, deps, { dryRun: false });
     if (config.resultsTopic) {
@@ -63,7 +62,6 @@ export class ClusterRunner {
   }
 
   async close(): Promise<void> {
-    await this.client?.close();
     if (this.publisher) await (await this.publisher.catch(() => undefined))?.close();
   }
 }

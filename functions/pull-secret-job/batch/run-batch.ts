@@ -1,89 +1,41 @@
-import * as z from 'zod';
-import {
-  BATCH_REASONS,
-  batchSelectorSchema,
-  selectorText,
-} from '../../../shared/batch/batch-request';
-import { ConfigError } from '../../../shared/errors';
+import { selectorText } from '../../../shared/batch/batch-request';
+import { eachLimited } from '../../../shared/concurrency/each-limited';
+import { parseEnv } from '../../../shared/config/parse-env';
+import { ConfigError, PermanentError } from '../../../shared/errors';
+import { googleClientOptions } from '../../../shared/gcp/client-options';
+import { SecretManagerServiceClient } from '../../../shared/gcp/secret-manager-client';
+import { versionNumberOf } from '../../../shared/gcp/secret-manager-names';
 import { HyperFleetClient } from '../../../shared/hyperfleet/client';
-import {
-  authProviderFor,
-  hyperFleetApiEnvShape,
-  toHyperFleetApiConfig,
-} from '../../../shared/hyperfleet/config';
+import { authProviderFor, toHyperFleetApiConfig } from '../../../shared/hyperfleet/config';
 import type { Cluster } from '../../../shared/hyperfleet/schemas';
 import { EXIT_CODES } from '../../../shared/job-result';
-import { createLogger, LOG_FORMATS, LOG_LEVELS, type Logger } from '../../../shared/logging/logger';
+import { createLogger, type Logger } from '../../../shared/logging/logger';
 import type { SecretRedactor } from '../../../shared/logging/secret-redactor';
-import { parseEnv } from '../../../shared/config/parse-env';
-import { layoutOf, namespaceLayoutEnvShape } from '../../../shared/pull-secret/namespace-layout';
+import { layoutOf } from '../../../shared/pull-secret/namespace-layout';
 import { refuseRedirects } from '../config/redirect-guard';
-import { secretVersionNameSchema } from '../../../shared/gcp/secret-manager-names';
-import { chooseForBatch, type BatchSelectionContext } from './batch-selection';
+import { readDefault } from '../run/resolve-pull-secret';
+import { GoogleSecretStore } from '../secret-manager/google-secret-store';
+import { taskClusters } from './batch-pages';
+import { BATCH_ONLY, batchEnvSchema, type BatchSettings } from './batch-env';
+import type { BatchSelectionContext } from './batch-selection';
+import { runCluster, type BatchCounts, type TaskRun } from './batch-cluster';
 import { ClusterRunner } from './cluster-runner';
 import { HeldManagementClusters } from './held-management-clusters';
-import { booleanFlag } from '../../../shared/config/durations';
-import { apiEndpoint, hostPort } from '../../../shared/config/gcp-names';
 
-// One task of a batch execution (shared/batch/batch-request.ts): it takes every CLOUD_RUN_TASK_COUNT-th
-// page of the HyperFleet API's cluster list, starting at its CLOUD_RUN_TASK_INDEX, and re-applies
-// the clusters batch-selection.ts chooses, a few at a time, each exactly as a launched execution
-// would (the same configuration, claim, writes and result message, which the reporter turns into
-// the cluster's status). One container start serves hundreds of clusters: that is what makes a
-// rotation take minutes at 100,000 clusters, under a RunJob quota of ~180 a minute.
-
-const positiveInt = (fallback: number, max: number) =>
-  z.coerce.number().int().min(1).max(max).default(fallback);
-
-const batchEnvSchema = z.object({
-  BATCH_SELECTOR: batchSelectorSchema,
-  BATCH_REASON: z.enum(BATCH_REASONS, { message: 'must be rotation or resync' }),
-  CLOUD_RUN_TASK_INDEX: z.coerce.number().int().min(0).default(0),
-  CLOUD_RUN_TASK_COUNT: positiveInt(1, 10_000),
-  CLOUD_RUN_EXECUTION: z.string().min(1).default('batch-local'),
-  /** Clusters per page of the list (the API's largest page is 100). */
-  BATCH_PAGE_SIZE: positiveInt(100, 100),
-  /** Clusters re-applied at once by one task. */
-  BATCH_CONCURRENCY: positiveInt(4, 32),
-  PULL_SECRET_SPEC_PATH: z.string().default('spec.pullSecret.data'),
-  PULL_SECRET_ADDITIONAL_SPEC_PATH: z.string().default('spec.pullSecret.additional'),
-  /** The default pull secret: the rotation's new version, or the configured one. */
-  PULL_SECRET_SECRET_VERSION: secretVersionNameSchema.optional(),
-  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
-  LOG_FORMAT: z.enum(LOG_FORMATS).default('json'),
-  GOOGLE_CLOUD_PROJECT: z.string().optional(),
-  /** The management clusters' own launch queues (LAUNCH_QUEUE-NAME): a paused one's clusters are held. */
-  LAUNCH_QUEUE: z
-    .string()
-    .regex(/^projects\/[^/]+\/locations\/[^/]+\/queues\/[A-Za-z0-9-]{1,100}$/)
-    .optional(),
-  LAUNCH_QUEUE_PER_MANAGEMENT_CLUSTER: booleanFlag(false),
-  CLOUD_TASKS_API_ENDPOINT: apiEndpoint.optional(),
-  CLOUD_TASKS_EMULATOR_HOST: hostPort.optional(),
-  DEFAULT_MANAGEMENT_CLUSTER: z.string().optional(),
-  ...namespaceLayoutEnvShape,
-  ...hyperFleetApiEnvShape,
-});
-
-/** Counts one task reports in its `batch-finished` entry (the fleet alerts read it). */
-export interface BatchCounts {
-  clusters_listed: number;
-  clusters_applied: number;
-  clusters_failed: number;
-  clusters_skipped: number;
-  /** Of the skipped: in the adapter's hands (not converged, in flight, moving). */
-  clusters_left_to_adapter: number;
-  /** Of the skipped: on a management cluster whose launch queue is paused. */
-  clusters_held: number;
-}
-
-/** The variables the batch run reads that a per-cluster run must not see. */
-const BATCH_ONLY = ['BATCH_SELECTOR', 'BATCH_REASON', 'BATCH_PAGE_SIZE', 'BATCH_CONCURRENCY'];
+// One task of a batch execution (shared/batch/batch-request.ts): its share of the fleet
+// (batch-pages.ts), re-applied a few clusters at a time, each exactly as a launched execution
+// would (cluster-runner.ts: the same configuration, claim, writes and result message, which the
+// reporter turns into the cluster's status). One container start serves hundreds of clusters:
+// that is what makes a rotation take minutes at 100,000 clusters, under a RunJob quota of ~180 a
+// minute. The default pull secret is read once for the task (readDefault keeps it): every cluster
+// gets the same version, Secret Manager is listed once (its read quota is 600 a minute a
+// project), and a default that cannot be read touches no cluster at all.
 
 /**
  * `pull-secret run-job pull-secret` with BATCH_SELECTOR set: one task of a batch. Exits 0 when
- * every cluster it chose was run (each failure is the cluster's own, reported on its status);
- * 4 (transient) when the cluster list could not be read, so Cloud Run retries the task.
+ * every cluster of its share was looked at (each cluster's failure is its own, reported on its
+ * status); 3 when the default pull secret version cannot be read (nothing was touched); 4 when the
+ * cluster list could not be read (the `batch-failed` entry raises the rotation alert).
  */
 export async function runBatchTask(
   env: NodeJS.ProcessEnv,
@@ -113,59 +65,90 @@ export async function runBatchTask(
   };
   logger.info(
     `Batch task ${task.task_index + 1} of ${task.task_count}: ${task.reason} of ${task.selector}`,
-    {
-      event: 'batch-started',
-      ...task,
-    },
+    { event: 'batch-started', ...task },
+  );
+  const client = new SecretManagerServiceClient(
+    googleClientOptions({
+      ...(settings.SECRET_MANAGER_EMULATOR_HOST
+        ? { emulatorHost: settings.SECRET_MANAGER_EMULATOR_HOST }
+        : {}),
+      ...(settings.SECRET_MANAGER_API_ENDPOINT
+        ? { apiEndpoint: settings.SECRET_MANAGER_API_ENDPOINT }
+        : {}),
+    }),
   );
   const clusterEnv = Object.fromEntries(
     Object.entries(env).filter(([name]) => !BATCH_ONLY.includes(name)),
   );
-  const runner = new ClusterRunner(clusterEnv, logger, redactor);
+  const runner = new ClusterRunner(clusterEnv, client, logger, redactor);
   const counts: BatchCounts = {
     clusters_listed: 0,
     clusters_applied: 0,
     clusters_failed: 0,
+    clusters_stood_aside: 0,
     clusters_skipped: 0,
     clusters_left_to_adapter: 0,
     clusters_held: 0,
   };
   let exitCode: number = EXIT_CODES.success;
   try {
-    await runTaskClusters(settings, runner, counts, logger);
+    await checkDefault(settings, client, logger);
+    await runShare(settings, { runner, counts, logger });
     logger.info(
-      `Batch task ${task.task_index + 1} of ${task.task_count} done: ${counts.clusters_applied} applied, ${counts.clusters_failed} failed, ${counts.clusters_skipped} skipped (${counts.clusters_left_to_adapter} left to the adapter, ${counts.clusters_held} held by a paused management cluster) of ${counts.clusters_listed}`,
+      `Batch task ${task.task_index + 1} of ${task.task_count} done: ${counts.clusters_applied} applied, ${counts.clusters_failed} failed, ${counts.clusters_stood_aside} stood aside, ${counts.clusters_skipped} skipped (${counts.clusters_left_to_adapter} left to the adapter, ${counts.clusters_held} held by a paused management cluster) of ${counts.clusters_listed}`,
       { event: 'batch-finished', ...task, ...counts },
     );
   } catch (error) {
-    // The list or a status read failed past its retries: Cloud Run retries the task (max_retries),
-    // and the clusters it had already run are idempotent (their claims are held by this execution).
-    logger.error(`Batch task stopped: ${error instanceof Error ? error.message : String(error)}`, {
-      event: 'batch-failed',
-      ...task,
-      ...counts,
-    });
-    exitCode = EXIT_CODES.transient;
+    const permanent = error instanceof PermanentError;
+    logger.error(
+      `Batch task stopped${permanent ? ', nothing more touched' : ''}: ${error instanceof Error ? error.message : String(error)}`,
+      { event: 'batch-failed', ...task, ...counts },
+    );
+    exitCode = permanent ? EXIT_CODES.permanent : EXIT_CODES.transient;
   } finally {
     await runner.close();
+    await client.close();
   }
   await logger.close();
   return exitCode;
 }
 
-type BatchSettings = z.infer<typeof batchEnvSchema>;
-
-/** Lists this task's pages and runs every chosen cluster, BATCH_CONCURRENCY at once; counts as it goes. */
-async function runTaskClusters(
+/**
+ * Reads the default once before any cluster (`latest`: the newest enabled version), and names it
+ * in the log: the task's clusters read the same (readDefault keeps it for the process). Throws
+ * PermanentError (DefaultPullSecretNotFound) when it cannot be read: then no cluster is touched,
+ * whatever a notification said.
+ */
+async function checkDefault(
   settings: BatchSettings,
-  runner: ClusterRunner,
-  counts: BatchCounts,
+  client: SecretManagerServiceClient,
   logger: Logger,
 ): Promise<void> {
+  const configured = settings.PULL_SECRET_SECRET_VERSION;
+  if (!configured) return;
+  const store = new GoogleSecretStore(client, {
+    timeoutMs: settings.GCP_API_TIMEOUT,
+    retry: {
+      attempts: settings.RETRY_ATTEMPTS,
+      baseDelayMs: settings.RETRY_BASE_DELAY,
+      maxDelayMs: 30_000,
+    },
+    logger,
+    identityHint: "the job's service account",
+  });
+  const payload = await readDefault(store, configured);
+  const number = String(versionNumberOf(payload.name));
+  logger.info(`Default pull secret for this task: ${configured}, version ${number}`, {
+    default_version: number,
+  });
+}
+
+/** The task's share, BATCH_CONCURRENCY clusters at once; a rotation retries what stood aside once. */
+async function runShare(settings: BatchSettings, run: TaskRun): Promise<void> {
   const hyperfleetConfig = toHyperFleetApiConfig(settings);
   const hyperfleet = new HyperFleetClient(hyperfleetConfig, {
     auth: authProviderFor(hyperfleetConfig.auth),
-    logger,
+    logger: run.logger,
     userAgent: 'pullsecret-job',
   });
   const context: BatchSelectionContext = {
@@ -180,96 +163,54 @@ async function runTaskClusters(
     },
     launchIdPrefix: `batch-${settings.CLOUD_RUN_EXECUTION}`,
   };
-  const held =
-    settings.LAUNCH_QUEUE_PER_MANAGEMENT_CLUSTER && settings.LAUNCH_QUEUE
-      ? new HeldManagementClusters(
-          {
-            launchQueue: settings.LAUNCH_QUEUE,
-            endpoint: {
-              ...(settings.CLOUD_TASKS_API_ENDPOINT
-                ? { apiEndpoint: settings.CLOUD_TASKS_API_ENDPOINT }
-                : {}),
-              ...(settings.CLOUD_TASKS_EMULATOR_HOST
-                ? { emulatorHost: settings.CLOUD_TASKS_EMULATOR_HOST }
-                : {}),
-            },
-          },
-          logger,
-        )
-      : undefined;
+  const held = heldClusters(settings, run.logger);
+  const stoodAside: Cluster[] = [];
+  const one = (cluster: Cluster, secondLook: boolean) =>
+    runCluster(cluster, {
+      hyperfleet,
+      context,
+      held,
+      defaultManagementCluster: settings.DEFAULT_MANAGEMENT_CLUSTER,
+      run,
+    }).then((outcome) => {
+      if (outcome === 'stood-aside' && !secondLook) stoodAside.push(cluster);
+    });
   try {
-    await runPages(hyperfleet, settings, context, { runner, counts, logger, held });
+    const share = {
+      index: settings.CLOUD_RUN_TASK_INDEX,
+      count: settings.CLOUD_RUN_TASK_COUNT,
+      pageSize: settings.BATCH_PAGE_SIZE,
+    };
+    for await (const clusters of taskClusters(hyperfleet, settings.BATCH_SELECTOR, share)) {
+      run.counts.clusters_listed += clusters.length;
+      await eachLimited(clusters, settings.BATCH_CONCURRENCY, (c) => one(c, false));
+    }
+    // A rotation whose run stood aside for another (a resync, an adapter's run of the same
+    // attempt) looks once more, from the status that run has left: the next attempt then takes
+    // the claim, and the newer default's stamp keeps an older run from undoing it.
+    if (settings.BATCH_REASON === 'rotation' && stoodAside.length > 0) {
+      run.counts.clusters_stood_aside -= stoodAside.length;
+      await eachLimited(stoodAside, settings.BATCH_CONCURRENCY, (c) => one(c, true));
+    }
   } finally {
     await held?.close();
   }
 }
 
-/** Every page of this task, BATCH_CONCURRENCY clusters at once. */
-async function runPages(
-  hyperfleet: HyperFleetClient,
-  settings: BatchSettings,
-  context: BatchSelectionContext,
-  {
-    runner,
-    counts,
+function heldClusters(settings: BatchSettings, logger: Logger): HeldManagementClusters | undefined {
+  if (!settings.LAUNCH_QUEUE_PER_MANAGEMENT_CLUSTER || !settings.LAUNCH_QUEUE) return undefined;
+  return new HeldManagementClusters(
+    {
+      launchQueue: settings.LAUNCH_QUEUE,
+      endpoint: {
+        ...(settings.CLOUD_TASKS_API_ENDPOINT
+          ? { apiEndpoint: settings.CLOUD_TASKS_API_ENDPOINT }
+          : {}),
+        ...(settings.CLOUD_TASKS_EMULATOR_HOST
+          ? { emulatorHost: settings.CLOUD_TASKS_EMULATOR_HOST }
+          : {}),
+      },
+    },
     logger,
-    held,
-  }: {
-    runner: ClusterRunner;
-    counts: BatchCounts;
-    logger: Logger;
-    held: HeldManagementClusters | undefined;
-  },
-): Promise<void> {
-  for await (const clusters of taskPages(hyperfleet, settings)) {
-    counts.clusters_listed += clusters.length;
-    await eachLimited(clusters, settings.BATCH_CONCURRENCY, async (cluster) => {
-      const statuses = await hyperfleet.listStatuses(cluster.id);
-      const choice = chooseForBatch(cluster, statuses, context);
-      if (choice.kind === 'skip') {
-        counts.clusters_skipped++;
-        if (choice.reason === 'adapter') counts.clusters_left_to_adapter++;
-        logger.debug(`Cluster ${cluster.id} skipped: ${choice.why}`, {
-          cluster_id: cluster.id,
-          decision: 'batch-skip',
-        });
-        return;
-      }
-      const on = choice.request.managementCluster ?? settings.DEFAULT_MANAGEMENT_CLUSTER;
-      if (held && on !== undefined && (await held.isHeld(on))) {
-        counts.clusters_skipped++;
-        counts.clusters_held++;
-        return;
-      }
-      const result = await runner.run(choice.request);
-      if (result.outcome === 'failed') counts.clusters_failed++;
-      else counts.clusters_applied++;
-    });
-  }
-}
-
-/** This task's pages of the cluster list: index+1, index+1+count, ... until past the end. */
-async function* taskPages(
-  api: HyperFleetClient,
-  settings: { CLOUD_RUN_TASK_INDEX: number; CLOUD_RUN_TASK_COUNT: number; BATCH_PAGE_SIZE: number },
-): AsyncGenerator<Cluster[]> {
-  const size = settings.BATCH_PAGE_SIZE;
-  for (let page = settings.CLOUD_RUN_TASK_INDEX + 1; ; page += settings.CLOUD_RUN_TASK_COUNT) {
-    const list = await api.listClusters({ page, size });
-    if (list.items.length > 0) yield list.items;
-    if (list.items.length === 0 || page * size >= list.total) return;
-  }
-}
-
-/** Runs `work` on every item, at most `limit` at once; rejects with the first failure. */
-async function eachLimited<T>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  );
 }

@@ -88,7 +88,25 @@ export async function resolvePullSecret(
  * that can be read; the highest number is read (one listed then disabled meanwhile: listed again).
  * A pinned number or an alias is read as it is: the operator chose it.
  */
-async function readDefault(store: SecretStore, version: string): Promise<VersionPayload> {
+/**
+ * The default as this process read it, by configured name: a batch task runs hundreds of clusters
+ * on one default, and Secret Manager's read quota (ListSecretVersions: 600 a minute a project) is
+ * far below its access quota, so the task lists once. A per-cluster execution reads once anyway.
+ * A failed read is not kept (the next run tries again).
+ */
+const defaults = new Map<string, Promise<VersionPayload>>();
+
+export function readDefault(store: SecretStore, version: string): Promise<VersionPayload> {
+  let read = defaults.get(version);
+  if (!read) {
+    read = readDefaultNow(store, version);
+    defaults.set(version, read);
+    read.catch(() => defaults.delete(version));
+  }
+  return read;
+}
+
+async function readDefaultNow(store: SecretStore, version: string): Promise<VersionPayload> {
   const name = parseSecretManagerName(version);
   const missing = (why: string) =>
     new PermanentError(`The default pull secret ${version} ${why}.`, 'DefaultPullSecretNotFound');

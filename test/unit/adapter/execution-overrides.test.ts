@@ -8,10 +8,7 @@ import {
   runJobOverrideEnv,
   UnexpectedOverrideError,
 } from '../../../functions/adapter/cloud-run/execution-overrides';
-import {
-  executionEnv,
-  type LaunchRequest,
-} from '../../../functions/adapter/cloud-run/execution-env';
+import { executionEnv, type LaunchRequest } from '../../../shared/launch/execution-env';
 import { jobEnvSchema } from '../../../functions/pull-secret-job/config/config';
 import { redirectingVariables } from '../../../functions/pull-secret-job/config/redirect-guard';
 import { TERRAFORM_ROOT } from '../../helpers/terraform';

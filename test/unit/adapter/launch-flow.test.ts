@@ -2,7 +2,7 @@ import type { DecisionSettings } from '../../../functions/adapter/decision/decis
 import type { AdapterDependencies } from '../../../functions/adapter/flows/dependencies';
 import { launchThroughQueue } from '../../../functions/adapter/flows/launch-flow';
 import { StatusWriter } from '../../../functions/adapter/flows/report-status';
-import type { LaunchRequest } from '../../../functions/adapter/cloud-run/execution-env';
+import type { LaunchRequest } from '../../../shared/launch/execution-env';
 import type {
   EnqueueResult,
   LaunchQueue,

@@ -1,9 +1,6 @@
-import { clusterFacts } from '../../../functions/adapter/decision/cluster-facts';
+import { clusterFacts } from '../../../shared/hyperfleet/cluster-facts';
 import { loadAdapterConfig } from '../../../functions/adapter/config/config';
-import {
-  executionEnv,
-  type LaunchRequest,
-} from '../../../functions/adapter/cloud-run/execution-env';
+import { executionEnv, type LaunchRequest } from '../../../shared/launch/execution-env';
 import { DEFAULT_LAYOUT, type NamespaceLayout } from '../../../shared/pull-secret/namespace-layout';
 import { ConfigError } from '../../../shared/errors';
 import type { AdapterStatus, Cluster } from '../../../shared/hyperfleet/schemas';

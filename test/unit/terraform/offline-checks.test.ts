@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { adapterEnvSchema, loadAdapterConfig } from '../../../functions/adapter/config/config';
-import { executionEnv } from '../../../functions/adapter/cloud-run/execution-env';
+import { executionEnv } from '../../../shared/launch/execution-env';
 import { jobEnvSchema, loadJobConfig } from '../../../functions/pull-secret-job/config/config';
 import { doctorEnvSchema } from '../../../functions/pull-secret-job/doctor/doctor-config';
 import { SUBSCRIPTIONS, TOPICS } from '../../../emulators/pullsecret/stack/layout';

@@ -5,7 +5,7 @@
 // the Logging query language (test/helpers/logging-filter.ts).
 import fs from 'node:fs';
 import path from 'node:path';
-import { executionEnv, type LaunchRequest } from '../../../functions/adapter/cloud-run/execution-env';
+import { executionEnv, type LaunchRequest } from '../../../shared/launch/execution-env';
 import { matchesLoggingFilter, parseLoggingFilter } from '../../helpers/logging-filter';
 import { block, loadModules, moduleAt, resourceBody, TERRAFORM_ROOT, type TfModule } from '../../helpers/terraform';
 import { TerraformModuleHarness } from '../../helpers/terraform-run';

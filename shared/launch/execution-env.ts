@@ -1,6 +1,6 @@
-import type { Operation } from '../../../shared/status/outcome';
-import { secretManagerSecretId } from '../../../shared/pull-secret/names';
-import { currentTraceparent, currentTracestate } from '../../../shared/tracing/traceparent';
+import type { Operation } from '../status/outcome';
+import { secretManagerSecretId } from '../pull-secret/names';
+import { currentTraceparent, currentTracestate } from '../tracing/traceparent';
 
 /** Where the job finds the pull secret: a reference, never the bytes. */
 export type PullSecretReference =

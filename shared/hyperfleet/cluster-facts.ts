@@ -1,14 +1,37 @@
-import { gcpProjectOf } from '../../../shared/hyperfleet/cluster-project';
-import type { AdapterStatus, Cluster } from '../../../shared/hyperfleet/schemas';
+import { gcpProjectOf } from './cluster-project';
+import type { AdapterStatus, Cluster } from './schemas';
 import {
   currentNamespace,
   DEFAULT_LAYOUT,
   describeLayout,
   previousNamespace,
   type NamespaceLayout,
-} from '../../../shared/pull-secret/namespace-layout';
-import { readPath } from '../../../shared/object-path';
-import type { ClusterFacts } from './decision';
+} from '../pull-secret/namespace-layout';
+
+/** What the cluster provides that the decision and the launch need; computed by the adapter's handler and a batch task. */
+export interface ClusterFacts {
+  readonly clusterId: string;
+  readonly clusterName: string;
+  readonly generation: number;
+  readonly deleting: boolean;
+  readonly gcpProjectId: string | undefined;
+  /**
+   * The operator's layout's namespace for the cluster (MANAGEMENT_NAMESPACE_TEMPLATE), which the
+   * placement adapter's data.namespace, when it reports one, must agree with.
+   */
+  readonly namespace:
+    | { readonly ok: true; readonly value: string }
+    | { readonly ok: false; readonly problem: string };
+  /**
+   * A namespace layout migration's `keep-previous` phase is under way: a copy our status says is
+   * kept in the previous layout is meant to stay (any other time it is due for removal).
+   */
+  readonly keepsPreviousLayout: boolean;
+  /** From the placement adapter's data.managementCluster; no value: the job's default cluster. */
+  readonly managementCluster:
+    | { readonly ok: true; readonly value?: string }
+    | { readonly ok: false; readonly problem: string };
+}
 
 const DNS_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
@@ -103,15 +126,4 @@ export function statusesByAdapter(
   statuses: readonly AdapterStatus[],
 ): Record<string, AdapterStatus> {
   return Object.fromEntries(statuses.map((s) => [s.adapter, s]));
-}
-
-/**
- * True when the spec holds something at `path`. A value of the wrong type still counts: the job then
- * reports exactly what is wrong with it (InvalidPullSecret) instead of "no pull secret".
- */
-export function hasPullSecretInSpec(cluster: Cluster, path: string): boolean {
-  const value = readPath(cluster, path);
-  return (
-    value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '')
-  );
 }
