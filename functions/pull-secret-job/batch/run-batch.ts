@@ -21,6 +21,7 @@ import { refuseRedirects } from '../config/redirect-guard';
 import { secretVersionNameSchema } from '../../../shared/gcp/secret-manager-names';
 import { chooseForBatch, type BatchSelectionContext } from './batch-selection';
 import { ClusterRunner } from './cluster-runner';
+import { connectGatewayQuotaVariable, taskPacer } from './connect-gateway-pacing';
 
 // One task of a batch execution (shared/batch/batch-request.ts): it takes every CLOUD_RUN_TASK_COUNT-th
 // page of the HyperFleet API's cluster list, starting at its CLOUD_RUN_TASK_INDEX, and re-applies
@@ -42,6 +43,8 @@ const batchEnvSchema = z.object({
   BATCH_PAGE_SIZE: positiveInt(100, 100),
   /** Clusters re-applied at once by one task. */
   BATCH_CONCURRENCY: positiveInt(4, 32),
+  /** The fleet host project's Connect Gateway quota, 95 % of it shared by the tasks. */
+  CONNECT_GATEWAY_REQUESTS_PER_MINUTE: connectGatewayQuotaVariable,
   PULL_SECRET_SPEC_PATH: z.string().default('spec.pullSecret.data'),
   PULL_SECRET_ADDITIONAL_SPEC_PATH: z.string().default('spec.pullSecret.additional'),
   /** The default pull secret: the rotation's new version, or the configured one. */
@@ -61,10 +64,18 @@ export interface BatchCounts {
   clusters_skipped: number;
   /** Of the skipped: in the adapter's hands (not converged, in flight, moving). */
   clusters_left_to_adapter: number;
+  /** ms the task's clusters waited for Connect Gateway tokens, summed (concurrent waits add up). */
+  paced_ms: number;
 }
 
 /** The variables the batch run reads that a per-cluster run must not see. */
-const BATCH_ONLY = ['BATCH_SELECTOR', 'BATCH_REASON', 'BATCH_PAGE_SIZE', 'BATCH_CONCURRENCY'];
+const BATCH_ONLY = [
+  'BATCH_SELECTOR',
+  'BATCH_REASON',
+  'BATCH_PAGE_SIZE',
+  'BATCH_CONCURRENCY',
+  'CONNECT_GATEWAY_REQUESTS_PER_MINUTE',
+];
 
 /**
  * `pull-secret run-job pull-secret` with BATCH_SELECTOR set: one task of a batch. Exits 0 when
@@ -107,19 +118,22 @@ export async function runBatchTask(
   const clusterEnv = Object.fromEntries(
     Object.entries(env).filter(([name]) => !BATCH_ONLY.includes(name)),
   );
-  const runner = new ClusterRunner(clusterEnv, logger, redactor);
+  const pacer = taskPacer(settings.CONNECT_GATEWAY_REQUESTS_PER_MINUTE, task, logger);
+  const runner = new ClusterRunner(clusterEnv, logger, redactor, pacer);
   const counts: BatchCounts = {
     clusters_listed: 0,
     clusters_applied: 0,
     clusters_failed: 0,
     clusters_skipped: 0,
     clusters_left_to_adapter: 0,
+    paced_ms: 0,
   };
   let exitCode: number = EXIT_CODES.success;
   try {
     await runTaskClusters(settings, runner, counts, logger);
+    counts.paced_ms = pacer.pacedMs;
     logger.info(
-      `Batch task ${task.task_index + 1} of ${task.task_count} done: ${counts.clusters_applied} applied, ${counts.clusters_failed} failed, ${counts.clusters_skipped} skipped (${counts.clusters_left_to_adapter} left to the adapter) of ${counts.clusters_listed}`,
+      `Batch task ${task.task_index + 1} of ${task.task_count} done: ${counts.clusters_applied} applied, ${counts.clusters_failed} failed, ${counts.clusters_skipped} skipped (${counts.clusters_left_to_adapter} left to the adapter) of ${counts.clusters_listed}; ${(counts.paced_ms / 1000).toFixed(1)} s waited for Connect Gateway`,
       { event: 'batch-finished', ...task, ...counts },
     );
   } catch (error) {
@@ -129,6 +143,7 @@ export async function runBatchTask(
       event: 'batch-failed',
       ...task,
       ...counts,
+      paced_ms: pacer.pacedMs,
     });
     exitCode = EXIT_CODES.transient;
   } finally {
