@@ -3,6 +3,11 @@
 // half of what is commonly measured in-region, and the simulation is rerun with our own local
 // measurements (the job bench) in their place, so that neither stands alone.
 
+import {
+  CONNECT_GATEWAY_HEADROOM,
+  CONNECT_GATEWAY_REQUESTS_PER_MINUTE,
+} from '../../functions/pull-secret-job/batch/connect-gateway-pacing';
+
 /** Per-call latencies (ms) of one apply's calls. */
 export interface CallLatencies {
   /** One Secret Manager call (GetSecret, UpdateSecret, AccessSecretVersion). */
@@ -84,13 +89,14 @@ export interface RotationParameters {
   readonly launchQueuePerMinute: number;
   /**
    * Connect Gateway: "2,400 requests per minute per fleet", on the fleet host project
-   * (https://cloud.google.com/kubernetes-engine/enterprise/multicluster-management/gateway/quotas).
+   * (https://cloud.google.com/kubernetes-engine/enterprise/multicluster-management/gateway/quotas):
+   * the job's default (CONNECT_GATEWAY_REQUESTS_PER_MINUTE), one constant for both.
    */
   readonly connectGatewayPerMinute: number;
   /**
    * The share of that quota the tasks pace themselves to (0.95): the rest absorbs each task's
    * first token and an operator's kubectl through the same gateway, so the busiest 60 s stays
-   * under the quota.
+   * under the quota. The job's own constant (batch/connect-gateway-pacing.ts).
    */
   readonly connectGatewayHeadroom: number;
   /**
@@ -116,8 +122,8 @@ export const DEFAULT_ROTATION_PARAMETERS: RotationParameters = {
   dispatchMs: 2_000,
   runJobPerMinute: 180,
   launchQueuePerMinute: 120,
-  connectGatewayPerMinute: 2_400,
-  connectGatewayHeadroom: 0.95,
+  connectGatewayPerMinute: CONNECT_GATEWAY_REQUESTS_PER_MINUTE,
+  connectGatewayHeadroom: CONNECT_GATEWAY_HEADROOM,
   connectGatewayShare: 'tasks',
   defaultShare: 1,
 };

@@ -20,6 +20,8 @@ interface BatchCounts {
   clusters_left_to_adapter: number;
   /** Of the skipped: on a management cluster whose launch queue is paused. */
   clusters_held: number;
+  /** ms the task's clusters waited for Connect Gateway tokens, summed (concurrent waits add up). */
+  paced_ms: number;
 }
 
 export interface TaskRun {

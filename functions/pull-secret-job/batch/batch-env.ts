@@ -7,6 +7,7 @@ import { hyperFleetApiEnvShape } from '../../../shared/hyperfleet/config';
 import { LOG_FORMATS, LOG_LEVELS } from '../../../shared/logging/logger';
 import { namespaceLayoutEnvShape } from '../../../shared/pull-secret/namespace-layout';
 import { jobEnvSchema } from '../config/job-env';
+import { connectGatewayQuotaVariable } from './connect-gateway-pacing';
 
 // A batch task's configuration: the adapter's overrides (BATCH_SELECTOR, BATCH_REASON, the pull
 // secret references), Cloud Run's task variables, and what the job definition already carries
@@ -26,6 +27,8 @@ export const batchEnvSchema = z.object({
   BATCH_PAGE_SIZE: positiveInt(100, 100),
   /** Clusters re-applied at once by one task. */
   BATCH_CONCURRENCY: positiveInt(4, 32),
+  /** The fleet host project's Connect Gateway quota, 95 % of it shared by the tasks. */
+  CONNECT_GATEWAY_REQUESTS_PER_MINUTE: connectGatewayQuotaVariable,
   PULL_SECRET_SPEC_PATH: job.PULL_SECRET_SPEC_PATH,
   PULL_SECRET_ADDITIONAL_SPEC_PATH: job.PULL_SECRET_ADDITIONAL_SPEC_PATH,
   /** The default pull secret: the rotation's new version, or the configured one (`latest`). */
@@ -58,4 +61,5 @@ export const BATCH_ONLY = [
   'BATCH_REASON',
   'BATCH_PAGE_SIZE',
   'BATCH_CONCURRENCY',
+  'CONNECT_GATEWAY_REQUESTS_PER_MINUTE',
 ];

@@ -8,6 +8,7 @@ import { loadJobConfig } from '../config/config';
 import { jobDependencies, resultPublisher } from '../run/job-clients';
 import { runPullSecretJob } from '../run/run-pull-secret-job';
 import type { ResultPublisher } from '../telemetry/result-publisher';
+import type { ConnectGatewayPacer } from './connect-gateway-pacing';
 
 /**
  * Runs one cluster's apply in this process as its own execution would, sharing the clients a
@@ -22,6 +23,8 @@ export class ClusterRunner {
     private readonly client: SecretManagerServiceClient,
     private readonly logger: Logger,
     private readonly redactor: SecretRedactor,
+    /** Holds a cluster behind Connect Gateway until its calls fit the task's share of the quota. */
+    private readonly pacer?: ConnectGatewayPacer,
   ) {}
 
   async run(request: LaunchRequest): Promise<Pick<JobResult, 'outcome'>> {
@@ -39,6 +42,8 @@ export class ClusterRunner {
       log.error(`Not run: ${error.message}`, { decision: 'batch-config-refused' });
       return { outcome: 'failed' };
     }
+    // The management cluster as the run resolves it (MANAGEMENT_CLUSTER, else the default).
+    await this.pacer?.before(config.kubernetes?.access);
     const deps = jobDependencies(config, this.client, this.logger, this.redactor);
     const result = await runPullSecretJob(config, deps, { dryRun: false });
     if (config.resultsTopic) {

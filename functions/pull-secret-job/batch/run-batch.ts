@@ -21,6 +21,7 @@ import type { BatchSelectionContext } from './batch-selection';
 import { runCluster, type BatchCounts, type TaskRun } from './batch-cluster';
 import { ClusterRunner } from './cluster-runner';
 import { HeldManagementClusters } from './held-management-clusters';
+import { taskPacer } from './connect-gateway-pacing';
 
 // One task of a batch execution (shared/batch/batch-request.ts): its share of the fleet
 // (batch-pages.ts), re-applied a few clusters at a time, each exactly as a launched execution
@@ -80,7 +81,8 @@ export async function runBatchTask(
   const clusterEnv = Object.fromEntries(
     Object.entries(env).filter(([name]) => !BATCH_ONLY.includes(name)),
   );
-  const runner = new ClusterRunner(clusterEnv, client, logger, redactor);
+  const pacer = taskPacer(settings.CONNECT_GATEWAY_REQUESTS_PER_MINUTE, task, logger);
+  const runner = new ClusterRunner(clusterEnv, client, logger, redactor, pacer);
   const counts: BatchCounts = {
     clusters_listed: 0,
     clusters_applied: 0,
@@ -89,20 +91,22 @@ export async function runBatchTask(
     clusters_skipped: 0,
     clusters_left_to_adapter: 0,
     clusters_held: 0,
+    paced_ms: 0,
   };
   let exitCode: number = EXIT_CODES.success;
   try {
     await checkDefault(settings, client, logger);
     await runShare(settings, { runner, counts, logger });
+    counts.paced_ms = pacer.pacedMs;
     logger.info(
-      `Batch task ${task.task_index + 1} of ${task.task_count} done: ${counts.clusters_applied} applied, ${counts.clusters_failed} failed, ${counts.clusters_stood_aside} stood aside, ${counts.clusters_skipped} skipped (${counts.clusters_left_to_adapter} left to the adapter, ${counts.clusters_held} held by a paused management cluster) of ${counts.clusters_listed}`,
+      `Batch task ${task.task_index + 1} of ${task.task_count} done: ${counts.clusters_applied} applied, ${counts.clusters_failed} failed, ${counts.clusters_stood_aside} stood aside, ${counts.clusters_skipped} skipped (${counts.clusters_left_to_adapter} left to the adapter, ${counts.clusters_held} held by a paused management cluster) of ${counts.clusters_listed}; ${(counts.paced_ms / 1000).toFixed(1)} s waited for Connect Gateway`,
       { event: 'batch-finished', ...task, ...counts },
     );
   } catch (error) {
     const permanent = error instanceof PermanentError;
     logger.error(
       `Batch task stopped${permanent ? ', nothing more touched' : ''}: ${error instanceof Error ? error.message : String(error)}`,
-      { event: 'batch-failed', ...task, ...counts },
+      { event: 'batch-failed', ...task, ...counts, paced_ms: pacer.pacedMs },
     );
     exitCode = permanent ? EXIT_CODES.permanent : EXIT_CODES.transient;
   } finally {

@@ -23,6 +23,7 @@ import { LOG_FORMATS, LOG_LEVELS } from '../../../shared/logging/logger';
 import { tracingEnvShape } from '../../../shared/tracing/config';
 import { OBJECT_PATH } from '../../../shared/object-path';
 import { BATCH_REASONS, batchSelectorSchema } from '../../../shared/batch/batch-request';
+import { connectGatewayQuotaVariable } from '../batch/connect-gateway-pacing';
 import { clusterSourceCheck, managementClusterProblems } from './management-cluster-config';
 import { managementClustersFile } from './management-clusters-file';
 import {
@@ -127,6 +128,8 @@ export const jobEnvSchema = z
      */
     BATCH_SELECTOR: batchSelectorSchema.optional(),
     BATCH_REASON: z.enum(BATCH_REASONS).optional(),
+    /** A batch task's pacing of Connect Gateway (batch/connect-gateway-pacing.ts). */
+    CONNECT_GATEWAY_REQUESTS_PER_MINUTE: connectGatewayQuotaVariable,
     /**
      * The adapter's launch id: its Cloud Tasks task's id (HASH8-CLUSTERID-gGEN-OP-aATTEMPT, up to
      * about 100 characters), echoed in the job's start report.

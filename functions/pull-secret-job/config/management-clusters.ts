@@ -45,6 +45,18 @@ const CONNECT_GATEWAY_PATH_ANY_PROJECT =
 const GATEWAY_FORM =
   'https://[REGION-]connectgateway.googleapis.com/v1/projects/PROJECT_NUMBER/locations/LOCATION/gkeMemberships/MEMBERSHIP';
 
+/**
+ * Whether an endpoint is Connect Gateway's (global or regional host): its calls count against the
+ * fleet's gateway quota, so a batch task paces them (batch/connect-gateway-pacing.ts).
+ */
+export function isConnectGatewayEndpoint(endpoint: string): boolean {
+  try {
+    return CONNECT_GATEWAY_HOST.test(new URL(endpoint).hostname.toLowerCase());
+  } catch {
+    return false;
+  }
+}
+
 /** What is wrong with a Google-access endpoint, and in which of the entry's fields. */
 export interface EndpointProblem {
   readonly field: 'endpoint' | 'caCert';
