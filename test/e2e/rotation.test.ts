@@ -2,7 +2,9 @@
 // within a minute, through Secret Manager's notification (the default's `topics`), the adapter's
 // one batch launch and one execution re-applying every converged cluster on the default; the
 // statuses stay Available=True throughout; a cluster with its own pull secret is not touched;
-// `fleet resync` re-applies one cluster on demand (its deleted Secret comes back).
+// `fleet pause --management-cluster` holds one management cluster (its launches wait, a rotation
+// leaves its clusters) until `fleet resume` releases both; `fleet resync` re-applies one cluster on
+// demand (bytes changed by hand are put back).
 import fs from 'node:fs';
 import path from 'node:path';
 import { demoClusterSpec } from '../../emulators/pullsecret/stack/demo';
@@ -95,7 +97,8 @@ describe('rotating the platform default pull secret on the local stack', () => {
     expect(notAvailable).toEqual([]);
     for (const id of onDefault)
       expect(await annotations(id)).toMatchObject({ 'hyperfleet.io/gcp-secret-version': number });
-    // One batch execution served the six clusters (not one execution per cluster).
+    // One batch execution served the six clusters (not one execution per cluster); it read the
+    // newest enabled version itself (the Secrets keep naming `latest`, and carry the number read).
     const batches = (await stack.executions())
       .slice(executionsBefore)
       .filter((e) => e.env.BATCH_SELECTOR !== undefined);
@@ -105,7 +108,7 @@ describe('rotating the platform default pull secret on the local stack', () => {
         e.env.BATCH_REASON,
         e.env.PULL_SECRET_SECRET_VERSION,
       ]),
-    ).toEqual([['default', 'rotation', `${defaultSecret}/versions/${number}`]]);
+    ).toEqual([['default', 'rotation', `${defaultSecret}/versions/latest`]]);
     // The statuses converge on the new run with the success the batch's results reported.
     for (const id of onDefault) {
       await stack.converged(id, 1);
@@ -120,6 +123,61 @@ describe('rotating the platform default pull secret on the local stack', () => {
     process.stdout.write(
       `rotation: 6 clusters on 2 management clusters in ${seconds.toFixed(1)} s\n`,
     );
+  });
+
+  it('fleet pause --management-cluster holds that cluster alone: its launches wait, a rotation leaves its clusters; resume releases both', async () => {
+    const onMgmt1 = onDefault.slice(0, 3);
+    const onMgmt2 = onDefault.slice(3);
+    const paused = await runNode(
+      FLEET,
+      ['pause', '--management-cluster', 'mgmt-1', '--stack', stackFile],
+      {},
+    );
+    expect(paused.code).toBe(0);
+    expect(paused.stdout).toContain('pullsecret-launches-mgmt-1: PAUSED');
+    const report = await runNode(FLEET, ['report', '--stack', stackFile], {});
+    expect(report.stdout).toContain('paused management clusters: mgmt-1');
+
+    // A new generation on each side: mgmt-2's converges, mgmt-1's waits in its queue.
+    const held = onMgmt1[0]!;
+    const free = onMgmt2[0]!;
+    const heldGeneration = (await stack.api.patchCluster(held, { labels: { paused: 'yes' } }))
+      .generation;
+    const freeGeneration = (await stack.api.patchCluster(free, { labels: { paused: 'no' } }))
+      .generation;
+    await stack.converged(free, freeGeneration);
+    await stack.waitFor('the held launch to be queued', async () =>
+      (await stack.own(held))?.appliedReason === 'JobQueued' ? true : undefined,
+    );
+
+    // A rotation meanwhile: mgmt-2's clusters get it, mgmt-1's are left alone.
+    const before = await dockerConfig(onMgmt1[1]!);
+    const rotated = canaryPullSecret('rotation-while-paused');
+    await stack.sm.addSecretVersion({
+      parent: stack.d.defaultPullSecret!,
+      payload: { data: Buffer.from(rotated.text) },
+    });
+    for (const id of onMgmt2.slice(1))
+      await stack.waitFor(`the rotation on ${id}`, async () =>
+        (await dockerConfig(id)) === rotated.text ? true : undefined,
+      );
+    await sleep(2_000);
+    for (const id of onMgmt1.slice(1)) expect(await dockerConfig(id)).toBe(before);
+    expect((await stack.own(held))?.appliedReason).toBe('JobQueued');
+
+    // Resume: the held launch goes out, and the resync it asks for brings mgmt-1 the rotation.
+    const resumed = await runNode(
+      FLEET,
+      ['resume', '--management-cluster', 'mgmt-1', '--stack', stackFile],
+      {},
+    );
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain('resync of management-cluster=mgmt-1 requested');
+    await stack.converged(held, heldGeneration);
+    for (const id of onMgmt1)
+      await stack.waitFor(`the rotation on ${id} after the resume`, async () =>
+        (await dockerConfig(id)) === rotated.text ? true : undefined,
+      );
   });
 
   it('fleet resync CLUSTER_ID re-applies that cluster now: bytes changed by hand are put back', async () => {

@@ -23,6 +23,7 @@ const grantSchema = z
     on: z.enum([
       'job',
       'launch-queue',
+      'management-cluster-queues',
       'launcher-account',
       'default-pull-secret',
       'tenant',
@@ -103,6 +104,8 @@ export interface GrantTargets {
   readonly platformProjectNumber: string;
   readonly job: string;
   readonly launchQueue: string;
+  /** Each management cluster's own launch queue (LAUNCH_QUEUE-NAME), when there are any. */
+  readonly managementClusterQueues?: readonly string[];
   readonly launcherAccount: string;
   /** The customer projects onboarded with modules/pullsecret-tenant-project. */
   readonly tenantProjects: readonly string[];
@@ -130,7 +133,9 @@ export function runtimeIam(options: {
   const file = options.grants ?? RUNTIME_GRANTS;
   const where: Record<RuntimeGrants['grants'][string]['on'], readonly string[]> = {
     job: [targets.job],
-    'launch-queue': [targets.launchQueue],
+    // The adapter's rights on the fleet's queue hold on each management cluster's too (launch-queue.tf).
+    'launch-queue': [targets.launchQueue, ...(targets.managementClusterQueues ?? [])],
+    'management-cluster-queues': [...(targets.managementClusterQueues ?? [])],
     'launcher-account': [
       `projects/${targets.platformProject}/serviceAccounts/${targets.launcherAccount}`,
     ],

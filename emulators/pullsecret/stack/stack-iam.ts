@@ -1,8 +1,10 @@
+import { managementClusterQueue } from '../../../shared/launch-queue/management-cluster-queues';
 import type { IamConfigInput } from '../../common/iam/iam-config';
 import { derivedProjectNumber } from '../../common/derived-number';
 import {
   JOB_NAME,
   LAUNCH_QUEUE,
+  MANAGEMENT_CLUSTERS,
   LAUNCHER_IDENTITY,
   LOCAL_PROJECT,
   LOCAL_PROJECT_NUMBER,
@@ -45,6 +47,9 @@ export function localStackIam(options: {
       platformProjectNumber: LOCAL_PROJECT_NUMBER,
       job: JOB_NAME,
       launchQueue: LAUNCH_QUEUE,
+      managementClusterQueues: MANAGEMENT_CLUSTERS.map((name) =>
+        managementClusterQueue(LAUNCH_QUEUE, name),
+      ),
       launcherAccount: LAUNCHER_IDENTITY,
       tenantProjects: TARGET_PROJECTS,
       ...(defaultSecret ? { defaultPullSecret: defaultSecret } : {}),

@@ -44,7 +44,7 @@ export function pullSecretJobDefinition(
     maxRetries: 0,
     // job.tf's task_count and parallelism (a RunJob's overrides.task_count replaces the first).
     taskCount: 1,
-    parallelism: 1,
+    parallelism: 0,
     memoryLimitMiB: 512,
     logDir: path.join(launcher.logDir, 'jobs'),
     env: {

@@ -1,6 +1,7 @@
 import type { ReadyProcess } from '../../common/child-process';
 import type { QueueSeed } from '../../cloud-tasks/config';
-import { LAUNCH_QUEUE, LAUNCHER_IDENTITY } from './layout';
+import { LAUNCH_QUEUE, LAUNCHER_IDENTITY, MANAGEMENT_CLUSTERS } from './layout';
+import { managementClusterQueue } from '../../../shared/launch-queue/management-cluster-queues';
 import type { ClusterAccess } from './cluster-access';
 import type { Launcher } from './launcher';
 
@@ -34,12 +35,17 @@ export function startLaunchQueue(
   launcher: Launcher,
   access: Pick<ClusterAccess, 'enforcedApiArgs' | 'metadata'>,
 ): Promise<ReadyProcess> {
-  const queue: QueueSeed = {
-    name: LAUNCH_QUEUE,
+  // The fleet's queue and, as Terraform's launch_queue.per_management_cluster makes them, one per
+  // management cluster with the same settings.
+  const queues: QueueSeed[] = [
+    LAUNCH_QUEUE,
+    ...MANAGEMENT_CLUSTERS.map((name) => managementClusterQueue(LAUNCH_QUEUE, name)),
+  ].map((name) => ({
+    name,
     rateLimits: { ...LOCAL_LAUNCH_RATE, ...launcher.options.launchQueue },
     retryConfig: TERRAFORM_LAUNCH_RETRY,
-  };
-  const config = launcher.writePrivateFile('cloud-tasks.json', JSON.stringify({ queues: [queue] }));
+  }));
+  const config = launcher.writePrivateFile('cloud-tasks.json', JSON.stringify({ queues }));
   return launcher.emulator('cloud-tasks', [
     '--config',
     config,
@@ -61,6 +67,7 @@ export function launchEnv(
     // Over TLS with the adapter's own token (the emulator enforces IAM), as on Google's endpoint.
     CLOUD_TASKS_API_ENDPOINT: cloudTasks.info.endpoint as string,
     LAUNCH_QUEUE,
+    LAUNCH_QUEUE_PER_MANAGEMENT_CLUSTER: 'true',
     LAUNCHER_SERVICE_ACCOUNT: LAUNCHER_IDENTITY,
     // The Cloud Run emulator serves the Admin API's REST jobs.run on its admin port.
     CLOUD_RUN_API_ENDPOINT: cloudRun.info.admin as string,

@@ -1,3 +1,4 @@
+import type { ReadyProcess } from '../../common/child-process';
 import path from 'node:path';
 import { startPubSubEmulator, type PubSubEmulator } from '../../pubsub/pubsub-emulator';
 import { startTraceReceiver } from '../../traces/receiver';
@@ -9,6 +10,7 @@ import {
   DEFAULT_MANAGEMENT_CLUSTER,
   JOB_NAME,
   REPORTER_IDENTITY,
+  LAUNCH_QUEUE,
   TOPICS,
   topicPath,
 } from './layout';
@@ -119,6 +121,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       }),
       startHyperShiftSimulator(launcher, hyperfleetUrl, hyperfleetToken, access.clusters),
     ]);
+    await tellJobTheQueues(cloudRun, cloudTasks);
     const functions = await startFunctions(
       launcher,
       {
@@ -134,8 +137,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     );
     const subscriptions = pushSubscriptions(functions.adapterUrl, functions.reporterUrl);
     const wire = () => wireSubscriptions(pubsubEndpoint, subscriptions, delivery);
-    await wire();
-    await google.notifyDefaultChanges(topicPath(TOPICS.fleet));
+    // The topics first: Secret Manager refuses a default whose topic does not exist.
+    await wire().then(() => google.notifyDefaultChanges(topicPath(TOPICS.fleet)));
     options.onProgress?.('pubsub-wiring', {
       subscriptions: Object.values(subscriptions).map((s) => s.name),
     });
@@ -169,6 +172,22 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     await stopAll();
     throw error;
   }
+}
+
+/**
+ * The job reads its management clusters' launch queues (a batch holds a paused one's clusters):
+ * Terraform sets these with the rest of the job's env; here the queue's endpoint is known only
+ * once both emulators run (they start together), so the job definition gets them as an update.
+ */
+async function tellJobTheQueues(cloudRun: ReadyProcess, cloudTasks: ReadyProcess): Promise<void> {
+  await postAdmin(cloudRun.info.admin as string, '/job-env', {
+    name: JOB_NAME,
+    env: {
+      CLOUD_TASKS_API_ENDPOINT: cloudTasks.info.endpoint as string,
+      LAUNCH_QUEUE,
+      LAUNCH_QUEUE_PER_MANAGEMENT_CLUSTER: 'true',
+    },
+  });
 }
 
 /** Restarts a component as an operator would; the adapter's instances all (a redeploy). */

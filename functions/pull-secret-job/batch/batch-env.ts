@@ -1,13 +1,10 @@
 import * as z from 'zod';
 import { BATCH_REASONS, batchSelectorSchema } from '../../../shared/batch/batch-request';
-import { booleanFlag } from '../../../shared/config/durations';
-import { apiEndpoint, hostPort } from '../../../shared/config/gcp-names';
 import { secretVersionNameSchema } from '../../../shared/gcp/secret-manager-names';
 import { hyperFleetApiEnvShape } from '../../../shared/hyperfleet/config';
 import { LOG_FORMATS, LOG_LEVELS } from '../../../shared/logging/logger';
 import { namespaceLayoutEnvShape } from '../../../shared/pull-secret/namespace-layout';
 import { jobEnvSchema } from '../config/job-env';
-import { connectGatewayQuotaVariable } from './connect-gateway-pacing';
 
 // A batch task's configuration: the adapter's overrides (BATCH_SELECTOR, BATCH_REASON, the pull
 // secret references), Cloud Run's task variables, and what the job definition already carries
@@ -28,7 +25,7 @@ export const batchEnvSchema = z.object({
   /** Clusters re-applied at once by one task. */
   BATCH_CONCURRENCY: positiveInt(4, 32),
   /** The fleet host project's Connect Gateway quota, 95 % of it shared by the tasks. */
-  CONNECT_GATEWAY_REQUESTS_PER_MINUTE: connectGatewayQuotaVariable,
+  CONNECT_GATEWAY_REQUESTS_PER_MINUTE: job.CONNECT_GATEWAY_REQUESTS_PER_MINUTE,
   PULL_SECRET_SPEC_PATH: job.PULL_SECRET_SPEC_PATH,
   PULL_SECRET_ADDITIONAL_SPEC_PATH: job.PULL_SECRET_ADDITIONAL_SPEC_PATH,
   /** The default pull secret: the rotation's new version, or the configured one (`latest`). */
@@ -42,13 +39,10 @@ export const batchEnvSchema = z.object({
   LOG_FORMAT: z.enum(LOG_FORMATS).default('json'),
   GOOGLE_CLOUD_PROJECT: z.string().optional(),
   /** The management clusters' own launch queues (LAUNCH_QUEUE-NAME): a paused one's clusters are held. */
-  LAUNCH_QUEUE: z
-    .string()
-    .regex(/^projects\/[^/]+\/locations\/[^/]+\/queues\/[A-Za-z0-9-]{1,100}$/)
-    .optional(),
-  LAUNCH_QUEUE_PER_MANAGEMENT_CLUSTER: booleanFlag(false),
-  CLOUD_TASKS_API_ENDPOINT: apiEndpoint.optional(),
-  CLOUD_TASKS_EMULATOR_HOST: hostPort.optional(),
+  LAUNCH_QUEUE: job.LAUNCH_QUEUE,
+  LAUNCH_QUEUE_PER_MANAGEMENT_CLUSTER: job.LAUNCH_QUEUE_PER_MANAGEMENT_CLUSTER,
+  CLOUD_TASKS_API_ENDPOINT: job.CLOUD_TASKS_API_ENDPOINT,
+  CLOUD_TASKS_EMULATOR_HOST: job.CLOUD_TASKS_EMULATOR_HOST,
   DEFAULT_MANAGEMENT_CLUSTER: z.string().optional(),
   ...namespaceLayoutEnvShape,
   ...hyperFleetApiEnvShape,

@@ -128,6 +128,17 @@ export const jobEnvSchema = z
      */
     BATCH_SELECTOR: batchSelectorSchema.optional(),
     BATCH_REASON: z.enum(BATCH_REASONS).optional(),
+    /**
+     * A batch task leaves the clusters of a management cluster whose own launch queue
+     * (LAUNCH_QUEUE-NAME) is paused (batch/held-management-clusters.ts): Terraform sets both.
+     */
+    LAUNCH_QUEUE: z
+      .string()
+      .regex(/^projects\/[^/]+\/locations\/[^/]+\/queues\/[A-Za-z0-9-]{1,100}$/)
+      .optional(),
+    LAUNCH_QUEUE_PER_MANAGEMENT_CLUSTER: booleanFlag(false),
+    CLOUD_TASKS_API_ENDPOINT: apiEndpoint.optional(),
+    CLOUD_TASKS_EMULATOR_HOST: hostPort.optional(),
     /** A batch task's pacing of Connect Gateway (batch/connect-gateway-pacing.ts). */
     CONNECT_GATEWAY_REQUESTS_PER_MINUTE: connectGatewayQuotaVariable,
     /**

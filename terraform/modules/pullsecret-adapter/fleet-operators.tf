@@ -35,6 +35,39 @@ resource "google_cloud_tasks_queue_iam_member" "fleet_operators" {
   member   = each.value
 }
 
+# The same role on each management cluster's queue: `fleet pause --management-cluster NAME`.
+resource "google_cloud_tasks_queue_iam_member" "fleet_operators_per_management_cluster" {
+  for_each = {
+    for pair in setproduct(var.fleet_operators, keys(google_cloud_tasks_queue.per_management_cluster)) :
+    "${pair[0]} ${pair[1]}" => { member = pair[0], cluster = pair[1] }
+  }
+  project  = var.project_id
+  location = google_cloud_tasks_queue.per_management_cluster[each.value.cluster].location
+  name     = google_cloud_tasks_queue.per_management_cluster[each.value.cluster].name
+  role     = google_project_iam_custom_role.fleet_operator[0].id
+  member   = each.value.member
+}
+
+# A fleet-wide pause finds the queues with ListQueues: cloudtasks.queues.list on the location,
+# which only a project-level binding gives (a queue's policy cannot). One more custom role with
+# that one permission (Cloud Tasks Viewer would add reading every task).
+resource "google_project_iam_custom_role" "fleet_operator_list" {
+  count       = length(var.fleet_operators) > 0 && length(local.management_cluster_queues) > 0 ? 1 : 0
+  project     = var.project_id
+  role_id     = "${replace(var.name_prefix, "-", "_")}_pullSecretFleetQueues_${random_id.adapter_roles.hex}"
+  title       = "HyperFleet pull secret fleet queues (${var.name_prefix})"
+  description = "Lets an operator list the launch queues to pause or resume them all (npm run fleet)."
+  permissions = jsondecode(file("${path.module}/fleet-operator-role.json")).listPermissions
+  depends_on  = [google_project_service.apis]
+}
+
+resource "google_project_iam_member" "fleet_operators_list_queues" {
+  for_each = length(local.management_cluster_queues) > 0 ? toset(var.fleet_operators) : toset([])
+  project  = var.project_id
+  role     = google_project_iam_custom_role.fleet_operator_list[0].id
+  member   = each.value
+}
+
 # `npm run -s fleet -- resync ...` publishes one request to the fleet-requests topic
 # (functions/fleet/requests/fleet-requests.ts), which checks pubsub.topics.publish only
 # (https://cloud.google.com/pubsub/docs/access-control#permissions: topics.publish). Pub/Sub

@@ -13,6 +13,9 @@
 locals {
   launch_queue_name = coalesce(var.launch_queue.name, "${var.name_prefix}-launches")
   launch_queue_id   = "projects/${var.project_id}/locations/${var.region}/queues/${local.launch_queue_name}"
+  # One more queue per management cluster (shared/launch-queue/management-cluster-queues.ts names
+  # them the same way): NAME-MANAGEMENT_CLUSTER.
+  management_cluster_queues = var.launch_queue.per_management_cluster ? toset(keys(var.management_clusters)) : toset([])
 }
 
 resource "google_cloud_tasks_queue" "launches" {
@@ -43,6 +46,37 @@ resource "google_cloud_tasks_queue" "launches" {
   # desired_state is left to its default (RUNNING) and never read back from the queue, so an
   # operator's `gcloud tasks queues pause` survives later applies (google provider 7.x,
   # resource_cloud_tasks_queue.go: Read does not set desired_state).
+  depends_on = [google_project_service.apis]
+}
+
+# Each management cluster's own queue, with the fleet queue's settings: the launches of clusters
+# placed there wait in it, so pausing it (fleet pause --management-cluster NAME) holds them alone,
+# nothing lost. Each queue dispatches at up to rate_per_minute; together they may ask RunJob for
+# more than its per-minute quota, and a refused RunJob (429) waits and is retried by its queue.
+resource "google_cloud_tasks_queue" "per_management_cluster" {
+  for_each = local.management_cluster_queues
+  project  = var.project_id
+  name     = "${local.launch_queue_name}-${each.key}"
+  location = var.region
+
+  rate_limits {
+    max_dispatches_per_second = var.launch_queue.rate_per_minute / 60
+    max_concurrent_dispatches = var.launch_queue.max_concurrent
+  }
+
+  retry_config {
+    max_attempts  = var.launch_queue.max_attempts
+    min_backoff   = var.launch_queue.min_backoff
+    max_backoff   = var.launch_queue.max_backoff
+    max_doublings = var.launch_queue.max_doublings
+  }
+
+  lifecycle {
+    precondition {
+      condition     = length("${local.launch_queue_name}-${each.key}") <= 100
+      error_message = "The launch queue of management cluster ${each.key} would be named ${local.launch_queue_name}-${each.key}, over Cloud Tasks' 100 characters: shorten launch_queue.name or the management cluster's name."
+    }
+  }
   depends_on = [google_project_service.apis]
 }
 
@@ -106,6 +140,49 @@ resource "google_project_iam_custom_role" "launch_tasks" {
   description = "Lets the adapter read and delete the tasks of its launch queue (GetTask, DeleteTask)."
   permissions = local.custom_role[local.grant["adapter-reads-deletes-launch-tasks"].customRole]
   depends_on  = [google_project_service.apis]
+}
+
+# The same two grants on each management cluster's queue.
+resource "google_cloud_tasks_queue_iam_member" "adapter_enqueues_per_management_cluster" {
+  for_each = google_cloud_tasks_queue.per_management_cluster
+  project  = var.project_id
+  location = each.value.location
+  name     = each.value.name
+  role     = local.grant["adapter-enqueues-launches"].role
+  member   = "serviceAccount:${google_service_account.adapter.email}"
+}
+
+resource "google_cloud_tasks_queue_iam_member" "adapter_reads_deletes_tasks_per_management_cluster" {
+  for_each = google_cloud_tasks_queue.per_management_cluster
+  project  = var.project_id
+  location = each.value.location
+  name     = each.value.name
+  role     = google_project_iam_custom_role.launch_tasks.id
+  member   = "serviceAccount:${google_service_account.adapter.email}"
+}
+
+# A batch task leaves the clusters of a paused management cluster alone: it reads that queue's
+# state, GetQueue, which checks cloudtasks.queues.get on the queue
+# (https://cloud.google.com/tasks/docs/reference-access-control). Cloud Tasks Viewer would add
+# listing and reading every task (their RunJob bodies), so a custom role with the one permission,
+# on the management clusters' queues only.
+resource "google_project_iam_custom_role" "queue_state" {
+  count       = length(local.management_cluster_queues) > 0 ? 1 : 0
+  project     = var.project_id
+  role_id     = "${replace(var.name_prefix, "-", "_")}_pullSecretQueueState_${random_id.adapter_roles.hex}"
+  title       = "HyperFleet pull secret queue state (${var.name_prefix})"
+  description = "Lets the pull secret job read whether a management cluster's launch queue is paused (GetQueue)."
+  permissions = local.custom_role[local.grant["job-reads-management-cluster-queues"].customRole]
+  depends_on  = [google_project_service.apis]
+}
+
+resource "google_cloud_tasks_queue_iam_member" "job_reads_queue_state" {
+  for_each = google_cloud_tasks_queue.per_management_cluster
+  project  = var.project_id
+  location = each.value.location
+  name     = each.value.name
+  role     = google_project_iam_custom_role.queue_state[0].id
+  member   = "serviceAccount:${google_service_account.job.email}"
 }
 
 resource "google_cloud_tasks_queue_iam_member" "adapter_reads_deletes_tasks" {

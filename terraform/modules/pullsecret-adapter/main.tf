@@ -88,13 +88,14 @@ locals {
     STATUS_HEARTBEAT_INTERVAL        = var.adapter.status_heartbeat_interval
     # Launches are tasks in this queue, dispatched as the launcher (launch-queue.tf): the queue holds
     # the fleet-wide rate, so the adapter keeps none of its own.
-    LAUNCH_QUEUE                     = google_cloud_tasks_queue.launches.id
-    LAUNCHER_SERVICE_ACCOUNT         = google_service_account.launcher.email
-    PULL_SECRET_SPEC_PATH            = var.adapter.pull_secret_spec_path
-    PULL_SECRET_ADDITIONAL_SPEC_PATH = var.adapter.additional_pull_secret_spec_path
-    LOG_LEVEL                        = var.adapter.log_level
-    LOG_FORMAT                       = "json"
-    GOOGLE_CLOUD_PROJECT             = var.project_id
+    LAUNCH_QUEUE                        = google_cloud_tasks_queue.launches.id
+    LAUNCH_QUEUE_PER_MANAGEMENT_CLUSTER = tostring(var.launch_queue.per_management_cluster)
+    LAUNCHER_SERVICE_ACCOUNT            = google_service_account.launcher.email
+    PULL_SECRET_SPEC_PATH               = var.adapter.pull_secret_spec_path
+    PULL_SECRET_ADDITIONAL_SPEC_PATH    = var.adapter.additional_pull_secret_spec_path
+    LOG_LEVEL                           = var.adapter.log_level
+    LOG_FORMAT                          = "json"
+    GOOGLE_CLOUD_PROJECT                = var.project_id
     },
     var.adapter.preconditions_yaml == null ? {} : { PRECONDITIONS = var.adapter.preconditions_yaml },
     var.adapter.resync_spread == null ? {} : { RESYNC_SPREAD = var.adapter.resync_spread },
@@ -113,12 +114,15 @@ locals {
   # The management clusters: MANAGEMENT_CLUSTERS_FILE (the mounted list) and DEFAULT_MANAGEMENT_CLUSTER (or, with the
   # deprecated management_cluster, MANAGEMENT_CLUSTER_ENDPOINT and _CA_CERT as before).
   job_env = merge(local.hyperfleet_env, module.management_clusters.job_env, module.tracing.job_env, module.namespace_layout.env, {
-    RESULTS_TOPIC            = google_pubsub_topic.results.id
-    ON_DELETE                = var.job.on_delete
-    REPLICATION_POLICY       = var.job.replication_policy
-    SECRET_VERSION_RETENTION = tostring(var.job.secret_version_retention)
-    LOG_LEVEL                = var.job.log_level
-    LOG_FORMAT               = "json"
+    RESULTS_TOPIC = google_pubsub_topic.results.id
+    # A batch task leaves the clusters of a paused management cluster alone (its queue's state).
+    LAUNCH_QUEUE                        = google_cloud_tasks_queue.launches.id
+    LAUNCH_QUEUE_PER_MANAGEMENT_CLUSTER = tostring(var.launch_queue.per_management_cluster)
+    ON_DELETE                           = var.job.on_delete
+    REPLICATION_POLICY                  = var.job.replication_policy
+    SECRET_VERSION_RETENTION            = tostring(var.job.secret_version_retention)
+    LOG_LEVEL                           = var.job.log_level
+    LOG_FORMAT                          = "json"
     # A delete's tombstone must outlast every apply still running when the cluster was deleted,
     # a batch task's included: the job's task timeout times the attempts, and an hour for calls in flight
     # (functions/pull-secret-job/secret-manager/delete-pull-secret.ts, the tombstone).

@@ -259,7 +259,7 @@ variable "labels" {
 }
 
 variable "launch_queue" {
-  description = "The Cloud Tasks queue every launch goes through (the adapter creates one named task per launch; the task calls RunJob as the launcher service account). name (default NAME_PREFIX-launches; a deleted queue's name cannot be reused for 7 days). rate_per_minute (120): the fleet-wide RunJob rate, kept under Cloud Run's 'Job run requests per minute per region' quota (default not published: check the project's quota page); the queue dispatches at rate_per_minute / 60 a second. max_concurrent (10): RunJob calls in flight at once (not executions: RunJob answers once the execution is created). Retries of a refused RunJob (Cloud Tasks retries every non-2xx answer): max_attempts (8), min_backoff (10s), max_backoff (300s), max_doublings (4), which spread the 7 retries over about 15 minutes. Pause launches with gcloud tasks queues pause (docs/deployment.md)."
+  description = "The Cloud Tasks queue every launch goes through (the adapter creates one named task per launch; the task calls RunJob as the launcher service account). name (default NAME_PREFIX-launches; a deleted queue's name cannot be reused for 7 days). rate_per_minute (120): the fleet-wide RunJob rate, kept under Cloud Run's 'Job run requests per minute per region' quota (default not published: check the project's quota page); the queue dispatches at rate_per_minute / 60 a second. max_concurrent (10): RunJob calls in flight at once (not executions: RunJob answers once the execution is created). Retries of a refused RunJob (Cloud Tasks retries every non-2xx answer): max_attempts (8), min_backoff (10s), max_backoff (300s), max_doublings (4), which spread the 7 retries over about 15 minutes. per_management_cluster (true): a queue more per management_clusters entry, NAME-MANAGEMENT_CLUSTER, with the same settings, where the launches of clusters placed there wait; `npm run -s fleet -- pause --management-cluster NAME` pauses it alone (each queue has its own rate: the fleet-wide RunJob quota is shared by them, and a 429 is retried by the queue). Pause launches with npm run -s fleet -- pause (docs/operations.md)."
   type = object({
     name            = optional(string)
     rate_per_minute = optional(number, 120)
@@ -268,6 +268,9 @@ variable "launch_queue" {
     min_backoff     = optional(string, "10s")
     max_backoff     = optional(string, "300s")
     max_doublings   = optional(number, 4)
+    # One queue more per management cluster, NAME-MANAGEMENT_CLUSTER, with the same settings: a
+    # placed cluster's launches go there, so `fleet pause --management-cluster` holds them alone.
+    per_management_cluster = optional(bool, true)
   })
   default  = {}
   nullable = false

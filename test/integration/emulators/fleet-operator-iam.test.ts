@@ -20,6 +20,7 @@ import {
   type MetadataServerEmulator,
 } from '../../../emulators/metadata-server/server';
 import {
+  launchQueues,
   launchQueueState,
   setLaunchQueueState,
 } from '../../../functions/fleet/queue/queue-control';
@@ -32,18 +33,20 @@ const OPERATOR = 'fleet-oncall@demo-project.iam.gserviceaccount.com';
 const ADAPTER = 'pullsecret-adapter@demo-project.iam.gserviceaccount.com';
 const LAUNCHES = `${TEST_LOCATION}/queues/pullsecret-launches`;
 const OTHER = `${TEST_LOCATION}/queues/other`;
+/** A management cluster's own launch queue (launch_queue.per_management_cluster). */
+const MGMT_1 = `${LAUNCHES}-mgmt-1`;
+const FLEET_QUEUES_ROLE = 'projects/demo-project/roles/pullSecretFleetQueues';
 const FLEET_OPERATOR_ROLE = 'projects/demo-project/roles/pullSecretFleetOperator';
 const LAUNCH_TASKS = 'projects/demo-project/roles/pullSecretLaunchTasks';
 
 /** What Terraform's custom role holds: the file fleet-operators.tf reads. */
-const ROLE_PERMISSIONS = (
-  JSON.parse(
-    fs.readFileSync(
-      path.join(ROOT, 'terraform/modules/pullsecret-adapter/fleet-operator-role.json'),
-      'utf8',
-    ),
-  ) as { permissions: string[] }
-).permissions;
+const ROLE_FILE = JSON.parse(
+  fs.readFileSync(
+    path.join(ROOT, 'terraform/modules/pullsecret-adapter/fleet-operator-role.json'),
+    'utf8',
+  ),
+) as { permissions: string[]; listPermissions: string[] };
+const ROLE_PERMISSIONS = ROLE_FILE.permissions;
 
 async function code(call: Promise<unknown>): Promise<string> {
   return call.then(
@@ -78,19 +81,26 @@ describe('fleet operator: the launch queue role and nothing else', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-iam-'));
     certificate = localServingCertificate(dir);
     emulator = await startCloudTasksEmulator({
-      queues: [{ name: LAUNCHES }, { name: OTHER }],
+      queues: [{ name: LAUNCHES }, { name: MGMT_1 }, { name: OTHER }],
       dispatch: 'manual',
       iam: {
         projects: { 'demo-project': '123456789012' },
         serviceAccounts: Object.fromEntries(metadata.accounts.map((a) => [a.uniqueId, a.email])),
         customRoles: {
           [FLEET_OPERATOR_ROLE]: ROLE_PERMISSIONS,
+          [FLEET_QUEUES_ROLE]: ROLE_FILE.listPermissions,
           [LAUNCH_TASKS]: ['cloudtasks.tasks.delete', 'cloudtasks.tasks.get'],
         },
         bindings: [
           {
             resource: LAUNCHES,
             role: FLEET_OPERATOR_ROLE,
+            members: [`serviceAccount:${OPERATOR}`],
+          },
+          { resource: MGMT_1, role: FLEET_OPERATOR_ROLE, members: [`serviceAccount:${OPERATOR}`] },
+          {
+            resource: 'projects/demo-project',
+            role: FLEET_QUEUES_ROLE,
             members: [`serviceAccount:${OPERATOR}`],
           },
           {
@@ -113,12 +123,26 @@ describe('fleet operator: the launch queue role and nothing else', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('the role is exactly pause, resume and get', () => {
+  it('the role is exactly pause, resume and get; on the project, list', () => {
     expect([...ROLE_PERMISSIONS].sort()).toEqual([
       'cloudtasks.queues.get',
       'cloudtasks.queues.pause',
       'cloudtasks.queues.resume',
     ]);
+    expect(ROLE_FILE.listPermissions).toEqual(['cloudtasks.queues.list']);
+  });
+
+  it("finds the fleet's queue and each management cluster's, and pauses one management cluster alone", async () => {
+    const operator = await clientOf(OPERATOR);
+    expect(
+      (await launchQueues(operator, LAUNCHES)).map((q) => [q.name, q.managementCluster]),
+    ).toEqual([
+      [LAUNCHES, undefined],
+      [MGMT_1, 'mgmt-1'],
+    ]);
+    expect(await setLaunchQueueState(operator, MGMT_1, 'pause')).toBe('PAUSED');
+    expect(emulator.book.queue(LAUNCHES).state).toBe('RUNNING');
+    expect(await setLaunchQueueState(operator, MGMT_1, 'resume')).toBe('RUNNING');
   });
 
   it("the fleet command's calls pause, read and resume the launch queue as the operator", async () => {
@@ -140,7 +164,6 @@ describe('fleet operator: the launch queue role and nothing else', () => {
         { queue: { name: LAUNCHES, rateLimits: { maxDispatchesPerSecond: 500 } } },
         NO_RETRY,
       ),
-      'list queues': operator.listQueues({ parent: TEST_LOCATION }, NO_RETRY),
       'list tasks': operator.listTasks({ parent: LAUNCHES }, NO_RETRY),
       'create a task': operator.createTask(
         { parent: LAUNCHES, task: { httpRequest: { url: 'https://example.com/' } } },

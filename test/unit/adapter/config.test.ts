@@ -32,6 +32,7 @@ describe('loadAdapterConfig', () => {
     expect(config.pullSecretSpecPath).toBe('spec.pullSecret.data');
     expect(config.launchQueue).toEqual({
       name: base.LAUNCH_QUEUE,
+      perManagementCluster: false,
       launcherServiceAccount: base.LAUNCHER_SERVICE_ACCOUNT,
       cloudRunEndpoint: 'https://run.googleapis.com',
       tasks: {},

@@ -35,7 +35,7 @@ const notification = (eventType: string, secretId: string, version?: string) =>
   })!;
 
 describe('Secret Manager notifications on the default pull secret', () => {
-  it('a new version: a rotation of every cluster on the default, pinned to that version (the project by number, as Secret Manager names it)', () => {
+  it('a new version: a rotation of every cluster on the default, which reads the newest enabled version itself (the project by number, as Secret Manager names it)', () => {
     expect(
       decideFleetMessage(
         notification('SECRET_VERSION_ADD', 'projects/123456789/secrets/default-pull-secret', '8'),
@@ -46,8 +46,9 @@ describe('Secret Manager notifications on the default pull secret', () => {
       batch: {
         reason: 'rotation',
         selector: { kind: 'default' },
-        defaultVersion: `${SECRET}/versions/8`,
+        defaultVersion: `${SECRET}/versions/latest`,
       },
+      message: expect.stringContaining('version 8 added'),
     });
   });
 
@@ -76,10 +77,10 @@ describe('Secret Manager notifications on the default pull secret', () => {
       },
       messageId: 'm',
     })!;
-    // The number is read from the message; the secret is the configured one.
+    // Nothing of the message is followed: the batch reads the configured secret's newest enabled version.
     expect(decideFleetMessage(hostileVersion, settings())).toMatchObject({
       kind: 'launch',
-      batch: { defaultVersion: `${SECRET}/versions/1` },
+      batch: { defaultVersion: `${SECRET}/versions/latest` },
     });
     const notANumber = fleetMessageOf({
       attributes: {

@@ -454,10 +454,30 @@ describe('fleet arguments', () => {
       json: false,
       notConvergedAfterMs: THIRTY_MINUTES,
     });
+    expect(parseFleetArgs(['pause', '--management-cluster', 'mgmt-1'])).toEqual({
+      kind: 'pause',
+      managementCluster: 'mgmt-1',
+    });
+    expect(parseFleetArgs(['resync', 'c1', 'c2'])).toMatchObject({
+      kind: 'resync',
+      selector: { kind: 'clusters', ids: ['c1', 'c2'] },
+    });
+    expect(parseFleetArgs(['resync', '--default'])).toMatchObject({
+      selector: { kind: 'default' },
+    });
+    expect(parseFleetArgs(['resync', '--management-cluster', 'mgmt-2'])).toMatchObject({
+      selector: { kind: 'management-cluster', name: 'mgmt-2' },
+    });
   });
 
   it.each([
-    [['pause', '--management-cluster', 'mgmt-1'], /not supported yet/],
+    [['pause', '--management-cluster', 'Bad_Name'], /not a management cluster name/],
+    [['resync'], /exactly one of/],
+    [['resync', 'c1', '--all'], /exactly one of/],
+    [['resync', '--management-cluster', 'x', '--default'], /exactly one of/],
+    [['resync', '../etc'], /not a cluster id/],
+    [['resync', '--all', '--topic', 'q'], /projects\/P\/topics\/T/],
+    [['report', '--all'], /resync flags/],
     [['report', '--not-converged-after', 'soon'], /not a duration/],
     [['pause', '--queue', 'q'], /projects\/P\/locations\/L\/queues\/Q/],
     [['stop'], /unknown command "stop"/],

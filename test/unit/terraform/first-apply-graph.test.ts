@@ -141,6 +141,8 @@ describe('terraform/modules/pullsecret-adapter: the first apply, over the depend
       // The fleet operators are people or automation the caller names (var.fleet_operators).
       const operator = [
         'google_cloud_tasks_queue_iam_member.fleet_operators',
+        'google_cloud_tasks_queue_iam_member.fleet_operators_per_management_cluster',
+        'google_project_iam_member.fleet_operators_list_queues',
         'google_pubsub_topic_iam_member.fleet_operators_request_resync',
       ].includes(address);
       return !(createdAccount || agent || sink || operator);

@@ -164,20 +164,30 @@ describe('terraform/modules/pullsecret-adapter: the first apply on an empty proj
     expect(queue.location).toBe('${var.region}');
     expect(dependsOn(queue)).toContain('google_project_service.apis');
     const onQueue = resources('google_cloud_tasks_queue_iam_member').map((r) => [r.name, r.body.role, r.body.member, r.body.name]);
-    expect(onQueue).toEqual([
+    const byName = (a: unknown[], b: unknown[]) => String(a[0]).localeCompare(String(b[0]));
+    expect(onQueue.sort(byName)).toEqual([
       // The fleet operators' pause, resume and read of this queue (fleet-operators.tf), for the principals given.
       ['fleet_operators', '${google_project_iam_custom_role.fleet_operator[0].id}', '${each.value}', '${google_cloud_tasks_queue.launches.name}'],
       ['adapter_enqueues', 'roles/cloudtasks.enqueuer', 'serviceAccount:${google_service_account.adapter.email}', '${google_cloud_tasks_queue.launches.name}'],
       ['adapter_reads_deletes_tasks', '${google_project_iam_custom_role.launch_tasks.id}', 'serviceAccount:${google_service_account.adapter.email}', '${google_cloud_tasks_queue.launches.name}'],
-    ]);
+      // Each management cluster's own queue (launch_queue.per_management_cluster): the operators',
+      // the adapter's same two, and the job's read of its state (a paused one's clusters are held).
+      ['fleet_operators_per_management_cluster', '${google_project_iam_custom_role.fleet_operator[0].id}', '${each.value.member}', '${google_cloud_tasks_queue.per_management_cluster[each.value.cluster].name}'],
+      ['adapter_enqueues_per_management_cluster', 'roles/cloudtasks.enqueuer', 'serviceAccount:${google_service_account.adapter.email}', '${each.value.name}'],
+      ['adapter_reads_deletes_tasks_per_management_cluster', '${google_project_iam_custom_role.launch_tasks.id}', 'serviceAccount:${google_service_account.adapter.email}', '${each.value.name}'],
+      ['job_reads_queue_state', '${google_project_iam_custom_role.queue_state[0].id}', 'serviceAccount:${google_service_account.job.email}', '${each.value.name}'],
+    ].sort(byName));
+    expect(resource('google_cloud_tasks_queue', 'per_management_cluster').for_each).toBe('${local.management_cluster_queues}');
     expect(resource('google_project_iam_custom_role', 'launch_tasks').permissions).toEqual(['cloudtasks.tasks.delete', 'cloudtasks.tasks.get']);
     const actAs = resources('google_service_account_iam_member').filter((r) => r.body.role === 'roles/iam.serviceAccountUser');
     expect(actAs.map((r) => [r.name, r.body.service_account_id, r.body.member])).toEqual([
       ['adapter_acts_as_launcher', '${google_service_account.launcher.name}', 'serviceAccount:${google_service_account.adapter.email}'],
     ]);
-    // No project-wide Cloud Tasks or actAs role for anyone.
-    const projectRoles = resources('google_project_iam_member').map((r) => String(r.body.role));
-    expect(projectRoles.filter((role) => /cloudtasks|serviceAccountUser|serviceAccountTokenCreator/.test(role))).toEqual([]);
+    // No project-wide Cloud Tasks or actAs role for any runtime identity; the operators' one list.
+    const projectRoles = resources('google_project_iam_member').map((r) => `${r.name} ${String(r.body.role)}`);
+    expect(projectRoles.filter((role) => /cloudtasks|serviceAccountUser|serviceAccountTokenCreator|fleet_operator/.test(role))).toEqual([
+      'fleet_operators_list_queues ${google_project_iam_custom_role.fleet_operator_list[0].id}',
+    ]);
     expect(String(m.locals.apis)).toContain('cloudtasks.googleapis.com');
   });
 
@@ -188,7 +198,7 @@ describe('terraform/modules/pullsecret-adapter: the first apply on an empty proj
     // The custom roles here: the doctor's read of Eventarc triggers (doctor.tf), the adapter's read
     // of executions (job.tf) and of its launch tasks (launch-queue.tf), the fleet operators' queue
     // role (fleet-operators.tf); none per customer project.
-    expect(resources('google_project_iam_custom_role').map((r) => r.name).sort()).toEqual(['doctor', 'execution_reader', 'fleet_operator', 'launch_tasks']);
+    expect(resources('google_project_iam_custom_role').map((r) => r.name).sort()).toEqual(['doctor', 'execution_reader', 'fleet_operator', 'fleet_operator_list', 'launch_tasks', 'queue_state']);
     expect(resource('google_project_iam_custom_role', 'fleet_operator').permissions).toBe('${local.fleet_operator_permissions}');
     expect(resources('google_kms_crypto_key_iam_member')).toEqual([]);
     expect(Object.keys(m.outputs)).toContain('tenant_access');

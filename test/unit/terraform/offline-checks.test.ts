@@ -23,6 +23,7 @@ const SAMPLE_VALUES: Record<string, string> = {
   PULL_SECRET_JOB: 'projects/platform-project/locations/us-central1/jobs/pullsecret-job',
   RESYNC_INTERVAL: '36h',
   BATCH_CLUSTERS_PER_TASK: '500',
+  LAUNCH_QUEUE_PER_MANAGEMENT_CLUSTER: 'true',
   DRIFT_REPAIR_BACKOFF: '5m',
   RESYNC_SPREAD: '6h',
   DRIFT_REPORTED_CONDITION: '"hypershift" in statuses',
@@ -169,14 +170,17 @@ describe('terraform/, checked offline', () => {
     ]);
     for (const grant of secretGrants) expect({ grant: grant.name, condition: Boolean(grant.body.condition) }).toEqual({ grant: grant.name, condition: true });
     const customRoles = modules.flatMap((m) => m.resources.filter((r) => r.type.endsWith('_iam_custom_role')));
-    // The job's Secret Manager role (organization, or per project as a fallback), the doctor's, and
-    // the adapter's two reads (executions on the job, its tasks on the launch queue).
+    // The job's Secret Manager role (organization, or per project as a fallback), the doctor's,
+    // the adapter's two reads (executions on the job, its tasks on the launch queue), the fleet
+    // operators' two (the queues, and listing them), and the job's read of a queue's state.
     expect(customRoles.map((r) => `${r.type}.${r.name}`).sort()).toEqual([
       'google_organization_iam_custom_role.secret_manager',
       'google_project_iam_custom_role.doctor',
       'google_project_iam_custom_role.execution_reader',
       'google_project_iam_custom_role.fleet_operator',
+      'google_project_iam_custom_role.fleet_operator_list',
       'google_project_iam_custom_role.launch_tasks',
+      'google_project_iam_custom_role.queue_state',
       'google_project_iam_custom_role.secret_manager',
     ]);
     expect(customRoles.find((r) => r.name === 'doctor')!.body.permissions).toEqual(['eventarc.triggers.get']);
