@@ -108,9 +108,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     ]);
     const { access, secretManager } = google;
     // Each needs the identities' IAM (access); none needs another.
-    const [cloudTasks, cloudRun] = await Promise.all([
-      startLaunchQueue(launcher, access),
-      startCloudRun(launcher, {
+    const [[cloudTasks, cloudRun]] = await Promise.all([
+      startLaunchSide(launcher, access, {
         ...google,
         accessEnv: access.jobEnv,
         apiArgs: access.enforcedApiArgs('cloud-run'),
@@ -121,7 +120,6 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       }),
       startHyperShiftSimulator(launcher, hyperfleetUrl, hyperfleetToken, access.clusters),
     ]);
-    await tellJobTheQueues(cloudRun, cloudTasks);
     const functions = await startFunctions(
       launcher,
       {
@@ -175,11 +173,20 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 }
 
 /**
- * The job reads its management clusters' launch queues (a batch holds a paused one's clusters):
- * Terraform sets these with the rest of the job's env; here the queue's endpoint is known only
- * once both emulators run (they start together), so the job definition gets them as an update.
+ * The launch queue and Cloud Run, together. The job reads its management clusters' launch queues
+ * (a batch holds a paused one's clusters): Terraform sets these with the rest of the job's env;
+ * here the queue's endpoint is known only once both emulators run, so the job definition gets
+ * them as an update.
  */
-async function tellJobTheQueues(cloudRun: ReadyProcess, cloudTasks: ReadyProcess): Promise<void> {
+async function startLaunchSide(
+  launcher: Launcher,
+  access: ClusterAccess,
+  wiring: Parameters<typeof startCloudRun>[1],
+): Promise<[ReadyProcess, ReadyProcess]> {
+  const [cloudTasks, cloudRun] = await Promise.all([
+    startLaunchQueue(launcher, access),
+    startCloudRun(launcher, wiring),
+  ]);
   await postAdmin(cloudRun.info.admin as string, '/job-env', {
     name: JOB_NAME,
     env: {
@@ -188,6 +195,7 @@ async function tellJobTheQueues(cloudRun: ReadyProcess, cloudTasks: ReadyProcess
       LAUNCH_QUEUE_PER_MANAGEMENT_CLUSTER: 'true',
     },
   });
+  return [cloudTasks, cloudRun];
 }
 
 /** Restarts a component as an operator would; the adapter's instances all (a redeploy). */
