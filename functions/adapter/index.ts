@@ -170,6 +170,7 @@ const fleetDeps = (): FleetRequestDependencies => {
           : {}),
       },
       clustersPerTask: config.batchClustersPerTask,
+      taskTimeoutMs: config.batchTaskTimeoutMs,
     },
     logger,
   };

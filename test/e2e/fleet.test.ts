@@ -87,9 +87,16 @@ describe('npm run fleet on the local stack', () => {
 
   it('pause holds a new generation in the queue (JobQueued, no execution, nothing failed); resume releases it and it converges', async () => {
     const paused = await fleet('pause');
+    // Every launch queue: the fleet's and each management cluster's.
     expect({ code: paused.code, stdout: paused.stdout.trim() }).toEqual({
       code: 0,
-      stdout: `launch queue ${stack.d.launchQueue}: PAUSED`,
+      stdout: [
+        stack.d.launchQueue,
+        `${stack.d.launchQueue}-mgmt-1`,
+        `${stack.d.launchQueue}-mgmt-2`,
+      ]
+        .map((q) => `launch queue ${q}: PAUSED`)
+        .join('\n'),
     });
     expect(paused.stderr).toContain(`as ${OPERATOR_IDENTITY}`);
     try {
@@ -129,7 +136,13 @@ describe('npm run fleet on the local stack', () => {
       const resumed = await fleet('resume');
       expect({ code: resumed.code, stdout: resumed.stdout.trim() }).toEqual({
         code: 0,
-        stdout: `launch queue ${stack.d.launchQueue}: RUNNING`,
+        stdout: [
+          stack.d.launchQueue,
+          `${stack.d.launchQueue}-mgmt-1`,
+          `${stack.d.launchQueue}-mgmt-2`,
+        ]
+          .map((q) => `launch queue ${q}: RUNNING`)
+          .join('\n'),
       });
     }
     await stack.converged(a, undefined, 30_000);
@@ -187,10 +200,11 @@ describe('npm run fleet on the local stack', () => {
     expect(text.stdout).toContain(`failing permanently: ${b}`);
   });
 
-  it('bad arguments exit 2; a per-management-cluster pause is refused as not supported yet', async () => {
-    const run = await fleet('pause', '--management-cluster', 'mgmt-1');
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain('not supported yet');
+  it('bad arguments exit 2; a management cluster without a queue is refused, nothing paused', async () => {
+    const run = await fleet('pause', '--management-cluster', 'mgmt-9');
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('management cluster mgmt-9 has no launch queue');
+    expect((await fleet('pause', '--management-cluster', 'Not_A_Name')).code).toBe(2);
     expect((await fleet('report', '--not-converged-after', 'soon')).code).toBe(2);
   });
 });

@@ -111,6 +111,12 @@ export const adapterEnvSchema = z.object({
   // A batch's tasks (rotation, resync on demand, the daily resync) take this many clusters each:
   // ~500 keeps a task to a few minutes and 100,000 clusters to 200 tasks (docs/performance.md).
   BATCH_CLUSTERS_PER_TASK: positiveIntWithDefault(500),
+  // A batch execution's task timeout (its RunJob override `timeout`; the job's own stays a
+  // per-cluster run's): 500 clusters through Connect Gateway at 100,000 take ~90 min.
+  BATCH_TASK_TIMEOUT: duration('2h').refine(
+    (ms) => ms >= 60_000 && ms <= 168 * 3_600_000,
+    "must be between 1m and 168h (Cloud Run's longest task timeout)",
+  ),
   ...namespaceLayoutEnvShape,
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
@@ -128,6 +134,8 @@ export interface AdapterConfig {
   readonly hyperfleet: HyperFleetApiConfig;
   /** BATCH_CLUSTERS_PER_TASK: clusters per task of a batch execution. */
   readonly batchClustersPerTask: number;
+  /** BATCH_TASK_TIMEOUT: a batch execution's task timeout (its RunJob override). */
+  readonly batchTaskTimeoutMs: number;
   readonly cloudRunJob: string;
   /** Where Cloud Run's gRPC API is called, when not Google's default endpoint. */
   readonly cloudRun: GoogleEndpoint;
@@ -218,6 +226,7 @@ export function loadAdapterConfig(env: Env): AdapterConfig {
       : {}),
     namespaceLayout: layoutOf(e),
     batchClustersPerTask: e.BATCH_CLUSTERS_PER_TASK,
+    batchTaskTimeoutMs: e.BATCH_TASK_TIMEOUT,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     ...(e.GOOGLE_CLOUD_PROJECT ? { projectId: e.GOOGLE_CLOUD_PROJECT } : {}),

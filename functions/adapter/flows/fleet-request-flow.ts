@@ -90,13 +90,15 @@ export interface FleetSettings {
   readonly pullSecret: PullSecretSettings;
   /** BATCH_CLUSTERS_PER_TASK: how many clusters one task of a batch takes. */
   readonly clustersPerTask: number;
+  /** BATCH_TASK_TIMEOUT: the batch execution's task timeout. */
+  readonly taskTimeoutMs: number;
 }
 
 /** What a fleet message asks for. Pure. */
 export type FleetAction =
   | {
       readonly kind: 'launch';
-      readonly batch: Omit<BatchLaunch, 'taskCount'>;
+      readonly batch: Omit<BatchLaunch, 'taskCount' | 'taskTimeoutSeconds'>;
       readonly message: string;
     }
   | {
@@ -259,7 +261,11 @@ export async function handleFleetMessage(
     action.batch.selector.kind === 'clusters'
       ? 1
       : batchTaskCount(await deps.countClusters(), deps.settings.clustersPerTask);
-  const batch: BatchLaunch = { ...action.batch, taskCount };
+  const batch: BatchLaunch = {
+    ...action.batch,
+    taskCount,
+    taskTimeoutSeconds: Math.ceil(deps.settings.taskTimeoutMs / 1000),
+  };
   const task = `${deps.queueName}/tasks/${batchTaskId(batch)}`;
   let queued;
   try {

@@ -18,11 +18,13 @@ export interface BatchLaunch {
   readonly selector: BatchSelector;
   /** Tasks of the execution: one per BATCH_CLUSTERS_PER_TASK clusters, at least 1, at most 10,000. */
   readonly taskCount: number;
+  /** The RunJob override `timeout` of each task: a batch's, not the job's per-cluster one. */
+  readonly taskTimeoutSeconds: number;
   readonly specPath: string;
   readonly additionalSpecPath: string;
   /** The default pull secret version the clusters on the default get (a rotation pins the new one). */
   readonly defaultVersion?: string;
-  /** What makes the launch unique: the new version's name for a rotation, the request's time for a resync. */
+  /** What makes the launch unique: the notification's event and version for a rotation, the Pub/Sub message id for a resync. */
   readonly key: string;
 }
 
@@ -65,6 +67,7 @@ export function batchRunJobHttpRequest(
     {
       containerOverrides: [{ env: runJobOverrideEnv(batchEnv(batch)) }],
       taskCount: batch.taskCount,
+      timeout: `${batch.taskTimeoutSeconds}s`,
     },
     target,
   );

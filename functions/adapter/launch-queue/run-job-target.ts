@@ -44,6 +44,8 @@ export interface RunJobOverrides {
     readonly env: readonly { name: string; value: string }[];
   }[];
   readonly taskCount?: number;
+  /** A Duration in seconds, e.g. `7200s`. */
+  readonly timeout?: string;
 }
 
 /** The launch task's HTTP request for RunJob with `overrides`. */

@@ -41,9 +41,10 @@ resource "google_cloud_run_v2_job" "pull_secret" {
 
     template {
       service_account = google_service_account.job.email
-      # Shared by per-cluster runs and batch tasks: the larger of job.timeout_seconds and
-      # batch.task_timeout_seconds (main.tf, job_task_timeout_seconds).
-      timeout = "${local.job_task_timeout_seconds}s"
+      # A per-cluster run's budget; a batch execution gets batch.task_timeout_seconds as its RunJob
+      # override `timeout` (https://cloud.google.com/run/docs/reference/rest/v2/Overrides), so a
+      # hung per-cluster run is not left running for a batch's hours.
+      timeout = "${var.job.timeout_seconds}s"
       # 0 by default: the adapter retries failed executions with backoff, from the reported status.
       max_retries = var.job.max_retries
       # The Cloud Storage volume (the management clusters' list) is a network file system, a

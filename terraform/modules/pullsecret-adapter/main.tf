@@ -70,14 +70,15 @@ locals {
   # is only the backstop for a cluster the batch missed (not converged, or a failed task).
   resync_interval = coalesce(var.adapter.resync_interval, var.batch.resync_schedule == null ? "24h" : "36h")
 
-  # The job's task timeout, shared by per-cluster runs and the tasks of a batch (RunJob overrides
-  # could set a timeout per execution; the adapter sends none): the larger of the two budgets.
+  # The longest a task of this job may run: a batch's (the adapter sends it as the RunJob override
+  # `timeout` of a batch execution only, BATCH_TASK_TIMEOUT) or a per-cluster run's (the job's own).
   job_task_timeout_seconds = max(var.job.timeout_seconds, var.batch.task_timeout_seconds)
 
   adapter_env = merge(local.hyperfleet_env, local.delivery_env, module.tracing.adapter_env, module.namespace_layout.env, {
     PULL_SECRET_JOB         = local.job_id
     RESYNC_INTERVAL         = local.resync_interval
     BATCH_CLUSTERS_PER_TASK = tostring(var.batch.clusters_per_task)
+    BATCH_TASK_TIMEOUT      = "${var.batch.task_timeout_seconds}s"
     DRIFT_REPAIR_BACKOFF    = var.adapter.drift_repair_backoff
     # A per-cluster run's budget: past it the adapter warns that the run is overdue (it still waits
     # for Cloud Run, which ends the task at the job's task timeout, possibly the batch's longer one).

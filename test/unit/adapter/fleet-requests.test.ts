@@ -20,6 +20,7 @@ const settings = (defaultVersion = `${SECRET}/versions/latest`): FleetSettings =
     defaultVersion,
   },
   clustersPerTask: 500,
+  taskTimeoutMs: 7_200_000,
 });
 const notification = (eventType: string, secretId: string, version?: string) =>
   fleetMessageOf({
@@ -195,6 +196,7 @@ describe('the batch launch', () => {
         reason: 'rotation',
         selector: { kind: 'default' },
         taskCount: 200,
+        taskTimeoutSeconds: 7200,
         specPath: 'spec.pullSecret.data',
         additionalSpecPath: 'spec.pullSecret.additional',
         defaultVersion: `${SECRET}/versions/8`,
@@ -210,10 +212,12 @@ describe('the batch launch', () => {
     const body = JSON.parse(request.body.toString()) as {
       overrides: {
         taskCount: number;
+        timeout: string;
         containerOverrides: { env: { name: string; value: string }[] }[];
       };
     };
     expect(body.overrides.taskCount).toBe(200);
+    expect(body.overrides.timeout).toBe('7200s');
     expect(
       Object.fromEntries(body.overrides.containerOverrides[0]!.env.map((e) => [e.name, e.value])),
     ).toEqual({
