@@ -5,7 +5,7 @@
 // so the two agree. Keep the reason true; a file that falls back under 250 lines leaves the list.
 module.exports = {
   'functions/adapter/flows/fleet-request-flow.ts': {
-    lines: 290,
+    lines: 310,
     why: "the fleet-requests topic's messages: what each is, what it asks for (rotation, alert, resync), the batch launch it makes",
   },
   'shared/pull-secret/namespace-layout.ts': {
