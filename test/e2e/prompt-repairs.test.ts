@@ -90,8 +90,10 @@ describe('end to end on the local stack, at the defaults: refusals and drift ans
 
   it('launches paused with the queue (gcloud tasks queues pause) are held, nothing lost, and run on resume', async () => {
     const tasks = stackCloudTasksClient(stack.d);
+    // The fleet's queue and each management cluster's, where a placed cluster's launch waits.
+    const queues = ['', '-mgmt-1', '-mgmt-2'].map((suffix) => `${stack.d.launchQueue}${suffix}`);
     try {
-      await tasks.pauseQueue({ name: stack.d.launchQueue });
+      for (const name of queues) await tasks.pauseQueue({ name });
       const id = await stack.createCluster('paused', canaryPullSecret('paused').text);
       // The decision is recorded (queued) while nothing runs.
       const queued = await stack.waitFor('the launch queued while paused', async () => {
@@ -101,11 +103,11 @@ describe('end to end on the local stack, at the defaults: refusals and drift ans
       await new Promise((resolve) => setTimeout(resolve, 5_000));
       expect(await stack.executionsFor(id)).toEqual([]);
       expect((await stack.own(id))?.data.task).toBe(queued.data.task);
-      await tasks.resumeQueue({ name: stack.d.launchQueue });
+      for (const name of queues) await tasks.resumeQueue({ name });
       await stack.converged(id, undefined, 60_000);
       expect(await stack.workingExecutionsFor(id)).toHaveLength(1);
     } finally {
-      await tasks.resumeQueue({ name: stack.d.launchQueue }).catch(() => undefined);
+      for (const name of queues) await tasks.resumeQueue({ name }).catch(() => undefined);
       await tasks.close();
     }
   }, 120_000);
