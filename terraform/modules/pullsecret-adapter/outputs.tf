@@ -28,7 +28,7 @@ output "job_name" {
 }
 
 output "launch_queue" {
-  description = "The Cloud Tasks queue every launch goes through: id (LAUNCH_QUEUE), name and location. Pause launches with `gcloud tasks queues pause NAME --location LOCATION --project PROJECT` and resume them with `gcloud tasks queues resume` (docs/deployment.md, \"Pausing launches\"); terraform apply leaves a paused queue paused."
+  description = "The Cloud Tasks queue every launch goes through: id (LAUNCH_QUEUE), name and location. Pause launches with `npm run -s fleet -- pause --queue ID` (it pauses this queue and each management cluster's, NAME-MANAGEMENT_CLUSTER) and resume them with `fleet resume` (docs/deployment.md, \"Pausing launches\"); terraform apply leaves a paused queue paused."
   value = {
     id       = google_cloud_tasks_queue.launches.id
     name     = google_cloud_tasks_queue.launches.name
