@@ -161,6 +161,23 @@ const fleetDeps = (): FleetRequestDependencies => {
     queue,
     queueName: config.launchQueue.name,
     countClusters: async () => (await api.listClusters({ page: 1, size: 1 })).total,
+    newestEnabledVersion: async (secret) => {
+      const { SecretManagerServiceClient, googleClientOptions } =
+        await import('../../shared/gcp/lazy/secret-manager.js');
+      const client = new SecretManagerServiceClient(googleClientOptions(config.secretManager));
+      try {
+        const [versions] = await client.listSecretVersions(
+          { parent: secret, filter: 'state:ENABLED' },
+          { timeout: config.cloudRunTimeoutMs },
+        );
+        const numbers = versions
+          .map((v) => Number(v.name?.split('/').pop()))
+          .filter(Number.isInteger);
+        return numbers.length > 0 ? Math.max(...numbers) : undefined;
+      } finally {
+        await client.close();
+      }
+    },
     settings: {
       pullSecret: {
         specPath: config.pullSecretSpecPath,

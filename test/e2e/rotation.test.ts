@@ -207,6 +207,35 @@ describe('rotating the platform default pull secret on the local stack', () => {
     expect((await stack.own(id))?.available).toBe('True');
   });
 
+  it('retiring an older version is routine; disabling the newest enabled one raises the revoked-default alert, and fans nothing out', async () => {
+    const secret = stack.d.defaultPullSecret!;
+    const [versions] = await stack.sm.listSecretVersions({
+      parent: secret,
+      filter: 'state:ENABLED',
+    });
+    const numbers = versions.map((v) => Number(v.name!.split('/').pop())).sort((a, b) => a - b);
+    expect(numbers.length).toBeGreaterThanOrEqual(2);
+    const revokedLines = () =>
+      stack
+        .logText()
+        .split('\n')
+        .filter((line) => line.includes('default-pull-secret-revoked'));
+    const executionsBefore = (await stack.executions()).length;
+    await stack.sm.disableSecretVersion({ name: `${secret}/versions/${numbers[0]}` });
+    await stack.waitFor('the retired version seen', async () =>
+      stack.logText().includes(`version ${numbers[0]}: an older version`) ? true : undefined,
+    );
+    expect(revokedLines()).toEqual([]);
+    const newest = numbers[numbers.length - 1]!;
+    await stack.sm.disableSecretVersion({ name: `${secret}/versions/${newest}` });
+    const alert = await stack.waitFor('the revoked-default alert', async () => revokedLines()[0]);
+    expect(alert).toContain(`version ${newest} was disabled`);
+    expect(alert).toMatch(/"severity":\s*"ERROR"/);
+    expect((await stack.executions()).length).toBe(executionsBefore);
+    // Back as it was: the version enabled again (a rotation to the newest enabled one).
+    await stack.sm.enableSecretVersion({ name: `${secret}/versions/${newest}` });
+  });
+
   it('leaks nothing: no pull secret in any log, status, message or execution spec', async () => {
     expect(
       await scanForCanaries(stack, [own, ...(await defaultPullSecretCanaries(stack))]),

@@ -77,6 +77,9 @@ export const adapterEnvSchema = z.object({
       'must be the launcher service account email NAME@PROJECT.iam.gserviceaccount.com',
     ),
   CLOUD_TASKS_EMULATOR_HOST: hostPort.optional(),
+  // Secret Manager, only to list the default pull secret's enabled versions when one is disabled.
+  SECRET_MANAGER_EMULATOR_HOST: hostPort.optional(),
+  SECRET_MANAGER_API_ENDPOINT: apiEndpoint.optional(),
   CLOUD_TASKS_API_ENDPOINT: apiEndpoint.optional(),
   // The Cloud Run Admin API the queue's tasks call; only the local stack points it elsewhere.
   CLOUD_RUN_API_ENDPOINT: z
@@ -134,6 +137,8 @@ export interface AdapterConfig {
   readonly hyperfleet: HyperFleetApiConfig;
   /** BATCH_CLUSTERS_PER_TASK: clusters per task of a batch execution. */
   readonly batchClustersPerTask: number;
+  /** Where Secret Manager is called (the default's versions), when not Google's endpoint. */
+  readonly secretManager: GoogleEndpoint;
   /** BATCH_TASK_TIMEOUT: a batch execution's task timeout (its RunJob override). */
   readonly batchTaskTimeoutMs: number;
   readonly cloudRunJob: string;
@@ -226,6 +231,10 @@ export function loadAdapterConfig(env: Env): AdapterConfig {
       : {}),
     namespaceLayout: layoutOf(e),
     batchClustersPerTask: e.BATCH_CLUSTERS_PER_TASK,
+    secretManager: {
+      ...(e.SECRET_MANAGER_EMULATOR_HOST ? { emulatorHost: e.SECRET_MANAGER_EMULATOR_HOST } : {}),
+      ...(e.SECRET_MANAGER_API_ENDPOINT ? { apiEndpoint: e.SECRET_MANAGER_API_ENDPOINT } : {}),
+    },
     batchTaskTimeoutMs: e.BATCH_TASK_TIMEOUT,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,

@@ -106,6 +106,16 @@ export type FleetAction =
       readonly message: string;
       readonly fields: { secret: string; version: string; event_type: string };
     }
+  | {
+      /**
+       * A version of the default (`latest`) was disabled or destroyed: the current default only
+       * when no newer version is enabled, which Secret Manager's list of enabled versions tells.
+       */
+      readonly kind: 'check-revocation';
+      readonly secret: string;
+      readonly version: string;
+      readonly eventType: string;
+    }
   | { readonly kind: 'ignore'; readonly message: string };
 
 const ROTATING = new Set(['SECRET_VERSION_ADD', 'SECRET_VERSION_ENABLE']);
@@ -220,15 +230,27 @@ function decideSecretEvent(
         kind: 'ignore',
         message: `Secret Manager ${message.eventType} of ${secret} version ${versionNumber ?? '?'}: not the pinned default (version ${configured.version})`,
       };
+    if (pinned || versionNumber === undefined)
+      return revoked(secret, versionNumber ?? '', message.eventType);
     return {
-      kind: 'alert',
-      message: `The default pull secret ${secret} version ${versionNumber ?? '?'} was ${message.eventType === 'SECRET_VERSION_DISABLE' ? 'disabled' : 'destroyed'}: nothing is fanned out; clusters keep the bytes they have. If it was leaked, add a new version (a rotation) — see docs/operations.md, "Rotating the default pull secret".`,
-      fields: { secret, version: versionNumber ?? '', event_type: message.eventType },
+      kind: 'check-revocation',
+      secret,
+      version: versionNumber,
+      eventType: message.eventType,
     };
   }
   return {
     kind: 'ignore',
     message: `Secret Manager ${message.eventType} on ${secret}: nothing to do`,
+  };
+}
+
+/** The revoked-default alert: clusters keep the bytes they have; a new version is the way out. */
+function revoked(secret: string, version: string, eventType: string): FleetAction {
+  return {
+    kind: 'alert',
+    message: `The default pull secret ${secret} version ${version || '?'} was ${eventType === 'SECRET_VERSION_DISABLE' ? 'disabled' : 'destroyed'} and no newer version is enabled: nothing is fanned out; clusters keep the bytes they have. If it was leaked, add a new version (a rotation) — see docs/operations.md, "Rotating the default pull secret".`,
+    fields: { secret, version, event_type: eventType },
   };
 }
 
@@ -238,6 +260,8 @@ export interface FleetRequestDependencies {
   readonly queueName: string;
   /** How many clusters the HyperFleet API holds (the list's `total`): it sizes the batch. */
   countClusters(): Promise<number>;
+  /** The highest enabled version number of a secret (ListSecretVersions state:ENABLED); undefined: none. */
+  newestEnabledVersion(secret: string): Promise<number | undefined>;
   readonly settings: FleetSettings;
   readonly logger: Logger;
 }
@@ -247,12 +271,15 @@ export async function handleFleetMessage(
   message: FleetMessage,
   deps: FleetRequestDependencies,
 ): Promise<void> {
-  const action = decideFleetMessage(message, deps.settings);
+  const decided = decideFleetMessage(message, deps.settings);
+  const action =
+    decided.kind === 'check-revocation' ? await checkRevocation(decided, deps) : decided;
   const log = deps.logger;
   if (action.kind === 'ignore') {
     log.info(action.message, { decision: 'fleet-message-ignored' });
     return;
   }
+  if (action.kind === 'check-revocation') return;
   if (action.kind === 'alert') {
     log.error(action.message, { event: 'default-pull-secret-revoked', ...action.fields });
     return;
@@ -292,4 +319,31 @@ export async function handleFleetMessage(
       queued,
     },
   );
+}
+
+/**
+ * A disabled or destroyed version of `latest`: the current default only when no newer version is
+ * enabled (retiring an older one after a rotation is routine). A list that fails (no right, Secret
+ * Manager down past its retries) alerts: a revoked default must not go unseen.
+ */
+async function checkRevocation(
+  check: Extract<FleetAction, { kind: 'check-revocation' }>,
+  deps: FleetRequestDependencies,
+): Promise<FleetAction> {
+  let newest: number | undefined;
+  try {
+    newest = await deps.newestEnabledVersion(check.secret);
+  } catch (error) {
+    deps.logger.warn(
+      `Could not list ${check.secret}'s enabled versions (${error instanceof Error ? error.message : String(error)}): alerting as if version ${check.version} were the current default`,
+      { decision: 'default-revocation-unchecked' },
+    );
+    return revoked(check.secret, check.version, check.eventType);
+  }
+  if (newest === undefined || Number(check.version) > newest)
+    return revoked(check.secret, check.version, check.eventType);
+  return {
+    kind: 'ignore',
+    message: `Secret Manager ${check.eventType} of ${check.secret} version ${check.version}: an older version (version ${newest} is enabled and current); nothing to do`,
+  };
 }

@@ -31,3 +31,15 @@ resource "google_secret_manager_secret_iam_member" "job_lists_default_pull_secre
   role      = local.grant["job-lists-default-pull-secret-versions"].role
   member    = "serviceAccount:${google_service_account.job.email}"
 }
+
+# The adapter tells a retired version of the default from a revoked current one: when Secret
+# Manager notifies that a version was disabled or destroyed, it lists the enabled versions
+# (functions/adapter/flows/fleet-request-flow.ts) and alerts only when none newer is enabled.
+# The same role as the job's above, on this one secret, for the same reasons (metadata only).
+resource "google_secret_manager_secret_iam_member" "adapter_lists_default_pull_secret_versions" {
+  count     = var.default_pull_secret_version == null ? 0 : (endswith(var.default_pull_secret_version, "/versions/latest") ? 1 : 0)
+  project   = split("/", var.default_pull_secret_version)[1]
+  secret_id = split("/", var.default_pull_secret_version)[3]
+  role      = local.grant["adapter-lists-default-pull-secret-versions"].role
+  member    = "serviceAccount:${google_service_account.adapter.email}"
+}

@@ -1,9 +1,11 @@
 // The fleet-requests topic's messages (functions/adapter/flows/fleet-request-flow.ts): Secret
 // Manager's notifications about the default pull secret become a rotation batch or an alert, the
 // fleet command's requests a resync batch; nothing in a message is followed as a name.
+import { RecordingLogger } from '../../helpers/recording-logger';
 import {
   decideFleetMessage,
   fleetMessageOf,
+  handleFleetMessage,
   type FleetSettings,
 } from '../../../functions/adapter/flows/fleet-request-flow';
 import {
@@ -95,14 +97,67 @@ describe('Secret Manager notifications on the default pull secret', () => {
   });
 
   it.each(['SECRET_VERSION_DISABLE', 'SECRET_VERSION_DESTROY', 'SECRET_VERSION_DESTROY_SCHEDULED'])(
-    '%s: the revoked-default alert, and nothing fans out',
+    '%s of a version of `latest`: checked against the enabled versions, nothing fans out',
     (eventType) => {
-      expect(decideFleetMessage(notification(eventType, SECRET, '7'), settings())).toMatchObject({
-        kind: 'alert',
-        fields: { secret: SECRET, version: '7', event_type: eventType },
+      expect(decideFleetMessage(notification(eventType, SECRET, '7'), settings())).toEqual({
+        kind: 'check-revocation',
+        secret: SECRET,
+        version: '7',
+        eventType,
       });
     },
   );
+
+  describe('a disabled version: the revoked-default alert only when it was the current default', () => {
+    const handle = async (version: string, newest: () => Promise<number | undefined>) => {
+      const logger = new RecordingLogger();
+      const launched: string[] = [];
+      await handleFleetMessage(notification('SECRET_VERSION_DISABLE', SECRET, version), {
+        queue: {
+          enqueue: () => Promise.reject(new Error('no launch expected')),
+          enqueueBatch: (task) => {
+            launched.push(task);
+            return Promise.resolve('queued');
+          },
+          inspect: () => Promise.resolve(undefined),
+          cancel: () => Promise.resolve(),
+        },
+        queueName: 'projects/p/locations/l/queues/q',
+        countClusters: () => Promise.resolve(1),
+        newestEnabledVersion: newest,
+        settings: settings(),
+        logger,
+      });
+      expect(launched).toEqual([]);
+      return logger.lines.filter((l) => l.fields.event === 'default-pull-secret-revoked');
+    };
+
+    it('an older version retired after a rotation: no alert', async () => {
+      expect(await handle('7', () => Promise.resolve(8))).toEqual([]);
+    });
+
+    it('the newest enabled one, or the last one: the alert, naming the secret and version', async () => {
+      for (const newest of [6, undefined]) {
+        const alerts = await handle('7', () => Promise.resolve(newest));
+        expect(alerts).toEqual([
+          expect.objectContaining({
+            level: 'error',
+            fields: expect.objectContaining({
+              secret: SECRET,
+              version: '7',
+              event_type: 'SECRET_VERSION_DISABLE',
+            }),
+          }),
+        ]);
+      }
+    });
+
+    it('the versions cannot be listed: the alert (a revoked default must not go unseen)', async () => {
+      expect(await handle('7', () => Promise.reject(new Error('PERMISSION_DENIED')))).toHaveLength(
+        1,
+      );
+    });
+  });
 
   it('a default pinned to a number: a new version rotates nothing; disabling another version is no alert', () => {
     const pinned = settings(`${SECRET}/versions/7`);
