@@ -6,11 +6,8 @@ import { withDeliveryDeadline } from '../../shared/events/delivery-deadline';
 import type { CloudEventV1 } from 'cloudevents';
 import { withBoundedRetries } from '../../shared/events/bounded-retries';
 import { decodeIncomingEvent, pubsubMessageOf } from '../../shared/events/decode';
-import {
-  fleetMessageOf,
-  handleFleetMessage,
-  type FleetRequestDependencies,
-} from './flows/fleet-request-flow';
+import { fleetMessageOf } from './decision/fleet-message';
+import { handleFleetMessage, type FleetRequestDependencies } from './flows/fleet-request-flow';
 import { loadConfigOrExit } from '../../shared/config/startup-failure';
 import { lazily } from '../../shared/lazily';
 import { HyperFleetClient } from '../../shared/hyperfleet/client';

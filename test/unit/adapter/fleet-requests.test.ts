@@ -5,9 +5,9 @@ import { RecordingLogger } from '../../helpers/recording-logger';
 import {
   decideFleetMessage,
   fleetMessageOf,
-  handleFleetMessage,
   type FleetSettings,
-} from '../../../functions/adapter/flows/fleet-request-flow';
+} from '../../../functions/adapter/decision/fleet-message';
+import { handleFleetMessage } from '../../../functions/adapter/flows/fleet-request-flow';
 import {
   batchRunJobHttpRequest,
   batchTaskCount,
