@@ -332,11 +332,20 @@ describe('fleet alerts: the metrics count what the code logs', () => {
         finished(logger, 'rotation', 0, 0);
         finished(logger, 'rotation', 2, 1);
         finished(logger, 'resync', 1, 2);
+        // A task that stopped: its whole share is left.
+        logger.error('Batch task stopped: the cluster list could not be read', {
+          event: 'batch-failed',
+          reason: 'rotation',
+          selector: 'default',
+          task_index: 2,
+          task_count: 3,
+        });
       },
     );
     expect(await label('batch_tasks_with_failures', 'reason', entries)).toEqual([
       'rotation',
       'resync',
+      'rotation',
     ]);
   });
 });

@@ -94,12 +94,13 @@ resource "google_logging_metric" "default_pull_secret_revoked" {
 }
 
 # Each task of a batch run (a rotation of the default, a resync) logs batch-finished with its
-# counts; one with clusters_failed > 0 left clusters behind.
+# counts; one with clusters_failed > 0 left clusters behind, and one that logs batch-failed (the
+# cluster list unreadable, the default unreadable, the launch refused) left its whole share.
 resource "google_logging_metric" "batch_tasks_with_failures" {
   for_each = local.monitoring
   project  = var.project_id
   name     = "${local.metric_prefix}_batch_tasks_with_failures"
-  filter   = "${local.deployment_log_filter} AND jsonPayload.metadata.event=\"batch-finished\" AND jsonPayload.metadata.clusters_failed>0"
+  filter   = "${local.deployment_log_filter} AND ((jsonPayload.metadata.event=\"batch-finished\" AND jsonPayload.metadata.clusters_failed>0) OR jsonPayload.metadata.event=\"batch-failed\")"
   metric_descriptor {
     metric_kind  = "DELTA"
     value_type   = "INT64"
@@ -206,7 +207,7 @@ resource "google_monitoring_alert_policy" "rotation_incomplete" {
   combiner              = "OR"
   notification_channels = var.alert_notification_channels
   conditions {
-    display_name = "rotation batch tasks with clusters_failed > 0"
+    display_name = "rotation batch tasks with clusters_failed > 0, or failed"
     condition_threshold {
       filter          = "metric.type=\"logging.googleapis.com/user/${google_logging_metric.batch_tasks_with_failures["enabled"].name}\" AND metric.label.reason=\"rotation\""
       comparison      = "COMPARISON_GT"
@@ -220,7 +221,7 @@ resource "google_monitoring_alert_policy" "rotation_incomplete" {
     }
   }
   documentation {
-    content   = "A task of a rotation's batch run finished with clusters it could not bring to the new default version (jsonPayload.metadata.event = batch-finished, reason rotation, clusters_failed > 0; the entry names the selector and the task). Those clusters still carry the previous version. Find them with `npm run -s fleet -- report` (their status names the failure), fix the cause, then `npm run -s fleet -- resync --default`. See docs/operations.md, \"Logs, metrics and alerts\"."
+    content   = "A task of a rotation's batch run finished with clusters it could not bring to the new default version (jsonPayload.metadata.event = batch-finished, reason rotation, clusters_failed > 0; the entry names the selector and the task), or stopped (batch-failed: the cluster list or the default could not be read, or the batch could not be launched; the entry says why). Those clusters still carry the previous version. Find them with `npm run -s fleet -- report` (their status names the failure), fix the cause, then `npm run -s fleet -- resync --default`. See docs/operations.md, \"Logs, metrics and alerts\"."
     mime_type = "text/markdown"
   }
   depends_on = [google_project_service.apis, time_sleep.metrics_propagation]
