@@ -172,6 +172,11 @@ describe('end to end on the local stack: the same event on several adapter insta
       .split('\n')
       .map((line) => JSON.parse(line) as ProxyRecord);
     expect(new Set(proxied.map((r) => r.instance))).toEqual(new Set(instances.map((i) => i.name)));
-    expect(proxied.every((r) => r.path.endsWith('/topics/hyperfleet-system-clusters'))).toBe(true);
+    // Sentinel's events, and the fleet-requests topic's (Secret Manager's notifications).
+    expect(
+      proxied.every((r) =>
+        /\/topics\/(hyperfleet-system-clusters|pullsecret-fleet-requests)$/.test(r.path),
+      ),
+    ).toBe(true);
   });
 });

@@ -151,8 +151,17 @@ describe('end to end on the local stack: Eventarc-style delivery', () => {
     const adapter = converted(stack.d.adapters.proxy.logFile);
     const reporter = converted(stack.d.reporterConverter?.logFile);
     expect(adapter.length).toBeGreaterThan(5);
+    // Sentinel's events, and the fleet-requests topic's (Secret Manager's TOPIC_CONFIGURED at start).
     expect(
-      adapter.every((r) => r.eventarc?.ceSource === `${TOPIC_SOURCE}hyperfleet-system-clusters`),
+      adapter.every((r) =>
+        [
+          `${TOPIC_SOURCE}hyperfleet-system-clusters`,
+          `${TOPIC_SOURCE}pullsecret-fleet-requests`,
+        ].includes(r.eventarc?.ceSource ?? ''),
+      ),
+    ).toBe(true);
+    expect(
+      adapter.some((r) => r.eventarc?.ceSource === `${TOPIC_SOURCE}hyperfleet-system-clusters`),
     ).toBe(true);
     expect(reporter.every((r) => r.eventarc !== undefined)).toBe(true);
     expect(new Set(reporter.map((r) => r.eventarc?.ceSource))).toEqual(

@@ -115,7 +115,9 @@ describe('end to end on the local stack: two management clusters, HyperShift, th
     // HyperShift reports at once (test/e2e/prompt-repairs.test.ts), so the launch queue is paused
     // (as an operator pauses it) until the next generation, and the repair waits in it.
     const tasks = stackCloudTasksClient(stack.d);
-    await tasks.pauseQueue({ name: stack.d.launchQueue });
+    // mgmt-2's own queue, where this cluster's repair would be launched (and the fleet's).
+    const queues = [stack.d.launchQueue, `${stack.d.launchQueue}-mgmt-2`];
+    for (const name of queues) await tasks.pauseQueue({ name });
     try {
       // An administrator removes our Secret behind the adapter's back.
       expect((await kube.request('DELETE', path)).status).toBe(200);
@@ -144,7 +146,7 @@ describe('end to end on the local stack: two management clusters, HyperShift, th
       await hypershiftReason('PullSecretInvalid');
       expect(await conditions(id, 'hypershift')).toContain('Health=False:PullSecretInvalid');
     } finally {
-      await tasks.resumeQueue({ name: stack.d.launchQueue });
+      for (const name of queues) await tasks.resumeQueue({ name });
       await tasks.close();
     }
     // A new generation: the job rewrites its Secret, HyperShift finds it valid, the cluster is Ready again.

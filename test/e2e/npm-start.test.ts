@@ -110,7 +110,12 @@ describe('npm start (the local stack entry point)', () => {
         'HYPERFLEET_API_BASE_URL',
       ]),
     );
-    expect(Object.keys(state.subscriptions).sort()).toEqual(['adapter', 'finished', 'results']);
+    expect(Object.keys(state.subscriptions).sort()).toEqual([
+      'adapter',
+      'finished',
+      'fleet',
+      'results',
+    ]);
     // Two adapter instances by default, behind the proxy Pub/Sub pushes to (path kept for the CloudEvent source).
     expect(state.adapters.instances.map((i) => i.name)).toEqual(['adapter-1', 'adapter-2']);
     expect(new Set(state.adapters.instances.map((i) => i.port)).size).toBe(2);

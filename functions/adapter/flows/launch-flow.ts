@@ -6,6 +6,7 @@ import type { Decision } from '../decision/decision';
 import { pullSecretReference } from '../../../shared/pull-secret/pull-secret-reference';
 import type { LaunchRequest, PullSecretReference } from '../../../shared/launch/execution-env';
 import { launchTaskId, launchTaskName } from '../launch-queue/task-name';
+import type { EnqueueResult, LaunchQueue } from '../launch-queue/launch-queue';
 import { launchQueueFor } from '../../../shared/launch-queue/management-cluster-queues';
 import type { AdapterDependencies } from './dependencies';
 import type { StatusWriter } from './report-status';
@@ -34,6 +35,60 @@ const queueOf = (decision: LaunchDecision, deps: AdapterDependencies): string =>
     decision.managementCluster,
   );
 
+/**
+ * Enqueues in the management cluster's queue; when that queue does not exist (a management cluster
+ * placement names that Terraform has no queue for: unknown, or added since the last apply), in the
+ * fleet's queue instead, where the job reports an unknown one as UnknownManagementCluster.
+ */
+async function enqueueOrFleetQueue(
+  deps: AdapterDependencies,
+  task: string,
+  request: Parameters<LaunchQueue['enqueue']>[1],
+  log: Logger,
+): Promise<{ task: string; queued: EnqueueResult }> {
+  try {
+    return { task, queued: await deps.launchQueue.queue.enqueue(task, request) };
+  } catch (error) {
+    const fleetTask = `${deps.launchQueue.name}/tasks/${task.split('/tasks/')[1]}`;
+    if (!(error instanceof AdapterError && error.reason === 'NotFound') || fleetTask === task)
+      throw error;
+    log.warn(
+      `No launch queue for management cluster ${request.managementCluster ?? '(default)'}: launching through ${deps.launchQueue.name}`,
+      {
+        decision: 'launch-fleet-queue',
+      },
+    );
+    return { task: fleetTask, queued: await deps.launchQueue.queue.enqueue(fleetTask, request) };
+  }
+}
+
+/** The launch's log line: which task, why, where (the decision and its request). */
+function logQueued(
+  log: Logger,
+  decision: LaunchDecision,
+  task: string,
+  queued: EnqueueResult,
+  request: LaunchRequest,
+): void {
+  const { operation, attempt, kept } = decision;
+  log.info(
+    queued === 'queued'
+      ? `Queued launch task ${task}`
+      : `Launch task ${task} already exists (another delivery queued it); recording it`,
+    {
+      decision: queued === 'queued' ? 'launch-queued' : 'launch-already-queued',
+      task,
+      operation,
+      attempt,
+      launch_reason: decision.reason,
+      background: kept !== undefined,
+      namespace: decision.namespace,
+      ...(decision.managementCluster ? { management_cluster: decision.managementCluster } : {}),
+      pull_secret_source: request.pullSecret.source,
+    },
+  );
+}
+
 export async function launchThroughQueue(
   decision: LaunchDecision,
   cluster: Cluster,
@@ -43,13 +98,19 @@ export async function launchThroughQueue(
 ): Promise<void> {
   const { operation, attempt, kept } = decision;
   const identity = { clusterId: cluster.id, generation: cluster.generation, operation, attempt };
-  const task = launchTaskName(queueOf(decision, deps), identity);
-  const reference = pullSecretReference(cluster, deps.pullSecret);
-  let queued;
+  const request = launchRequest(
+    decision,
+    cluster,
+    launchTaskId(identity),
+    pullSecretReference(cluster, deps.pullSecret),
+  );
+  let made;
   try {
-    queued = await deps.launchQueue.queue.enqueue(
-      task,
-      launchRequest(decision, cluster, launchTaskId(identity), reference),
+    made = await enqueueOrFleetQueue(
+      deps,
+      launchTaskName(queueOf(decision, deps), identity),
+      request,
+      log,
     );
   } catch (error) {
     if (!(error instanceof AdapterError && error.kind === 'permanent')) throw error;
@@ -67,22 +128,9 @@ export async function launchThroughQueue(
     });
     return;
   }
-  log.info(
-    queued === 'queued'
-      ? `Queued launch task ${task}`
-      : `Launch task ${task} already exists (another delivery queued it); recording it`,
-    {
-      decision: queued === 'queued' ? 'launch-queued' : 'launch-already-queued',
-      task,
-      operation,
-      attempt,
-      launch_reason: decision.reason,
-      background: kept !== undefined,
-      namespace: decision.namespace,
-      ...(decision.managementCluster ? { management_cluster: decision.managementCluster } : {}),
-      pull_secret_source: reference.source,
-    },
-  );
+  const { task, queued } = made;
+  logQueued(log, decision, task, queued, request);
+
   // Another delivery queued it: its status row, and the execution's own reports, may have landed
   // since this decision read the status. Every write takes a moment after that read, so a stale
   // JobQueued would replace a newer JobLaunched or result (the API keeps the later observed_time):

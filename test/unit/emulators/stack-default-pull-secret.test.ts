@@ -8,7 +8,11 @@ import {
   demoDefaultPullSecret,
   stackDefaultPullSecret,
 } from '../../../emulators/pullsecret/stack/default-pull-secret';
-import { JOB_IDENTITY, LOCAL_PROJECT } from '../../../emulators/pullsecret/stack/layout';
+import {
+  ADAPTER_IDENTITY,
+  JOB_IDENTITY,
+  LOCAL_PROJECT,
+} from '../../../emulators/pullsecret/stack/layout';
 import { localStackIam } from '../../../emulators/pullsecret/stack/stack-iam';
 import { secretVersionNameSchema } from '../../../shared/gcp/secret-manager-names';
 import { parsePullSecret } from '../../../shared/pull-secret/validate';
@@ -33,7 +37,7 @@ describe("the local stack's platform default pull secret", () => {
     expect(defaultVersionEnv({ defaultPullSecret: false })).toEqual({});
   });
 
-  it("is readable by the job alone among the runtime identities, through Terraform's grant", () => {
+  it("is readable by the job alone among the runtime identities, through Terraform's grant; its versions' metadata by the adapter too", () => {
     const iam = localStackIam({
       serviceAccounts: {},
       clusterModes: ['ip'],
@@ -51,6 +55,12 @@ describe("the local stack's platform default pull secret", () => {
         resource: DEFAULT_PULL_SECRET,
         role: 'roles/secretmanager.viewer',
         members: [`serviceAccount:${JOB_IDENTITY}`],
+      },
+      // The adapter tells a retired version from a revoked current one: the same list, no payload.
+      {
+        resource: DEFAULT_PULL_SECRET,
+        role: 'roles/secretmanager.viewer',
+        members: [`serviceAccount:${ADAPTER_IDENTITY}`],
       },
     ]);
   });
