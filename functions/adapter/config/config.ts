@@ -113,7 +113,10 @@ export const adapterEnvSchema = z.object({
   DEFAULT_PULL_SECRET_VERSION: secretVersionNameSchema.optional(),
   // A batch's tasks (rotation, resync on demand, the daily resync) take this many clusters each:
   // ~500 keeps a task to a few minutes and 100,000 clusters to 200 tasks (docs/performance.md).
-  BATCH_CLUSTERS_PER_TASK: positiveIntWithDefault(500),
+  BATCH_CLUSTERS_PER_TASK: positiveIntWithDefault(500).refine(
+    (n) => n >= 100,
+    'must be at least 100: a batch task takes whole pages of the cluster list (100 clusters each)',
+  ),
   // A batch execution's task timeout (its RunJob override `timeout`; the job's own stays a
   // per-cluster run's): 500 clusters through Connect Gateway at 100,000 take ~90 min.
   BATCH_TASK_TIMEOUT: duration('2h').refine(

@@ -36,9 +36,12 @@ const queueOf = (decision: LaunchDecision, deps: AdapterDependencies): string =>
   );
 
 /**
- * Enqueues in the management cluster's queue; when that queue does not exist (a management cluster
- * placement names that Terraform has no queue for: unknown, or added since the last apply), in the
- * fleet's queue instead, where the job reports an unknown one as UnknownManagementCluster.
+ * Enqueues in the management cluster's queue; when that queue is not there (a management cluster
+ * placement names that Terraform made no queue for: unknown, or added since the last apply), in
+ * the fleet's queue instead, where the job reports an unknown one as UnknownManagementCluster.
+ * Cloud Tasks answers a queue that does not exist with NOT_FOUND, or with PERMISSION_DENIED to a
+ * caller whose only grants are on existing queues (IAM is checked first): both fall back. An
+ * existing queue whose grant is missing falls back too: launched, not held by its pause (logged).
  */
 async function enqueueOrFleetQueue(
   deps: AdapterDependencies,
@@ -50,8 +53,9 @@ async function enqueueOrFleetQueue(
     return { task, queued: await deps.launchQueue.queue.enqueue(task, request) };
   } catch (error) {
     const fleetTask = `${deps.launchQueue.name}/tasks/${task.split('/tasks/')[1]}`;
-    if (!(error instanceof AdapterError && error.reason === 'NotFound') || fleetTask === task)
-      throw error;
+    const missing =
+      error instanceof AdapterError && ['NotFound', 'PermissionDenied'].includes(error.reason);
+    if (!missing || fleetTask === task) throw error;
     log.warn(
       `No launch queue for management cluster ${request.managementCluster ?? '(default)'}: launching through ${deps.launchQueue.name}`,
       {

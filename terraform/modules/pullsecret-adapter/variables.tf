@@ -56,7 +56,7 @@ variable "alert_notification_channels" {
 }
 
 variable "batch" {
-  description = "Batch executions (one Cloud Run Job execution for many clusters: a rotation of the default pull secret, `npm run -s fleet -- resync`, the daily batched resync; docs/operations.md, \"Rotating the default pull secret\"). resync_schedule (\"17 3 * * *\"): when Cloud Scheduler asks for the daily batched resync of every converged cluster (unix-cron), in time_zone (Etc/UTC); null turns it off (the adapter's per-cluster resync every 24h is then the backstop). clusters_per_task (500, BATCH_CLUSTERS_PER_TASK): clusters per task of a batch execution (tasks = clusters / this, at most 10,000). task_timeout_seconds (7200): how long one batch task may run; the job's task timeout is the larger of this and job.timeout_seconds (docs/performance.md, \"Rotation and the batched resync\": 500 clusters take 1-2 minutes reached directly, up to about 90 through Connect Gateway at 100,000 clusters)."
+  description = "Batch executions (one Cloud Run Job execution for many clusters: a rotation of the default pull secret, `npm run -s fleet -- resync`, the daily batched resync; docs/operations.md, \"Rotating the default pull secret\"). resync_schedule (\"17 3 * * *\"): when Cloud Scheduler asks for the daily batched resync of every converged cluster (unix-cron), in time_zone (Etc/UTC); null turns it off (the adapter's per-cluster resync every 24h is then the backstop). clusters_per_task (500, BATCH_CLUSTERS_PER_TASK): clusters per task of a batch execution (tasks = clusters / this, at most 10,000). task_timeout_seconds (7200): how long one batch task may run; sent as a batch execution's RunJob override timeout, BATCH_TASK_TIMEOUT; per-cluster runs keep job.timeout_seconds (docs/performance.md, \"Rotation and the batched resync\": 500 clusters take 1-2 minutes reached directly, up to about 90 through Connect Gateway at 100,000 clusters)."
   type = object({
     resync_schedule      = optional(string, "17 3 * * *")
     time_zone            = optional(string, "Etc/UTC")
@@ -75,8 +75,8 @@ variable "batch" {
     error_message = "batch.time_zone must be a tz database name such as Etc/UTC or Europe/Paris."
   }
   validation {
-    condition     = var.batch.clusters_per_task >= 1 && var.batch.clusters_per_task <= 10000 && floor(var.batch.clusters_per_task) == var.batch.clusters_per_task
-    error_message = "batch.clusters_per_task must be a whole number from 1 to 10000 (about 500 keeps a task to minutes and 100,000 clusters to 200 tasks)."
+    condition     = var.batch.clusters_per_task >= 100 && var.batch.clusters_per_task <= 10000 && floor(var.batch.clusters_per_task) == var.batch.clusters_per_task
+    error_message = "batch.clusters_per_task must be a whole number from 100 to 10000 (a task takes whole pages of the cluster list, 100 clusters each; about 500 keeps a task to minutes and 100,000 clusters to 200 tasks)."
   }
   validation {
     condition     = var.batch.task_timeout_seconds >= 60 && var.batch.task_timeout_seconds <= 86400 && floor(var.batch.task_timeout_seconds) == var.batch.task_timeout_seconds

@@ -43,12 +43,18 @@ class RecordingHyperFleet implements HyperFleetApi {
 /** A queue that records what was enqueued and answers as scripted. */
 class ScriptedQueue implements LaunchQueue {
   readonly enqueued: { task: string; request: LaunchRequest }[] = [];
-  constructor(private readonly answer: EnqueueResult | Error = 'queued') {}
+  constructor(
+    private readonly answer: EnqueueResult | Error = 'queued',
+    /** Queues that refuse every task (as Cloud Tasks answers a queue that is not there). */
+    private readonly missing: Readonly<Record<string, Error>> = {},
+  ) {}
   enqueueBatch(): Promise<EnqueueResult> {
     throw new Error('no batch launches in this test');
   }
   async enqueue(task: string, request: LaunchRequest): Promise<EnqueueResult> {
     this.enqueued.push({ task, request });
+    const refusal = this.missing[task.slice(0, task.lastIndexOf('/tasks/'))];
+    if (refusal) throw refusal;
     if (this.answer instanceof Error) throw this.answer;
     return this.answer;
   }
@@ -65,13 +71,19 @@ const run = async (
     attempt?: number;
     now?: () => Date;
     stored?: AdapterStatus[];
+    managementCluster?: string;
   } = {},
 ) => {
   const hyperfleet = new RecordingHyperFleet(options.stored);
   const logger = new RecordingLogger();
   const deps: AdapterDependencies = {
     hyperfleet,
-    launchQueue: { queue, name: QUEUE, jobName: 'projects/p/locations/l/jobs/j' },
+    launchQueue: {
+      queue,
+      name: QUEUE,
+      perManagementCluster: true,
+      jobName: 'projects/p/locations/l/jobs/j',
+    },
     lookup: { read: async () => undefined },
     preconditions: [],
     settings: {} as DecisionSettings,
@@ -92,6 +104,7 @@ const run = async (
       namespace: 'clusters-cls-1',
       gcpProjectId: 'p',
       message: 'launch',
+      ...(options.managementCluster ? { managementCluster: options.managementCluster } : {}),
     },
     cluster,
     deps,
@@ -115,6 +128,25 @@ describe('launchThroughQueue', () => {
     expect(hyperfleet.puts).toHaveLength(1);
     expect(available(hyperfleet.puts[0])).toMatchObject({ status: 'False', reason: 'JobQueued' });
     expect(hyperfleet.puts[0]?.data).toMatchObject({ task, attempt: 1, operation: 'apply' });
+  });
+
+  it("a placed cluster's launch goes to its management cluster's queue; one without a queue to the fleet's", async () => {
+    const placed = new ScriptedQueue();
+    await run(placed, { managementCluster: 'mgmt-1' });
+    expect(placed.enqueued.map((e) => e.task.split('/tasks/')[0])).toEqual([`${QUEUE}-mgmt-1`]);
+    for (const answer of [
+      new PermanentError('no such queue', 'NotFound'),
+      new PermanentError('no grant on a queue that is not there', 'PermissionDenied'),
+    ]) {
+      const unknown = new ScriptedQueue('queued', { [`${QUEUE}-mgmt-9`]: answer });
+      const { hyperfleet, logger } = await run(unknown, { managementCluster: 'mgmt-9' });
+      expect(unknown.enqueued.map((e) => e.task.split('/tasks/')[0])).toEqual([
+        `${QUEUE}-mgmt-9`,
+        QUEUE,
+      ]);
+      expect(hyperfleet.puts[0]?.data).toMatchObject({ task: unknown.enqueued[1]!.task });
+      expect(logger.lines.some((l) => l.fields.decision === 'launch-fleet-queue')).toBe(true);
+    }
   });
 
   it('names the same task for the same decision, another for the next attempt', async () => {
