@@ -56,12 +56,12 @@ export interface RotationParameters {
   /** Cloud Run's "Maximum number of tasks in a single job": 10,000, cannot be increased (https://cloud.google.com/run/quotas). */
   readonly maxTasks: number;
   /**
-   * The job's `parallelism`. Cloud Run's "Maximum number of tasks running in parallel" per
-   * execution "depends on region and CPU and memory" (https://cloud.google.com/run/quotas; the
-   * page used to give 200 at 1 CPU and 2 GiB), and the container instances of all running
-   * executions share one regional quota: 100 leaves half for the per-cluster executions (new
-   * clusters, spec changes) that run meanwhile, and holds the HyperFleet API to
-   * parallelism × taskConcurrency (400) requests in flight.
+   * Tasks of one execution running at once. The job's `parallelism` is 0, "the maximum possible"
+   * (job.tf: it may not exceed the job's own task count of 1, and RunJob cannot override it), and
+   * Cloud Run's "Maximum number of tasks running in parallel" per execution "depends on region and
+   * CPU and memory" (https://cloud.google.com/run/quotas; the page used to give 200 at 1 CPU and
+   * 2 GiB): 200. The HyperFleet API then sees up to parallelism × taskConcurrency (800) requests
+   * in flight.
    */
   readonly parallelism: number;
   /** Clusters a task applies at once, in its one process (C). */
@@ -113,7 +113,7 @@ export const DEFAULT_ROTATION_PARAMETERS: RotationParameters = {
   latencies: DOCUMENTED_LATENCIES,
   clustersPerTask: 500,
   maxTasks: 10_000,
-  parallelism: 100,
+  parallelism: 200,
   taskConcurrency: 4,
   pageSize: 100,
   taskStartMs: 10_000,

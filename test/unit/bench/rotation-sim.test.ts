@@ -74,7 +74,7 @@ describe('one batched execution', () => {
   });
 
   it('runs at most `parallelism` tasks at once: twice the tasks of the parallelism take two waves', () => {
-    const twoWaves = simulateBatch(batch({ clusters: 100_000 }), P);
+    const twoWaves = simulateBatch(batch({ clusters: 100_000 }), { ...P, parallelism: 100 });
     const oneWave = simulateBatch(batch({ clusters: 100_000 }), { ...P, parallelism: 200 });
     expect(twoWaves.tasks).toBe(200);
     expect(twoWaves.longestTaskMs).toBeCloseTo(oneWave.longestTaskMs, -2);
@@ -90,9 +90,14 @@ describe('one batched execution', () => {
   });
 
   it('shares the gateway over all tasks (the design) or over the running ones, which is faster when tasks wait', () => {
+    // Fewer tasks run at once than there are (a region that allows 100): half of them wait.
     const input = batch({ clusters: 100_000, reach: 'connect-gateway' });
-    const tasks = simulateBatch(input, P);
-    const running = simulateBatch(input, { ...P, connectGatewayShare: 'running' });
+    const tasks = simulateBatch(input, { ...P, parallelism: 100 });
+    const running = simulateBatch(input, {
+      ...P,
+      parallelism: 100,
+      connectGatewayShare: 'running',
+    });
     expect(tasks.perTaskPerMinute * 2).toBeCloseTo(running.perTaskPerMinute);
     expect(running.lastSecretMs).toBeLessThan(0.6 * tasks.lastSecretMs);
     expect(running.busiestKubernetesMinute).toBeLessThanOrEqual(P.connectGatewayPerMinute);
